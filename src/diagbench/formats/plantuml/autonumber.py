@@ -1,0 +1,79 @@
+"""The numbering state of `autonumber` statements in a sequence diagram."""
+
+from __future__ import annotations
+
+import re
+
+_ARGS = re.compile(
+    r'^(?:(?P<resume>resume)\s*)?(?P<start>\d+(?:[.;,:]\d+)*)?\s*(?P<step>\d+)?\s*'
+    r'(?:"(?P<format>[^"]*)")?\s*$',
+    re.IGNORECASE,
+)
+_INC = re.compile(r"^inc\s+(?P<level>[A-Za-z])$", re.IGNORECASE)
+_DIGITS = re.compile(r"[0#]+")
+_TAGS = re.compile(r"<[^>]*>")
+
+
+class Autonumber:
+    """Tracks `autonumber` and gives each message its number (None when off).
+
+    Supports start, step, format (`"<b>[000]"`: a run of 0/# is the number,
+    zero-padded to its length), `stop`, `resume [step] [format]`, dotted
+    multi-level starts (`1.1.1`, last level counts) and `inc A`/`inc B`.
+    """
+
+    def __init__(self) -> None:
+        self.active = False
+        self.levels = [1]
+        self.separator = "."
+        self.step = 1
+        self.format: str | None = None
+
+    def command(self, args: str) -> bool:
+        """Apply the arguments of one `autonumber` line; False when they are not understood."""
+        args = args.strip()
+        if args.lower() == "stop":
+            self.active = False
+            return True
+        inc = _INC.match(args)
+        if inc:
+            level = ord(inc.group("level").upper()) - ord("A")
+            while len(self.levels) <= level:
+                self.levels.append(1)
+            self.levels[level] += 1
+            self.levels[level + 1:] = [1] * (len(self.levels) - level - 1)
+            return True
+        m = _ARGS.match(args)
+        if not m:
+            return False
+        self.active = True
+        if m.group("start"):
+            start = m.group("start")
+            self.separator = next((c for c in start if not c.isdigit()), ".")
+            self.levels = [int(x) for x in re.split(r"[.;,:]", start)]
+        elif not m.group("resume"):
+            self.levels = [1]
+        if m.group("step"):
+            self.step = int(m.group("step"))
+        elif not m.group("resume"):
+            self.step = 1
+        if m.group("format") is not None:
+            self.format = m.group("format")
+        return True
+
+    def next(self) -> str | None:
+        """The number of the next message, or None when numbering is off."""
+        if not self.active:
+            return None
+        last = self.levels[-1]
+        prefix = self.separator.join(str(x) for x in self.levels[:-1])
+        number = f"{prefix}{self.separator}{last}" if prefix else str(last)
+        self.levels[-1] += self.step
+        if self.format is None:
+            return number
+        text = _TAGS.sub("", self.format)
+        digits = _DIGITS.search(text)
+        if digits is None:
+            return text + number
+        padded = number.zfill(digits.group().count("0")) if not prefix else number
+        return text[: digits.start()] + padded + text[digits.end():]

@@ -1,0 +1,628 @@
+"""Parse PlantUML sequence diagrams into `SequenceDiagram` models.
+
+`parse_sequence(text)` never raises: each `@startuml … @enduml` block gives a
+`ParsedDiagram` carrying the model and the diagnostics (line, text, reason)
+of everything that could not be read. Preprocessor directives are recorded,
+never executed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from diagbench.diagram.sequence import (
+    Activation,
+    Box,
+    Branch,
+    Delay,
+    Directive,
+    Divider,
+    Group,
+    Message,
+    Note,
+    Participant,
+    Reference,
+    SequenceDiagram,
+    Spacing,
+)
+from diagbench.formats.diagnostics import Diagnostic
+from diagbench.formats.plantuml import sequence_syntax as syn
+from diagbench.formats.plantuml.autonumber import Autonumber
+from diagbench.formats.plantuml.blocks import Block, split_blocks
+from diagbench.formats.plantuml.kind import guess_kind
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDiagram:
+    """One diagram of a source: its model, its kind and what could not be read."""
+
+    index: int
+    first_line: int
+    kind: str
+    diagram: SequenceDiagram
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "error")
+
+
+def parse_sequence(text: str) -> list[ParsedDiagram]:
+    """Parse every diagram block of `text` as a sequence diagram."""
+    results = []
+    for index, block in enumerate(split_blocks(text)):
+        if block.kind != "uml":
+            diagram = SequenceDiagram(name=block.name)
+            results.append(ParsedDiagram(index, block.first_line, block.kind, diagram))
+            continue
+        builder = _Builder(block)
+        diagram = builder.build()
+        diagnostics = tuple(sorted(block.diagnostics + builder.diagnostics, key=lambda d: d.line))
+        kind = guess_kind(block, diagram, builder.unknown_lines)
+        results.append(ParsedDiagram(index, block.first_line, kind, diagram, diagnostics))
+    return results
+
+
+def parse_one(text: str) -> SequenceDiagram:
+    """The first diagram of `text` (an empty diagram when there is none)."""
+    parsed = parse_sequence(text)
+    return parsed[0].diagram if parsed else SequenceDiagram()
+
+
+def _label(raw: str | None) -> str:
+    return raw.strip() if raw else ""
+
+
+def _head(dressing: str, left: bool) -> str:
+    """Arrow-head shape from the dressing characters at one end of the arrow."""
+    core = dressing.strip("ox")
+    if "x" in dressing:
+        return "lost"
+    if not core:
+        return "none"
+    if core in (">>", "<<"):
+        return "async"
+    if core in (">", "<"):
+        return "normal"
+    top = "/" if left else "\\"
+    shape = "half_top" if core[0] == top else "half_bottom"
+    return shape + "_async" if len(core) == 2 else shape
+
+
+@dataclass(slots=True)
+class _GroupState:
+    kind: str
+    parent: int | None
+    color: str | None
+    secondary: str | None
+    line: int
+    branches: list[list] = field(default_factory=list)  # [label, messages, color, line]
+
+
+class _Builder:
+    """Reads the lines of one block; `build()` returns the frozen model."""
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self.diagnostics: list[Diagnostic] = []
+        self.unknown_lines = 0
+        self.title: str | None = None
+        self.participants: dict[str, list] = {}  # id -> Participant fields, in creation order
+        self.messages: list[Message] = []
+        self.notes: list[Note] = []
+        self.groups: list[_GroupState] = []
+        self.open_groups: list[int] = []
+        self.references: list[Reference] = []
+        self.boxes: list[list] = []  # [title, color, members, line]
+        self.open_box: int | None = None
+        self.dividers: list[Divider] = []
+        self.delays: list[Delay] = []
+        self.spacings: list[Spacing] = []
+        self.activations: list[Activation] = []
+        self.directives: list[Directive] = []
+        self.order: list[tuple[str, int]] = []
+        self.autonumber = Autonumber()
+        self.autoactivate = False
+        self.active: list[tuple[str, str | None]] = []  # (callee, caller) activation stack
+        self.pending_declaration_order: list[str] = []
+
+    # ------------------------------------------------------------------ driver
+    def build(self) -> SequenceDiagram:
+        lines = self.block.lines
+        first = self.block.first_line
+        i, n = 0, len(lines)
+        while i < n:
+            raw = lines[i]
+            number = first + i
+            i += 1
+            line = raw.strip()
+            if not line:
+                continue
+            head = line[0]
+            if head == "'":
+                continue
+            if line.startswith("/'"):
+                i = self._skip_block_comment(lines, i - 1, number)
+                continue
+            if head == "&":  # teoz: message in parallel with the previous one
+                line = line[1:].lstrip()
+            consumed = self._statement(line, raw, number, lines, i)
+            i = consumed if consumed is not None else i
+        self._close_open_blocks()
+        return self._freeze()
+
+    def _skip_block_comment(self, lines: list[str], start: int, number: int) -> int:
+        first = lines[start].strip()
+        if "'/" in first[2:]:
+            return start + 1
+        for j in range(start + 1, len(lines)):
+            if "'/" in lines[j]:
+                return j + 1
+        self._error(number, lines[start], "unterminated block comment (no closing '/)")
+        return len(lines)
+
+    def _statement(self, line: str, raw: str, number: int, lines: list[str], i: int) -> int | None:
+        """Handle one statement; return the index of the next line when it spans several."""
+        if "-" in line:
+            match = syn.MESSAGE.match(line)
+            if match and self._message(match, number):
+                return None
+        word_match = _WORD.match(line)
+        word = word_match.group().lower() if word_match else line[0]
+        handler = _KEYWORD_HANDLERS.get(word)
+        if handler is not None:
+            result = handler(self, line, raw, number, lines, i)
+            if result is not False:
+                return result
+        elif line[0] in "=.|":
+            if self._punctuation(line, number):
+                return None
+        elif line[0] == "!":
+            return self._preprocessor(line, raw, number, lines, i)
+        elif line[0] == "<" and line.lower().startswith("<style"):
+            return self._verbatim_until(
+                "style", raw, number, lines, i, lambda s: "</style>" in s.lower()
+            )
+        self.unknown_lines += 1
+        self._error(number, raw, "unrecognised statement")
+        return None
+
+    # ---------------------------------------------------------------- helpers
+    def _error(self, number: int, text: str, reason: str) -> None:
+        self.diagnostics.append(Diagnostic(number, text, reason, "error"))
+
+    def _warn(self, number: int, text: str, reason: str) -> None:
+        self.diagnostics.append(Diagnostic(number, text, reason, "warning"))
+
+    def _participant(self, pid: str, number: int, name: str | None = None) -> str:
+        """Ensure participant `pid` exists (implicitly created on first use)."""
+        if pid not in self.participants:
+            self.participants[pid] = [pid, name or pid, "participant", False, None, None, None,
+                                      number]
+        return pid
+
+    def _reference(self, m: re.Match[str], p: str, number: int) -> str:
+        """Resolve a participant reference of a message (group prefix `p`)."""
+        quoted, alias = m.group(p + "q"), m.group(p + "qa")
+        if quoted is not None:
+            if alias:
+                return self._declare_inline(alias, quoted, number)
+            return self._participant(quoted, number)
+        code, long = m.group(p + "c"), m.group(p + "cl")
+        if long is not None:
+            return self._declare_inline(code, long, number)
+        return self._participant(code, number)
+
+    def _declare_inline(self, pid: str, name: str, number: int) -> str:
+        if pid in self.participants:
+            self.participants[pid][1] = name
+        else:
+            self._participant(pid, number, name)
+        return pid
+
+    def _record(self, kind: str, index: int) -> None:
+        self.order.append((kind, index))
+
+    def _enclose(self, message_index: int) -> None:
+        if self.open_groups:
+            self.groups[self.open_groups[-1]].branches[-1][1].append(message_index)
+
+    # ---------------------------------------------------------------- messages
+    def _message(self, m: re.Match[str], number: int) -> bool:
+        left, right = m.group("left"), m.group("right")
+        left_core, right_core = left.strip("ox"), right.strip("ox")
+        if not (left_core or right_core or "x" in left or "x" in right):
+            return False
+        lb, rb = m.group("lb"), m.group("rb")
+        a = lb if lb else self._reference(m, "a", number)
+        b = rb if rb else self._reference(m, "b", number)
+        forward = bool(right_core) or "x" in right or not (left_core or "x" in left)
+        bidirectional = forward and bool(left_core) and bool(right_core)
+        sender, receiver = (a, b) if forward else (b, a)
+        head_side, tail_side = (right, left) if forward else (left, right)
+        style = m.group("style") or ""
+        dotted = len(m.group("body1")) + len(m.group("body2")) > 1 or any(
+            token.strip() in ("dashed", "dotted") for token in re.split("[,;]", style)
+        )
+        color = next((t.strip() for t in re.split("[,;]", style) if t.strip().startswith("#")),
+                     None)
+        arrow = line_arrow(m)
+        activation = m.group("act")
+        index = len(self.messages)
+        self.messages.append(Message(
+            sender=sender, receiver=receiver, arrow=arrow, reversed=not forward,
+            bidirectional=bidirectional, line_style="dotted" if dotted else "solid",
+            head=_head(head_side, left=not forward), tail=_head(tail_side, left=forward)
+            if bidirectional else "none",
+            head_circle="o" in head_side, tail_circle="o" in tail_side, color=color,
+            label=_label(m.group("label")), activation=activation,
+            autonumber=self.autonumber.next(), line=number,
+        ))
+        self._record("message", index)
+        self._enclose(index)
+        self._track_activation(sender, receiver, activation)
+        return True
+
+    def _track_activation(self, sender: str, receiver: str, activation: str | None) -> None:
+        if activation and activation.startswith("--"):
+            self._pop_activation(sender)
+        if activation and ("++" in activation or activation == "**") or (
+            self.autoactivate and activation is None
+        ):
+            self.active.append((receiver, sender))
+
+    def _pop_activation(self, pid: str) -> None:
+        for k in range(len(self.active) - 1, -1, -1):
+            if self.active[k][0] == pid:
+                del self.active[k]
+                return
+
+    def _return(self, line: str, raw: str, number: int, lines: list[str], i: int) -> None:
+        m = syn.RETURN.match(line)
+        if not self.active or self.active[-1][1] is None:
+            self._error(number, raw, "return without an activated participant to return from")
+            return
+        callee, caller = self.active.pop()
+        index = len(self.messages)
+        self.messages.append(Message(
+            sender=callee, receiver=caller, arrow="-->", line_style="dotted",
+            label=_label(m.group("label")), is_return=True,
+            autonumber=self.autonumber.next(), line=number,
+        ))
+        self._record("message", index)
+        self._enclose(index)
+
+    # ------------------------------------------------------------ participants
+    def _declaration(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        m = syn.PARTICIPANT.match(line)
+        if not m:
+            return False
+        if m.group("q") is not None:
+            pid = m.group("qa") or m.group("q")
+            name = m.group("q")
+        else:
+            code, long, other = m.group("c"), m.group("cl"), m.group("cc")
+            pid, name = (other, code) if other else (code, long or code)
+        rest = m.group("rest")
+        stereotype = syn.STEREOTYPE.search(rest)
+        order = syn.ORDER.search(rest)
+        leftover = syn.ORDER.sub("", syn.STEREOTYPE.sub("", rest))
+        color = syn.COLOR.search(leftover)
+        if syn.COLOR.sub("", leftover).strip():
+            return False
+        existing = pid in self.participants
+        record = self.participants.setdefault(pid, [pid, name, "participant", True, None, None,
+                                                    None, number])
+        record[1:] = [name, m.group("kind"), True, int(order.group(1)) if order else None,
+                      stereotype.group(1).strip() if stereotype else None,
+                      color.group(1) if color else None, record[7] if existing else number]
+        self._record("participant", pid)  # resolved to an index in _freeze
+        if self.open_box is not None:
+            self.boxes[self.open_box][2].append(pid)
+        return None
+
+    def _activate(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        if syn.CREATE_DECLARATION.match(line):
+            pid = self._declaration(line[6:].lstrip(), raw, number, lines, i)
+            if pid is False:
+                return False
+            declared = self.order[-1][1]
+            self._add_activation("create", declared, None, number)
+            return None
+        m = syn.ACTIVATE.match(line)
+        if not m:
+            return False
+        pid = self._participant(m.group("q") or m.group("c"), number)
+        action = m.group("action")
+        self._add_activation(action, pid, m.group("color"), number)
+        if action == "activate":
+            caller = next((msg.sender for msg in reversed(self.messages) if msg.receiver == pid),
+                          None)
+            self.active.append((pid, caller))
+        elif action in ("deactivate", "destroy"):
+            self._pop_activation(pid)
+        return None
+
+    def _add_activation(self, action: str, pid: str, color: str | None, number: int) -> None:
+        self._record("activation", len(self.activations))
+        self.activations.append(Activation(action, pid, color, number))
+
+    # ------------------------------------------------------------------ notes
+    def _note(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        if line.startswith("/"):
+            line = line[1:].lstrip()
+        m = syn.NOTE.match(line)
+        if not m:
+            return False
+        position = m.group("pos")
+        targets = self._targets(m.group("targets"), number)
+        on_message = None
+        if not targets and position != "across":
+            if not self.messages or position == "over":
+                return False
+            on_message = len(self.messages) - 1
+        text, nxt = m.group("text"), None
+        if text is None:
+            text, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
+        self._record("note", len(self.notes))
+        self.notes.append(Note(position, targets, text.strip(), m.group("shape"),
+                               m.group("color"), on_message, number))
+        return nxt
+
+    def _targets(self, raw: str, number: int) -> tuple[str, ...]:
+        names = [t.strip().strip('"') for t in raw.split(",")]
+        return tuple(self._participant(name, number) for name in names if name)
+
+    def _collect_until(self, end: re.Pattern[str], lines: list[str], i: int, number: int,
+                       raw: str, what: str) -> tuple[str, int]:
+        """Text of the lines up to the one matching `end`; the index after it."""
+        for j in range(i, len(lines)):
+            if end.match(lines[j].strip().lower()):
+                return "\n".join(s.strip() for s in lines[i:j]), j + 1
+        self._error(number, raw, f"unterminated block: no '{what}' before the end of the diagram")
+        return "\n".join(s.strip() for s in lines[i:]), len(lines)
+
+    def _ref(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        m = syn.REF.match(line)
+        if not m:
+            return False
+        targets = self._targets(m.group("targets"), number)
+        text, nxt = m.group("text"), None
+        if text is None:
+            text, nxt = self._collect_until(syn.REF_END, lines, i, number, raw, "end ref")
+        self._record("reference", len(self.references))
+        self.references.append(Reference(targets, text.strip(), m.group("color"), number))
+        return nxt
+
+    # ----------------------------------------------------------------- groups
+    def _group(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        if syn.BOX_END.match(line.lower()):
+            return self._end_box(raw, number)
+        m = syn.GROUP.match(line)
+        if not m:
+            return False
+        kind = m.group("kind")
+        label = m.group("label") or ""
+        color = m.group("color1") or m.group("color2")
+        if kind in ("else", "also"):
+            if not self.open_groups:
+                self._error(number, raw, f"'{kind}' outside any group")
+                return None
+            gi = self.open_groups[-1]
+            self.groups[gi].branches.append([label, [], color, number])
+            self._record("else", gi)
+        elif kind == "end":
+            if not self.open_groups:
+                self._error(number, raw, "'end' without an open group")
+                return None
+            self._record("group_end", self.open_groups.pop())
+        else:
+            secondary = None
+            if kind == "group":
+                sm = syn.SECONDARY.match(label)
+                if sm:
+                    label, secondary = sm.group("label"), sm.group("secondary")
+            gi = len(self.groups)
+            parent = self.open_groups[-1] if self.open_groups else None
+            state = _GroupState("par" if kind == "par2" else kind, parent, color, secondary,
+                                number)
+            state.branches.append([label, [], None, number])
+            self.groups.append(state)
+            self.open_groups.append(gi)
+            self._record("group_start", gi)
+        return None
+
+    # ------------------------------------------------------------------ boxes
+    def _box(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        m = syn.BOX.match(line)
+        if not m:
+            return False
+        if self.open_box is not None:
+            self._error(number, raw, "box inside an open box")
+            return None
+        title = m.group("q") if m.group("q") is not None else (m.group("t") or "")
+        self.open_box = len(self.boxes)
+        self.boxes.append([title.strip(), m.group("color"), [], number])
+        self._record("box_start", self.open_box)
+        return None
+
+    def _end_box(self, raw: str, number: int) -> None:
+        if self.open_box is None:
+            self._error(number, raw, "'end box' without an open box")
+            return
+        self._record("box_end", self.open_box)
+        self.open_box = None
+
+    # ------------------------------------------------------------ punctuation
+    def _punctuation(self, line: str, number: int) -> bool:
+        m = syn.DIVIDER.match(line)
+        if m:
+            self._record("divider", len(self.dividers))
+            self.dividers.append(Divider(m.group("text"), number))
+            return True
+        m = syn.DELAY.match(line)
+        if m:
+            self._record("delay", len(self.delays))
+            self.delays.append(Delay(m.group("text") or "", number))
+            return True
+        m = syn.SPACING.match(line)
+        if m:
+            pixels = m.group("pixels")
+            self._record("spacing", len(self.spacings))
+            self.spacings.append(Spacing(int(pixels) if pixels else None, number))
+            return True
+        return False
+
+    # ------------------------------------------------------------- title etc.
+    def _title(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        m = syn.TITLE.match(line)
+        if not m:
+            return False
+        if m.group("text"):
+            self.title = m.group("text")
+            return None
+        text, nxt = self._collect_until(syn.TITLE_END, lines, i, number, raw, "end title")
+        self.title = text
+        return nxt
+
+    def _autonumber(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        m = syn.AUTONUMBER.match(line)
+        if not m:
+            return False
+        if not self.autonumber.command(m.group("args")):
+            self._error(number, raw, "unrecognised autonumber arguments")
+            return None
+        self._directive("autonumber", line, number)
+        return None
+
+    def _layout(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        word = line.split(None, 1)[0].lower()
+        if word == "skinparam" and line.rstrip().endswith("{"):
+            return self._verbatim_braces(raw, number, lines, i)
+        if word in syn.VERBATIM_BLOCKS and syn.VERBATIM_BLOCK_START.match(line):
+            end = syn.VERBATIM_BLOCKS[word]
+            return self._verbatim_until(word, raw, number, lines, i,
+                                        lambda s: bool(end.match(s.strip().lower())))
+        if word == "autoactivate":
+            self.autoactivate = line.lower().split()[-1] == "on"
+        self._directive(word, line, number)
+        return None
+
+    def _directive(self, kind: str, text: str, number: int) -> None:
+        self._record("directive", len(self.directives))
+        self.directives.append(Directive(kind, text, number))
+
+    def _verbatim_until(self, kind: str, raw: str, number: int, lines: list[str], i: int,
+                        is_end) -> int:
+        for j in range(i - 1, len(lines)):
+            if is_end(lines[j]):
+                self._directive(kind, "\n".join(s.rstrip() for s in lines[i - 1:j + 1]), number)
+                return j + 1
+        self._error(number, raw, f"unterminated {kind} block")
+        self._directive(kind, "\n".join(s.rstrip() for s in lines[i - 1:]), number)
+        return len(lines)
+
+    def _verbatim_braces(self, raw: str, number: int, lines: list[str], i: int) -> int:
+        depth = 0
+        for j in range(i - 1, len(lines)):
+            depth += lines[j].count("{") - lines[j].count("}")
+            if depth <= 0:
+                text = "\n".join(s.rstrip() for s in lines[i - 1:j + 1])
+                self._directive("skinparam", text, number)
+                return j + 1
+        self._error(number, raw, "unterminated skinparam block (missing '}')")
+        self._directive("skinparam", "\n".join(s.rstrip() for s in lines[i - 1:]), number)
+        return len(lines)
+
+    def _preprocessor(self, line: str, raw: str, number: int, lines: list[str], i: int):
+        word = line.split(None, 1)[0].lower()
+        if word == "!pragma":
+            if "teoz" in line.lower():
+                self._warn(number, raw, "!pragma teoz: PlantUML's SVG then carries no element "
+                           "classes")
+            self._directive("pragma", line, number)
+            return None
+        if syn.PREPROCESSOR_BLOCK_START.match(line):
+            self._warn(number, raw, "preprocessor block recorded, not executed")
+            return self._verbatim_until("preprocessor", raw, number, lines, i,
+                                        lambda s: bool(syn.PREPROCESSOR_BLOCK_END.match(s.strip())))
+        if word.startswith(("!include", "!import", "!define", "!undef")):
+            self._warn(number, raw, "preprocessor directive recorded, not executed")
+        self._directive("preprocessor", line, number)
+        return None
+
+    # ------------------------------------------------------------------ close
+    def _close_open_blocks(self) -> None:
+        for gi in reversed(self.open_groups):
+            g = self.groups[gi]
+            self._error(g.line, g.kind, f"unterminated '{g.kind}' group (no 'end')")
+        if self.open_box is not None:
+            self._error(self.boxes[self.open_box][3], "box", "unterminated box (no 'end box')")
+
+    def _freeze(self) -> SequenceDiagram:
+        records = list(self.participants.values())
+        positions = {pid: k for k, pid in enumerate(self.participants)}
+        order = [(kind, positions[ref] if kind == "participant" else ref)
+                 for kind, ref in self.order]
+        participants = [Participant(*r) for r in records]
+        if any(p.order is not None for p in participants):
+            ranked = sorted(range(len(participants)),
+                            key=lambda k: (participants[k].order or 0, k))
+            rank = {old: new for new, old in enumerate(ranked)}
+            participants = [participants[k] for k in ranked]
+            order = [(kind, rank[ref] if kind == "participant" else ref) for kind, ref in order]
+        groups = tuple(
+            Group(g.kind, tuple(Branch(lbl, tuple(msgs), color, line)
+                                for lbl, msgs, color, line in g.branches),
+                  g.parent, g.secondary, g.color, g.line)
+            for g in self.groups
+        )
+        return SequenceDiagram(
+            title=self.title,
+            participants=tuple(participants),
+            messages=tuple(self.messages),
+            notes=tuple(self.notes),
+            groups=groups,
+            references=tuple(self.references),
+            boxes=tuple(Box(t, c, tuple(m), line) for t, c, m, line in self.boxes),
+            dividers=tuple(self.dividers),
+            delays=tuple(self.delays),
+            spacings=tuple(self.spacings),
+            activations=tuple(self.activations),
+            directives=tuple(self.directives),
+            order=tuple(order),
+            name=self.block.name,
+        )
+
+
+def line_arrow(m: re.Match[str]) -> str:
+    """The arrow of a message match, exactly as written."""
+    return m.string[m.start("left"):m.end("right")]
+
+
+_KEYWORD_HANDLERS = {
+    **{kind: _Builder._declaration for kind in (
+        "participant", "actor", "boundary", "control", "entity", "database", "collections",
+        "queue")},
+    **{kind: _Builder._group for kind in (
+        "group", "alt", "else", "opt", "loop", "par", "par2", "break", "critical", "also", "end",
+        "endbox")},
+    "box": _Builder._box,
+    "note": _Builder._note,
+    "hnote": _Builder._note,
+    "rnote": _Builder._note,
+    "/": _Builder._note,
+    "ref": _Builder._ref,
+    "activate": _Builder._activate,
+    "deactivate": _Builder._activate,
+    "destroy": _Builder._activate,
+    "create": _Builder._activate,
+    "return": _Builder._return,
+    "title": _Builder._title,
+    "autonumber": _Builder._autonumber,
+    **{word: _Builder._layout for word in syn.LAYOUT_KEYWORDS if word[0].isalpha()},
+}

@@ -1,0 +1,1 @@
+"""Turning diagram code into images with the real engines, sandboxed."""
