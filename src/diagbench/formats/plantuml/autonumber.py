@@ -57,7 +57,7 @@ class Autonumber:
             self.step = int(m.group("step"))
         elif not m.group("resume"):
             self.step = 1
-        if m.group("format") is not None:
+        if m.group("format") is not None or not m.group("resume"):
             self.format = m.group("format")
         return True
 

@@ -1,0 +1,5 @@
+"""`python -m diagbench` runs the CLI."""
+
+from diagbench.cli import main
+
+main()

@@ -1,0 +1,299 @@
+"""Unit tests: each sequence-diagram construct, with hand-written expectations."""
+
+from __future__ import annotations
+
+from diagbench.diagram.sequence import Participant
+from diagbench.formats.plantuml import parse_one, parse_sequence
+
+
+def body(text: str):
+    return parse_one(f"@startuml\n{text}\n@enduml\n")
+
+
+def only(text: str):
+    [parsed] = parse_sequence(f"@startuml\n{text}\n@enduml\n")
+    return parsed
+
+
+def test_participant_forms():
+    d = body(
+        'participant Alice\n'
+        'actor "Bob the Builder" as Bob\n'
+        'boundary GW as "Web Gateway"\n'
+        'control "Cart"\n'
+        'entity E <<Persistent>> #red\n'
+        'database DB order 5\n'
+        'collections Col\n'
+        'queue Q\n'
+        'participant Long as L'
+    )
+    assert [(p.id, p.name, p.kind) for p in d.participants] == [
+        ("Alice", "Alice", "participant"),
+        ("Bob", "Bob the Builder", "actor"),
+        ("GW", "Web Gateway", "boundary"),
+        ("Cart", "Cart", "control"),
+        ("E", "E", "entity"),
+        ("Col", "Col", "collections"),
+        ("Q", "Q", "queue"),
+        ("L", "Long", "participant"),
+        ("DB", "DB", "database"),  # order 5 sorts it after the unordered (0) ones
+    ]
+    e = d.participant("E")
+    assert (e.stereotype, e.color, e.declared) == ("Persistent", "#red", True)
+    assert d.participant("DB").order == 5
+
+
+def test_implicit_participants_in_order_of_first_use():
+    d = body("participant B\nA -> B\nB -> C")
+    assert [p.id for p in d.participants] == ["B", "A", "C"]
+    assert [p.declared for p in d.participants] == [True, False, False]
+
+
+def test_later_declaration_keeps_position_and_sets_kind():
+    d = body("A -> B\nactor B")
+    assert [(p.id, p.kind, p.declared) for p in d.participants] == [
+        ("A", "participant", False), ("B", "actor", True)]
+
+
+def test_arrow_directions_and_styles():
+    d = body(
+        "A -> B : solid\n"
+        "A --> B : dotted\n"
+        "B <- A : reversed\n"
+        "B <-- A\n"
+        "A ->> B\n"
+        "A -\\ B\n"
+        "A -/ B\n"
+        "A \\- B\n"
+        "A ->x B\n"
+        "A ->o B\n"
+        "A o-> B\n"
+        "A <-> B\n"
+        "A -[#red]> B\n"
+        "A -[#blue,dashed]> B\n"
+        "A -[#red]-> B\n"
+    )
+    got = [(m.sender, m.receiver, m.reversed, m.line_style, m.head) for m in d.messages]
+    assert got == [
+        ("A", "B", False, "solid", "normal"),
+        ("A", "B", False, "dotted", "normal"),
+        ("A", "B", True, "solid", "normal"),
+        ("A", "B", True, "dotted", "normal"),
+        ("A", "B", False, "solid", "async"),
+        ("A", "B", False, "solid", "half_top"),
+        ("A", "B", False, "solid", "half_bottom"),
+        ("B", "A", True, "solid", "half_bottom"),
+        ("A", "B", False, "solid", "lost"),
+        ("A", "B", False, "solid", "normal"),
+        ("A", "B", False, "solid", "normal"),
+        ("A", "B", False, "solid", "normal"),
+        ("A", "B", False, "solid", "normal"),
+        ("A", "B", False, "dotted", "normal"),
+        ("A", "B", False, "dotted", "normal"),
+    ]
+    assert d.messages[9].head_circle and not d.messages[9].tail_circle
+    assert d.messages[10].tail_circle
+    assert d.messages[11].bidirectional and d.messages[11].tail == "normal"
+    assert [m.color for m in d.messages[12:]] == ["#red", "#blue", "#red"]
+    assert [m.label for m in d.messages[:3]] == ["solid", "dotted", "reversed"]
+    assert d.messages[12].arrow == "-[#red]>"
+
+
+def test_self_message_and_quoted_names():
+    d = body('"Web GUI" -> "Web GUI" : refresh\n"Long Name" as LN -> X: hi')
+    assert d.messages[0].is_self
+    assert d.messages[0].sender == "Web GUI"
+    assert d.participant("LN").name == "Long Name"
+    assert (d.messages[1].sender, d.messages[1].label) == ("LN", "hi")
+
+
+def test_incoming_outgoing_and_short_messages():
+    d = body("[-> A : in\nA ->] : out\n[<- A : back\n?-> A\nA ->?\nA <-]")
+    got = [(m.sender, m.receiver) for m in d.messages]
+    assert got == [("[", "A"), ("A", "]"), ("A", "["), ("?", "A"), ("A", "?"), ("]", "A")]
+    assert [p.id for p in d.participants] == ["A"]
+    assert d.messages[0].endpoints == ("A",)
+
+
+def test_activation_shorthands_and_return():
+    d = body("A -> B ++ : call\nB -> C ++\nC --> B -- : done\nreturn result")
+    assert [m.activation for m in d.messages[:3]] == ["++", "++", "--"]
+    ret = d.messages[3]
+    assert ret.is_return and (ret.sender, ret.receiver, ret.label) == ("B", "A", "result")
+    assert ret.line_style == "dotted"
+
+
+def test_return_without_activation_is_a_diagnostic():
+    p = only("A -> B\nreturn x")
+    assert len(p.diagram.messages) == 1
+    assert [(d.line, d.severity) for d in p.diagnostics] == [(3, "error")]
+    assert "return" in p.diagnostics[0].reason
+
+
+def test_activate_deactivate_destroy_create():
+    d = body("create participant X\nactivate A #red\nA -> B\ndeactivate A\ndestroy B\ncreate Y")
+    assert [(a.action, a.participant, a.color) for a in d.activations] == [
+        ("create", "X", None), ("activate", "A", "#red"), ("deactivate", "A", None),
+        ("destroy", "B", None), ("create", "Y", None)]
+    assert d.participant("X").declared and not d.participant("Y").declared
+
+
+def test_notes_all_forms():
+    d = body(
+        "A -> B : m\n"
+        "note left of A : one\n"
+        "note right of B #yellow\nline 1\nline 2\nend note\n"
+        'note over A, "B" : shared\n'
+        "hnote over A : hex\n"
+        "rnote over B\nr\nendrnote\n"
+        "note right : on message\n"
+        "note across : everything\n"
+        "/ note over A : same level"
+    )
+    got = [(n.position, n.targets, n.text, n.shape, n.on_message) for n in d.notes]
+    assert got == [
+        ("left", ("A",), "one", "note", None),
+        ("right", ("B",), "line 1\nline 2", "note", None),
+        ("over", ("A", "B"), "shared", "note", None),
+        ("over", ("A",), "hex", "hnote", None),
+        ("over", ("B",), "r", "rnote", None),
+        ("right", (), "on message", "note", 0),
+        ("across", (), "everything", "note", None),
+        ("over", ("A",), "same level", "note", None),
+    ]
+    assert d.notes[1].color == "#yellow"
+
+
+def test_groups_nesting_else_and_enclosed_messages():
+    d = body(
+        "alt success\n"
+        "  A -> B : 0\n"
+        "  loop 3 times\n"
+        "    B -> C : 1\n"
+        "  end\n"
+        "else failure\n"
+        "  A -> C : 2\n"
+        "else #Pink timeout\n"
+        "end\n"
+        "opt\nA -> A : 3\nend\n"
+        "group Retry [max 3]\nA -> B : 4\nend group\n"
+        "par\nA -> B : 5\nalso\nA -> C : 6\nend\n"
+        "break b\nend\ncritical c\nend"
+    )
+    g = d.groups
+    assert [x.kind for x in g] == ["alt", "loop", "opt", "group", "par", "break", "critical"]
+    assert [b.label for b in g[0].branches] == ["success", "failure", "timeout"]
+    assert g[0].branches[2].color == "#Pink"
+    assert [b.messages for b in g[0].branches] == [(0,), (2,), ()]
+    assert g[0].messages == (0, 2)
+    assert (g[1].parent, g[1].messages, g[1].label) == (0, (1,), "3 times")
+    assert (g[3].label, g[3].secondary) == ("Retry", "max 3")
+    assert [b.messages for b in g[4].branches] == [(5,), (6,)]
+    assert g[2].label == ""
+
+
+def test_group_colours():
+    g = body("alt#Gold #LightBlue Successful case\nA -> B\nend").groups[0]
+    assert (g.color, g.label) == ("#Gold", "Successful case")
+
+
+def test_boxes():
+    d = body('box "Internal" #LightBlue\nparticipant A\nparticipant B\nend box\n'
+             "box Other\nparticipant C\nendbox\nA -> D")
+    assert [(b.title, b.color, b.members) for b in d.boxes] == [
+        ("Internal", "#LightBlue", ("A", "B")), ("Other", None, ("C",))]
+
+
+def test_autonumber_variants():
+    d = body(
+        "A -> B\nautonumber\nA -> B\nA -> B\nautonumber 10 5\nA -> B\nA -> B\n"
+        'autonumber "<b>[000]"\nA -> B\nautonumber stop\nA -> B\n'
+        "autonumber resume\nA -> B\nautonumber 1.1.1\nA -> B\nA -> B\n"
+    )
+    assert [m.autonumber for m in d.messages] == [
+        None, "1", "2", "10", "15", "[001]", None, "[002]", "1.1.1", "1.1.2"]
+
+
+def test_dividers_delays_spacing_title():
+    d = body("title My flow\n== Setup ==\n...\n...5 minutes later...\n|||\n||45||")
+    assert d.title == "My flow"
+    assert [x.text for x in d.dividers] == ["Setup"]
+    assert [x.text for x in d.delays] == ["", "5 minutes later"]
+    assert [x.pixels for x in d.spacings] == [None, 45]
+
+
+def test_multiline_title_and_verbatim_blocks():
+    d = body(
+        "title\nFirst\nSecond\nend title\n"
+        "skinparam sequence {\n  ArrowColor red\n}\n"
+        "<style>\nsequenceDiagram { }\n</style>\n"
+        "skinparam monochrome true\n!pragma teoz true\nhide footbox\n"
+        "legend right\nsome legend\nendlegend\nA -> B"
+    )
+    assert d.title == "First\nSecond"
+    assert [x.kind for x in d.directives] == [
+        "skinparam", "style", "skinparam", "pragma", "hide", "legend"]
+    assert len(d.messages) == 1
+
+
+def test_comments_are_ignored():
+    p = only("' a comment\n/' block\ncomment A -> B\n'/\n/' inline '/\nA -> B : x ' not a comment")
+    assert len(p.diagram.messages) == 1
+    assert p.diagram.messages[0].label == "x ' not a comment"
+    assert p.diagnostics == ()
+
+
+def test_label_keeps_backslash_n():
+    d = body("A -> B : two\\nlines")
+    assert d.messages[0].label == "two\\nlines"
+
+
+def test_preprocessor_recorded_not_executed():
+    p = only("!include /etc/passwd\n!define X 1\n!procedure $p()\nA -> B\n!endprocedure\nA -> C")
+    d = p.diagram
+    assert [x.kind for x in d.directives] == ["preprocessor"] * 3
+    assert len(d.messages) == 1  # the message inside the procedure is not executed
+    assert [x.severity for x in p.diagnostics] == ["warning"] * 3
+
+
+def test_several_blocks_in_one_file():
+    parsed = parse_sequence("@startuml first\nA -> B\n@enduml\ntext\n@startuml\nC -> D\nE -> F\n@enduml")
+    assert [(p.index, p.diagram.name, len(p.diagram.messages)) for p in parsed] == [
+        (0, "first", 1), (1, None, 2)]
+    assert parsed[1].first_line == 6
+
+
+def test_unterminated_blocks_give_diagnostics_with_lines():
+    p = only("alt x\nA -> B\nnote over A\nnever closed")
+    reasons = sorted((d.line, d.reason.split(":")[0]) for d in p.diagnostics)
+    assert reasons == [(2, "unterminated 'alt' group (no 'end')"),
+                       (4, "unterminated block")]
+    assert len(p.diagram.messages) == 1
+
+
+def test_no_startuml_and_missing_enduml():
+    [p] = parse_sequence("A -> B\nB -> C\n")
+    assert len(p.diagram.messages) == 2
+    assert "no @startuml" in p.diagnostics[0].reason
+    [q] = parse_sequence("@startuml\nA -> B\n")
+    assert [d.reason for d in q.diagnostics] == ["missing @enduml"]
+
+
+def test_unknown_statements_are_reported_not_raised():
+    p = only("A -> B\nthis is not plantuml\nend\nelse")
+    assert [(d.line, d.reason) for d in p.diagnostics] == [
+        (3, "unrecognised statement"), (4, "'end' without an open group"),
+        (5, "'else' outside any group")]
+
+
+def test_diagram_kind():
+    assert only("A -> B").kind == "sequence"
+    assert only("class Foo {\n+bar()\n}\nFoo <|-- Baz").kind == "class"
+    assert parse_sequence("@startmindmap\n* a\n@endmindmap")[0].kind == "mindmap"
+
+
+def test_source_lines_are_kept_but_not_compared():
+    a, b = body("A -> B"), body("\n\nA -> B")
+    assert a == b
+    assert (a.messages[0].line, b.messages[0].line) == (2, 4)
+    assert a.participants[0] == Participant("A", "A", declared=False)
