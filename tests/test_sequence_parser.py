@@ -265,9 +265,9 @@ def test_several_blocks_in_one_file():
 
 def test_unterminated_blocks_give_diagnostics_with_lines():
     p = only("alt x\nA -> B\nnote over A\nnever closed")
-    reasons = sorted((d.line, d.reason.split(":")[0]) for d in p.diagnostics)
-    assert reasons == [(2, "unterminated 'alt' group (no 'end')"),
-                       (4, "unterminated block")]
+    reasons = sorted((d.line, d.severity, d.reason.split(":")[0]) for d in p.diagnostics)
+    assert reasons == [(2, "warning", "unterminated 'alt' group (no 'end')"),
+                       (4, "error", "unterminated block")]
     assert len(p.diagram.messages) == 1
 
 

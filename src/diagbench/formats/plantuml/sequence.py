@@ -148,7 +148,7 @@ class _Builder:
             if line.startswith("/'"):
                 i = self._skip_block_comment(lines, i - 1, number)
                 continue
-            if head == "&":  # teoz: message in parallel with the previous one
+            if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
                 line = line[1:].lstrip()
             consumed = self._statement(line, raw, number, lines, i)
             i = consumed if consumed is not None else i
@@ -559,7 +559,8 @@ class _Builder:
     def _close_open_blocks(self) -> None:
         for gi in reversed(self.open_groups):
             g = self.groups[gi]
-            self._error(g.line, g.kind, f"unterminated '{g.kind}' group (no 'end')")
+            self._warn(g.line, g.kind, f"unterminated '{g.kind}' group (no 'end'): closed at "
+                       "the end of the diagram, as PlantUML does")
         if self.open_box is not None:
             self._error(self.boxes[self.open_box][3], "box", "unterminated box (no 'end box')")
 
