@@ -257,7 +257,8 @@ def test_preprocessor_recorded_not_executed():
 
 
 def test_several_blocks_in_one_file():
-    parsed = parse_sequence("@startuml first\nA -> B\n@enduml\ntext\n@startuml\nC -> D\nE -> F\n@enduml")
+    parsed = parse_sequence(
+        "@startuml first\nA -> B\n@enduml\ntext\n@startuml\nC -> D\nE -> F\n@enduml")
     assert [(p.index, p.diagram.name, len(p.diagram.messages)) for p in parsed] == [
         (0, "first", 1), (1, None, 2)]
     assert parsed[1].first_line == 6

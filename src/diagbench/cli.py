@@ -32,7 +32,8 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per diagram.")
 @click.option("--max-bytes", default=DEFAULT_MAX_BYTES, show_default=True, type=click.IntRange(1),
               help="Refuse files larger than this.")
-def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int) -> None:
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too, not only on errors.")
+def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) -> None:
     """Parse PlantUML sequence diagrams and summarise each one.
 
     Every @startuml block of every FILE is one diagram. Files that cannot be
@@ -47,7 +48,8 @@ def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int) -> None:
             worst = EXIT_BAD_INPUT
             continue
         for parsed in parse_sequence(text):
-            if parsed.errors and worst == EXIT_OK:
+            failing = parsed.diagnostics if strict else parsed.errors
+            if failing and worst == EXIT_OK:
                 worst = EXIT_DIAGNOSTICS
             record = {
                 "file": str(path),
@@ -87,6 +89,6 @@ def main() -> None:
         raise
     except BrokenPipeError:
         sys.exit(EXIT_OK)
-    except Exception as exc:  # noqa: BLE001 - the one place a traceback becomes a message
+    except Exception as exc:
         click.echo(f"diagbench: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(EXIT_INTERNAL)

@@ -32,7 +32,6 @@ from diagbench.formats.plantuml.autonumber import Autonumber
 from diagbench.formats.plantuml.blocks import Block, split_blocks
 from diagbench.formats.plantuml.kind import guess_kind
 
-
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -270,7 +269,7 @@ class _Builder:
     def _track_activation(self, sender: str, receiver: str, activation: str | None) -> None:
         if activation and activation.startswith("--"):
             self._pop_activation(sender)
-        if activation and ("++" in activation or activation == "**") or (
+        if (activation and ("++" in activation or activation == "**")) or (
             self.autoactivate and activation is None
         ):
             self.active.append((receiver, sender))
