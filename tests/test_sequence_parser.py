@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from diagbench.diagram.sequence import Participant
 from diagbench.formats.plantuml import parse_one, parse_sequence
+from diagbench.formats.plantuml import sequence_syntax as syn
 
 
 def body(text: str):
@@ -298,3 +299,7 @@ def test_source_lines_are_kept_but_not_compared():
     assert a == b
     assert (a.messages[0].line, b.messages[0].line) == (2, 4)
     assert a.participants[0] == Participant("A", "A", declared=False)
+
+
+def test_message_groups_are_listed_in_pattern_order():
+    assert tuple(syn.MESSAGE.groupindex) == syn.MESSAGE_GROUPS

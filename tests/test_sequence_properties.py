@@ -16,6 +16,8 @@ words = st.text(alphabet="abcXYZ019 _-:#<>'\"()[]{}=.,;!?/\\", min_size=1, max_s
 label = words.map(str.strip).filter(lambda s: s and not s.startswith(("'", "/'")))
 color = st.sampled_from(["#red", "#LightBlue", "#FFAA00"])
 ref = st.sampled_from(CODES + QUOTED)
+# PlantUML reads `alt /-0` or `loop ->]` as a message, not a group: keep arrows out of headers.
+group_label = label.map(lambda s: s.lstrip("#")).filter(lambda s: s and "-" not in s)
 
 
 @st.composite
@@ -78,10 +80,10 @@ def groups(children):
     @st.composite
     def group(draw) -> list[str]:
         kind = draw(st.sampled_from(["alt", "opt", "loop", "par", "break", "critical", "group"]))
-        head = kind + (" " + draw(label).lstrip("#") if draw(st.booleans()) else "")
+        head = kind + (" " + draw(group_label) if draw(st.booleans()) else "")
         out = [head, *[line for part in draw(st.lists(children, max_size=4)) for line in part]]
         if kind == "alt" and draw(st.booleans()):
-            out += ["else " + draw(label).lstrip("#"), *draw(children)]
+            out += ["else " + draw(group_label), *draw(children)]
         return [*out, "end"]
     return group()
 

@@ -1,9 +1,11 @@
 """The typed model of a UML sequence diagram.
 
-A plain, immutable model: every element keeps the source line it came from
-(excluded from equality, so a diagram written out and parsed back compares
-equal), and `SequenceDiagram.order` records the order of the body statements
-so that a writer can reproduce it.
+A plain model of slotted dataclasses compared by value. They are not frozen
+(a frozen dataclass costs twice as much to create, and the parser builds
+millions of messages); nothing mutates a built diagram. Every element keeps
+the source line it came from (excluded from equality, so a diagram written
+out and parsed back compares equal), and `SequenceDiagram.order` records the
+order of the body statements so that a writer can reproduce it.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def _line() -> int:
     return field(default=0, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Participant:
     """A lifeline. `id` is what messages use (the alias, or the name itself)."""
 
@@ -55,7 +57,7 @@ class Participant:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Message:
     """An arrow between two lifelines, or between a lifeline and the border.
 
@@ -91,7 +93,7 @@ class Message:
         return tuple(p for p in (self.sender, self.receiver) if p not in BOUNDARIES)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Note:
     """A note beside or over lifelines, or attached to the previous message."""
 
@@ -104,7 +106,7 @@ class Note:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Branch:
     """One part of a group: the opening part, then one per `else`."""
 
@@ -114,7 +116,7 @@ class Branch:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Group:
     """A combined fragment (alt/opt/loop/…); `messages` index `SequenceDiagram.messages`."""
 
@@ -134,7 +136,7 @@ class Group:
         return tuple(i for b in self.branches for i in b.messages)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reference:
     """A `ref over A, B : text` frame."""
 
@@ -144,7 +146,7 @@ class Reference:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Box:
     """A `box … end box` around the participants declared inside it."""
 
@@ -154,7 +156,7 @@ class Box:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Divider:
     """`== text ==`."""
 
@@ -162,7 +164,7 @@ class Divider:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Delay:
     """`...` or `...text...`."""
 
@@ -170,7 +172,7 @@ class Delay:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Spacing:
     """`|||` or `||N||`."""
 
@@ -178,7 +180,7 @@ class Spacing:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Activation:
     """An explicit `activate`/`deactivate`/`destroy`/`create` statement."""
 
@@ -188,7 +190,7 @@ class Activation:
     line: int = _line()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Directive:
     """A statement kept verbatim: skinparam, style, pragma, autonumber, preprocessor, …"""
 
@@ -204,7 +206,7 @@ EventKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SequenceDiagram:
     """A whole sequence diagram.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -23,6 +24,7 @@ PLANTUML_JAR_NAME = f"plantuml-mit-{PLANTUML_VERSION}.jar"
 PLANTUML_JAR_SHA256 = "3845bf1037df6029ae1b8cb1be69f645711797035648e114b765289c3406d45d"
 JAR_ENV = "DIAGBENCH_PLANTUML_JAR"
 MAX_SOURCE_BYTES = 1_000_000
+_START_LINE = re.compile(r"^([ \t]*@start[a-z]+)[^\n]*", re.MULTILINE | re.IGNORECASE)
 _KEPT_ENV = ("PATH", "LANG", "LC_ALL", "JAVA_HOME", "GRAPHVIZ_DOT", "TMPDIR")
 
 
@@ -96,7 +98,8 @@ def render_batch(sources: list[str], fmt: str = "svg", timeout: float = 120.0) -
 
     Images stay in the directory returned in the paths, which the caller owns
     (it lives under the system temp directory). Sources larger than
-    MAX_SOURCE_BYTES are refused.
+    MAX_SOURCE_BYTES are refused. Names after `@startuml` are dropped, since
+    PlantUML would use them as output file names (and paths).
     """
     for k, text in enumerate(sources):
         if len(text.encode()) > MAX_SOURCE_BYTES:
@@ -104,7 +107,7 @@ def render_batch(sources: list[str], fmt: str = "svg", timeout: float = 120.0) -
     work = Path(tempfile.mkdtemp(prefix="diagbench-plantuml-"))
     names = [f"d{k:06d}" for k in range(len(sources))]
     for name, text in zip(names, sources, strict=True):
-        (work / f"{name}.puml").write_text(text, encoding="utf-8")
+        (work / f"{name}.puml").write_text(_START_LINE.sub(r"\1", text), encoding="utf-8")
     command = java_command(f"-t{fmt}", "-charset", "UTF-8", "-nbthread", "1",
                            *[f"{name}.puml" for name in names])
     try:

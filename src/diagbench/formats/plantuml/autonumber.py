@@ -65,10 +65,14 @@ class Autonumber:
         """The number of the next message, or None when numbering is off."""
         if not self.active:
             return None
-        last = self.levels[-1]
-        prefix = self.separator.join(str(x) for x in self.levels[:-1])
-        number = f"{prefix}{self.separator}{last}" if prefix else str(last)
-        self.levels[-1] += self.step
+        levels = self.levels
+        last = levels[-1]
+        levels[-1] = last + self.step
+        if len(levels) == 1:
+            prefix, number = "", str(last)
+        else:
+            prefix = self.separator.join(map(str, levels[:-1]))
+            number = f"{prefix}{self.separator}{last}"
         if self.format is None:
             return number
         text = _TAGS.sub("", self.format)

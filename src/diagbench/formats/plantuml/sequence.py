@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from diagbench.diagram.sequence import (
     Activation,
@@ -33,6 +34,7 @@ from diagbench.formats.plantuml.blocks import Block, split_blocks
 from diagbench.formats.plantuml.kind import guess_kind
 
 _WORD = re.compile(r"[A-Za-z]+")
+_STYLE_SEPARATOR = re.compile("[,;]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,30 @@ def _head(dressing: str, left: bool) -> str:
     return shape + "_async" if len(core) == 2 else shape
 
 
+@lru_cache(maxsize=4096)  # a corpus has few distinct arrows; every message has one
+def _arrow_shape(left: str, body1: str, style: str | None, body2: str, right: str) -> tuple | None:
+    """(forward, bidirectional, line style, head, tail, head circle, tail circle, colour)
+    of an arrow split into its MESSAGE groups; None when it has no head at all."""
+    left_core, right_core = left.strip("ox"), right.strip("ox")
+    if not (left_core or right_core or "x" in left or "x" in right):
+        return None
+    forward = bool(right_core) or "x" in right or not (left_core or "x" in left)
+    bidirectional = forward and bool(left_core) and bool(right_core)
+    head_side, tail_side = (right, left) if forward else (left, right)
+    dotted = len(body1) + len(body2) > 1
+    color = None
+    if style:
+        tokens = [t.strip() for t in _STYLE_SEPARATOR.split(style)]
+        dotted = dotted or "dashed" in tokens or "dotted" in tokens
+        color = next((t for t in tokens if t.startswith("#")), None)
+    return (
+        forward, bidirectional, "dotted" if dotted else "solid",
+        _head(head_side, left=not forward),
+        _head(tail_side, left=forward) if bidirectional else "none",
+        "o" in head_side, "o" in tail_side, color,
+    )
+
+
 @dataclass(slots=True)
 class _GroupState:
     kind: str
@@ -133,6 +159,7 @@ class _Builder:
     def build(self) -> SequenceDiagram:
         lines = self.block.lines
         first = self.block.first_line
+        match_message = syn.MESSAGE.match
         i, n = 0, len(lines)
         while i < n:
             raw = lines[i]
@@ -142,13 +169,18 @@ class _Builder:
             if not line:
                 continue
             head = line[0]
-            if head == "'":
-                continue
-            if line.startswith("/'"):
-                i = self._skip_block_comment(lines, i - 1, number)
-                continue
-            if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
-                line = line[1:].lstrip()
+            if head in "'/&":
+                if head == "'":
+                    continue
+                if line.startswith("/'"):
+                    i = self._skip_block_comment(lines, i - 1, number)
+                    continue
+                if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
+                    line = line[1:].lstrip()
+            if "-" in line:  # most lines are messages: try them first
+                m = match_message(line)
+                if m and self._message(m, number):
+                    continue
             consumed = self._statement(line, raw, number, lines, i)
             i = consumed if consumed is not None else i
         self._close_open_blocks()
@@ -165,11 +197,7 @@ class _Builder:
         return len(lines)
 
     def _statement(self, line: str, raw: str, number: int, lines: list[str], i: int) -> int | None:
-        """Handle one statement; return the index of the next line when it spans several."""
-        if "-" in line:
-            match = syn.MESSAGE.match(line)
-            if match and self._message(match, number):
-                return None
+        """Handle one non-message statement; return the next line's index when it spans several."""
         word_match = _WORD.match(line)
         word = word_match.group().lower() if word_match else line[0]
         handler = _KEYWORD_HANDLERS.get(word)
@@ -204,14 +232,13 @@ class _Builder:
                                       number]
         return pid
 
-    def _reference(self, m: re.Match[str], p: str, number: int) -> str:
-        """Resolve a participant reference of a message (group prefix `p`)."""
-        quoted, alias = m.group(p + "q"), m.group(p + "qa")
+    def _reference(self, quoted: str | None, alias: str | None, code: str | None,
+                   long: str | None, number: int) -> str:
+        """Resolve one end of a message: `"Long" as A`, `A as "Long"`, `"Long"` or `A`."""
         if quoted is not None:
             if alias:
                 return self._declare_inline(alias, quoted, number)
             return self._participant(quoted, number)
-        code, long = m.group(p + "c"), m.group(p + "cl")
         if long is not None:
             return self._declare_inline(code, long, number)
         return self._participant(code, number)
@@ -232,38 +259,29 @@ class _Builder:
 
     # ---------------------------------------------------------------- messages
     def _message(self, m: re.Match[str], number: int) -> bool:
-        left, right = m.group("left"), m.group("right")
-        left_core, right_core = left.strip("ox"), right.strip("ox")
-        if not (left_core or right_core or "x" in left or "x" in right):
+        (lb, aq, aqa, ac, acl, left, body1, style, body2, right,
+         rb, bq, bqa, bc, bcl, activation, _, label) = m.groups()  # syn.MESSAGE_GROUPS
+        shape = _arrow_shape(left, body1, style, body2, right)
+        if shape is None:
             return False
-        lb, rb = m.group("lb"), m.group("rb")
-        a = lb if lb else self._reference(m, "a", number)
-        b = rb if rb else self._reference(m, "b", number)
-        forward = bool(right_core) or "x" in right or not (left_core or "x" in left)
-        bidirectional = forward and bool(left_core) and bool(right_core)
+        forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
+        known = self.participants  # fast path: a plain name already known
+        a = lb or (ac if acl is None and ac in known else
+                   self._reference(aq, aqa, ac, acl, number))
+        b = rb or (bc if bcl is None and bc in known else
+                   self._reference(bq, bqa, bc, bcl, number))
         sender, receiver = (a, b) if forward else (b, a)
-        head_side, tail_side = (right, left) if forward else (left, right)
-        style = m.group("style") or ""
-        dotted = len(m.group("body1")) + len(m.group("body2")) > 1 or any(
-            token.strip() in ("dashed", "dotted") for token in re.split("[,;]", style)
-        )
-        color = next((t.strip() for t in re.split("[,;]", style) if t.strip().startswith("#")),
-                     None)
-        arrow = line_arrow(m)
-        activation = m.group("act")
         index = len(self.messages)
-        self.messages.append(Message(
-            sender=sender, receiver=receiver, arrow=arrow, reversed=not forward,
-            bidirectional=bidirectional, line_style="dotted" if dotted else "solid",
-            head=_head(head_side, left=not forward), tail=_head(tail_side, left=forward)
-            if bidirectional else "none",
-            head_circle="o" in head_side, tail_circle="o" in tail_side, color=color,
-            label=_label(m.group("label")), activation=activation,
-            autonumber=self.autonumber.next(), line=number,
+        self.messages.append(Message(  # positional: keyword calls cost twice as much here
+            sender, receiver, m.string[m.start("left"):m.end("right")], not forward, bidirectional,
+            line_style, head, tail, head_circle, tail_circle, color,
+            label.strip() if label else "", activation, False, self.autonumber.next(), number,
         ))
-        self._record("message", index)
-        self._enclose(index)
-        self._track_activation(sender, receiver, activation)
+        self.order.append(("message", index))
+        if self.open_groups:
+            self._enclose(index)
+        if activation or self.autoactivate:
+            self._track_activation(sender, receiver, activation)
         return True
 
     def _track_activation(self, sender: str, receiver: str, activation: str | None) -> None:
@@ -399,7 +417,7 @@ class _Builder:
 
     # ----------------------------------------------------------------- groups
     def _group(self, line: str, raw: str, number: int, lines: list[str], i: int):
-        if syn.BOX_END.match(line.lower()):
+        if line[0] in "eE" and syn.BOX_END.match(line.lower()):
             return self._end_box(raw, number)
         m = syn.GROUP.match(line)
         if not m:
@@ -597,11 +615,6 @@ class _Builder:
             order=tuple(order),
             name=self.block.name,
         )
-
-
-def line_arrow(m: re.Match[str]) -> str:
-    """The arrow of a message match, exactly as written."""
-    return m.string[m.start("left"):m.end("right")]
 
 
 _KEYWORD_HANDLERS = {

