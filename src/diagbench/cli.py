@@ -1,8 +1,8 @@
 """The `diagbench` command line. Thin: it parses options and calls the packages.
 
-Exit codes: 0 success; 1 some diagram has error diagnostics; 2 usage error;
-3 some input file could not be read (the others are still processed);
-4 internal error.
+Exit codes: 0 success; 1 some diagram has error diagnostics (`parse`);
+2 usage error; 3 some input could not be read or compared (the others are
+still processed); 4 internal error.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from pathlib import Path
 import click
 
 from diagbench import __version__
+from diagbench.compare import METHODS
+from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
+from diagbench.compare.report import csv_text, report, run, table
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
 
@@ -66,6 +69,65 @@ def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) 
     if as_json:
         click.echo(json.dumps(records, indent=1, ensure_ascii=False))
     sys.exit(worst)
+
+
+@cli.command()
+@click.argument("gold", required=False, type=click.Path(path_type=Path))
+@click.argument("pred", required=False, type=click.Path(path_type=Path))
+@click.option("--method", type=click.Choice(METHODS), default="semantic", show_default=True,
+              help="semantic: match parsed elements; diff: the paper's line diff.")
+@click.option("--repo", type=click.Path(file_okay=False, path_type=Path),
+              help="Compare two refs of this git repository instead of GOLD and PRED.")
+@click.option("--gold-ref", help="With --repo: the ref holding the ground truth (e.g. main).")
+@click.option("--pred-ref", help="With --repo: the ref holding the predictions (e.g. claude).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the full report as JSON to this file ('-' for stdout).")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write one row per file and component to this CSV file ('-' for stdout).")
+@click.option("--max-bytes", default=DEFAULT_MAX_BYTES, show_default=True, type=click.IntRange(1),
+              help="Refuse files larger than this.")
+def compare(gold: Path | None, pred: Path | None, method: str, repo: Path | None,
+            gold_ref: str | None, pred_ref: str | None, json_path: Path | None,
+            csv_path: Path | None, max_bytes: int) -> None:
+    """Compare predicted PlantUML sequence diagrams with the ground truth.
+
+    GOLD and PRED are two files, or two directories whose scripts are paired by
+    relative path. With --repo, --gold-ref and --pred-ref, the scripts of two
+    refs of one git repository are paired instead. Prints the pooled error
+    rates per component (the paper's Table 2) and a line per file.
+    """
+    if repo is not None:
+        if gold or pred or not (gold_ref and pred_ref):
+            raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")
+    elif gold is None or pred is None or gold_ref or pred_ref:
+        raise click.UsageError("give GOLD and PRED, or --repo with --gold-ref and --pred-ref")
+    try:
+        pairs = (pairs_from_git(repo, gold_ref, pred_ref, max_bytes) if repo is not None
+                 else pairs_from_paths(gold, pred, max_bytes))
+    except InputError as exc:
+        click.echo(f"diagbench: error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    show = sys.stderr.isatty() and len(pairs) > 20
+    with click.progressbar(length=len(pairs), label="comparing", file=sys.stderr,
+                           hidden=not show) as bar:
+        results = run(pairs, method, progress=lambda: bar.update(1))
+    for r in results:
+        if not r.ok:
+            click.echo(f"diagbench: error: {r.pair.name}: {r.pair.error}", err=True)
+    if json_path is not None:
+        _write(json_path, json.dumps(report(results, method), indent=1, ensure_ascii=False))
+    if csv_path is not None:
+        _write(csv_path, csv_text(results))
+    if "-" not in (str(json_path), str(csv_path)):
+        click.echo(table(results, method))
+    sys.exit(EXIT_OK if all(r.ok for r in results) else EXIT_BAD_INPUT)
+
+
+def _write(path: Path, text: str) -> None:
+    if str(path) == "-":
+        click.echo(text)
+    else:
+        path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
 
 
 def _print_summary(record: dict) -> None:

@@ -1,0 +1,57 @@
+"""Optimal one-to-one matching with the option of leaving elements unmatched."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+
+def assign(cost: np.ndarray, limit: float) -> list[tuple[int, int]]:
+    """Pairs (row, column) of least total cost, keeping only pairs cheaper than `limit`.
+
+    Leaving a row and a column unmatched costs `limit` together, so solving
+    the rectangular problem on `min(cost, limit)` and dropping the capped
+    pairs is the optimum of the problem with "unmatched" allowed.
+    """
+    if cost.size == 0:
+        return []
+    rows, cols = linear_sum_assignment(np.minimum(cost, limit))
+    keep = cost[rows, cols] < limit
+    return list(zip(rows[keep].tolist(), cols[keep].tolist(), strict=True))
+
+
+def positions(n: int) -> np.ndarray:
+    """Relative positions 0…1 of `n` elements in order."""
+    return np.arange(n) / max(n - 1, 1)
+
+
+def position_gap(n: int, m: int) -> np.ndarray:
+    """|relative position of gold i − relative position of prediction j|, shape (n, m)."""
+    return np.abs(positions(n)[:, None] - positions(m)[None, :])
+
+
+def jaccard(a: frozenset, b: frozenset) -> float:
+    """|a ∩ b| ÷ |a ∪ b|, 1.0 for two empty sets."""
+    union = len(a | b)
+    return len(a & b) / union if union else 1.0
+
+
+def discordant_pairs(sequence: list[int]) -> int:
+    """Pairs out of order in `sequence` (inversions), by merge sort in O(n log n)."""
+    def sort(items: list[int]) -> tuple[list[int], int]:
+        if len(items) < 2:
+            return items, 0
+        mid = len(items) // 2
+        left, a = sort(items[:mid])
+        right, b = sort(items[mid:])
+        merged, inversions, i, j = [], a + b, 0, 0
+        while i < len(left) and j < len(right):
+            if right[j] < left[i]:
+                merged.append(right[j])
+                inversions += len(left) - i
+                j += 1
+            else:
+                merged.append(left[i])
+                i += 1
+        return merged + left[i:] + right[j:], inversions
+    return sort(sequence)[1]

@@ -1,0 +1,97 @@
+"""Error counts per diagram component, and the result of comparing one pair of scripts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: The components of the paper's Table 2, in its column order.
+COMPONENTS = ("participant", "node", "edge_direction", "edge_type", "message", "note", "group",
+              "box")
+ERROR_KINDS = ("insertion", "deletion", "substitution")
+
+
+@dataclass(slots=True)
+class ComponentCounts:
+    """How many elements the ground truth has, and how many were inserted, deleted, changed."""
+
+    gold: int = 0
+    insertion: int = 0
+    deletion: int = 0
+    substitution: int = 0
+
+    def add(self, other: ComponentCounts) -> None:
+        self.gold += other.gold
+        self.insertion += other.insertion
+        self.deletion += other.deletion
+        self.substitution += other.substitution
+
+    @property
+    def errors(self) -> int:
+        return self.insertion + self.deletion + self.substitution
+
+    def rate(self, kind: str) -> float | None:
+        """`kind` count ÷ gold count, None when the ground truth has none."""
+        return getattr(self, kind) / self.gold if self.gold else None
+
+    def as_dict(self, with_rates: bool = False) -> dict:
+        out = {"gold": self.gold, "insertion": self.insertion, "deletion": self.deletion,
+               "substitution": self.substitution}
+        if with_rates:
+            out |= {f"{kind}_rate": self.rate(kind) for kind in ERROR_KINDS}
+        return out
+
+
+def empty_components() -> dict[str, ComponentCounts]:
+    return {name: ComponentCounts() for name in COMPONENTS}
+
+
+@dataclass(slots=True)
+class Ordering:
+    """Order agreement of matched messages: 1 − discordant pairs ÷ all pairs."""
+
+    pairs: int = 0
+    discordant_pairs: int = 0
+
+    @property
+    def score(self) -> float:
+        return 1.0 - self.discordant_pairs / self.pairs if self.pairs else 1.0
+
+    def add(self, other: Ordering) -> None:
+        self.pairs += other.pairs
+        self.discordant_pairs += other.discordant_pairs
+
+    def as_dict(self) -> dict:
+        return {"score": self.score, "discordant_pairs": self.discordant_pairs,
+                "pairs": self.pairs}
+
+
+@dataclass(slots=True)
+class Comparison:
+    """What comparing one predicted script with its ground truth found."""
+
+    components: dict[str, ComponentCounts] = field(default_factory=empty_components)
+    ordering: Ordering = field(default_factory=Ordering)
+    label_similarities: list[float] = field(default_factory=list)
+    normalizations: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, other: Comparison) -> None:
+        for name, counts in other.components.items():
+            self.components[name].add(counts)
+        self.ordering.add(other.ordering)
+        self.label_similarities += other.label_similarities
+        self.normalizations += other.normalizations
+        self.warnings += other.warnings
+
+    @property
+    def gold_elements(self) -> int:
+        return sum(c.gold for c in self.components.values())
+
+    @property
+    def errors(self) -> int:
+        return sum(c.errors for c in self.components.values())
+
+    @property
+    def label_similarity(self) -> float | None:
+        sims = self.label_similarities
+        return sum(sims) / len(sims) if sims else None

@@ -1,0 +1,204 @@
+"""The diff method, faithful to paper §2.2–2.3: compare the scripts line by line.
+
+1. A unified diff of ground truth and prediction (difflib's, with no junk
+   heuristic); each change block — removed lines followed by added lines — is
+   one group. Only relevant lines are kept: messages, and participant, note,
+   group and box lines (never `end …`).
+2. In each group, removed and added lines are paired by
+   `linear_sum_assignment` on their Levenshtein distances.
+3. Unpaired removed lines are deletions, unpaired added lines insertions, and
+   pairs at distance > 0 are categorised per component by comparing the two
+   lines' parsed statements (`elements`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import cdist
+from scipy.optimize import linear_sum_assignment
+
+from diagbench.compare import elements as el
+from diagbench.compare.assignment import discordant_pairs
+from diagbench.compare.counts import Comparison
+from diagbench.compare.text import normalize_label
+from diagbench.diagram.sequence import BOUNDARIES, GROUP_KINDS, PARTICIPANT_KINDS
+from diagbench.formats.plantuml import parse_one
+
+_CLOSERS = {**dict.fromkeys(("note", "hnote", "rnote"), "end note"), "box": "end box",
+            **dict.fromkeys((*GROUP_KINDS, "par2"), "end")}
+_FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
+_KEYWORDS = {*_CLOSERS, *PARTICIPANT_KINDS}
+
+
+@dataclass(slots=True)
+class ChangeGroup:
+    """One change block: removed (gold) lines, then added (prediction) lines, with line numbers."""
+
+    removed: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    removed_at: list[int] = field(default_factory=list)
+    added_at: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True, frozen=True)
+class LinePair:
+    """A removed line paired with an added line, and their Levenshtein distance."""
+
+    removed: int
+    added: int
+    distance: int
+
+
+@lru_cache(maxsize=65536)
+def statement(line: str) -> tuple[str, object] | None:
+    """(component, parsed element) of a relevant line, or None for any other line."""
+    match = _FIRST_WORD.match(line)
+    word = match.group(1).lower() if match else ""
+    if "-" not in line and word not in _KEYWORDS:
+        return None
+    closer = _CLOSERS.get(word, "") if ":" not in line or word in GROUP_KINDS else ""
+    diagram = parse_one(f"@startuml\n{line}\n{closer}\n@enduml\n")
+    if diagram.messages:
+        return "message", diagram.messages[0]
+    for component, items in (("note", diagram.notes), ("group", diagram.groups),
+                             ("box", diagram.boxes)):
+        if items:
+            return component, items[0]
+    declared = [p for p in diagram.participants if p.declared]
+    return ("participant", declared[0]) if declared else None
+
+
+def change_groups(gold: list[str], pred: list[str]) -> tuple[list[ChangeGroup],
+                                                             list[tuple[int, int]]]:
+    """The change blocks of a diff of `gold` and `pred`, and the unchanged (i, j) lines."""
+    groups, same = [], []
+    matcher = difflib.SequenceMatcher(None, gold, pred, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            same += zip(range(i1, i2), range(j1, j2), strict=True)
+        else:
+            groups.append(ChangeGroup(gold[i1:i2], pred[j1:j2], list(range(i1, i2)),
+                                      list(range(j1, j2))))
+    return groups, same
+
+
+def groups_from_patch(patch: str) -> dict[str, list[ChangeGroup]]:
+    """The change blocks of each file of a unified diff (git's patch format)."""
+    files: dict[str, list[ChangeGroup]] = {}
+    current: list[ChangeGroup] = []
+    group: ChangeGroup | None = None
+    for line in patch.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:].removeprefix("b/")
+            current = files.setdefault(name, [])
+            group = None
+        elif line.startswith(("--- ", "diff ", "index ", "@@")):
+            group = None
+        elif line.startswith("-"):
+            if group is None or group.added:
+                group = ChangeGroup()
+                current.append(group)
+            group.removed.append(line[1:])
+        elif line.startswith("+"):
+            if group is None:
+                group = ChangeGroup()
+                current.append(group)
+            group.added.append(line[1:])
+        else:
+            group = None
+    return files
+
+
+def relevant(group: ChangeGroup) -> ChangeGroup:
+    """The group with only the lines the paper analyses (step 1)."""
+    keep_r = [k for k, line in enumerate(group.removed) if statement(line)]
+    keep_a = [k for k, line in enumerate(group.added) if statement(line)]
+    return ChangeGroup([group.removed[k] for k in keep_r], [group.added[k] for k in keep_a],
+                       [group.removed_at[k] for k in keep_r] if group.removed_at else [],
+                       [group.added_at[k] for k in keep_a] if group.added_at else [])
+
+
+def pair_lines(group: ChangeGroup) -> list[LinePair]:
+    """Optimal pairs of removed and added lines, least total Levenshtein distance (step 2)."""
+    if not group.removed or not group.added:
+        return []
+    distances = cdist(group.removed, group.added, scorer=Levenshtein.distance, workers=1)
+    rows, cols = linear_sum_assignment(distances)
+    return [LinePair(r, c, int(distances[r, c]))
+            for r, c in zip(rows.tolist(), cols.tolist(), strict=True)]
+
+
+def compare_lines(gold_text: str, pred_text: str, result: Comparison) -> None:
+    """Count the errors of `pred_text` against `gold_text` into `result` (gold counts apart)."""
+    gold, pred = gold_text.splitlines(), pred_text.splitlines()
+    groups, same = change_groups(gold, pred)
+    message_lines = [(i, j) for i, j in same
+                     if (s := statement(gold[i])) is not None and s[0] == "message"]
+    result.label_similarities += [1.0 for i, _ in message_lines
+                                  if normalize_label(statement(gold[i])[1].label)]
+    for group in map(relevant, groups):
+        pairs = pair_lines(group)
+        for pair in pairs:
+            gold_statement = statement(group.removed[pair.removed])
+            pred_statement = statement(group.added[pair.added])
+            if gold_statement[0] == pred_statement[0] == "message":
+                message_lines.append((group.removed_at[pair.removed],
+                                      group.added_at[pair.added]))
+            if pair.distance:
+                _count_pair(gold_statement, pred_statement, result)
+            elif gold_statement[0] == "message" and normalize_label(gold_statement[1].label):
+                result.label_similarities.append(1.0)
+        paired_r = {p.removed for p in pairs}
+        paired_a = {p.added for p in pairs}
+        for k, line in enumerate(group.removed):
+            if k not in paired_r:
+                _count_removed(statement(line), result, "deletion")
+        for k, line in enumerate(group.added):
+            if k not in paired_a:
+                _count_removed(statement(line), result, "insertion")
+    message_lines.sort()
+    result.ordering.pairs += len(message_lines) * (len(message_lines) - 1) // 2
+    result.ordering.discordant_pairs += discordant_pairs([j for _, j in message_lines])
+
+
+def _ends(message) -> tuple[str, str]:
+    return tuple(el.BORDER if p in BOUNDARIES else p for p in (message.sender, message.receiver))
+
+
+def _count_removed(item: tuple[str, object], result: Comparison, kind: str) -> None:
+    component, element = item
+    if component == "message":
+        el.message_removed(element, result.components, kind)
+    else:
+        counts = result.components[component]
+        setattr(counts, kind, getattr(counts, kind) + 1)
+
+
+def _count_pair(gold: tuple[str, object], pred: tuple[str, object], result: Comparison) -> None:
+    """Categorise a changed pair of lines (step 3); different statements are −1 and +1."""
+    (component, g), (pred_component, p) = gold, pred
+    counts = result.components
+    if component != pred_component:
+        _count_removed(gold, result, "deletion")
+        _count_removed(pred, result, "insertion")
+    elif component == "message":
+        sim = el.message_pair(g, p, _ends(g), _ends(p), counts)
+        if sim is not None:
+            result.label_similarities.append(sim)
+    elif component == "participant":
+        if g.id != p.id:
+            counts["participant"].substitution += 1
+        else:
+            el.participant_pair(g, p, counts, result.normalizations)
+    elif component == "note":
+        el.note_pair(g, p, frozenset(g.targets), frozenset(p.targets), counts)
+    elif component == "group":
+        el.group_pair(g, p, counts)
+    else:
+        el.box_pair(g, p, frozenset(), frozenset(), counts)
+

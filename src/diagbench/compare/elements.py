@@ -1,0 +1,142 @@
+"""Counting rules shared by both methods: gold counts, and the errors of one
+matched, deleted or inserted element.
+
+Endpoints are compared as given by the caller: participant ids for the `diff`
+method, ids mapped onto the ground truth's participants for `semantic`.
+The diagram border (`[`, `]`, `?`) is one endpoint value, BORDER, and is not
+a node.
+"""
+
+from __future__ import annotations
+
+from diagbench.compare.counts import ComponentCounts
+from diagbench.compare.text import normalize_label, normalize_name, similarity
+from diagbench.diagram.sequence import (
+    BOUNDARIES,
+    Box,
+    Group,
+    Message,
+    Note,
+    Participant,
+    SequenceDiagram,
+)
+
+BORDER = "|"
+#: Reading a message the other way round costs this many endpoint mismatches
+#: when choosing its orientation, so that a tie keeps the direction as written.
+REVERSAL_PENALTY = 0.2
+
+Counts = dict[str, ComponentCounts]
+
+
+def node_count(message: Message) -> int:
+    """Endpoint occurrences that are lifelines: 2, or 1 for `[->`/`->]` messages."""
+    return sum(p not in BOUNDARIES for p in (message.sender, message.receiver))
+
+
+def gold_counts(diagram: SequenceDiagram, counts: Counts) -> None:
+    """Add the ground truth's element counts to `counts`."""
+    messages = diagram.messages
+    counts["participant"].gold += len(diagram.participants)
+    counts["node"].gold += sum(map(node_count, messages))
+    counts["edge_direction"].gold += len(messages)
+    counts["edge_type"].gold += len(messages)
+    counts["message"].gold += sum(bool(normalize_label(m.label)) for m in messages)
+    counts["note"].gold += len(diagram.notes)
+    counts["group"].gold += len(diagram.groups)
+    counts["box"].gold += len(diagram.boxes)
+
+
+def message_removed(message: Message, counts: Counts, kind: str) -> None:
+    """Count a message present on one side only (`kind`: "deletion" or "insertion")."""
+    for component, n in (("edge_direction", 1), ("node", node_count(message)),
+                         ("message", int(bool(normalize_label(message.label))))):
+        c = counts[component]
+        setattr(c, kind, getattr(c, kind) + n)
+
+
+def orientation(gold: tuple[str, str], pred: tuple[str, str]) -> tuple[bool, int]:
+    """(reversed, endpoint mismatches) for the reading of `pred` closest to `gold`."""
+    same = (gold[0] != pred[0]) + (gold[1] != pred[1])
+    flipped = (gold[0] != pred[1]) + (gold[1] != pred[0])
+    if flipped + REVERSAL_PENALTY < same:
+        return True, flipped
+    return False, same
+
+
+def arrow_type(message: Message) -> tuple:
+    """What `edge_type` compares: line style and the shape of both ends (not colour)."""
+    return (message.line_style, message.head, message.tail, message.head_circle,
+            message.tail_circle)
+
+
+def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
+                 pred_ends: tuple[str, str], counts: Counts) -> float | None:
+    """Count the errors of a matched message; return its label similarity (None if unlabelled).
+
+    A message read the other way round is one direction substitution and no
+    node error; endpoints that still differ are node substitutions, or node
+    insertions/deletions where one side is the diagram border.
+    """
+    flipped, _ = orientation(gold_ends, pred_ends)
+    if flipped and not (gold.bidirectional and pred.bidirectional):
+        counts["edge_direction"].substitution += 1
+    if flipped:
+        pred_ends = (pred_ends[1], pred_ends[0])
+    node = counts["node"]
+    for g, p in zip(gold_ends, pred_ends, strict=True):
+        if g == p:
+            continue
+        if g == BORDER:
+            node.insertion += 1
+        elif p == BORDER:
+            node.deletion += 1
+        else:
+            node.substitution += 1
+    if arrow_type(gold) != arrow_type(pred):
+        counts["edge_type"].substitution += 1
+    gold_label, pred_label = normalize_label(gold.label), normalize_label(pred.label)
+    message = counts["message"]
+    if gold_label and not pred_label:
+        message.deletion += 1
+    elif pred_label and not gold_label:
+        message.insertion += 1
+    elif gold_label != pred_label:
+        message.substitution += 1
+    return similarity(gold_label, pred_label) if gold_label else None
+
+
+def participant_pair(gold: Participant, pred: Participant, counts: Counts,
+                     normalizations: list[str]) -> None:
+    """A matched participant is wrong when its displayed name differs; kind is not counted."""
+    if normalize_name(gold.name) != normalize_name(pred.name):
+        counts["participant"].substitution += 1
+    if gold.kind != pred.kind:
+        normalizations.append(f"participant {pred.id}: {pred.kind} in the prediction, "
+                              f"{gold.kind} in the ground truth (kind not counted)")
+
+
+def note_pair(gold: Note, pred: Note, gold_targets: frozenset[str],
+              pred_targets: frozenset[str], counts: Counts) -> None:
+    """A matched note is wrong when its text or the lifelines it covers differ."""
+    if (normalize_label(gold.text) != normalize_label(pred.text)
+            or gold_targets != pred_targets):
+        counts["note"].substitution += 1
+
+
+def group_label(group: Group) -> str:
+    """The labels of all branches of a group (its `else` parts included)."""
+    return " | ".join(normalize_label(b.label) for b in group.branches)
+
+
+def group_pair(gold: Group, pred: Group, counts: Counts) -> None:
+    """A matched group is wrong when its kind or any branch label differs."""
+    if gold.kind != pred.kind or group_label(gold) != group_label(pred):
+        counts["group"].substitution += 1
+
+
+def box_pair(gold: Box, pred: Box, gold_members: frozenset[str],
+             pred_members: frozenset[str], counts: Counts) -> None:
+    """A matched box is wrong when its title or its members differ."""
+    if normalize_label(gold.title) != normalize_label(pred.title) or gold_members != pred_members:
+        counts["box"].substitution += 1

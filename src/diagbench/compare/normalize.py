@@ -1,0 +1,85 @@
+"""The syntax fixes of paper §3.2.3, applied to a prediction before comparing.
+
+The authors repaired these by hand so that scripts rendered, and did not count
+them as errors: `..>` arrows, names with special characters left unquoted
+(`participant UE#1`, `actor P-CSCF`), notes over more participants than
+PlantUML allows, `note bottom of A B`. Here they are applied automatically
+and each one is listed. (Actor vs participant needs no rewrite: kinds are
+never counted, and the comparison lists them.)
+"""
+
+from __future__ import annotations
+
+import re
+
+from diagbench.diagram.sequence import PARTICIPANT_KINDS
+
+_DECLARATION = re.compile(
+    r"^(?P<indent>\s*)(?P<kind>" + "|".join(PARTICIPANT_KINDS) + r")\s+"
+    r"(?P<name>[^\s\"]*[^\w\s\"@.][^\s\"]*?)(?:\s+as\s+(?P<alias>[\w.@]+))?(?P<rest>\s.*)?$"
+)
+_NOTE_OVER = re.compile(r"^(?P<head>\s*[hr]?note\s+over\s+)(?P<targets>[^:#]+?)"
+                        r"(?P<tail>\s*(?:#\S+\s*)?(?::.*)?)$")
+_NOTE_BESIDE_TWO = re.compile(
+    r"^(?P<head>\s*[hr]?note\s+)(?:top|bottom)\s+of\s+(?P<a>[\w.@\"]+)\s+(?P<b>[\w.@\"]+)"
+    r"(?P<tail>\s*(?::.*)?)$")
+_NOTE_START = re.compile(r"^\s*(?:[hr]?note|ref)\b", re.IGNORECASE)
+_NOTE_END = re.compile(r"^\s*end\s?(?:[hr]?note|ref)\s*$", re.IGNORECASE)
+_DOTTED_ARROW = re.compile(r"\.\.>|<\.\.")
+
+
+def normalize_prediction(text: str) -> tuple[str, list[str]]:
+    """The prediction with the §3.2.3 fixes applied, and one entry per fix."""
+    lines = text.split("\n")
+    fixes: list[str] = []
+    renames = _quote_special_names(lines, fixes)
+    in_note = False
+    for k, line in enumerate(lines):
+        if in_note:  # free text: leave it as written
+            in_note = not _NOTE_END.match(line)
+            continue
+        in_note = bool(_NOTE_START.match(line)) and ":" not in line
+        head, sep, tail = line.partition(":")
+        new_head = head
+        for name, alias in renames.items():
+            new_head = re.sub(rf"(?<![\w.@#\"-]){re.escape(name)}(?![\w.@#\"])", alias, new_head)
+        if _DOTTED_ARROW.search(new_head) and not new_head.lstrip().startswith("'"):
+            new_head = new_head.replace("..>", "-->").replace("<..", "<--")
+            fixes.append(f"line {k + 1}: dotted arrow written '..>': read as '-->'")
+        line = new_head + sep + tail
+        line = _fix_note(line, k, fixes)
+        lines[k] = line
+    return "\n".join(lines), fixes
+
+
+def _quote_special_names(lines: list[str], fixes: list[str]) -> dict[str, str]:
+    """Quote declared names with special characters; return {name: alias} to use elsewhere."""
+    renames: dict[str, str] = {}
+    for k, line in enumerate(lines):
+        m = _DECLARATION.match(line)
+        if not m:
+            continue
+        name = m.group("name")
+        alias = m.group("alias") or re.sub(r"[^\w.@]", "", name) or f"P{k + 1}"
+        lines[k] = (f'{m.group("indent")}{m.group("kind")} "{name}" as {alias}'
+                    f'{m.group("rest") or ""}')
+        renames[name] = alias
+        fixes.append(f"line {k + 1}: name {name!r} needs quotes: read as \"{name}\" as {alias}")
+    return renames
+
+
+def _fix_note(line: str, k: int, fixes: list[str]) -> str:
+    m = _NOTE_OVER.match(line)
+    if m:
+        targets = [t.strip() for t in m.group("targets").split(",") if t.strip()]
+        if len(targets) > 2:
+            fixes.append(f"line {k + 1}: note over {len(targets)} participants: "
+                         f"read as over {targets[0]}, {targets[-1]}")
+            return f"{m.group('head')}{targets[0]}, {targets[-1]}{m.group('tail')}"
+        return line
+    m = _NOTE_BESIDE_TWO.match(line)
+    if m:
+        fixes.append(f"line {k + 1}: note beside two participants: "
+                     f"read as over {m.group('a')}, {m.group('b')}")
+        return f"{m.group('head')}over {m.group('a')}, {m.group('b')}{m.group('tail')}"
+    return line

@@ -1,0 +1,58 @@
+"""Compare one predicted script with its ground truth, by either method."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from diagbench.compare import elements as el
+from diagbench.compare.counts import Comparison
+from diagbench.compare.diff import compare_lines
+from diagbench.compare.normalize import normalize_prediction
+from diagbench.compare.semantic import compare_diagrams
+from diagbench.diagram.sequence import SequenceDiagram
+from diagbench.formats.plantuml import parse_sequence
+
+Method = Literal["semantic", "diff"]
+METHODS: tuple[str, ...] = ("semantic", "diff")
+
+
+def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic") -> Comparison:
+    """Count the errors of a predicted PlantUML script against the ground-truth script.
+
+    The prediction is first normalised (paper §3.2.3). Both methods use the same
+    gold counts; files with several diagrams are compared block by block.
+    """
+    pred_text, fixes = normalize_prediction(pred_text)
+    warnings: list[str] = []
+    gold_blocks = _diagrams(gold_text, "ground truth", warnings)
+    pred_blocks = _diagrams(pred_text, "prediction", warnings)
+    if len(gold_blocks) != len(pred_blocks):
+        warnings.append(f"{len(gold_blocks)} diagrams in the ground truth, "
+                        f"{len(pred_blocks)} in the prediction: compared in order")
+    result = Comparison(normalizations=fixes, warnings=warnings)
+    if method == "diff":
+        for gold in gold_blocks:
+            el.gold_counts(gold, result.components)
+        compare_lines(gold_text, pred_text, result)
+        return result
+    empty = SequenceDiagram()
+    for k in range(max(len(gold_blocks), len(pred_blocks))):
+        gold = gold_blocks[k] if k < len(gold_blocks) else empty
+        pred = pred_blocks[k] if k < len(pred_blocks) else empty
+        result.add(compare_diagrams(gold, pred))
+    return result
+
+
+def _diagrams(text: str, side: str, warnings: list[str]) -> list[SequenceDiagram]:
+    """The sequence diagrams of `text`, noting what PlantUML would refuse in `warnings`."""
+    diagrams = []
+    for parsed in parse_sequence(text):
+        if parsed.kind not in ("sequence", "empty"):
+            warnings.append(f"{side} diagram {parsed.index} looks like a {parsed.kind} diagram")
+        errors = parsed.errors
+        if errors:
+            first = errors[0]
+            warnings.append(f"{side}: {len(errors)} syntax error(s), first at line {first.line}: "
+                            f"{first.reason}")
+        diagrams.append(parsed.diagram)
+    return diagrams

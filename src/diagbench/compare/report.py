@@ -1,0 +1,140 @@
+"""Run a comparison over many pairs and report it: the paper's Table 2, JSON and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, Comparison
+from diagbench.compare.inputs import Pair
+from diagbench.compare.pair import Method, compare_scripts
+
+_TITLES = {"participant": "Participant", "node": "Node", "edge_direction": "Direction",
+           "edge_type": "Dir. type", "message": "Message", "note": "Note", "group": "Group",
+           "box": "Box"}
+
+
+@dataclass(slots=True)
+class FileResult:
+    """One pair: its comparison, or the reason it could not be compared."""
+
+    pair: Pair
+    comparison: Comparison | None
+
+    @property
+    def ok(self) -> bool:
+        return self.comparison is not None
+
+    def as_dict(self) -> dict:
+        pair, c = self.pair, self.comparison
+        out = {"gold": pair.gold, "pred": pair.pred, "status": "ok" if c else "error",
+               "error": pair.error}
+        if c is None:
+            return out
+        return out | {
+            "gold_lines": len(pair.gold_text.splitlines()),
+            "components": {name: counts.as_dict() for name, counts in c.components.items()},
+            "ordering": c.ordering.as_dict(),
+            "total": _total(c),
+            "label_similarity": c.label_similarity,
+            "normalizations": c.normalizations,
+            "warnings": c.warnings,
+        }
+
+
+def run(pairs: Iterable[Pair], method: Method,
+        progress: Callable[[], None] = lambda: None) -> list[FileResult]:
+    """Compare every pair that could be read; the others keep their error."""
+    results = []
+    for pair in pairs:
+        comparison = None
+        if pair.error is None:
+            comparison = compare_scripts(pair.gold_text, pair.pred_text, method)
+        results.append(FileResult(pair, comparison))
+        progress()
+    return results
+
+
+def _total(c: Comparison) -> dict:
+    gold, errors = c.gold_elements, c.errors
+    return {"gold": gold, "errors": errors, "rate": errors / gold if gold else None}
+
+
+def pooled(results: list[FileResult]) -> Comparison:
+    """The sums over all compared files."""
+    total = Comparison()
+    for r in results:
+        if r.comparison is not None:
+            total.add(r.comparison)
+    return total
+
+
+def report(results: list[FileResult], method: Method) -> dict:
+    """The JSON document of a run (schema in the README)."""
+    total = pooled(results)
+    return {
+        "method": method,
+        "files": [r.as_dict() for r in results],
+        "summary": {
+            "files": len(results),
+            "compared": sum(r.ok for r in results),
+            "errors": sum(not r.ok for r in results),
+            "components": {name: counts.as_dict(with_rates=True)
+                           for name, counts in total.components.items()},
+            "ordering": total.ordering.as_dict(),
+            "total": _total(total),
+            "label_similarity": total.label_similarity,
+            "gold_lines": sum(len(r.pair.gold_text.splitlines()) for r in results if r.ok),
+        },
+    }
+
+
+def table(results: list[FileResult], method: Method) -> str:
+    """The paper's Table 2 for the pooled counts, then one line per file."""
+    total = pooled(results)
+    width = 11
+    head = f"{'':<18}" + "".join(f"{_TITLES[c]:>{width}}" for c in COMPONENTS)
+    lines = [f"method: {method}", head,
+             f"{'Ground truth count':<18}"
+             + "".join(f"{total.components[c].gold:>{width}}" for c in COMPONENTS)]
+    for kind in ERROR_KINDS:
+        cells = []
+        for c in COMPONENTS:
+            rate = total.components[c].rate(kind)
+            cells.append(f"{'—' if rate is None else f'{100 * rate:.2f}':>{width}}")
+        lines.append(f"{kind.capitalize() + ' (%)':<18}" + "".join(cells))
+    order = total.ordering.score
+    sim = total.label_similarity
+    lines.append(f"ordering {order:.3f}; label similarity "
+                 f"{'—' if sim is None else f'{sim:.3f}'}; "
+                 f"errors {total.errors} of {total.gold_elements} gold elements")
+    lines += ["", "per file:"]
+    for r in results:
+        if r.comparison is None:
+            lines.append(f"  {r.pair.name}: error: {r.pair.error}")
+            continue
+        c, t = r.comparison, _total(r.comparison)
+        rate = "—" if t["rate"] is None else f"{100 * t['rate']:.1f}%"
+        lines.append(f"  {r.pair.name}: {t['errors']} errors / {t['gold']} gold ({rate}), "
+                     f"ordering {c.ordering.score:.3f}"
+                     + (f", {len(c.normalizations)} normalizations" if c.normalizations else "")
+                     + "".join(f"\n    warning: {w}" for w in c.warnings))
+    return "\n".join(lines)
+
+
+def csv_text(results: list[FileResult]) -> str:
+    """One row per file and component (a file that failed has one row with its error)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["gold", "pred", "status", "component", "gold_count", *ERROR_KINDS, "error"])
+    for r in results:
+        p = r.pair
+        if r.comparison is None:
+            writer.writerow([p.gold, p.pred, "error", "", "", "", "", "", p.error])
+            continue
+        for name, counts in r.comparison.components.items():
+            writer.writerow([p.gold, p.pred, "ok", name, counts.gold, counts.insertion,
+                             counts.deletion, counts.substitution, ""])
+    return out.getvalue()

@@ -1,0 +1,176 @@
+"""The semantic method: compare the parsed diagrams, not the lines of text.
+
+Participants are matched by alias and display name (normalised), then every
+other element is matched by optimal assignment over the whole diagram, with
+prediction endpoints translated to the ground truth's participants. So a
+renamed alias, a reordered declaration or a moved message is no error (a
+move shows in the `ordering` score), and a message drawn the other way round
+is one direction substitution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import cdist
+
+from diagbench.compare import elements as el
+from diagbench.compare.assignment import assign, discordant_pairs, jaccard, position_gap
+from diagbench.compare.counts import Comparison
+from diagbench.compare.text import normalize_label, normalize_name, similarity
+from diagbench.diagram.sequence import BOUNDARIES, SequenceDiagram
+
+#: A pair is matched only when its cost is below the limit (see `assign`).
+PARTICIPANT_LIMIT = 0.5
+MESSAGE_LIMIT = 0.6
+ELEMENT_LIMIT = 0.6
+#: Weight of the position gap: it only breaks ties between equal candidates.
+TIE_BREAK = 1e-3
+_UNMATCHED = "\0pred:"
+
+
+def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram) -> Comparison:
+    """Count the errors of `pred` against `gold`, component by component."""
+    result = Comparison()
+    el.gold_counts(gold, result.components)
+    ids = _match_participants(gold, pred, result)
+    matched = _match_messages(gold, pred, ids, result)
+    _match_notes(gold, pred, ids, result)
+    _match_groups(gold, pred, matched, result)
+    _match_boxes(gold, pred, ids, result)
+    return result
+
+
+def _pairs(gold: Sequence, pred: Sequence, cost: Callable, limit: float) -> list[tuple[int, int]]:
+    """Optimal pairs of two small element lists under `cost`, ties broken by position."""
+    if not gold or not pred:
+        return []
+    matrix = np.array([[cost(g, p) for p in pred] for g in gold], dtype=float)
+    return assign(matrix + TIE_BREAK * position_gap(len(gold), len(pred)), limit)
+
+
+def _count_unmatched(component: str, n_gold: int, n_pred: int, pairs: list, result) -> None:
+    counts = result.components[component]
+    counts.deletion += n_gold - len(pairs)
+    counts.insertion += n_pred - len(pairs)
+
+
+def _name_keys(participant) -> set[str]:
+    return {k for k in (normalize_name(participant.id), normalize_name(participant.name)) if k}
+
+
+def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
+                        result: Comparison) -> dict[str, str]:
+    """Map every prediction participant id to a gold id (or to an id of its own)."""
+    gold_keys = [_name_keys(p) for p in gold.participants]
+    pred_keys = [_name_keys(p) for p in pred.participants]
+
+    def cost(gk: set[str], pk: set[str]) -> float:
+        if gk & pk:
+            return 0.0
+        return 1.0 - max((similarity(a, b) for a in gk for b in pk), default=0.0)
+
+    pairs = _pairs(gold_keys, pred_keys, cost, PARTICIPANT_LIMIT)
+    ids = {p.id: _UNMATCHED + p.id for p in pred.participants}
+    for i, j in pairs:
+        g, p = gold.participants[i], pred.participants[j]
+        ids[p.id] = g.id
+        el.participant_pair(g, p, result.components, result.normalizations)
+    _count_unmatched("participant", len(gold.participants), len(pred.participants), pairs,
+                     result)
+    return ids
+
+
+def _end(pid: str, ids: dict[str, str] | None) -> str:
+    if pid in BOUNDARIES:
+        return el.BORDER
+    return pid if ids is None else ids.get(pid, _UNMATCHED + pid)
+
+
+def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
+                    result: Comparison) -> dict[int, int]:
+    """Match messages globally; count their errors; return {pred index: gold index}."""
+    gm, pm = gold.messages, pred.messages
+    gold_ends = [(_end(m.sender, None), _end(m.receiver, None)) for m in gm]
+    pred_ends = [(_end(m.sender, ids), _end(m.receiver, ids)) for m in pm]
+    pairs: list[tuple[int, int]] = []
+    if gm and pm:
+        labels = cdist([normalize_label(m.label) for m in gm],
+                       [normalize_label(m.label) for m in pm],
+                       scorer=Levenshtein.normalized_similarity, dtype=np.float32, workers=1)
+        codes: dict[str, int] = {}
+        g = np.array([[codes.setdefault(e, len(codes)) for e in ends] for ends in gold_ends])
+        p = np.array([[codes.setdefault(e, len(codes)) for e in ends] for ends in pred_ends])
+        gs, gr, ps, pr = g[:, :1], g[:, 1:], p[:, 0], p[:, 1]
+        same = (gs != ps).astype(float) + (gr != pr)
+        flipped = (gs != pr).astype(float) + (gr != ps) + el.REVERSAL_PENALTY
+        cost = (0.25 * np.minimum(same, flipped) + 0.5 * (1.0 - labels)
+                + TIE_BREAK * position_gap(len(gm), len(pm)))
+        pairs = assign(cost, MESSAGE_LIMIT)
+    for i, j in pairs:
+        sim = el.message_pair(gm[i], pm[j], gold_ends[i], pred_ends[j], result.components)
+        if sim is not None:
+            result.label_similarities.append(sim)
+    matched_gold = {i for i, _ in pairs}
+    matched_pred = {j for _, j in pairs}
+    for i, message in enumerate(gm):
+        if i not in matched_gold:
+            el.message_removed(message, result.components, "deletion")
+    for j, message in enumerate(pm):
+        if j not in matched_pred:
+            el.message_removed(message, result.components, "insertion")
+    in_gold_order = [j for _, j in sorted(pairs)]
+    result.ordering.pairs += len(pairs) * (len(pairs) - 1) // 2
+    result.ordering.discordant_pairs += discordant_pairs(in_gold_order)
+    return {j: i for i, j in pairs}
+
+
+def _match_notes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
+                 result: Comparison) -> None:
+    gold_notes = [(n, normalize_label(n.text), frozenset(n.targets)) for n in gold.notes]
+    pred_notes = [(n, normalize_label(n.text), frozenset(_end(t, ids) for t in n.targets))
+                  for n in pred.notes]
+
+    def cost(g, p) -> float:
+        return 0.7 * (1.0 - similarity(g[1], p[1])) + 0.2 * (g[2] != p[2])
+
+    pairs = _pairs(gold_notes, pred_notes, cost, ELEMENT_LIMIT)
+    for i, j in pairs:
+        (g, _, gt), (p, _, pt) = gold_notes[i], pred_notes[j]
+        el.note_pair(g, p, gt, pt, result.components)
+    _count_unmatched("note", len(gold_notes), len(pred_notes), pairs, result)
+
+
+def _match_groups(gold: SequenceDiagram, pred: SequenceDiagram, matched: dict[int, int],
+                  result: Comparison) -> None:
+    """Groups match on kind, labels and the messages they enclose."""
+    gold_groups = [(g, el.group_label(g), frozenset(g.messages)) for g in gold.groups]
+    pred_groups = [(g, el.group_label(g), frozenset(matched.get(i, -1 - i) for i in g.messages))
+                   for g in pred.groups]
+
+    def cost(g, p) -> float:
+        return (0.4 * (1.0 - similarity(g[1], p[1])) + 0.4 * (1.0 - jaccard(g[2], p[2]))
+                + 0.2 * (g[0].kind != p[0].kind))
+
+    pairs = _pairs(gold_groups, pred_groups, cost, ELEMENT_LIMIT)
+    for i, j in pairs:
+        el.group_pair(gold_groups[i][0], pred_groups[j][0], result.components)
+    _count_unmatched("group", len(gold_groups), len(pred_groups), pairs, result)
+
+
+def _match_boxes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
+                 result: Comparison) -> None:
+    gold_boxes = [(b, normalize_label(b.title), frozenset(b.members)) for b in gold.boxes]
+    pred_boxes = [(b, normalize_label(b.title), frozenset(_end(m, ids) for m in b.members))
+                  for b in pred.boxes]
+
+    def cost(g, p) -> float:
+        return 0.5 * (1.0 - similarity(g[1], p[1])) + 0.5 * (1.0 - jaccard(g[2], p[2]))
+
+    pairs = _pairs(gold_boxes, pred_boxes, cost, ELEMENT_LIMIT)
+    for i, j in pairs:
+        (g, _, gm), (p, _, pm) = gold_boxes[i], pred_boxes[j]
+        el.box_pair(g, p, gm, pm, result.components)
+    _count_unmatched("box", len(gold_boxes), len(pred_boxes), pairs, result)

@@ -1,0 +1,30 @@
+"""Text normalisation and similarity shared by both comparison methods."""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz.distance import Levenshtein
+
+_SPACE = re.compile(r"(?:\\n|\s)+")
+_NOT_ALNUM = re.compile(r"(?:\\n|[\W_])+")
+
+
+def normalize_label(text: str) -> str:
+    """A label with `\\n` and runs of white space folded to one space, trimmed."""
+    return _SPACE.sub(" ", text).strip()
+
+
+def normalize_name(text: str) -> str:
+    """A participant name reduced to lower-case letters and digits (`(R)AN` → `ran`)."""
+    return _NOT_ALNUM.sub("", text).lower()
+
+
+def similarity(a: str, b: str) -> float:
+    """1 − normalised Levenshtein distance (1.0 for two empty strings)."""
+    return Levenshtein.normalized_similarity(a, b)
+
+
+def distance(a: str, b: str) -> int:
+    """The Levenshtein distance of two strings."""
+    return Levenshtein.distance(a, b)
