@@ -26,13 +26,25 @@ from diagbench.compare import elements as el
 from diagbench.compare.assignment import discordant_pairs
 from diagbench.compare.counts import Comparison
 from diagbench.compare.text import normalize_label
-from diagbench.diagram.sequence import BOUNDARIES, GROUP_KINDS, PARTICIPANT_KINDS
+from diagbench.diagram.sequence import (
+    BOUNDARIES,
+    BOUNDARY_LEFT,
+    BOUNDARY_RIGHT,
+    GROUP_KINDS,
+    PARTICIPANT_KINDS,
+    Message,
+)
 from diagbench.formats.plantuml import parse_one
 
 _CLOSERS = {**dict.fromkeys(("note", "hnote", "rnote"), "end note"), "box": "end box",
             **dict.fromkeys((*GROUP_KINDS, "par2"), "end")}
 _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
 _KEYWORDS = {*_CLOSERS, *PARTICIPANT_KINDS}
+#: "Lines containing arrows" (§2.2.2): the paper spots them by pattern, parsed or not.
+_ARROW = re.compile(r"[<>ox]?-+(?:\[[^\]]*\]-*)?[>\\/xo]|<<?-|[\\/]-")
+_LOOSE_MESSAGE = re.compile(r"^\s*(?P<a>[\w.@]*)\s*"
+                            r"(?P<arrow>[<>ox\\/]*-+(?:\[[^\]]*\]-*)?[<>ox\\/]*)"
+                            r"\s*(?P<b>[\w.@]*)\s*(?::(?P<label>.*))?$")
 
 
 @dataclass(slots=True)
@@ -56,10 +68,15 @@ class LinePair:
 
 @lru_cache(maxsize=65536)
 def statement(line: str) -> tuple[str, object] | None:
-    """(component, parsed element) of a relevant line, or None for any other line."""
+    """(component, parsed element) of a relevant line, or None for any other line.
+
+    A line with an arrow that does not parse is still a message, read loosely
+    (a missing endpoint is the diagram border).
+    """
     match = _FIRST_WORD.match(line)
     word = match.group(1).lower() if match else ""
-    if "-" not in line and word not in _KEYWORDS:
+    has_arrow = line.lstrip()[:1] != "'" and _ARROW.search(line) is not None
+    if not has_arrow and word not in _KEYWORDS:
         return None
     closer = _CLOSERS.get(word, "") if ":" not in line or word in GROUP_KINDS else ""
     diagram = parse_one(f"@startuml\n{line}\n{closer}\n@enduml\n")
@@ -70,7 +87,16 @@ def statement(line: str) -> tuple[str, object] | None:
         if items:
             return component, items[0]
     declared = [p for p in diagram.participants if p.declared]
-    return ("participant", declared[0]) if declared else None
+    if declared:
+        return "participant", declared[0]
+    if has_arrow:
+        loose = _LOOSE_MESSAGE.match(line)
+        if loose is None:
+            return "message", Message(BOUNDARY_LEFT, BOUNDARY_RIGHT, label=line.strip())
+        return "message", Message(loose.group("a") or BOUNDARY_LEFT,
+                                  loose.group("b") or BOUNDARY_RIGHT, loose.group("arrow"),
+                                  label=(loose.group("label") or "").strip())
+    return None
 
 
 def change_groups(gold: list[str], pred: list[str]) -> tuple[list[ChangeGroup],

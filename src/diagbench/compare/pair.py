@@ -19,14 +19,19 @@ METHODS: tuple[str, ...] = ("semantic", "diff")
 def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic") -> Comparison:
     """Count the errors of a predicted PlantUML script against the ground-truth script.
 
-    The prediction is first normalised (paper §3.2.3). Both methods use the same
-    gold counts; files with several diagrams are compared block by block.
+    The prediction is first normalised (paper §3.2.3) when the ground truth is a
+    sequence diagram. Both methods use the same gold counts; files with several
+    diagrams are compared block by block.
     """
-    pred_text, fixes = normalize_prediction(pred_text)
     warnings: list[str] = []
-    gold_blocks = _diagrams(gold_text, "ground truth", warnings)
-    pred_blocks = _diagrams(pred_text, "prediction", warnings)
-    if len(gold_blocks) != len(pred_blocks):
+    gold_blocks, sequence = _diagrams(gold_text, "ground truth", warnings)
+    fixes: list[str] = []
+    if sequence:
+        pred_text, fixes = normalize_prediction(pred_text)
+    pred_blocks, _ = _diagrams(pred_text, "prediction", warnings)
+    if not pred_blocks:
+        warnings.append("the prediction is empty: every element of the ground truth is deleted")
+    elif len(gold_blocks) != len(pred_blocks):
         warnings.append(f"{len(gold_blocks)} diagrams in the ground truth, "
                         f"{len(pred_blocks)} in the prediction: compared in order")
     result = Comparison(normalizations=fixes, warnings=warnings)
@@ -43,10 +48,11 @@ def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic")
     return result
 
 
-def _diagrams(text: str, side: str, warnings: list[str]) -> list[SequenceDiagram]:
-    """The sequence diagrams of `text`, noting what PlantUML would refuse in `warnings`."""
-    diagrams = []
+def _diagrams(text: str, side: str, warnings: list[str]) -> tuple[list[SequenceDiagram], bool]:
+    """The diagrams of `text` and whether one is a sequence diagram; problems go to `warnings`."""
+    diagrams, sequence = [], False
     for parsed in parse_sequence(text):
+        sequence = sequence or parsed.kind == "sequence"
         if parsed.kind not in ("sequence", "empty"):
             warnings.append(f"{side} diagram {parsed.index} looks like a {parsed.kind} diagram")
         errors = parsed.errors
@@ -55,4 +61,4 @@ def _diagrams(text: str, side: str, warnings: list[str]) -> list[SequenceDiagram
             warnings.append(f"{side}: {len(errors)} syntax error(s), first at line {first.line}: "
                             f"{first.reason}")
         diagrams.append(parsed.diagram)
-    return diagrams
+    return diagrams, sequence
