@@ -71,7 +71,8 @@ class Comparison:
 
     components: dict[str, ComponentCounts] = field(default_factory=empty_components)
     ordering: Ordering = field(default_factory=Ordering)
-    label_similarities: list[float] = field(default_factory=list)
+    similarity_sum: float = 0.0
+    similarity_count: int = 0
     normalizations: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -79,7 +80,8 @@ class Comparison:
         for name, counts in other.components.items():
             self.components[name].add(counts)
         self.ordering.add(other.ordering)
-        self.label_similarities += other.label_similarities
+        self.similarity_sum += other.similarity_sum
+        self.similarity_count += other.similarity_count
         self.normalizations += other.normalizations
         self.warnings += other.warnings
 
@@ -91,7 +93,13 @@ class Comparison:
     def errors(self) -> int:
         return sum(c.errors for c in self.components.values())
 
+    def add_similarity(self, similarity: float, count: int = 1) -> None:
+        """Record the label similarity of `count` matched messages."""
+        self.similarity_sum += similarity * count
+        self.similarity_count += count
+
     @property
     def label_similarity(self) -> float | None:
-        sims = self.label_similarities
-        return sum(sims) / len(sims) if sims else None
+        """Mean label similarity of the matched labelled messages."""
+        n = self.similarity_count
+        return self.similarity_sum / n if n else None

@@ -165,8 +165,8 @@ def compare_lines(gold_text: str, pred_text: str, result: Comparison) -> None:
     groups, same = change_groups(gold, pred)
     message_lines = [(i, j) for i, j in same
                      if (s := statement(gold[i])) is not None and s[0] == "message"]
-    result.label_similarities += [1.0 for i, _ in message_lines
-                                  if normalize_label(statement(gold[i])[1].label)]
+    result.add_similarity(1.0, sum(1 for i, _ in message_lines
+                                   if normalize_label(statement(gold[i])[1].label)))
     for group in map(relevant, groups):
         pairs = pair_lines(group)
         for pair in pairs:
@@ -178,7 +178,7 @@ def compare_lines(gold_text: str, pred_text: str, result: Comparison) -> None:
             if pair.distance:
                 _count_pair(gold_statement, pred_statement, result)
             elif gold_statement[0] == "message" and normalize_label(gold_statement[1].label):
-                result.label_similarities.append(1.0)
+                result.add_similarity(1.0)
         paired_r = {p.removed for p in pairs}
         paired_a = {p.added for p in pairs}
         for k, line in enumerate(group.removed):
@@ -215,7 +215,7 @@ def _count_pair(gold: tuple[str, object], pred: tuple[str, object], result: Comp
     elif component == "message":
         sim = el.message_pair(g, p, _ends(g), _ends(p), counts)
         if sim is not None:
-            result.label_similarities.append(sim)
+            result.add_similarity(sim)
     elif component == "participant":
         if g.id != p.id:
             counts["participant"].substitution += 1

@@ -4,10 +4,12 @@ directories matched by relative path, or two refs of one git repository."""
 from __future__ import annotations
 
 import subprocess
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from diagbench.formats.source import SourceError, check_size, decode_source, read_source
+from diagbench.formats.source import check_size, decode_source, read_source
 
 #: File name endings read as PlantUML scripts in directories and git trees.
 SCRIPT_SUFFIXES = (".puml", ".plantuml", ".pu", ".iuml", ".wsd")
@@ -19,14 +21,22 @@ class InputError(Exception):
 
 @dataclass(slots=True)
 class Pair:
-    """One file to compare: its texts, or why it cannot be compared."""
+    """One file to compare: where its two sides are, and how to read them.
+
+    `load()` returns (gold text, prediction text) or raises SourceError; files
+    are read only when compared, so memory does not grow with their number.
+    """
 
     name: str
     gold: str | None
     pred: str | None
-    gold_text: str | None = None
-    pred_text: str | None = None
+    load: Callable[[], tuple[str, str]] | None = None
     error: str | None = None
+
+
+def _unmatched(name: str, gold: str | None, pred: str | None) -> Pair:
+    reason = "no prediction for this file" if pred is None else "no ground truth"
+    return Pair(name, gold, pred, error=reason)
 
 
 def pairs_from_paths(gold: Path, pred: Path, max_bytes: int) -> list[Pair]:
@@ -34,12 +44,14 @@ def pairs_from_paths(gold: Path, pred: Path, max_bytes: int) -> list[Pair]:
     if gold.is_dir() != pred.is_dir() and gold.exists() and pred.exists():
         raise InputError(f"compare two files or two directories, not {gold} with {pred}")
     if not gold.is_dir():
-        return [_read_pair(gold.name, gold, pred, max_bytes)]
-    gold_names, pred_names = _scripts(gold), _scripts(pred) if pred.is_dir() else set()
+        return [_file_pair(gold.name, gold, pred, max_bytes)]
     if not pred.exists():
         raise InputError(f"{pred}: no such directory")
-    return [_read_pair(name, gold / name if name in gold_names else None,
-                       pred / name if name in pred_names else None, max_bytes)
+    gold_names, pred_names = _scripts(gold), _scripts(pred)
+    return [_file_pair(name, gold / name, pred / name, max_bytes)
+            if name in gold_names and name in pred_names
+            else _unmatched(name, str(gold / name) if name in gold_names else None,
+                            str(pred / name) if name in pred_names else None)
             for name in sorted(gold_names | pred_names)]
 
 
@@ -48,46 +60,34 @@ def _scripts(root: Path) -> set[str]:
             if p.suffix.lower() in SCRIPT_SUFFIXES and p.is_file()}
 
 
-def _read_pair(name: str, gold: Path | None, pred: Path | None, max_bytes: int) -> Pair:
-    pair = Pair(name, str(gold) if gold else None, str(pred) if pred else None)
-    if gold is None or pred is None:
-        pair.error = "no prediction for this file" if pred is None else "no ground truth"
-        return pair
-    try:
-        pair.gold_text = read_source(gold, max_bytes)
-        pair.pred_text = read_source(pred, max_bytes, allow_empty=True)
-    except SourceError as exc:
-        pair.error = str(exc)
-    return pair
+def _file_pair(name: str, gold: Path, pred: Path, max_bytes: int) -> Pair:
+    def load() -> tuple[str, str]:
+        return read_source(gold, max_bytes), read_source(pred, max_bytes, allow_empty=True)
+    return Pair(name, str(gold), str(pred), load)
 
 
 def pairs_from_git(repo: Path, gold_ref: str, pred_ref: str, max_bytes: int) -> list[Pair]:
     """Pairs for the scripts of two refs of a git repository (paper §3.3.1: one branch each)."""
     gold_files, pred_files = _tree(repo, gold_ref), _tree(repo, pred_ref)
+    blobs = _BlobReader(repo)
     pairs = []
     for name in sorted(gold_files.keys() | pred_files.keys()):
-        pair = Pair(name, f"{gold_ref}:{name}" if name in gold_files else None,
-                    f"{pred_ref}:{name}" if name in pred_files else None)
-        if pair.gold is None or pair.pred is None:
-            pair.error = "no prediction for this file" if pair.pred is None else "no ground truth"
-        pairs.append(pair)
-    wanted = [p for p in pairs if p.error is None]
-    blobs = _blobs(repo, [gold_files[p.name] for p in wanted] + [pred_files[p.name]
-                                                                 for p in wanted])
-    for k, pair in enumerate(wanted):
-        try:
-            for side, label, (size, data) in (("gold", pair.gold, blobs[k]),
-                                              ("pred", pair.pred, blobs[len(wanted) + k])):
-                check_size(label, size, max_bytes)
-                setattr(pair, f"{side}_text", decode_source(data, label, side == "pred"))
-        except SourceError as exc:
-            pair.error = str(exc)
+        gold, pred = f"{gold_ref}:{name}", f"{pred_ref}:{name}"
+        if name not in gold_files or name not in pred_files:
+            pairs.append(_unmatched(name, gold if name in gold_files else None,
+                                    pred if name in pred_files else None))
+            continue
+
+        def load(g=(gold, gold_files[name]), p=(pred, pred_files[name])) -> tuple[str, str]:
+            return (blobs.text(*g, max_bytes, allow_empty=False),
+                    blobs.text(*p, max_bytes, allow_empty=True))
+        pairs.append(Pair(name, gold, pred, load))
     return pairs
 
 
-def _git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
+def _git(repo: Path, *args: str) -> bytes:
     try:
-        done = subprocess.run(["git", "-C", str(repo), *args], input=stdin, capture_output=True,
+        done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True,
                               check=False, timeout=600)
     except FileNotFoundError:
         raise InputError("git is not installed") from None
@@ -99,27 +99,34 @@ def _git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
 
 def _tree(repo: Path, ref: str) -> dict[str, str]:
     """{path: blob id} of the scripts in `ref`."""
-    listing = _git(repo, "ls-tree", "-r", "-z", "--full-tree", ref)
     files = {}
-    for entry in listing.split(b"\0"):
+    for entry in _git(repo, "ls-tree", "-r", "-z", "--full-tree", ref).split(b"\0"):
         if not entry:
             continue
         meta, path = entry.split(b"\t", 1)
+        _, kind, blob = meta.split()
         name = path.decode(errors="replace")
-        if meta.split()[1] == b"blob" and Path(name).suffix.lower() in SCRIPT_SUFFIXES:
-            files[name] = meta.split()[2].decode()
+        if kind == b"blob" and Path(name).suffix.lower() in SCRIPT_SUFFIXES:
+            files[name] = blob.decode()
     return files
 
 
-def _blobs(repo: Path, ids: list[str]) -> list[tuple[int, bytes]]:
-    """(size, content) of each blob, read in one `git cat-file --batch`."""
-    if not ids:
-        return []
-    out = _git(repo, "cat-file", "--batch", stdin="".join(f"{i}\n" for i in ids).encode())
-    blobs, at = [], 0
-    for _ in ids:
-        header_end = out.index(b"\n", at)
-        size = int(out[at:header_end].split()[2])
-        blobs.append((size, out[header_end + 1:header_end + 1 + size]))
-        at = header_end + 1 + size + 1
-    return blobs
+class _BlobReader:
+    """Reads blobs one at a time through one long-lived `git cat-file --batch`."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self.process: subprocess.Popen | None = None
+
+    def text(self, label: str, blob: str, max_bytes: int, allow_empty: bool) -> str:
+        if self.process is None:
+            self.process = subprocess.Popen(
+                ["git", "-C", str(self.repo), "cat-file", "--batch"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            weakref.finalize(self, self.process.kill)
+        self.process.stdin.write(f"{blob}\n".encode())
+        self.process.stdin.flush()
+        size = int(self.process.stdout.readline().split()[2])
+        data = self.process.stdout.read(size + 1)[:-1]
+        check_size(label, size, max_bytes)
+        return decode_source(data, label, allow_empty)

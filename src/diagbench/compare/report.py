@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, Comparison
 from diagbench.compare.inputs import Pair
 from diagbench.compare.pair import Method, compare_scripts
+from diagbench.formats.source import SourceError
 
 _TITLES = {"participant": "Participant", "node": "Node", "edge_direction": "Direction",
            "edge_type": "Dir. type", "message": "Message", "note": "Note", "group": "Group",
@@ -22,6 +23,7 @@ class FileResult:
 
     pair: Pair
     comparison: Comparison | None
+    gold_lines: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -34,7 +36,7 @@ class FileResult:
         if c is None:
             return out
         return out | {
-            "gold_lines": len(pair.gold_text.splitlines()),
+            "gold_lines": self.gold_lines,
             "components": {name: counts.as_dict() for name, counts in c.components.items()},
             "ordering": c.ordering.as_dict(),
             "total": _total(c),
@@ -49,10 +51,16 @@ def run(pairs: Iterable[Pair], method: Method,
     """Compare every pair that could be read; the others keep their error."""
     results = []
     for pair in pairs:
-        comparison = None
+        result = FileResult(pair, None)
         if pair.error is None:
-            comparison = compare_scripts(pair.gold_text, pair.pred_text, method)
-        results.append(FileResult(pair, comparison))
+            try:
+                gold_text, pred_text = pair.load()
+            except SourceError as exc:
+                pair.error = str(exc)
+            else:
+                result.comparison = compare_scripts(gold_text, pred_text, method)
+                result.gold_lines = len(gold_text.splitlines())
+        results.append(result)
         progress()
     return results
 
@@ -86,7 +94,7 @@ def report(results: list[FileResult], method: Method) -> dict:
             "ordering": total.ordering.as_dict(),
             "total": _total(total),
             "label_similarity": total.label_similarity,
-            "gold_lines": sum(len(r.pair.gold_text.splitlines()) for r in results if r.ok),
+            "gold_lines": sum(r.gold_lines for r in results if r.ok),
         },
     }
 

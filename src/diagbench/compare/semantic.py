@@ -112,7 +112,7 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str,
     for i, j in pairs:
         sim = el.message_pair(gm[i], pm[j], gold_ends[i], pred_ends[j], result.components)
         if sim is not None:
-            result.label_similarities.append(sim)
+            result.add_similarity(sim)
     matched_gold = {i for i, _ in pairs}
     matched_pred = {j for _, j in pairs}
     for i, message in enumerate(gm):
