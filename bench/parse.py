@@ -13,42 +13,9 @@ import time
 import tracemalloc
 
 from diagbench.formats.plantuml import parse_sequence
+from synthetic import synthetic_diagram
 
 TARGET_PER_SECOND = 2_000
-KINDS = ("participant", "actor", "database", "control", "entity", "queue")
-ARROWS = ("->", "-->", "->>", "<-", "<--", "->x", "-[#blue]>", "-\\", "->o")
-GROUPS = ("alt", "opt", "loop", "par", "group", "critical")
-
-
-def synthetic_diagram(rng: random.Random) -> str:
-    """One diagram of 20-200 lines mixing the constructs of real call flows."""
-    n = rng.randint(3, 9)
-    names = [f"NF{k}" for k in range(n)]
-    lines = ["@startuml", f"title Procedure {rng.randint(1, 999)}", "autonumber"]
-    lines += [f'{rng.choice(KINDS)} "Network Function {k}" as {name} #LightBlue'
-              for k, name in enumerate(names)]
-    target, depth = rng.randint(20, 200), 0
-    while len(lines) < target - depth - 1:
-        roll = rng.random()
-        a, b = rng.choice(names), rng.choice(names)
-        if roll < 0.70:
-            lines.append(f"{a} {rng.choice(ARROWS)} {b} : Nxx_Service_Operation Request\\n(id)")
-        elif roll < 0.78:
-            lines += [f"note over {a}, {b}", "  the UE context is stored", "end note"]
-        elif roll < 0.85 and depth < 3:
-            lines.append(f"{rng.choice(GROUPS)} condition {len(lines)}")
-            depth += 1
-        elif roll < 0.92 and depth:
-            lines.append("end")
-            depth -= 1
-        elif roll < 0.96:
-            lines.append(f"activate {a}")
-        else:
-            lines.append("== phase ==")
-    lines += ["end"] * depth + ["@enduml"]
-    return "\n".join(lines) + "\n"
-
-
 def timed(work, corpus: list[str]) -> float:
     """Seconds to run `work` on every text of `corpus`."""
     start = time.perf_counter()

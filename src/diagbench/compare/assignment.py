@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
@@ -37,21 +39,11 @@ def jaccard(a: frozenset, b: frozenset) -> float:
 
 
 def discordant_pairs(sequence: list[int]) -> int:
-    """Pairs out of order in `sequence` (inversions), by merge sort in O(n log n)."""
-    def sort(items: list[int]) -> tuple[list[int], int]:
-        if len(items) < 2:
-            return items, 0
-        mid = len(items) // 2
-        left, a = sort(items[:mid])
-        right, b = sort(items[mid:])
-        merged, inversions, i, j = [], a + b, 0, 0
-        while i < len(left) and j < len(right):
-            if right[j] < left[i]:
-                merged.append(right[j])
-                inversions += len(left) - i
-                j += 1
-            else:
-                merged.append(left[i])
-                i += 1
-        return merged + left[i:] + right[j:], inversions
-    return sort(sequence)[1]
+    """Pairs out of order in `sequence` (inversions), counted with a sorted prefix."""
+    seen: list[int] = []
+    inversions = 0
+    for x in sequence:
+        at = bisect_right(seen, x)
+        inversions += len(seen) - at
+        seen.insert(at, x)
+    return inversions

@@ -42,7 +42,9 @@ def normalize_prediction(text: str) -> tuple[str, list[str]]:
         head, sep, tail = line.partition(":")
         new_head = head
         for name, alias in renames.items():
-            new_head = re.sub(rf"(?<![\w.@#\"-]){re.escape(name)}(?![\w.@#\"])", alias, new_head)
+            if name in new_head:
+                new_head = re.sub(rf"(?<![\w.@#\"-]){re.escape(name)}(?![\w.@#\"])", alias,
+                                  new_head)
         if _DOTTED_ARROW.search(new_head) and not new_head.lstrip().startswith("'"):
             new_head = new_head.replace("..>", "-->").replace("<..", "<--")
             fixes.append(f"line {k + 1}: dotted arrow written '..>': read as '-->'")
@@ -69,6 +71,8 @@ def _quote_special_names(lines: list[str], fixes: list[str]) -> dict[str, str]:
 
 
 def _fix_note(line: str, k: int, fixes: list[str]) -> str:
+    if "note" not in line.lower():
+        return line
     m = _NOTE_OVER.match(line)
     if m:
         targets = [t.strip() for t in m.group("targets").split(",") if t.strip()]

@@ -57,22 +57,38 @@ def _count_unmatched(component: str, n_gold: int, n_pred: int, pairs: list, resu
     counts.insertion += n_pred - len(pairs)
 
 
-def _name_keys(participant) -> set[str]:
-    return {k for k in (normalize_name(participant.id), normalize_name(participant.name)) if k}
+def _name_keys(participants) -> tuple[list[str], list[int]]:
+    """The normalised alias and display name of each participant, and their owners."""
+    keys, owners = [], []
+    for k, p in enumerate(participants):
+        for key in dict.fromkeys((normalize_name(p.id), normalize_name(p.name))):
+            if key:
+                keys.append(key)
+                owners.append(k)
+    return keys, owners
+
+
+def _participant_costs(gold: SequenceDiagram, pred: SequenceDiagram) -> np.ndarray:
+    """1 − the best similarity between any name of gold i and any name of prediction j."""
+    cost = np.ones((len(gold.participants), len(pred.participants)))
+    gold_keys, gold_owners = _name_keys(gold.participants)
+    pred_keys, pred_owners = _name_keys(pred.participants)
+    if gold_keys and pred_keys:
+        sims = cdist(gold_keys, pred_keys, scorer=Levenshtein.normalized_similarity,
+                     dtype=np.float64, workers=1)
+        rows, cols = np.meshgrid(gold_owners, pred_owners, indexing="ij")
+        np.minimum.at(cost, (rows, cols), 1.0 - sims)
+    return cost
 
 
 def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
                         result: Comparison) -> dict[str, str]:
     """Map every prediction participant id to a gold id (or to an id of its own)."""
-    gold_keys = [_name_keys(p) for p in gold.participants]
-    pred_keys = [_name_keys(p) for p in pred.participants]
-
-    def cost(gk: set[str], pk: set[str]) -> float:
-        if gk & pk:
-            return 0.0
-        return 1.0 - max((similarity(a, b) for a in gk for b in pk), default=0.0)
-
-    pairs = _pairs(gold_keys, pred_keys, cost, PARTICIPANT_LIMIT)
+    pairs: list[tuple[int, int]] = []
+    if gold.participants and pred.participants:
+        n, m = len(gold.participants), len(pred.participants)
+        pairs = assign(_participant_costs(gold, pred) + TIE_BREAK * position_gap(n, m),
+                       PARTICIPANT_LIMIT)
     ids = {p.id: _UNMATCHED + p.id for p in pred.participants}
     for i, j in pairs:
         g, p = gold.participants[i], pred.participants[j]
