@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from diagbench.diagram.sequence import PARTICIPANT_KINDS
+from diagbench.formats.plantuml.sequence_syntax import MESSAGE
 
 _DECLARATION = re.compile(
     r"^(?P<indent>\s*)(?P<kind>" + "|".join(PARTICIPANT_KINDS) + r")\s+"
@@ -45,9 +46,11 @@ def normalize_prediction(text: str) -> tuple[str, list[str]]:
             if name in new_head:
                 new_head = re.sub(rf"(?<![\w.@#\"-]){re.escape(name)}(?![\w.@#\"])", alias,
                                   new_head)
-        if _DOTTED_ARROW.search(new_head) and not new_head.lstrip().startswith("'"):
-            new_head = new_head.replace("..>", "-->").replace("<..", "<--")
-            fixes.append(f"line {k + 1}: dotted arrow written '..>': read as '-->'")
+        if _DOTTED_ARROW.search(new_head):
+            fixed = new_head.replace("..>", "-->").replace("<..", "<--")
+            if MESSAGE.match(fixed.strip() + sep + tail):  # only where it makes a message
+                new_head = fixed
+                fixes.append(f"line {k + 1}: dotted arrow written '..>': read as '-->'")
         line = new_head + sep + tail
         line = _fix_note(line, k, fixes)
         lines[k] = line

@@ -143,50 +143,52 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str,
     return {j: i for i, j in pairs}
 
 
+#: Weights of text similarity, member overlap (Jaccard) and kind in the cost of a pair.
+_WEIGHTS = {"note": (0.7, 0.2, 0.0), "group": (0.4, 0.4, 0.2), "box": (0.5, 0.5, 0.0)}
+_PAIR_RULES = {
+    "note": lambda g, p, counts: el.note_pair(g[0], p[0], g[2], p[2], counts),
+    "group": lambda g, p, counts: el.group_pair(g[0], p[0], counts),
+    "box": lambda g, p, counts: el.box_pair(g[0], p[0], g[2], p[2], counts),
+}
+
+
+def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tuple],
+                    result: Comparison) -> None:
+    """Match (element, text, members) rows of notes, groups or boxes; count their errors."""
+    text_w, members_w, kind_w = _WEIGHTS[component]
+
+    def cost(g: tuple, p: tuple) -> float:
+        return (text_w * (1.0 - similarity(g[1], p[1])) + members_w * (1.0 - jaccard(g[2], p[2]))
+                + kind_w * (getattr(g[0], "kind", None) != getattr(p[0], "kind", None)))
+
+    pairs = _pairs(gold_rows, pred_rows, cost, ELEMENT_LIMIT)
+    for i, j in pairs:
+        _PAIR_RULES[component](gold_rows[i], pred_rows[j], result.components)
+    _count_unmatched(component, len(gold_rows), len(pred_rows), pairs, result)
+
+
 def _match_notes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
                  result: Comparison) -> None:
-    gold_notes = [(n, normalize_label(n.text), frozenset(n.targets)) for n in gold.notes]
-    pred_notes = [(n, normalize_label(n.text), frozenset(_end(t, ids) for t in n.targets))
-                  for n in pred.notes]
-
-    def cost(g, p) -> float:
-        return 0.7 * (1.0 - similarity(g[1], p[1])) + 0.2 * (g[2] != p[2])
-
-    pairs = _pairs(gold_notes, pred_notes, cost, ELEMENT_LIMIT)
-    for i, j in pairs:
-        (g, _, gt), (p, _, pt) = gold_notes[i], pred_notes[j]
-        el.note_pair(g, p, gt, pt, result.components)
-    _count_unmatched("note", len(gold_notes), len(pred_notes), pairs, result)
+    """Notes match on text and the lifelines they cover."""
+    _match_elements(
+        "note", [(n, normalize_label(n.text), frozenset(n.targets)) for n in gold.notes],
+        [(n, normalize_label(n.text), frozenset(_end(t, ids) for t in n.targets))
+         for n in pred.notes], result)
 
 
 def _match_groups(gold: SequenceDiagram, pred: SequenceDiagram, matched: dict[int, int],
                   result: Comparison) -> None:
     """Groups match on kind, labels and the messages they enclose."""
-    gold_groups = [(g, el.group_label(g), frozenset(g.messages)) for g in gold.groups]
-    pred_groups = [(g, el.group_label(g), frozenset(matched.get(i, -1 - i) for i in g.messages))
-                   for g in pred.groups]
-
-    def cost(g, p) -> float:
-        return (0.4 * (1.0 - similarity(g[1], p[1])) + 0.4 * (1.0 - jaccard(g[2], p[2]))
-                + 0.2 * (g[0].kind != p[0].kind))
-
-    pairs = _pairs(gold_groups, pred_groups, cost, ELEMENT_LIMIT)
-    for i, j in pairs:
-        el.group_pair(gold_groups[i][0], pred_groups[j][0], result.components)
-    _count_unmatched("group", len(gold_groups), len(pred_groups), pairs, result)
+    _match_elements(
+        "group", [(g, el.group_label(g), frozenset(g.messages)) for g in gold.groups],
+        [(g, el.group_label(g), frozenset(matched.get(i, -1 - i) for i in g.messages))
+         for g in pred.groups], result)
 
 
 def _match_boxes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
                  result: Comparison) -> None:
-    gold_boxes = [(b, normalize_label(b.title), frozenset(b.members)) for b in gold.boxes]
-    pred_boxes = [(b, normalize_label(b.title), frozenset(_end(m, ids) for m in b.members))
-                  for b in pred.boxes]
-
-    def cost(g, p) -> float:
-        return 0.5 * (1.0 - similarity(g[1], p[1])) + 0.5 * (1.0 - jaccard(g[2], p[2]))
-
-    pairs = _pairs(gold_boxes, pred_boxes, cost, ELEMENT_LIMIT)
-    for i, j in pairs:
-        (g, _, gm), (p, _, pm) = gold_boxes[i], pred_boxes[j]
-        el.box_pair(g, p, gm, pm, result.components)
-    _count_unmatched("box", len(gold_boxes), len(pred_boxes), pairs, result)
+    """Boxes match on title and members."""
+    _match_elements(
+        "box", [(b, normalize_label(b.title), frozenset(b.members)) for b in gold.boxes],
+        [(b, normalize_label(b.title), frozenset(_end(m, ids) for m in b.members))
+         for b in pred.boxes], result)
