@@ -19,11 +19,12 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from diagbench.render.result import MAX_SOURCE_BYTES
+
 PLANTUML_VERSION = "1.2026.2"
 PLANTUML_JAR_NAME = f"plantuml-mit-{PLANTUML_VERSION}.jar"
 PLANTUML_JAR_SHA256 = "3845bf1037df6029ae1b8cb1be69f645711797035648e114b765289c3406d45d"
 JAR_ENV = "DIAGBENCH_PLANTUML_JAR"
-MAX_SOURCE_BYTES = 1_000_000
 _START_LINE = re.compile(r"^([ \t]*@start[a-z]+)[^\n]*", re.MULTILINE | re.IGNORECASE)
 _KEPT_ENV = ("PATH", "LANG", "LC_ALL", "JAVA_HOME", "GRAPHVIZ_DOT", "TMPDIR")
 

@@ -1,0 +1,62 @@
+"""`diagbench parse`: parse PlantUML sequence diagrams and summarise them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import click
+
+from diagbench.cli.common import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK
+from diagbench.formats.plantuml import parse_sequence
+from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per diagram.")
+@click.option("--max-bytes", default=DEFAULT_MAX_BYTES, show_default=True, type=click.IntRange(1),
+              help="Refuse files larger than this.")
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too, not only on errors.")
+def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) -> None:
+    """Parse PlantUML sequence diagrams and summarise each one.
+
+    Every @startuml block of every FILE is one diagram. Files that cannot be
+    read are reported on stderr and skipped; the others are still parsed.
+    """
+    records, worst = [], EXIT_OK
+    for path in files:
+        try:
+            text = read_source(path, max_bytes)
+        except SourceError as exc:
+            click.echo(f"diagbench: error: {exc}", err=True)
+            worst = EXIT_BAD_INPUT
+            continue
+        for parsed in parse_sequence(text):
+            failing = parsed.diagnostics if strict else parsed.errors
+            if failing and worst == EXIT_OK:
+                worst = EXIT_DIAGNOSTICS
+            record = {
+                "file": str(path),
+                "index": parsed.index,
+                "kind": parsed.kind,
+                "counts": parsed.diagram.counts(),
+                "diagnostics": [asdict(d) for d in parsed.diagnostics],
+                "diagram": asdict(parsed.diagram),
+            }
+            if as_json:
+                records.append(record)
+            else:
+                _print_summary(record)
+    if as_json:
+        click.echo(json.dumps(records, indent=1, ensure_ascii=False))
+    sys.exit(worst)
+
+
+def _print_summary(record: dict) -> None:
+    counts = ", ".join(f"{n} {k}" for k, n in record["counts"].items())
+    click.echo(f"{record['file']} [{record['index']}] {record['kind']}: {counts}")
+    for d in record["diagnostics"]:
+        click.echo(f"  line {d['line']}: {d['severity']}: {d['reason']}: {d['text'].strip()[:100]}")

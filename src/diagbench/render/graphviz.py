@@ -1,0 +1,86 @@
+"""Graphviz `dot`, one process per diagram (it starts in milliseconds), sandboxed.
+
+`dot` can read local files through `image`/`shapefile` attributes; with
+SERVER_NAME set it runs in its web-server mode, where such paths may only
+name files in GV_FILE_PATH, which here is an empty directory.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+
+from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+
+_LINE = re.compile(r"\bline (\d+)")
+
+
+@cache
+def dot_path() -> str:
+    path = shutil.which("dot")
+    if path is None:
+        raise EngineMissing("Graphviz 'dot' not found: install graphviz (scripts/setup.sh does it)")
+    return path
+
+
+@cache
+def dot_version() -> str:
+    done = subprocess.run([dot_path(), "-V"], capture_output=True, text=True, check=False,
+                          timeout=30)
+    m = re.search(r"version (\S+)", done.stderr)
+    return m.group(1) if m else "unknown"
+
+
+class GraphvizEngine:
+    """Render DOT sources with `dot`, `jobs` at a time."""
+
+    name = "graphviz"
+
+    def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
+        self.jobs = jobs
+        self.timeout = timeout
+
+    def version(self) -> str:
+        return dot_version()
+
+    def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
+               progress=lambda: None) -> list[RenderResult]:
+        with tempfile.TemporaryDirectory(prefix="diagbench-dot-") as jail:
+            env = {"PATH": "/usr/bin:/bin", "SERVER_NAME": "diagbench", "GV_FILE_PATH": jail}
+
+            def work(k: int) -> RenderResult:
+                result = self._one(k, sources[k], fmt, out_dir, env, jail)
+                progress()
+                return result
+
+            with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
+                return list(pool.map(work, range(len(sources))))
+
+    def _one(self, k: int, source: str, fmt: str, out_dir: Path, env: dict,
+             cwd: str) -> RenderResult:
+        result = RenderResult(k, self.name, self.version())
+        start = time.perf_counter()
+        result.error = refusal(source)
+        if result.error is None:
+            try:
+                done = subprocess.run([dot_path(), f"-T{fmt}"], input=source.encode("utf-8"),
+                                      capture_output=True, env=env, cwd=cwd,
+                                      timeout=self.timeout, check=False)
+            except subprocess.TimeoutExpired:
+                result.error = f"timed out after {self.timeout:g} s"
+            else:
+                stderr = done.stderr.decode("utf-8", "replace").strip()
+                if done.returncode or "Error" in stderr:
+                    result.error = stderr.splitlines()[0] if stderr else f"exit {done.returncode}"
+                    m = _LINE.search(stderr)
+                    result.error_line = int(m.group(1)) if m else None
+                else:
+                    finish(result, done.stdout, fmt, out_dir / f"{k:06d}.{fmt}")
+        result.seconds = time.perf_counter() - start
+        return result

@@ -1,0 +1,93 @@
+"""The outcome of rendering one diagram, and the checks that make a render valid."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+#: Larger sources are refused before any engine sees them.
+MAX_SOURCE_BYTES = 1_000_000
+#: A rendered image whose pixels are this close to one colour is blank.
+BLANK_STD = 2.0
+_SVG_TAG = re.compile(rb"<svg\b[^>]*>")
+_SVG_LENGTH = re.compile(rb'\b(width|height)="([\d.]+)(?:px|pt)?"')
+
+
+class EngineMissing(RuntimeError):
+    """An engine's program is not installed; the message says what to install."""
+
+
+@dataclass(slots=True)
+class RenderResult:
+    """One diagram rendered: the image and its facts, or why it is not valid."""
+
+    index: int
+    engine: str
+    version: str
+    ok: bool = False
+    image: Path | None = None
+    width: int | None = None
+    height: int | None = None
+    sha256: str | None = None
+    error: str | None = None
+    error_line: int | None = None
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {"index": self.index, "engine": self.engine, "version": self.version,
+                "ok": self.ok, "image": str(self.image) if self.image else None,
+                "width": self.width, "height": self.height, "sha256": self.sha256,
+                "error": self.error, "error_line": self.error_line,
+                "seconds": round(self.seconds, 4)}
+
+
+def refusal(source: str) -> str | None:
+    """Why a source is not given to an engine at all (too big, empty), or None."""
+    size = len(source.encode("utf-8"))
+    if size > MAX_SOURCE_BYTES:
+        return f"source is {size:,} bytes, over the {MAX_SOURCE_BYTES:,}-byte limit"
+    return None if source.strip() else "empty source"
+
+
+def image_size(data: bytes, fmt: str) -> tuple[int, int]:
+    """(width, height) of PNG or SVG bytes; ValueError when they do not decode."""
+    if fmt == "svg":
+        tag = _SVG_TAG.search(data[:8192])
+        lengths = dict(_SVG_LENGTH.findall(tag.group(0))) if tag else {}
+        if b"width" not in lengths or b"height" not in lengths:
+            raise ValueError("not an SVG image with a width and height")
+        return round(float(lengths[b"width"])), round(float(lengths[b"height"]))
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            img.load()
+            return img.size
+    except (UnidentifiedImageError, OSError) as exc:
+        raise ValueError(f"image does not decode: {exc}") from None
+
+
+def is_blank(data: bytes) -> bool:
+    """True when a PNG is (nearly) one colour."""
+    with Image.open(io.BytesIO(data)) as img:
+        pixels = np.asarray(img.convert("L"), dtype=np.float32)
+    return pixels.size == 0 or float(pixels.std()) < BLANK_STD
+
+
+def finish(result: RenderResult, data: bytes, fmt: str, out: Path) -> RenderResult:
+    """Check the bytes an engine wrote for a clean exit; keep them in `out` when valid."""
+    try:
+        result.width, result.height = image_size(data, fmt)
+    except ValueError as exc:
+        result.error = str(exc)
+        return result
+    if fmt == "png" and is_blank(data):
+        result.error = "blank image (one colour)"
+        return result
+    out.write_bytes(data)
+    result.image, result.sha256, result.ok = out, hashlib.sha256(data).hexdigest(), True
+    return result

@@ -1,0 +1,135 @@
+"""Render files of diagram code into a directory: the work of `diagbench render`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
+from diagbench.render.engines import ENGINES, SUFFIXES, diagrams, language
+from diagbench.render.images import scaled_copy
+from diagbench.render.result import EngineMissing, RenderResult
+from diagbench.render.svg_stats import svg_statistics
+
+
+@dataclass(slots=True)
+class Rendered:
+    """One diagram of one file and what rendering it gave."""
+
+    file: Path
+    block: int
+    engine: str
+    result: RenderResult | None = None
+    error: str | None = None  # the file itself could not be read
+    scaled: list[dict] = field(default_factory=list)
+    stats: dict | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.result is not None and self.result.ok
+
+    @property
+    def reason(self) -> str | None:
+        return self.error if self.result is None else self.result.error
+
+    def as_dict(self) -> dict:
+        out = {"file": str(self.file), "block": self.block, "engine": self.engine}
+        if self.result is None:
+            return out | {"ok": False, "error": self.error}
+        return out | self.result.as_dict() | {"scaled": self.scaled, "stats": self.stats}
+
+
+def source_files(paths: list[Path]) -> list[Path]:
+    """The files named, and the diagram files (by suffix) under the directories named."""
+    files = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES
+                            and p.is_file())
+        else:
+            files.append(path)
+    return files
+
+
+def collect(files: list[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> list[tuple[Rendered, str]]:
+    """One (record, source) per diagram of `files`; an unreadable file is one record
+    with its reason and no source."""
+    items: list[tuple[Rendered, str]] = []
+    for path in files:
+        try:
+            text = read_source(path, max_bytes)
+        except SourceError as exc:
+            items.append((Rendered(path, 0, language(path, ""), error=exc.reason), ""))
+            continue
+        engine = language(path, text)
+        items += [(Rendered(path, k, engine), source)
+                  for k, source in enumerate(diagrams(engine, text))]
+    return items
+
+
+def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
+                 scales: tuple[float, ...] = (1.0,), max_side: int | None = None, jobs: int = 2,
+                 timeout: float = 20.0,
+                 progress: Callable[[], None] = lambda: None) -> list[Rendered]:
+    """Render the collected diagrams into `out`, each engine's in one batch; invalid
+    diagrams keep their reason and the rest go on. `progress` is called once per item."""
+    out.mkdir(parents=True, exist_ok=True)
+    queues: dict[str, list[tuple[Rendered, str]]] = {name: [] for name in ENGINES}
+    for record, source in items:
+        if record.error is None:
+            queues[record.engine].append((record, source))
+        else:
+            progress()
+    files = {record.file for record, _ in items}
+    root = Path(os.path.commonpath([str(f.resolve().parent) for f in files])) if files else out
+    staging = out / ".staging"
+    staging.mkdir(exist_ok=True)
+    try:
+        for name, queue in queues.items():
+            if not queue:
+                continue
+            try:
+                engine = ENGINES[name](jobs=jobs, timeout=timeout)
+                results = engine.render([s for _, s in queue], staging, fmt, progress)
+            except EngineMissing as exc:
+                for record, _ in queue:
+                    record.error = str(exc)
+                    progress()
+                continue
+            for (record, _), result in zip(queue, results, strict=True):
+                record.result = result
+                if result.ok:
+                    _place(record, out / _relative(record.file, root), fmt, scales, max_side)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [record for record, _ in items]
+
+
+def _relative(path: Path, root: Path) -> Path:
+    """`path` without its suffix, relative to the common folder of the inputs."""
+    return path.resolve().relative_to(root).with_suffix("")
+
+
+def _place(record: Rendered, base: Path, fmt: str, scales: tuple[float, ...],
+           max_side: int | None) -> None:
+    """Move a valid image to `base`[-block].<fmt>; add scaled copies and SVG statistics."""
+    result = record.result
+    base.parent.mkdir(parents=True, exist_ok=True)
+    name = base.name + (f"-{record.block}" if record.block else "")
+    out = base.parent
+    final = out / f"{name}.{fmt}"
+    result.image = Path(shutil.move(result.image, final))
+    if fmt == "svg":
+        record.stats = svg_statistics(final.read_text(encoding="utf-8", errors="replace"))
+        return
+    for scale in scales:
+        if scale == 1.0 and not max_side:
+            continue
+        target = out / f"{name}@{scale:g}x.png"
+        w, h, sha = scaled_copy(final, target, scale, max_side)
+        record.scaled.append({"scale": scale, "image": str(target), "width": w, "height": h,
+                              "sha256": sha})
+
