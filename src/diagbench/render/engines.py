@@ -47,6 +47,7 @@ def language(path: Path, text: str) -> str:
 
 def diagrams(engine: str, text: str) -> list[str]:
     """The separate diagrams of a file: PlantUML files may hold several blocks."""
+    text = text.removeprefix("\ufeff")
     if engine == "plantuml":
         return [m.group(0) + "\n" for m in _PLANTUML_BLOCK.finditer(text)] or [text]
     return [text]

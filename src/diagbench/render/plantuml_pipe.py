@@ -71,7 +71,7 @@ class PipeWorker:
         if self.process is None or self.process.poll() is not None:
             self.process = self._start()
         try:
-            self.process.stdin.write(source.encode("utf-8") + b"\n")
+            self.process.stdin.write(source.removeprefix("\ufeff").encode("utf-8") + b"\n")
             self.process.stdin.flush()
             return self._read(time.monotonic() + timeout)
         except (_Timeout, BrokenPipeError):

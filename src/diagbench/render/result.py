@@ -80,6 +80,9 @@ def is_blank(data: bytes) -> bool:
 
 def finish(result: RenderResult, data: bytes, fmt: str, out: Path) -> RenderResult:
     """Check the bytes an engine wrote for a clean exit; keep them in `out` when valid."""
+    if fmt == "svg" and b"This feature has been suppressed" in data[:2000]:
+        result.error = "the engine drew 'This feature has been suppressed' instead of the diagram"
+        return result
     try:
         result.width, result.height = image_size(data, fmt)
     except ValueError as exc:
