@@ -1,0 +1,96 @@
+"""Scaled copies, the STRUDEL quality filters, and `diagbench render` end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from PIL import Image
+
+from diagbench.render.filters import (
+    aspect_ratio,
+    code_duplicates,
+    near_blank,
+    perceptual_duplicates,
+)
+from diagbench.render.images import fit, scaled_copy
+
+SEQUENCE = "@startuml\nAlice -> Bob : hello\nBob --> Alice : hi\n@enduml\n"
+
+
+def render_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diagbench", "render", *args],
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_fit_scales_then_caps_the_longest_side():
+    assert fit((200, 100), 1.5, None) == (300, 150)
+    assert fit((200, 100), 2.0, 256) == (256, 128)
+    assert fit((100, 2000), 1.0, 1024) == (51, 1024)
+
+
+def test_scaled_copy_uses_one_render(tmp_path):
+    src = tmp_path / "a.png"
+    Image.new("RGB", (120, 80), "white").save(src)
+    w, h, sha = scaled_copy(src, tmp_path / "b.png", 1.5, None)
+    assert (w, h) == (180, 120) and len(sha) == 64
+    with Image.open(tmp_path / "b.png") as img:
+        assert img.size == (180, 120)
+
+
+def test_filters_report_what_they_remove(tmp_path):
+    blank, drawn, twin = tmp_path / "blank.png", tmp_path / "drawn.png", tmp_path / "twin.png"
+    Image.new("RGB", (64, 64), "white").save(blank)
+    img = Image.new("RGB", (64, 64), "white")
+    for x in range(8, 56):
+        img.putpixel((x, 32), (0, 0, 0))
+        img.putpixel((32, x // 2), (0, 0, 0))
+    img.save(drawn)
+    img.putpixel((1, 1), (250, 250, 250))
+    img.save(twin)
+    kept, removed = near_blank([blank, drawn], lambda p: p)
+    assert kept == [drawn] and removed[0][0] == blank and "near blank" in removed[0][1]
+    kept, removed = perceptual_duplicates([drawn, twin, blank], lambda p: p)
+    assert kept == [drawn, blank] and removed[0][0] == twin
+    kept, removed = aspect_ratio([(10, 200), (100, 100)], lambda s: s, low=0.1, high=10)
+    assert kept == [(100, 100)] and "0.05" in removed[0][1]
+    kept, removed = code_duplicates(["a -> b", "a  ->  b\n", "c"], lambda c: c)
+    assert kept == ["a -> b", "c"] and removed == [("a  ->  b\n", "same code as item 0")]
+
+
+def test_render_command_writes_scaled_images_and_reports_invalid(tmp_path):
+    src = tmp_path / "in"
+    (src / "sub").mkdir(parents=True)
+    (src / "seq.puml").write_text(SEQUENCE, encoding="utf-8")
+    (src / "sub" / "graph.dot").write_text("digraph { a -> b }\n", encoding="utf-8")
+    (src / "sub" / "two.puml").write_text(
+        "@startuml\nA -> B\n@enduml\n@startuml\nA -> B\nthis ) is ( junk\n@enduml\n", "utf-8")
+    (src / "binary.puml").write_bytes(b"\x89PNG\x00\x00")
+    out = tmp_path / "out"
+    done = render_cli(str(src), "--out", str(out), "--scale", "1", "--scale", "2",
+                      "--json", str(tmp_path / "r.json"))
+    assert done.returncode == 3, done.stderr  # an unreadable file
+    assert "rendered 3 of 5 diagrams" in done.stdout
+    assert "two.puml[1] line 3: Syntax Error" in done.stdout
+    records = {(r["file"].rsplit("/", 1)[-1], r["block"]): r
+               for r in json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))}
+    seq = records[("seq.puml", 0)]
+    assert seq["ok"] and seq["engine"] == "plantuml" and (out / "seq.png").is_file()
+    [double] = seq["scaled"]
+    assert (double["width"], double["height"]) == (2 * seq["width"], 2 * seq["height"])
+    assert (out / "sub" / "graph.png").is_file() and records[("graph.dot", 0)]["ok"]
+    assert records[("binary.puml", 0)]["error"].startswith("binary file")
+    assert "Traceback" not in done.stderr
+
+
+def test_render_svg_gives_statistics_and_exit_1_on_invalid(tmp_path):
+    (tmp_path / "seq.puml").write_text(SEQUENCE, encoding="utf-8")
+    (tmp_path / "bad.puml").write_text("@startuml\nA -> B\n) junk (\n@enduml\n", "utf-8")
+    done = render_cli(str(tmp_path / "seq.puml"), str(tmp_path / "bad.puml"), "--out",
+                      str(tmp_path / "o"), "--format", "svg", "--json", "-")
+    assert done.returncode == 1
+    ok = next(r for r in json.loads(done.stdout) if r["ok"])
+    assert ok["stats"]["participants"] == 2 and ok["stats"]["messages"] == 2
+    assert render_cli(str(tmp_path), "--out", "o", "--format", "svg", "--scale", "2"
+                      ).returncode == 2
