@@ -73,3 +73,19 @@ def predicted(gold: str, rng: random.Random, rate: float = 0.05) -> str:
             out.append(line)
         k += 1
     return "\n".join(out)
+
+
+def synthetic_class_diagram(rng: random.Random) -> str:
+    """A PlantUML class diagram of 3-12 classes with attributes and relations."""
+    n = rng.randint(3, 12)
+    lines = ["@startuml"]
+    for k in range(n):
+        kind = rng.choice(("class", "class", "interface", "abstract class", "enum"))
+        lines.append(f"{kind} C{k} {{")
+        lines += [f"  +field{j} : int" for j in range(rng.randint(0, 4))]
+        lines.append("}")
+    for _ in range(rng.randint(n - 1, 2 * n)):
+        a, b = rng.randrange(n), rng.randrange(n)
+        lines.append(f"C{a} {rng.choice(('-->', '--|>', '..>', '*--', 'o--'))} C{b}")
+    lines.append("@enduml")
+    return "\n".join(lines) + "\n"

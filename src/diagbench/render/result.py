@@ -8,8 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageStat, UnidentifiedImageError
 
 #: Larger sources are refused before any engine sees them.
 MAX_SOURCE_BYTES = 1_000_000
@@ -55,27 +54,24 @@ def refusal(source: str) -> str | None:
     return None if source.strip() else "empty source"
 
 
-def image_size(data: bytes, fmt: str) -> tuple[int, int]:
-    """(width, height) of PNG or SVG bytes; ValueError when they do not decode."""
+def inspect_image(data: bytes, fmt: str) -> tuple[int, int, float | None]:
+    """(width, height, grey-level standard deviation) of PNG or SVG bytes (no deviation
+    for SVG); ValueError when they do not decode."""
     if fmt == "svg":
         tag = _SVG_TAG.search(data[:8192])
         lengths = dict(_SVG_LENGTH.findall(tag.group(0))) if tag else {}
         if b"width" not in lengths or b"height" not in lengths:
             raise ValueError("not an SVG image with a width and height")
-        return round(float(lengths[b"width"])), round(float(lengths[b"height"]))
+        return round(float(lengths[b"width"])), round(float(lengths[b"height"])), None
     try:
         with Image.open(io.BytesIO(data)) as img:
             img.load()
-            return img.size
+            grey = img.convert("L")
+            factor = max(1, min(img.size) // 256)  # statistics of a reduced copy suffice
+            std = ImageStat.Stat(grey.reduce(factor) if factor > 1 else grey).stddev[0]
+            return img.width, img.height, std
     except (UnidentifiedImageError, OSError) as exc:
         raise ValueError(f"image does not decode: {exc}") from None
-
-
-def is_blank(data: bytes) -> bool:
-    """True when a PNG is (nearly) one colour."""
-    with Image.open(io.BytesIO(data)) as img:
-        pixels = np.asarray(img.convert("L"), dtype=np.float32)
-    return pixels.size == 0 or float(pixels.std()) < BLANK_STD
 
 
 def finish(result: RenderResult, data: bytes, fmt: str, out: Path) -> RenderResult:
@@ -84,11 +80,11 @@ def finish(result: RenderResult, data: bytes, fmt: str, out: Path) -> RenderResu
         result.error = "the engine drew 'This feature has been suppressed' instead of the diagram"
         return result
     try:
-        result.width, result.height = image_size(data, fmt)
+        result.width, result.height, std = inspect_image(data, fmt)
     except ValueError as exc:
         result.error = str(exc)
         return result
-    if fmt == "png" and is_blank(data):
+    if std is not None and std < BLANK_STD:
         result.error = "blank image (one colour)"
         return result
     out.write_bytes(data)
