@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/diagbench parse examples/*.puml "$@"
+exec .venv/bin/diagbench compare examples/callflows/gold examples/callflows/pred "$@"

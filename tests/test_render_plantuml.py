@@ -9,7 +9,7 @@ from diagbench.render import plantuml
 from diagbench.render.plantuml import PlantUMLError, render_batch, sandbox_env
 from tests.conftest import REPO, svg_counts
 
-EXAMPLES = sorted((REPO / "examples").glob("*.puml"))
+EXAMPLES = sorted((REPO / "examples" / "callflows" / "gold").glob("*.puml"))
 
 
 def test_version_is_the_pinned_one():
