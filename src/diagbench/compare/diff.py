@@ -66,7 +66,7 @@ class LinePair:
     distance: int
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)  # lines repeat within a pair; bounded across a corpus
 def statement(line: str) -> tuple[str, object] | None:
     """(component, parsed element) of a relevant line, or None for any other line.
 
