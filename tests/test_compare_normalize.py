@@ -8,7 +8,7 @@ from diagbench.formats.plantuml import parse_one
 from diagbench.render.plantuml import render_batch
 
 
-def test_fig2_rows_are_fixed_and_listed():
+def test_fig2_rows_are_fixed_and_listed(tmp_path):
     pred = "\n".join([
         "@startuml",
         "participant UE#1",
@@ -30,7 +30,7 @@ def test_fig2_rows_are_fixed_and_listed():
     ]
     assert [f.split(":")[0] for f in fixes] == [
         "line 2", "line 3", "line 5", "line 6", "line 7"]
-    batch = render_batch([text])
+    batch = render_batch([text], work=tmp_path)
     assert batch.returncode == 0, batch.stderr  # PlantUML now draws it
 
 

@@ -26,11 +26,11 @@ def realworld(tmp_path_factory):
     return list(zip(blocks, PlantUMLEngine(jobs=2).render(blocks, out, "svg"), strict=True))
 
 
-def test_warm_engine_agrees_with_plantuml_run_once_per_file(realworld):
+def test_warm_engine_agrees_with_plantuml_run_once_per_file(realworld, tmp_path):
     """Invalid in the warm JVM exactly when PlantUML's own command line reports an error,
     draws nothing, or draws its 'feature suppressed' notice (DOT inside @startuml)."""
     assert len(realworld) > 150
-    batch = render_batch([block for block, _ in realworld])
+    batch = render_batch([block for block, _ in realworld], work=tmp_path)
     failed = {int(n) for n in re.findall(r"Error line \d+ in file: d(\d+)\.puml", batch.stderr)}
     failed |= {k for k, images in enumerate(batch.images) if not images
                or "has been suppressed" in images[0].read_text(encoding="utf-8")}

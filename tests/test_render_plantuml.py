@@ -37,7 +37,7 @@ def test_rendered_image_leaks_no_file_nor_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("DIAGBENCH_TEST_SECRET", "TOPSECRETENV")
     source = (f"@startuml\n!include {secret}\n"
               'A -> B : %getenv("DIAGBENCH_TEST_SECRET") %getenv("HOME")\n@enduml\n')
-    [images] = render_batch([source]).images
+    [images] = render_batch([source], work=tmp_path / "out").images
     svg = images[0].read_text(encoding="utf-8")
     assert "TOPSECRETFILE" not in svg
     assert "TOPSECRETENV" not in svg
@@ -48,10 +48,10 @@ def test_oversized_source_is_refused():
         render_batch(["@startuml\n" + "A -> B\n" * 200_000 + "@enduml\n"])
 
 
-def test_bundled_examples_render_and_agree_with_the_parser():
+def test_bundled_examples_render_and_agree_with_the_parser(tmp_path):
     assert len(EXAMPLES) >= 3
     texts = [p.read_text(encoding="utf-8") for p in EXAMPLES]
-    batch = render_batch(texts)
+    batch = render_batch(texts, work=tmp_path)
     assert batch.returncode == 0, batch.stderr
     for path, text, images in zip(EXAMPLES, texts, batch.images, strict=True):
         [parsed] = parse_sequence(text)
@@ -64,7 +64,7 @@ def test_bundled_examples_render_and_agree_with_the_parser():
 
 def test_named_blocks_map_to_their_source_in_order(tmp_path):
     named = "@startuml ../../escape\nA -> B\n@enduml\n@startuml second\nC -> D\nD -> E\n@enduml\n"
-    batch = render_batch([named, "@startuml\nX -> Y\n@enduml\n"])
+    batch = render_batch([named, "@startuml\nX -> Y\n@enduml\n"], work=tmp_path)
     assert [len(images) for images in batch.images] == [2, 1]
     assert [svg_counts(p.read_text(encoding="utf-8"))[1:] for p in batch.images[0]] == [
         (2, 1), (3, 2)]

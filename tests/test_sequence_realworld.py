@@ -16,9 +16,10 @@ from tests.conftest import svg_counts
 
 
 @pytest.fixture(scope="module")
-def rendered(realworld_sources):
+def rendered(realworld_sources, tmp_path_factory):
     """[(path, parsed diagram, PlantUML's (type, heads, messages))] for every drawn diagram."""
-    batch = render_batch([text for _, text in realworld_sources])
+    batch = render_batch([text for _, text in realworld_sources],
+                         work=tmp_path_factory.mktemp("realworld"))
     rows = []
     for (path, text), images in zip(realworld_sources, batch.images, strict=True):
         parsed = parse_sequence(text)
@@ -62,11 +63,11 @@ def test_sequence_diagrams_parse_without_errors(sequences):
     assert errors == []
 
 
-def test_round_trip_is_identical_and_renders(sequences):
+def test_round_trip_is_identical_and_renders(sequences, tmp_path):
     written = [write_sequence(parsed.diagram) for _, parsed in sequences]
     for (path, parsed), text in zip(sequences, written, strict=True):
         assert parse_one(text) == parsed.diagram, path
-    batch = render_batch(written)
+    batch = render_batch(written, work=tmp_path)
     assert batch.returncode == 0, batch.stderr[-2000:]
     for (path, parsed), images in zip(sequences, batch.images, strict=True):
         [image] = images

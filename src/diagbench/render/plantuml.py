@@ -94,18 +94,19 @@ def version() -> str:
     return out.stdout.splitlines()[0] if out.stdout else out.stderr.strip()
 
 
-def render_batch(sources: list[str], fmt: str = "svg", timeout: float = 120.0) -> BatchResult:
-    """Render `sources` (PlantUML text) in one Java process into a temporary directory.
-
-    Images stay in the directory returned in the paths, which the caller owns
-    (it lives under the system temp directory). Sources larger than
+def render_batch(sources: list[str], fmt: str = "svg", timeout: float = 120.0,
+                 work: Path | None = None) -> BatchResult:
+    """Render `sources` (PlantUML text) in one Java process, the way the PlantUML
+    command line renders a folder, into `work` (a new temporary folder when None,
+    which the caller then owns). Sources larger than
     MAX_SOURCE_BYTES are refused. Names after `@startuml` are dropped, since
     PlantUML would use them as output file names (and paths).
     """
     for k, text in enumerate(sources):
         if len(text.encode()) > MAX_SOURCE_BYTES:
             raise PlantUMLError(f"source {k} is over the {MAX_SOURCE_BYTES}-byte limit")
-    work = Path(tempfile.mkdtemp(prefix="diagbench-plantuml-"))
+    work = work or Path(tempfile.mkdtemp(prefix="diagbench-plantuml-"))
+    work.mkdir(parents=True, exist_ok=True)
     names = [f"d{k:06d}" for k in range(len(sources))]
     for name, text in zip(names, sources, strict=True):
         (work / f"{name}.puml").write_text(_START_LINE.sub(r"\1", text), encoding="utf-8")
