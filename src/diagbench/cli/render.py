@@ -42,10 +42,10 @@ def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ..
            max_bytes: int) -> None:
     """Render PlantUML, Graphviz and Mermaid files (or folders of them) into OUT.
 
-    The engine follows the suffix (.puml .dot .gv .mmd …) or the first
-    statement. Each PlantUML block is one image. A render is valid when the
-    engine reports no error and the image decodes and is not blank; invalid
-    ones are listed with the engine's message and line.
+    The engine follows the suffix (.puml → PlantUML, .dot/.gv → Graphviz,
+    .mmd → Mermaid) or the first statement. Each PlantUML block is one image.
+    A render is valid when the engine reports no error and the image decodes
+    and is not blank; invalid ones are listed with the engine's message and line.
     """
     if fmt == "svg" and (scales or max_side):
         raise click.UsageError("--scale and --max-side apply to PNG images only")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from diagbench.render.graphviz import GraphvizEngine
+from diagbench.render.mermaid import MermaidEngine
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from diagbench.render.result import RenderResult
 
@@ -27,10 +28,12 @@ class Engine(Protocol):
 ENGINES: dict[str, type] = {
     "plantuml": PlantUMLEngine,
     "graphviz": GraphvizEngine,
+    "mermaid": MermaidEngine,
 }
 SUFFIXES = {
     **dict.fromkeys((".puml", ".plantuml", ".pu", ".iuml", ".wsd"), "plantuml"),
     **dict.fromkeys((".dot", ".gv"), "graphviz"),
+    **dict.fromkeys((".mmd", ".mermaid"), "mermaid"),
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 _DOT_START = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b", re.I)
@@ -42,7 +45,7 @@ def language(path: Path, text: str) -> str:
         return SUFFIXES[path.suffix.lower()]
     if "@start" in text:
         return "plantuml"
-    return "graphviz" if _DOT_START.match(text) else "plantuml"
+    return "graphviz" if _DOT_START.match(text) else "mermaid"
 
 
 def diagrams(engine: str, text: str) -> list[str]:

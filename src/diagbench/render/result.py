@@ -16,6 +16,7 @@ MAX_SOURCE_BYTES = 1_000_000
 BLANK_STD = 2.0
 _SVG_TAG = re.compile(rb"<svg\b[^>]*>")
 _SVG_LENGTH = re.compile(rb'\b(width|height)="([\d.]+)(?:px|pt)?"')
+_SVG_VIEWBOX = re.compile(rb'\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"')
 
 
 class EngineMissing(RuntimeError):
@@ -60,9 +61,12 @@ def inspect_image(data: bytes, fmt: str) -> tuple[int, int, float | None]:
     if fmt == "svg":
         tag = _SVG_TAG.search(data[:8192])
         lengths = dict(_SVG_LENGTH.findall(tag.group(0))) if tag else {}
-        if b"width" not in lengths or b"height" not in lengths:
+        if b"width" in lengths and b"height" in lengths:
+            return round(float(lengths[b"width"])), round(float(lengths[b"height"])), None
+        box = _SVG_VIEWBOX.search(tag.group(0)) if tag else None  # width="100%": use the box
+        if box is None:
             raise ValueError("not an SVG image with a width and height")
-        return round(float(lengths[b"width"])), round(float(lengths[b"height"])), None
+        return round(float(box.group(1))), round(float(box.group(2))), None
     try:
         with Image.open(io.BytesIO(data)) as img:
             img.load()

@@ -1,0 +1,112 @@
+"""Mermaid through the pinned `@mermaid-js/mermaid-cli`, driving Debian's chromium.
+
+One Node process (`tools/mermaid/render.mjs`) per batch launches one browser
+and renders every diagram of the batch in a few pages at once; the browser has
+no network (all requests go to a closed proxy port, loopback included) and
+Mermaid runs with `securityLevel: "strict"`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+
+from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+
+TOOL = Path(__file__).resolve().parents[3] / "tools" / "mermaid"
+CHROMIUM_ENV = "DIAGBENCH_CHROMIUM"
+
+
+@cache
+def mermaid_cli_version() -> str:
+    """The installed mermaid-cli version; EngineMissing when Node, it or Chromium is absent."""
+    installed = TOOL / "node_modules" / "@mermaid-js" / "mermaid-cli" / "package.json"
+    chromium = os.environ.get(CHROMIUM_ENV, "/usr/bin/chromium")
+    missing = [what for what, ok in (
+        ("node", shutil.which("node") is not None), ("mermaid-cli", installed.is_file()),
+        ("chromium", os.access(chromium, os.X_OK))) if not ok]
+    if missing:
+        raise EngineMissing(f"Mermaid rendering needs {', '.join(missing)}: "
+                            "bash scripts/setup.sh installs them")
+    return json.loads(installed.read_text(encoding="utf-8"))["version"]
+
+
+class MermaidEngine:
+    """Render Mermaid sources in `jobs` browsers, one Node process each."""
+
+    name = "mermaid"
+
+    def __init__(self, jobs: int = 2, timeout: float = 20.0, pages: int = 2) -> None:
+        self.jobs = jobs
+        self.timeout = timeout
+        self.pages = pages
+        self.last_browser_launches = 0
+
+    def version(self) -> str:
+        return mermaid_cli_version()
+
+    def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
+               progress=lambda: None) -> list[RenderResult]:
+        version = self.version()
+        results = [RenderResult(k, self.name, version, error=refusal(s))
+                   for k, s in enumerate(sources)]
+        for r in results:
+            if r.error:
+                progress()
+        todo = [k for k, r in enumerate(results) if r.error is None]
+        lanes = [todo[i::self.jobs] for i in range(self.jobs) if todo[i::self.jobs]]
+        self.last_browser_launches = 0
+        with ThreadPoolExecutor(max_workers=max(1, len(lanes))) as pool:
+            for launches in pool.map(
+                    lambda lane: self._batch(lane, sources, results, out_dir, fmt, progress),
+                    lanes):
+                self.last_browser_launches += launches
+        return results
+
+    def _batch(self, lane: list[int], sources: list[str], results: list[RenderResult],
+               out_dir: Path, fmt: str, progress) -> int:
+        """Render the diagrams `lane` in one Node process; return its browser launches."""
+        with tempfile.TemporaryDirectory(prefix="diagbench-mermaid-") as work:
+            job = {"format": fmt, "out_dir": work, "timeout_ms": int(self.timeout * 1000),
+                   "pages": self.pages,
+                   "items": [{"id": f"{k:06d}", "code": sources[k]} for k in lane]}
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work,
+                   "LANG": "C.UTF-8", CHROMIUM_ENV: os.environ.get(CHROMIUM_ENV,
+                                                                   "/usr/bin/chromium")}
+            start = time.perf_counter()
+            try:
+                done = subprocess.run(["node", str(TOOL / "render.mjs")], input=json.dumps(job),
+                                      capture_output=True, text=True, env=env, cwd=TOOL,
+                                      timeout=self.timeout * len(lane) + 60, check=False)
+                lines = done.stdout.splitlines()
+            except subprocess.TimeoutExpired:
+                lines = []
+            launches, seen = 0, set()
+            for line in lines:
+                report = json.loads(line)
+                if "browser_launches" in report:
+                    launches = report["browser_launches"]
+                    continue
+                k = int(report["id"])
+                seen.add(k)
+                result = results[k]
+                result.seconds = report["seconds"]
+                if report["ok"]:
+                    data = (Path(work) / f"{report['id']}.{fmt}").read_bytes()
+                    finish(result, data, fmt, out_dir / f"{k:06d}.{fmt}")
+                else:
+                    result.error, result.error_line = report["error"], report["line"]
+                progress()
+            for k in lane:
+                if k not in seen:
+                    results[k].error = "the Mermaid renderer stopped before this diagram"
+                    results[k].seconds = time.perf_counter() - start
+                    progress()
+        return launches

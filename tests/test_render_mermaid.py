@@ -1,0 +1,46 @@
+"""Mermaid through the real mermaid-cli and Chromium: valid images, error lines, no network."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from diagbench.render.mermaid import MermaidEngine
+from diagbench.render.svg_stats import svg_statistics
+from tests.conftest import REALWORLD
+from tests.test_render_security import listener  # noqa: F401 - the loopback listener fixture
+
+POSITIVE = sorted((REALWORLD / "mermaid-cli" / "test-positive").glob("*.mmd"))
+
+
+def test_real_mermaid_diagrams_render_to_png_in_one_browser_per_worker(tmp_path):
+    sources = [p.read_text(encoding="utf-8") for p in POSITIVE]
+    assert len(sources) >= 6
+    engine = MermaidEngine(jobs=2)
+    results = engine.render(sources, tmp_path, "png")
+    assert [r.ok for r in results] == [True] * len(sources), [r.error for r in results]
+    assert all(r.width > 50 and r.height > 20 and len(r.sha256) == 64 for r in results)
+    assert engine.last_browser_launches == 2
+
+
+def test_svg_and_a_broken_diagram_with_its_line(tmp_path):
+    sources = ["sequenceDiagram\n    Alice->>Bob: Hi\n    Bob-->>Alice: Hello\n",
+               "graph TD\n  A --> B\n  B --> -->\n", ""]
+    results = MermaidEngine(jobs=1).render(sources, tmp_path, "svg")
+    assert results[0].ok and Path(results[0].image).read_text(encoding="utf-8").startswith("<svg")
+    assert svg_statistics(results[0].image.read_text(encoding="utf-8"))["diagram_type"] is None
+    assert not results[1].ok and results[1].error_line == 3 and "Parse error" in results[1].error
+    assert results[2].error == "empty source"
+
+
+def test_mermaid_makes_no_request(tmp_path, listener):  # noqa: F811 - fixture
+    """Without the closed proxy, Chromium fetches the first and last of these (seen)."""
+    port, hits = listener
+    sources = [
+        f'graph TD\n  A["<img src=\'http://127.0.0.1:{port}/img\'>"] --> B\n',
+        f"graph TD\n  A --> B\n  click A href \"http://127.0.0.1:{port}/click\"\n",
+        f"graph TD\n  A[\"<iframe src='http://127.0.0.1:{port}/frame'></iframe>\"] --> B\n",
+        '%%{init: {"securityLevel": "loose"}}%%\n'
+        f"graph TD\n  A[\"<img src='http://127.0.0.1:{port}/loose'>\"] --> B\n",
+    ]
+    MermaidEngine(jobs=1).render(sources, tmp_path, "png")
+    assert hits == []
