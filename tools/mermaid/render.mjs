@@ -1,16 +1,25 @@
 // Render many Mermaid diagrams with one headless Chromium (diagbench's Mermaid engine).
-// stdin: {"format": "svg"|"png", "out_dir": "...", "timeout_ms": 20000, "pages": 4,
+// stdin: {"format": "svg"|"png", "out_dir": "...", "timeout_ms": 20000,
 //         "items": [{"id": "000003", "code": "graph TD; A-->B"}]}
 // stdout: one JSON line per item {"id", "ok", "error", "line", "seconds"},
 //         then {"browser_launches": 1}.
-// The browser gets no network: every request goes to a proxy on a closed port,
-// loopback included; Mermaid runs with securityLevel "strict".
+// One page loads Mermaid once (the page of @mermaid-js/mermaid-cli, with its
+// bundled scripts) and then renders diagram after diagram (one page only:
+// headless Chromium stalls screenshots of pages in the background). The browser gets no
+// network: every request goes to a proxy on a closed port, loopback included;
+// Mermaid runs with securityLevel "strict".
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import url from 'node:url'
 import puppeteer from 'puppeteer'
-import { renderMermaid } from '@mermaid-js/mermaid-cli'
 
+const here = path.dirname(url.fileURLToPath(import.meta.url))
+const cli = path.join(here, 'node_modules', '@mermaid-js', 'mermaid-cli')
+const scripts = [
+  path.join(here, 'node_modules', 'mermaid', 'dist', 'mermaid.js'),
+  path.join(here, 'node_modules', '@mermaid-js', 'mermaid-zenuml', 'dist', 'mermaid-zenuml.js')
+]
 const job = JSON.parse(fs.readFileSync(0, 'utf8'))
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'diagbench-chromium-'))
 const browser = await puppeteer.launch({
@@ -21,18 +30,48 @@ const browser = await puppeteer.launch({
     '--disable-component-update', '--disable-sync', '--no-first-run',
     '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>']
 })
-console.warn = () => {} // mermaid-cli echoes the page console on stderr
 
-async function renderOne (item) {
+async function openPage () {
+  const page = await browser.newPage()
+  await page.goto(url.pathToFileURL(path.join(cli, 'dist', 'index.html')).href)
+  for (const script of scripts) await page.addScriptTag({ path: script })
+  await page.evaluate(async () => {
+    await Promise.all(Array.from(document.fonts, (font) => font.load()))
+    const { mermaid, 'mermaid-zenuml': zenuml, elkLayouts } = globalThis
+    await mermaid.registerExternalDiagrams([zenuml])
+    if (elkLayouts) mermaid.registerLayoutLoaders(elkLayouts)
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' })
+    document.body.style.background = 'white'
+  })
+  return page
+}
+
+async function draw (page, code, n) {
+  await page.setViewport({ width: 800, height: 600 }) // mermaid-cli's default; lay out each alike
+  const svg = await page.$eval('#container', async (container, code, n) => {
+    container.innerHTML = ''
+    const { svg } = await globalThis.mermaid.render(`diagram-${n}`, code, container)
+    container.innerHTML = svg
+    const element = container.getElementsByTagName('svg')[0]
+    element.style.backgroundColor = 'white'
+    return new XMLSerializer().serializeToString(element)
+  }, code, n)
+  if (job.format === 'svg') return Buffer.from(svg)
+  const clip = await page.$eval('#container svg', (svg) => {
+    const box = svg.getBoundingClientRect()
+    return { x: Math.floor(box.left), y: Math.floor(box.top), width: Math.ceil(box.width), height: Math.ceil(box.height) }
+  })
+  await page.setViewport({ width: clip.x + clip.width, height: clip.y + clip.height })
+  return page.screenshot({ clip })
+}
+
+async function renderOne (lane, item, n) {
   const start = performance.now()
   const out = { id: item.id, ok: false, error: null, line: null, seconds: 0 }
   let timer
   try {
-    const { data } = await Promise.race([
-      renderMermaid(browser, item.code, job.format, {
-        backgroundColor: 'white',
-        mermaidConfig: { securityLevel: 'strict' }
-      }),
+    const data = await Promise.race([
+      draw(lane.page, item.code, n),
       new Promise((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`timed out after ${job.timeout_ms / 1000} s`)),
           job.timeout_ms)
@@ -45,6 +84,10 @@ async function renderOne (item) {
     out.error = message.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').slice(0, 300)
     const line = /line (\d+)/i.exec(message)
     out.line = line ? Number(line[1]) : null
+    if (out.error.startsWith('timed out')) { // the page may still be busy: take a fresh one
+      lane.page.close().catch(() => {})
+      lane.page = await openPage()
+    }
   } finally {
     clearTimeout(timer)
   }
@@ -53,12 +96,8 @@ async function renderOne (item) {
 }
 
 try {
-  // Each render mostly waits on the page; a few pages at once keep the cores busy.
-  const queue = [...job.items]
-  const lanes = Array.from({ length: Math.max(1, job.pages || 4) }, async () => {
-    while (queue.length) await renderOne(queue.shift())
-  })
-  await Promise.all(lanes)
+  const lane = { page: await openPage() }
+  for (const [n, item] of job.items.entries()) await renderOne(lane, item, n)
 } finally {
   await browser.close()
   fs.rmSync(profile, { recursive: true, force: true })

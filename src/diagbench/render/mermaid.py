@@ -1,9 +1,9 @@
 """Mermaid through the pinned `@mermaid-js/mermaid-cli`, driving Debian's chromium.
 
-One Node process (`tools/mermaid/render.mjs`) per batch launches one browser
-and renders every diagram of the batch in a few pages at once; the browser has
-no network (all requests go to a closed proxy port, loopback included) and
-Mermaid runs with `securityLevel: "strict"`.
+One Node process (`tools/mermaid/render.mjs`) per worker launches one browser,
+loads Mermaid into one page once and renders its share of the batch diagram
+after diagram; the browser has no network (all requests go to a closed proxy
+port, loopback included) and Mermaid runs with `securityLevel: "strict"`.
 """
 
 from __future__ import annotations
@@ -43,10 +43,9 @@ class MermaidEngine:
 
     name = "mermaid"
 
-    def __init__(self, jobs: int = 2, timeout: float = 20.0, pages: int = 2) -> None:
+    def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
-        self.pages = pages
         self.last_browser_launches = 0
 
     def version(self) -> str:
@@ -75,7 +74,6 @@ class MermaidEngine:
         """Render the diagrams `lane` in one Node process; return its browser launches."""
         with tempfile.TemporaryDirectory(prefix="diagbench-mermaid-") as work:
             job = {"format": fmt, "out_dir": work, "timeout_ms": int(self.timeout * 1000),
-                   "pages": self.pages,
                    "items": [{"id": f"{k:06d}", "code": sources[k]} for k in lane]}
             env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work,
                    "LANG": "C.UTF-8", CHROMIUM_ENV: os.environ.get(CHROMIUM_ENV,
