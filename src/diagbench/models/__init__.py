@@ -1,0 +1,1 @@
+"""Model adapters behind one protocol, the runner, and the SQLite response cache."""

@@ -1,0 +1,96 @@
+"""A request to a model, in canonical form: what it asks, not how it is sent.
+
+The cache key is the sha256 of the canonical JSON: provider, base URL, model,
+every message (images by the sha256 of their bytes), every generation
+parameter, and the repeat index when sampling (temperature > 0). Transport
+settings — concurrency, time-outs, retries — are not part of a request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mimetypes
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImagePart:
+    """Image bytes sent as they are (PNG by default: lossless, diagrams are text)."""
+
+    data: bytes = field(repr=False)
+    media_type: str = "image/png"
+    path: str | None = None
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    @classmethod
+    def from_file(cls, path: Path | str) -> ImagePart:
+        p = Path(path)
+        media_type = mimetypes.guess_type(p.name)[0] or "application/octet-stream"
+        return cls(p.read_bytes(), media_type, str(p))
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: str
+    parts: tuple[TextPart | ImagePart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationConfig:
+    """Generation parameters; temperature 0 by default (benchmarks want the mode)."""
+
+    temperature: float = 0.0
+    max_tokens: int = 2048
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
+    reasoning: str | None = None  # provider-specific effort/budget, where one exists
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    provider: str
+    model: str
+    messages: tuple[Message, ...]
+    config: GenerationConfig = GenerationConfig()
+    base_url: str | None = None
+    repeat: int = 0
+
+    def canonical(self) -> dict:
+        """Everything that determines the answer, images by hash, in a stable order."""
+        messages = [{"role": m.role, "parts": [
+            {"text": p.text} if isinstance(p, TextPart)
+            else {"image_sha256": p.sha256, "media_type": p.media_type} for p in m.parts]}
+            for m in self.messages]
+        config = self.config
+        return {
+            "provider": self.provider, "base_url": self.base_url, "model": self.model,
+            "messages": messages,
+            "config": {"temperature": config.temperature, "max_tokens": config.max_tokens,
+                       "seed": config.seed, "stop": list(config.stop),
+                       "reasoning": config.reasoning},
+            "repeat": self.repeat if config.temperature > 0 else 0,
+        }
+
+    def key(self) -> str:
+        """sha256 of the canonical JSON: the response cache key."""
+        text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def user_request(provider: str, model: str, prompt: str, images: tuple[ImagePart, ...] = (),
+                 config: GenerationConfig = GenerationConfig(), base_url: str | None = None,
+                 repeat: int = 0) -> Request:
+    """A one-turn request: the images, then the prompt."""
+    parts = (*images, TextPart(prompt))
+    return Request(provider, model, (Message("user", parts),), config, base_url, repeat)

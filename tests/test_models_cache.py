@@ -1,0 +1,91 @@
+"""Cache keys hit and miss for visible reasons; answered requests survive kill -9."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+from diagbench.models.cache import ResponseCache
+from diagbench.models.request import GenerationConfig, ImagePart, user_request
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
+
+
+def request(prompt="Convert this diagram to PlantUML.", image=PNG, **config):
+    return user_request("openai", "gpt-4o", prompt, (ImagePart(image),),
+                        GenerationConfig(**config))
+
+
+def test_key_changes_with_what_is_asked_and_only_that():
+    base = request()
+    assert request().key() == base.key()
+    assert request(image=PNG[:-1] + b"\x00").key() != base.key()  # one image byte
+    assert request(prompt="Convert this diagram.").key() != base.key()
+    assert request(temperature=0.7).key() != base.key()
+    assert request(max_tokens=10).key() != base.key()
+    # the repeat index matters only when sampling
+    greedy = [user_request("openai", "gpt-4o", "p", repeat=k).key() for k in (0, 1)]
+    sampled = [user_request("openai", "gpt-4o", "p", config=GenerationConfig(temperature=1.0),
+                            repeat=k).key() for k in (0, 1)]
+    assert greedy[0] == greedy[1] and sampled[0] != sampled[1]
+    canonical = base.canonical()
+    assert canonical["messages"][0]["parts"][0] == {
+        "image_sha256": ImagePart(PNG).sha256, "media_type": "image/png"}
+    assert "max_connections" not in json.dumps(canonical)
+
+
+def test_cache_round_trip_stats_explain_clear(tmp_path):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    req = request()
+    assert cache.get(req.key()) is None
+    cache.put(req, {"text": "@startuml\nA -> B\n@enduml", "status": "ok"})
+    assert cache.get(req.key())["text"].startswith("@startuml")
+    assert cache.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert cache.stats()["by_model"] == {"openai:gpt-4o": 1}
+    explained = cache.explain(req.key()[:12])
+    assert explained["key"] == req.key() and explained["request"]["model"] == "gpt-4o"
+    assert cache.clear() == 1 and cache.get(req.key()) is None
+
+
+def test_answered_requests_survive_kill_9(tmp_path):
+    path = tmp_path / "c.sqlite"
+    script = textwrap.dedent(f"""
+        import sys, time
+        from diagbench.models.cache import ResponseCache
+        from diagbench.models.request import user_request
+        cache = ResponseCache({str(path)!r})
+        for k in range(1000):
+            cache.put(user_request("openai", "m", f"q{{k}}"), {{"text": f"a{{k}}"}})
+            if k == 49:
+                print("50", flush=True)
+                time.sleep(60)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "50"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    cache = ResponseCache(path)
+    assert cache.stats()["entries"] == 50
+    assert cache.get(user_request("openai", "m", "q49").key()) == {"text": "a49"}
+
+
+def test_cache_cli(tmp_path):
+    path = tmp_path / "c.sqlite"
+    req = request()
+    ResponseCache(path).put(req, {"text": "x"})
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "diagbench", "cache", *args,
+                               "--cache", str(path)], capture_output=True, text=True,
+                              timeout=60, check=False)
+
+    assert json.loads(run("stats").stdout)["entries"] == 1
+    shown = run("explain", req.key()[:16])
+    assert shown.returncode == 0 and ImagePart(PNG).sha256 in shown.stdout
+    missing = run("explain", "ffff")
+    assert missing.returncode == 3 and "no single cache entry" in missing.stderr
+    assert run("clear", "--yes").stdout.strip() == "deleted 1 responses"
