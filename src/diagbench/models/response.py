@@ -1,0 +1,33 @@
+"""What a model call returned: the answer, or the error that ended it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(slots=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+
+
+@dataclass(slots=True)
+class Response:
+    """`status` is "ok" or "error"; an error keeps its reason and never has text."""
+
+    status: str
+    text: str | None = None
+    finish_reason: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    latency: float = 0.0
+    served_model: str | None = None
+    error: str | None = None
+    attempts: int = 1
+
+    @classmethod
+    def failed(cls, reason: str, attempts: int, latency: float) -> Response:
+        return cls("error", error=reason, attempts=attempts, latency=latency)
+
+    def as_dict(self) -> dict:
+        return asdict(self)

@@ -1,0 +1,47 @@
+"""Which failures are worth another attempt, and how long to wait before it.
+
+Retried: 429, 5xx, time-outs and dropped connections — with exponential
+backoff and full jitter, or the server's `Retry-After` when it sends one.
+Not retried: 400, 401, 403, 404, 422 and content errors (asking again gives
+the same answer).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    retries: int = 4
+    base_delay: float = 1.0
+    max_delay: float = 60.0
+
+    def delay(self, attempt: int, retry_after: float | None = None) -> float:
+        """Seconds to wait before attempt `attempt + 1` (attempt counts from 1)."""
+        if retry_after is not None:
+            return min(max(retry_after, 0.0), self.max_delay)
+        return random.uniform(0, min(self.max_delay, self.base_delay * 2 ** (attempt - 1)))
+
+
+class CallError(Exception):
+    """A failed call: the reason to record, whether to retry, and the server's wait hint."""
+
+    def __init__(self, reason: str, retryable: bool, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+def retryable_status(status: int) -> bool:
+    return status == 429 or status >= 500
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """The `Retry-After` header in seconds (the HTTP-date form is not used by these APIs)."""
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
