@@ -1,0 +1,70 @@
+"""Model names like `openai:gpt-4o` or `vllm:Qwen/Qwen2.5-VL-7B-Instruct@http://host:8000/v1`,
+the provider each names, and where its key comes from (environment or `.env`)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from diagbench.models.openai_compat import OpenAICompatible
+
+
+class ModelSpecError(ValueError):
+    """A model name that names no known provider, or lacks what that provider needs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    adapter: type
+    key_env: str | None  # None: a local server that takes any key
+    default_base_url: str | None = None
+    needs_base_url: bool = False
+
+
+PROVIDERS: dict[str, Provider] = {
+    "openai": Provider(OpenAICompatible, "OPENAI_API_KEY"),
+    "vllm": Provider(OpenAICompatible, None, needs_base_url=True),
+    "ollama": Provider(OpenAICompatible, None, "http://127.0.0.1:11434/v1"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    provider: str
+    model: str
+    base_url: str | None
+
+    @classmethod
+    def parse(cls, text: str) -> ModelSpec:
+        provider, sep, rest = text.partition(":")
+        if not sep or provider not in PROVIDERS or not rest:
+            raise ModelSpecError(f"{text!r}: expected PROVIDER:MODEL[@BASE_URL] with PROVIDER "
+                                 f"one of {', '.join(PROVIDERS)}")
+        model, at, base_url = rest.partition("@http")
+        base = f"http{base_url}" if at else PROVIDERS[provider].default_base_url
+        if PROVIDERS[provider].needs_base_url and not base:
+            raise ModelSpecError(f"{text!r}: {provider} needs a server, as in "
+                                 f"{provider}:{model}@http://127.0.0.1:8000/v1")
+        return cls(provider, model, base)
+
+
+def load_env_file(path: Path = Path(".env")) -> None:
+    """Set the `KEY=value` lines of `path` that the environment does not already set."""
+    if not path.is_file():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        name, sep, value = line.strip().removeprefix("export ").partition("=")
+        if sep and name and not name.startswith("#"):
+            os.environ.setdefault(name.strip(), value.strip().strip("'\""))
+
+
+def make_adapter(spec: ModelSpec, timeout: float):
+    """The adapter for `spec`, with its key read from the environment (after `.env`)."""
+    provider = PROVIDERS[spec.provider]
+    load_env_file()
+    key = os.environ.get(provider.key_env) if provider.key_env else "not-needed"
+    if not key:
+        raise ModelSpecError(f"{spec.provider} needs {provider.key_env} in the environment "
+                             "or in .env")
+    return provider.adapter(key, spec.base_url, timeout=timeout)
