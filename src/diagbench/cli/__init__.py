@@ -12,6 +12,7 @@ import sys
 import click
 
 from diagbench import __version__
+from diagbench.cli.ask import ask
 from diagbench.cli.cache import cache
 from diagbench.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 from diagbench.cli.compare import compare
@@ -25,7 +26,7 @@ def cli() -> None:
     """Measure how well vision-language models read software diagrams."""
 
 
-for command in (parse, compare, render, cache):
+for command in (parse, compare, render, ask, cache):
     cli.add_command(command)
 
 
