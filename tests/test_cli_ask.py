@@ -9,7 +9,7 @@ import sys
 
 from PIL import Image
 
-from tests.fake_openai import FakeOpenAI
+from tests.fake_providers import FakeServer
 
 SECRET = "sk-diagbench-LEAKCHECK-0123456789"
 
@@ -23,7 +23,7 @@ def ask(tmp_path, *args):
 def test_ask_answers_caches_and_leaks_no_key(tmp_path):
     image = tmp_path / "d.png"
     Image.new("RGB", (30, 20), "white").save(image)
-    with FakeOpenAI(["400"]) as server:
+    with FakeServer(["400"]) as server:
         model = f"openai:gpt-4o@{server.base_url}"
         failed = ask(tmp_path, "--model", model, "--image", str(image), "Read it.")
         assert failed.returncode == 1 and "HTTP 400" in failed.stderr and failed.stdout == ""

@@ -17,7 +17,7 @@ from diagbench.models.openai_compat import OpenAICompatible
 from diagbench.models.request import user_request
 from diagbench.models.retry import RetryPolicy
 from diagbench.models.runner import run_requests
-from tests.fake_openai import FakeOpenAI
+from tests.fake_providers import FakeServer
 
 FAST = RetryPolicy(retries=1, base_delay=0.01, max_delay=0.02)
 
@@ -35,7 +35,7 @@ def run(server, requests, out, cache, max_connections=4):
 def test_second_run_is_served_from_the_cache_and_errors_are_not_cached(tmp_path):
     requests = [user_request("vllm", "m", f"question {k}") for k in range(30)]
     cache = ResponseCache(tmp_path / "cache.sqlite")
-    with FakeOpenAI(["400"]) as server:
+    with FakeServer(["400"]) as server:
         first = run(server, requests, tmp_path / "a.jsonl", cache, max_connections=8)
         assert len(server.requests) == 30
         statuses = Counter(r["status"] for r in first)
@@ -66,7 +66,7 @@ def test_killed_run_resumes_without_losing_or_repeating_answers(tmp_path):
             await run_requests(adapter, requests, out, cache, max_connections=4)
         asyncio.run(go())
     """)
-    with FakeOpenAI(["slow"] * 400, slow_seconds=0.02) as server:  # answers take a moment
+    with FakeServer(["slow"] * 400, slow_seconds=0.02) as server:  # answers take a moment
         child = subprocess.Popen([sys.executable, "-c", child_code, server.base_url, str(out),
                                   str(cache_path)])
         deadline = time.time() + 60

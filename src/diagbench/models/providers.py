@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from diagbench.models.anthropic_messages import AnthropicMessages
 from diagbench.models.openai_compat import OpenAICompatible
 
 
@@ -24,6 +25,7 @@ class Provider:
 
 PROVIDERS: dict[str, Provider] = {
     "openai": Provider(OpenAICompatible, "OPENAI_API_KEY"),
+    "anthropic": Provider(AnthropicMessages, "ANTHROPIC_API_KEY"),
     "vllm": Provider(OpenAICompatible, None, needs_base_url=True),
     "ollama": Provider(OpenAICompatible, None, "http://127.0.0.1:11434/v1"),
 }

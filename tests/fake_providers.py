@@ -1,5 +1,6 @@
-"""A real HTTP server on 127.0.0.1 speaking OpenAI's chat-completions wire format,
-answering each request by the next scripted behaviour (fault injection)."""
+"""A real HTTP server on 127.0.0.1 speaking the providers' wire formats — OpenAI chat
+completions, Anthropic messages, Gemini generateContent — answering each request
+by the next scripted behaviour (fault injection)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import threading
 import time
 
 
-class FakeOpenAI:
+class FakeServer:
     """`script` is consumed one behaviour per request; when empty, requests succeed.
 
-    Behaviours: "ok", "429", "429-retry-after", "500", "503", "slow", "drop",
+    Behaviours: "ok", "429", "429-retry-after", "500", "503", "529", "slow", "drop",
     "malformed", "400".
     """
 
@@ -31,7 +32,7 @@ class FakeOpenAI:
                 with fake.lock:
                     fake.requests.append(body)
                     behaviour = fake.script.pop(0) if fake.script else "ok"
-                fake.respond(self, behaviour, body)
+                fake.respond(self, behaviour, body, self.path)
 
             def log_message(self, *args):
                 pass
@@ -40,10 +41,15 @@ class FakeOpenAI:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
 
-    def __enter__(self) -> FakeOpenAI:
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-style base URL (with /v1)."""
+        return self.url + "/v1"
+
+    def __enter__(self) -> FakeServer:
         self.thread.start()
         return self
 
@@ -51,15 +57,15 @@ class FakeOpenAI:
         self.server.shutdown()
         self.server.server_close()
 
-    def respond(self, handler, behaviour: str, body: dict) -> None:
+    def respond(self, handler, behaviour: str, body: dict, path: str) -> None:
         if behaviour == "drop":
             handler.close_connection = True
             handler.connection.shutdown(2)
             return
         if behaviour == "slow":
             time.sleep(self.slow_seconds)
-        status, headers, payload = 200, {}, self.completion(body)
-        if behaviour in ("429", "429-retry-after", "500", "503", "400"):
+        status, headers, payload = 200, {}, self.answer(body, path)
+        if behaviour in ("429", "429-retry-after", "500", "503", "529", "400"):
             status = int(behaviour[:3])
             payload = json.dumps({"error": {"message": f"injected {behaviour}",
                                             "type": "injected", "code": None}}).encode()
@@ -76,7 +82,24 @@ class FakeOpenAI:
         handler.wfile.write(payload)
 
     @staticmethod
-    def completion(body: dict) -> bytes:
+    def answer(body: dict, path: str) -> bytes:
+        """The success reply in the wire format of the endpoint called, echoing the prompt."""
+        if path.endswith("/messages"):  # Anthropic
+            text = next(p["text"] for p in body["messages"][-1]["content"] if p["type"] == "text")
+            return json.dumps({
+                "id": "msg_1", "type": "message", "role": "assistant",
+                "model": body["model"] + "-served", "stop_reason": "end_turn",
+                "content": [{"type": "text", "text": f"echo: {text}"}],
+                "usage": {"input_tokens": 11, "output_tokens": 7}}).encode()
+        if ":generateContent" in path:  # Gemini
+            parts = body["contents"][-1]["parts"]
+            text = next(p["text"] for p in parts if "text" in p)
+            return json.dumps({
+                "candidates": [{"content": {"role": "model", "parts": [{"text": f"echo: {text}"}]},
+                                "finishReason": "STOP", "index": 0}],
+                "usageMetadata": {"promptTokenCount": 11, "candidatesTokenCount": 7,
+                                  "thoughtsTokenCount": 0, "totalTokenCount": 18},
+                "modelVersion": path.split("/models/")[1].split(":")[0] + "-served"}).encode()
         text = next((p["text"] for p in body["messages"][-1]["content"]
                      if p["type"] == "text"), "")
         return json.dumps({

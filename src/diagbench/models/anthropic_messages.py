@@ -1,0 +1,58 @@
+"""Anthropic's Messages API through the official `anthropic` SDK (one attempt per call)."""
+
+from __future__ import annotations
+
+import base64
+import time
+
+import anthropic
+
+from diagbench.models.request import ImagePart, Request
+from diagbench.models.response import Response, Usage
+from diagbench.models.retry import CallError, parse_retry_after, retryable_status
+
+
+def _content(parts) -> list[dict]:
+    return [{"type": "image", "source": {"type": "base64", "media_type": p.media_type,
+                                         "data": base64.b64encode(p.data).decode("ascii")}}
+            if isinstance(p, ImagePart) else {"type": "text", "text": p.text} for p in parts]
+
+
+class AnthropicMessages:
+    """`call` makes exactly one attempt; the SDK's own retries are off."""
+
+    def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
+        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url,
+                                               max_retries=0, timeout=timeout)
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    async def call(self, request: Request) -> Response:
+        config = request.config
+        params: dict = {"model": request.model, "max_tokens": config.max_tokens,
+                        "messages": [{"role": m.role, "content": _content(m.parts)}
+                                     for m in request.messages],
+                        # sampling parameters travel in the body: not every model takes them
+                        "extra_body": {"temperature": config.temperature}}
+        if config.stop:
+            params["stop_sequences"] = list(config.stop)
+        if config.reasoning:
+            params["thinking"] = {"type": "enabled", "budget_tokens": int(config.reasoning)}
+        start = time.perf_counter()
+        try:
+            message = await self.client.messages.create(**params)
+        except anthropic.APIStatusError as exc:
+            raise CallError(f"HTTP {exc.status_code}: {exc.message}"[:500],
+                            retryable_status(exc.status_code),
+                            parse_retry_after(exc.response.headers.get("retry-after"))) from None
+        except anthropic.APITimeoutError:
+            raise CallError("timed out", True) from None
+        except anthropic.APIConnectionError as exc:
+            raise CallError(f"connection failed: {exc}"[:300], True) from None
+        except (anthropic.APIResponseValidationError, ValueError) as exc:
+            raise CallError(f"malformed response: {exc}"[:300], True) from None
+        text = "".join(block.text for block in message.content if block.type == "text")
+        return Response("ok", text=text, finish_reason=message.stop_reason,
+                        usage=Usage(message.usage.input_tokens, message.usage.output_tokens),
+                        latency=time.perf_counter() - start, served_model=message.model)

@@ -1,0 +1,49 @@
+"""Anthropic and Gemini adapters against a real local server speaking their wire formats."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from diagbench.models.anthropic_messages import AnthropicMessages
+from diagbench.models.calling import call_with_retries
+from diagbench.models.request import ImagePart, user_request
+from diagbench.models.retry import RetryPolicy
+from tests.fake_providers import FakeServer
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(32)
+FAST = RetryPolicy(retries=2, base_delay=0.01, max_delay=0.05)
+
+
+def ask(adapter_type, base_url: str, provider: str, timeout: float = 5.0):
+    async def go():
+        adapter = adapter_type("test-key", base_url, timeout=timeout)
+        try:
+            return await call_with_retries(
+                adapter, user_request(provider, "model-x", "Read this.", (ImagePart(PNG),)), FAST)
+        finally:
+            await adapter.close()
+    return asyncio.run(go())
+
+
+def test_anthropic_answer_usage_and_image():
+    with FakeServer() as server:
+        response = ask(AnthropicMessages, server.url, "anthropic")
+    assert (response.status, response.text, response.finish_reason) == (
+        "ok", "echo: Read this.", "end_turn")
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (11, 7)
+    assert response.served_model == "model-x-served"
+    [sent] = server.requests
+    assert sent["messages"][0]["content"][0]["source"]["media_type"] == "image/png"
+    assert sent["temperature"] == 0.0
+
+
+@pytest.mark.parametrize(("script", "status", "asked"), [
+    (["429-retry-after"], "ok", 2), (["529"], "ok", 2), (["drop"], "ok", 2),
+    (["400"], "error", 1), (["503", "503", "503"], "error", 3)])
+def test_anthropic_retries_only_where_they_help(script, status, asked):
+    with FakeServer(script) as server:
+        response = ask(AnthropicMessages, server.url, "anthropic")
+    assert response.status == status and len(server.requests) == asked
+    assert (response.text is None) == (status == "error")
