@@ -8,6 +8,7 @@ import pytest
 
 from diagbench.models.anthropic_messages import AnthropicMessages
 from diagbench.models.calling import call_with_retries
+from diagbench.models.gemini import GeminiGenerate
 from diagbench.models.request import ImagePart, user_request
 from diagbench.models.retry import RetryPolicy
 from tests.fake_providers import FakeServer
@@ -45,5 +46,27 @@ def test_anthropic_answer_usage_and_image():
 def test_anthropic_retries_only_where_they_help(script, status, asked):
     with FakeServer(script) as server:
         response = ask(AnthropicMessages, server.url, "anthropic")
+    assert response.status == status and len(server.requests) == asked
+    assert (response.text is None) == (status == "error")
+
+
+def test_gemini_answer_usage_and_image():
+    with FakeServer() as server:
+        response = ask(GeminiGenerate, server.url, "gemini")
+    assert (response.status, response.text, response.finish_reason) == (
+        "ok", "echo: Read this.", "STOP")
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (11, 7)
+    assert response.served_model == "model-x-served"
+    [sent] = server.requests
+    assert sent["contents"][0]["parts"][0]["inlineData"]["mime_type"] == "image/png"
+    assert sent["generationConfig"]["temperature"] == 0.0
+
+
+@pytest.mark.parametrize(("script", "status", "asked"), [
+    (["429-retry-after"], "ok", 2), (["500"], "ok", 2), (["drop"], "ok", 2),
+    (["400"], "error", 1), (["503", "503", "503"], "error", 3)])
+def test_gemini_retries_only_where_they_help(script, status, asked):
+    with FakeServer(script) as server:
+        response = ask(GeminiGenerate, server.url, "gemini")
     assert response.status == status and len(server.requests) == asked
     assert (response.text is None) == (status == "error")

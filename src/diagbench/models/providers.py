@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diagbench.models.anthropic_messages import AnthropicMessages
+from diagbench.models.gemini import GeminiGenerate
 from diagbench.models.openai_compat import OpenAICompatible
 
 
@@ -26,6 +27,7 @@ class Provider:
 PROVIDERS: dict[str, Provider] = {
     "openai": Provider(OpenAICompatible, "OPENAI_API_KEY"),
     "anthropic": Provider(AnthropicMessages, "ANTHROPIC_API_KEY"),
+    "gemini": Provider(GeminiGenerate, "GEMINI_API_KEY"),
     "vllm": Provider(OpenAICompatible, None, needs_base_url=True),
     "ollama": Provider(OpenAICompatible, None, "http://127.0.0.1:11434/v1"),
 }

@@ -1,0 +1,70 @@
+"""Gemini's generateContent through the official `google-genai` SDK (one attempt per call)."""
+
+from __future__ import annotations
+
+import time
+
+from google import genai
+from google.genai import errors, types
+
+from diagbench.models.request import ImagePart, Request
+from diagbench.models.response import Response, Usage
+from diagbench.models.retry import CallError, parse_retry_after, retryable_status
+
+#: Transport failures by exception class name: the SDK raises httpx's own.
+_TIMEOUTS = ("Timeout",)
+_DROPS = ("ConnectError", "RemoteProtocolError", "ReadError", "WriteError", "NetworkError")
+
+
+def _part(part) -> types.Part:
+    if isinstance(part, ImagePart):
+        return types.Part.from_bytes(data=part.data, mime_type=part.media_type)
+    return types.Part.from_text(text=part.text)
+
+
+class GeminiGenerate:
+    """`call` makes exactly one attempt; the SDK's own retries are off."""
+
+    def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
+        options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000),
+                                    retry_options=types.HttpRetryOptions(attempts=1))
+        self.client = genai.Client(api_key=api_key, http_options=options)
+
+    async def close(self) -> None:
+        await self.client.aio.aclose()
+
+    async def call(self, request: Request) -> Response:
+        config = request.config
+        settings = types.GenerateContentConfig(
+            temperature=config.temperature, max_output_tokens=config.max_tokens,
+            seed=config.seed, stop_sequences=list(config.stop) or None,
+            thinking_config=types.ThinkingConfig(thinking_budget=int(config.reasoning))
+            if config.reasoning else None)
+        contents = [types.Content(role="model" if m.role == "assistant" else "user",
+                                  parts=[_part(p) for p in m.parts]) for m in request.messages]
+        start = time.perf_counter()
+        try:
+            reply = await self.client.aio.models.generate_content(
+                model=request.model, contents=contents, config=settings)
+        except errors.APIError as exc:
+            headers = getattr(exc.response, "headers", None) or {}
+            raise CallError(f"HTTP {exc.code}: {exc.message}"[:500], retryable_status(exc.code),
+                            parse_retry_after(headers.get("retry-after"))) from None
+        except ValueError as exc:
+            raise CallError(f"malformed response: {exc}"[:300], True) from None
+        except Exception as exc:
+            name = type(exc).__name__
+            if any(t in name for t in _TIMEOUTS):
+                raise CallError("timed out", True) from None
+            if any(d in name for d in _DROPS):
+                raise CallError(f"connection failed: {name}", True) from None
+            raise
+        usage = reply.usage_metadata
+        candidate = reply.candidates[0] if reply.candidates else None
+        return Response(
+            "ok", text=reply.text or "",
+            finish_reason=str(candidate.finish_reason.value) if candidate and
+            candidate.finish_reason else None,
+            usage=Usage(usage.prompt_token_count or 0, usage.candidates_token_count or 0,
+                        usage.thoughts_token_count or 0) if usage else Usage(),
+            latency=time.perf_counter() - start, served_model=reply.model_version)
