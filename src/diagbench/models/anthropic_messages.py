@@ -9,7 +9,7 @@ import anthropic
 
 from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response, Usage
-from diagbench.models.retry import CallError, parse_retry_after, retryable_status
+from diagbench.models.retry import sdk_errors
 
 
 def _content(parts) -> list[dict]:
@@ -40,18 +40,8 @@ class AnthropicMessages:
         if config.reasoning:
             params["thinking"] = {"type": "enabled", "budget_tokens": int(config.reasoning)}
         start = time.perf_counter()
-        try:
+        with sdk_errors(anthropic):
             message = await self.client.messages.create(**params)
-        except anthropic.APIStatusError as exc:
-            raise CallError(f"HTTP {exc.status_code}: {exc.message}"[:500],
-                            retryable_status(exc.status_code),
-                            parse_retry_after(exc.response.headers.get("retry-after"))) from None
-        except anthropic.APITimeoutError:
-            raise CallError("timed out", True) from None
-        except anthropic.APIConnectionError as exc:
-            raise CallError(f"connection failed: {exc}"[:300], True) from None
-        except (anthropic.APIResponseValidationError, ValueError) as exc:
-            raise CallError(f"malformed response: {exc}"[:300], True) from None
         text = "".join(block.text for block in message.content if block.type == "text")
         return Response("ok", text=text, finish_reason=message.stop_reason,
                         usage=Usage(message.usage.input_tokens, message.usage.output_tokens),

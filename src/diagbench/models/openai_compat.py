@@ -14,7 +14,7 @@ import openai
 
 from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response, Usage
-from diagbench.models.retry import CallError, parse_retry_after, retryable_status
+from diagbench.models.retry import CallError, sdk_errors
 
 
 def _content(parts) -> list[dict]:
@@ -52,18 +52,8 @@ class OpenAICompatible:
         if config.reasoning:
             params["reasoning_effort"] = config.reasoning
         start = time.perf_counter()
-        try:
+        with sdk_errors(openai):
             completion = await self.client.chat.completions.create(**params)
-        except openai.APIStatusError as exc:
-            raise CallError(f"HTTP {exc.status_code}: {exc.message}"[:500],
-                            retryable_status(exc.status_code),
-                            parse_retry_after(exc.response.headers.get("retry-after"))) from None
-        except openai.APITimeoutError:
-            raise CallError("timed out", True) from None
-        except openai.APIConnectionError as exc:
-            raise CallError(f"connection failed: {exc}"[:300], True) from None
-        except (openai.APIResponseValidationError, ValueError) as exc:
-            raise CallError(f"malformed response: {exc}"[:300], True) from None
         if not completion.choices:
             raise CallError("response has no choices", False)
         choice, usage = completion.choices[0], completion.usage

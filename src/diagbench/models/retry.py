@@ -9,7 +9,10 @@ the same answer).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import ModuleType
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,3 +48,20 @@ def parse_retry_after(value: str | None) -> float | None:
         return float(value) if value is not None else None
     except ValueError:
         return None
+
+
+@contextmanager
+def sdk_errors(sdk: ModuleType) -> Iterator[None]:
+    """Turn the exceptions of the `openai` or `anthropic` SDK (same hierarchy) into CallError."""
+    try:
+        yield
+    except sdk.APIStatusError as exc:
+        raise CallError(f"HTTP {exc.status_code}: {exc.message}"[:500],
+                        retryable_status(exc.status_code),
+                        parse_retry_after(exc.response.headers.get("retry-after"))) from None
+    except sdk.APITimeoutError:
+        raise CallError("timed out", True) from None
+    except sdk.APIConnectionError as exc:
+        raise CallError(f"connection failed: {exc}"[:300], True) from None
+    except (sdk.APIResponseValidationError, ValueError) as exc:
+        raise CallError(f"malformed response: {exc}"[:300], True) from None
