@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import socket
 import threading
 import time
 
@@ -26,6 +27,10 @@ class FakeServer:
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                super().setup()  # answer at once: no Nagle wait between headers and body
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -109,3 +114,9 @@ class FakeServer:
                          "message": {"role": "assistant", "content": f"echo: {text}"}}],
             "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
         }).encode()
+
+
+if __name__ == "__main__":  # serve until killed (for bench/runner.py)
+    with FakeServer() as fake:
+        print(fake.base_url, flush=True)
+        fake.thread.join()
