@@ -18,6 +18,7 @@ from diagbench.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 from diagbench.cli.compare import compare
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
+from diagbench.cli.run import run
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,7 +27,7 @@ def cli() -> None:
     """Measure how well vision-language models read software diagrams."""
 
 
-for command in (parse, compare, render, ask, cache):
+for command in (parse, compare, render, ask, run, cache):
     cli.add_command(command)
 
 
