@@ -105,8 +105,9 @@ class FakeServer:
                 "usageMetadata": {"promptTokenCount": 11, "candidatesTokenCount": 7,
                                   "thoughtsTokenCount": 0, "totalTokenCount": 18},
                 "modelVersion": path.split("/models/")[1].split(":")[0] + "-served"}).encode()
-        text = next((p["text"] for p in body["messages"][-1]["content"]
-                     if p["type"] == "text"), "")
+        content = body["messages"][-1]["content"]  # a string, or a list of parts
+        text = content if isinstance(content, str) else next(
+            (p["text"] for p in content if p["type"] == "text"), "")
         return json.dumps({
             "id": "chatcmpl-1", "object": "chat.completion", "created": 0,
             "model": body["model"] + "-served",

@@ -3,6 +3,8 @@ bad request files, and no key in any file."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import os
 import subprocess
@@ -68,3 +70,49 @@ def test_limit_and_bad_request_files(tmp_path):
         missing = run(tmp_path, str(bad), "--model", model, "--out", "r3")
         assert missing.returncode == 3 and ":1: image not readable" in missing.stderr
         assert len(server.requests) == 3
+
+
+def sent_image_size(body: dict) -> tuple[int, int]:
+    url = body["messages"][0]["content"][0]["image_url"]["url"]
+    data = base64.b64decode(url.split(",", 1)[1])
+    with Image.open(io.BytesIO(data)) as image:
+        return image.size
+
+
+def test_image_policy_is_applied_and_logged_per_sample(tmp_path):
+    path = requests_file(tmp_path, n=2)
+    Image.new("RGB", (900, 300), "white").save(tmp_path / "img.png")
+    with FakeServer() as server:
+        done = run(tmp_path, str(path), "--model", f"openai:gpt-4o@{server.base_url}",
+                   "--out", "r", "--max-image-side", "300")
+        assert done.returncode == 0, done.stderr
+        assert [sent_image_size(body) for body in server.requests] == [(300, 100)] * 2
+        assert server.requests[0]["messages"][0]["content"][0]["image_url"]["detail"] == "high"
+    records = [json.loads(x) for x in (tmp_path / "r/responses.jsonl").read_text().splitlines()]
+    [image] = records[0]["images"]
+    assert (image["width"], image["height"], image["resized_from"][:2]) == (300, 100, [900, 300])
+    assert {r["id"] for r in records} == {"r0", "r1"}
+    manifest = json.loads((tmp_path / "r/manifest.json").read_text(encoding="utf-8"))
+    assert manifest["parameters"]["image_policy"] == {"max_side": 300, "max_bytes": None}
+    (tmp_path / "img.png").write_text("not an image", encoding="utf-8")
+    bad = run(tmp_path, str(path), "--model", "openai:gpt-4o@http://127.0.0.1:9/v1",
+              "--out", "r2")
+    assert bad.returncode == 3 and ":1: " in bad.stderr and "not a readable image" in bad.stderr
+
+
+def test_repeats_ask_each_request_again_only_when_sampling(tmp_path):
+    path = requests_file(tmp_path, n=2)
+    with FakeServer() as server:
+        model = f"openai:gpt-4o@{server.base_url}"
+        sampled = run(tmp_path, str(path), "--model", model, "--out", "r",
+                      "--temperature", "0.7", "--repeats", "3")
+        assert sampled.returncode == 0, sampled.stderr
+        assert len(server.requests) == 6
+        again = run(tmp_path, str(path), "--model", model, "--out", "r2",
+                    "--temperature", "0.7", "--repeats", "3")
+        assert again.returncode == 0 and len(server.requests) == 6  # all six from the cache
+        greedy = run(tmp_path, str(path), "--model", model, "--out", "r3", "--repeats", "3")
+        assert greedy.returncode == 2 and "--repeats needs --temperature" in greedy.stderr
+    records = [json.loads(x) for x in (tmp_path / "r/responses.jsonl").read_text().splitlines()]
+    assert sorted(r["id"] for r in records) == ["r0#0", "r0#1", "r0#2", "r1#0", "r1#1", "r1#2"]
+    assert len({r["key"] for r in records}) == 6

@@ -63,12 +63,17 @@ def load_env_file(path: Path = Path(".env")) -> None:
             os.environ.setdefault(name.strip(), value.strip().strip("'\""))
 
 
-def make_adapter(spec: ModelSpec, timeout: float):
-    """The adapter for `spec`, with its key read from the environment (after `.env`)."""
+def provider_key(spec: ModelSpec) -> str:
+    """The key `spec`'s provider needs, from the environment (after `.env`)."""
     provider = PROVIDERS[spec.provider]
     load_env_file()
     key = os.environ.get(provider.key_env) if provider.key_env else "not-needed"
     if not key:
         raise ModelSpecError(f"{spec.provider} needs {provider.key_env} in the environment "
                              "or in .env")
-    return provider.adapter(key, spec.base_url, timeout=timeout)
+    return key
+
+
+def make_adapter(spec: ModelSpec, timeout: float):
+    """The adapter for `spec`, with its key."""
+    return PROVIDERS[spec.provider].adapter(provider_key(spec), spec.base_url, timeout=timeout)

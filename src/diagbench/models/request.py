@@ -27,6 +27,7 @@ class ImagePart:
     data: bytes = field(repr=False)
     media_type: str = "image/png"
     path: str | None = None
+    original: tuple[int, int, int] | None = None  # (width, height, bytes) before shrinking
 
     @property
     def sha256(self) -> str:

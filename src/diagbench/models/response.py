@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 
 @dataclass(slots=True)
@@ -28,6 +28,12 @@ class Response:
     @classmethod
     def failed(cls, reason: str, attempts: int, latency: float) -> Response:
         return cls("error", error=reason, attempts=attempts, latency=latency)
+
+    @classmethod
+    def from_dict(cls, record: dict) -> Response:
+        """The response within a record (`as_dict` plus any other keys)."""
+        values = {f.name: record[f.name] for f in fields(cls) if f.name in record}
+        return cls(**values | {"usage": Usage(**record.get("usage", {}))})
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from diagbench.models.cache import ResponseCache
 from diagbench.models.calling import call_with_retries
-from diagbench.models.request import Request
-from diagbench.models.response import Response, Usage
+from diagbench.models.image_policy import describe
+from diagbench.models.request import ImagePart, Request
+from diagbench.models.response import Response
 from diagbench.models.retry import RetryPolicy
 
 DEFAULT_POLICY = RetryPolicy()
@@ -37,8 +38,10 @@ def answered(path: Path) -> dict[str, dict]:
 async def run_requests(adapter, requests: list[Request], out: Path | None = None,
                        cache: ResponseCache | None = None, max_connections: int = 16,
                        policy: RetryPolicy = DEFAULT_POLICY,
-                       progress: Callable[[Response], None] = lambda r: None) -> list[dict]:
-    """Answer every request once; return one record per request, in order.
+                       progress: Callable[[Response], None] = lambda r: None,
+                       ids: list[str] | None = None) -> list[dict]:
+    """Answer every request once; return one record per request, in order (with its
+    id from `ids`, when given).
 
     Answers come from the cache, from an earlier run's `out`, or from the
     model; failures are records with status "error" and are not cached.
@@ -49,17 +52,22 @@ async def run_requests(adapter, requests: list[Request], out: Path | None = None
 
     async def one(index: int, request: Request) -> dict:
         key = request.key()
+        label = {"id": ids[index]} if ids else {}
         if key in done:
-            return done[key] | {"index": index}
+            progress(Response.from_dict(done[key]))
+            return done[key] | {"index": index} | label
         cached = cache.get(key) if cache else None
         if cached is not None:
-            response = Response(**cached | {"usage": Usage(**cached["usage"])})
+            response = Response.from_dict(cached)
         else:
             async with gate:
                 response = await call_with_retries(adapter, request, policy)
             if response.status == "ok" and cache:
                 cache.put(request, response.as_dict())
-        record = {"index": index, "key": key, "cached": cached is not None} | response.as_dict()
+        images = [describe(p) for m in request.messages for p in m.parts
+                  if isinstance(p, ImagePart)]
+        record = ({"index": index, **label, "key": key, "cached": cached is not None,
+                   "images": images} | response.as_dict())
         if sink:
             sink.write(json.dumps(record) + "\n")
             sink.flush()

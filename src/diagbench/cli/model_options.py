@@ -1,0 +1,126 @@
+"""The options every model-calling command shares, bundled into one `ModelSettings`."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from diagbench.cli.common import EXIT_BAD_INPUT
+from diagbench.models.cache import ResponseCache
+from diagbench.models.image_policy import ImagePolicy
+from diagbench.models.providers import ModelSpec, ModelSpecError, make_adapter, provider_key
+from diagbench.models.request import GenerationConfig, ImagePart, Request
+from diagbench.models.response import Response
+from diagbench.models.retry import RetryPolicy
+from diagbench.models.runner import run_requests
+
+BUDGET_PROVIDERS = ("anthropic", "gemini")  # their reasoning option is a token budget
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """Which model, how it generates, how it is called, and what images it is sent."""
+
+    spec: ModelSpec
+    config: GenerationConfig
+    timeout: float
+    retry: RetryPolicy
+    images: ImagePolicy
+    cache: ResponseCache | None
+
+    @property
+    def name(self) -> str:
+        return f"{self.spec.provider}:{self.spec.model}"
+
+    def image(self, path: Path) -> ImagePart:
+        """The image at `path` as it will be sent (shrunk when the policy asks)."""
+        return self.images.apply(ImagePart.from_file(path))
+
+    def parameters(self) -> dict:
+        """Generation parameters and image policy, as the manifest records them."""
+        config = self.config
+        return {"temperature": config.temperature, "max_tokens": config.max_tokens,
+                "seed": config.seed, "reasoning": config.reasoning,
+                "image_policy": self.images.as_dict()}
+
+    def run(self, requests: list[Request], out: Path | None = None,
+            max_connections: int = 8,
+            progress: Callable[[Response], None] = lambda r: None,
+            ids: list[str] | None = None) -> list[dict]:
+        """Answer `requests` through the runner (cache, retries, resumable `out`)."""
+        async def go() -> list[dict]:
+            adapter = make_adapter(self.spec, self.timeout)
+            try:
+                return await run_requests(adapter, requests, out, self.cache, max_connections,
+                                          self.retry, progress, ids)
+            finally:
+                await adapter.close()
+        return asyncio.run(go())
+
+
+def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | None,
+              reasoning: str | None, timeout: float, retries: int, no_cache: bool,
+              cache_path: Path | None, max_image_side: int | None,
+              max_image_bytes: int | None) -> ModelSettings:
+    spec = ModelSpec.parse(model_name)
+    if reasoning and spec.provider in BUDGET_PROVIDERS and not reasoning.isdigit():
+        raise ModelSpecError(f"--reasoning for {spec.provider} is a token budget, "
+                             f"not {reasoning!r}")
+    provider_key(spec)  # a missing key is reported before any work
+    return ModelSettings(
+        spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
+                               reasoning=reasoning),
+        timeout, RetryPolicy(retries=retries), ImagePolicy(max_image_side, max_image_bytes),
+        None if no_cache else ResponseCache(cache_path))
+
+
+OPTIONS = (
+    click.option("--model", "model_name", required=True,
+                 help="PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o or "
+                      "vllm:Qwen/Qwen2.5-VL-7B-Instruct@http://127.0.0.1:8000/v1"),
+    click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.0,
+                 show_default=True),
+    click.option("--max-tokens", type=click.IntRange(1), default=2048, show_default=True),
+    click.option("--seed", type=int, help="Sampling seed, where the provider takes one."),
+    click.option("--reasoning", help="Reasoning effort (openai: low|medium|high) or "
+                                     "thinking budget in tokens (anthropic, gemini)."),
+    click.option("--timeout", type=click.FloatRange(1.0), default=120.0, show_default=True,
+                 help="Seconds per attempt."),
+    click.option("--retries", type=click.IntRange(0, 20), default=4, show_default=True,
+                 help="Retries of 429, 5xx, time-outs and dropped connections."),
+    click.option("--no-cache", is_flag=True, help="Neither read nor write the response cache."),
+    click.option("--cache", "cache_path", type=click.Path(dir_okay=False, path_type=Path),
+                 help="Cache file (default: $DIAGBENCH_CACHE or "
+                      "~/.cache/diagbench/responses.sqlite)."),
+    click.option("--max-image-side", type=click.IntRange(16),
+                 help="Shrink images whose longer side is above this many pixels."),
+    click.option("--max-image-bytes", type=click.IntRange(1024),
+                 help="Shrink images until their PNG is at most this many bytes."),
+)
+
+
+def model_options(command: Callable) -> Callable:
+    """Add the shared options to `command`, which receives them as `settings`.
+
+    An unknown provider, a missing key or an unusable option exits with code 3.
+    """
+    @functools.wraps(command)
+    def wrapper(*args, model_name, temperature, max_tokens, seed, reasoning, timeout, retries,
+                no_cache, cache_path, max_image_side, max_image_bytes, **kwargs):
+        try:
+            settings = _settings(model_name, temperature, max_tokens, seed, reasoning, timeout,
+                                 retries, no_cache, cache_path, max_image_side, max_image_bytes)
+        except ModelSpecError as exc:
+            click.echo(f"diagbench: error: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        return command(*args, settings=settings, **kwargs)
+
+    for option in reversed(OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper
