@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 
+from diagbench.models.protocol import Model
 from diagbench.models.request import Request
 from diagbench.models.response import Response
 from diagbench.models.retry import CallError, RetryPolicy
 
 
-async def call_with_retries(adapter, request: Request, policy: RetryPolicy) -> Response:
+async def call_with_retries(adapter: Model, request: Request, policy: RetryPolicy) -> Response:
     """Call `adapter` until an answer, a failure not worth retrying, or the retries run out.
 
     A final failure comes back as `Response(status="error", error=reason)`:

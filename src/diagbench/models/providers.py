@@ -10,6 +10,7 @@ from pathlib import Path
 from diagbench.models.anthropic_messages import AnthropicMessages
 from diagbench.models.gemini import GeminiGenerate
 from diagbench.models.openai_compat import OpenAICompatible
+from diagbench.models.protocol import Model
 
 
 class ModelSpecError(ValueError):
@@ -74,6 +75,6 @@ def provider_key(spec: ModelSpec) -> str:
     return key
 
 
-def make_adapter(spec: ModelSpec, timeout: float):
+def make_adapter(spec: ModelSpec, timeout: float) -> Model:
     """The adapter for `spec`, with its key."""
     return PROVIDERS[spec.provider].adapter(provider_key(spec), spec.base_url, timeout=timeout)

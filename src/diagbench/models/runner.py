@@ -11,6 +11,7 @@ from pathlib import Path
 from diagbench.models.cache import ResponseCache
 from diagbench.models.calling import call_with_retries
 from diagbench.models.image_policy import describe
+from diagbench.models.protocol import Model
 from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response
 from diagbench.models.retry import RetryPolicy
@@ -35,7 +36,7 @@ def answered(path: Path) -> dict[str, dict]:
     return done
 
 
-async def run_requests(adapter, requests: list[Request], out: Path | None = None,
+async def run_requests(adapter: Model, requests: list[Request], out: Path | None = None,
                        cache: ResponseCache | None = None, max_connections: int = 16,
                        policy: RetryPolicy = DEFAULT_POLICY,
                        progress: Callable[[Response], None] = lambda r: None,

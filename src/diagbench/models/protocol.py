@@ -1,0 +1,20 @@
+"""The one protocol every model adapter speaks (API providers and offline baselines)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from diagbench.models.request import Request
+from diagbench.models.response import Response
+
+
+class Model(Protocol):
+    """One attempt per `call`; retries, caching and concurrency belong to the runner.
+
+    `call` returns the answer with finish reason, usage, latency and the model
+    id served, or raises `CallError` saying whether a retry can help.
+    """
+
+    async def call(self, request: Request) -> Response: ...
+
+    async def close(self) -> None: ...
