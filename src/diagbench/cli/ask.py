@@ -9,9 +9,10 @@ from pathlib import Path
 import click
 
 from diagbench.cli.common import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK
-from diagbench.cli.model_options import ModelSettings, model_options
+from diagbench.cli.model_options import model_options
 from diagbench.models.image_policy import ImagePolicyError
 from diagbench.models.request import user_request
+from diagbench.models.settings import ModelSettings
 
 
 @click.command()

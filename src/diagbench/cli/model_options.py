@@ -1,12 +1,10 @@
-"""The options every model-calling command shares, bundled into one `ModelSettings`."""
+"""The options every model-calling command shares, bundled into `ModelSettings`."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -14,54 +12,12 @@ import click
 from diagbench.cli.common import EXIT_BAD_INPUT
 from diagbench.models.cache import ResponseCache
 from diagbench.models.image_policy import ImagePolicy
-from diagbench.models.providers import ModelSpec, ModelSpecError, make_adapter, provider_key
-from diagbench.models.request import GenerationConfig, ImagePart, Request
-from diagbench.models.response import Response
+from diagbench.models.providers import ModelSpec, ModelSpecError, provider_key
+from diagbench.models.request import GenerationConfig
 from diagbench.models.retry import RetryPolicy
-from diagbench.models.runner import run_requests
+from diagbench.models.settings import ModelSettings
 
 BUDGET_PROVIDERS = ("anthropic", "gemini")  # their reasoning option is a token budget
-
-
-@dataclass(frozen=True)
-class ModelSettings:
-    """Which model, how it generates, how it is called, and what images it is sent."""
-
-    spec: ModelSpec
-    config: GenerationConfig
-    timeout: float
-    retry: RetryPolicy
-    images: ImagePolicy
-    cache: ResponseCache | None
-
-    @property
-    def name(self) -> str:
-        return f"{self.spec.provider}:{self.spec.model}"
-
-    def image(self, path: Path) -> ImagePart:
-        """The image at `path` as it will be sent (shrunk when the policy asks)."""
-        return self.images.apply(ImagePart.from_file(path))
-
-    def parameters(self) -> dict:
-        """Generation parameters and image policy, as the manifest records them."""
-        config = self.config
-        return {"temperature": config.temperature, "max_tokens": config.max_tokens,
-                "seed": config.seed, "reasoning": config.reasoning,
-                "image_policy": self.images.as_dict()}
-
-    def run(self, requests: list[Request], out: Path | None = None,
-            max_connections: int = 8,
-            progress: Callable[[Response], None] = lambda r: None,
-            ids: list[str] | None = None) -> list[dict]:
-        """Answer `requests` through the runner (cache, retries, resumable `out`)."""
-        async def go() -> list[dict]:
-            adapter = make_adapter(self.spec, self.timeout)
-            try:
-                return await run_requests(adapter, requests, out, self.cache, max_connections,
-                                          self.retry, progress, ids)
-            finally:
-                await adapter.close()
-        return asyncio.run(go())
 
 
 def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | None,
@@ -80,10 +36,9 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
         None if no_cache else ResponseCache(cache_path))
 
 
+MODEL_HELP = ("PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o, baseline:ocr (offline) or "
+              "vllm:Qwen/Qwen2.5-VL-7B-Instruct@http://127.0.0.1:8000/v1")
 OPTIONS = (
-    click.option("--model", "model_name", required=True,
-                 help="PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o or "
-                      "vllm:Qwen/Qwen2.5-VL-7B-Instruct@http://127.0.0.1:8000/v1"),
     click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.0,
                  show_default=True),
     click.option("--max-tokens", type=click.IntRange(1), default=2048, show_default=True),
@@ -105,22 +60,30 @@ OPTIONS = (
 )
 
 
-def model_options(command: Callable) -> Callable:
-    """Add the shared options to `command`, which receives them as `settings`.
+def model_options(command: Callable | None = None, *, multiple: bool = False) -> Callable:
+    """Add the shared options to `command`, which receives them as `settings` — a list
+    of `ModelSettings`, one per `--model`, when `multiple`.
 
     An unknown provider, a missing key or an unusable option exits with code 3.
     """
-    @functools.wraps(command)
-    def wrapper(*args, model_name, temperature, max_tokens, seed, reasoning, timeout, retries,
-                no_cache, cache_path, max_image_side, max_image_bytes, **kwargs):
-        try:
-            settings = _settings(model_name, temperature, max_tokens, seed, reasoning, timeout,
-                                 retries, no_cache, cache_path, max_image_side, max_image_bytes)
-        except ModelSpecError as exc:
-            click.echo(f"diagbench: error: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        return command(*args, settings=settings, **kwargs)
+    def decorate(command: Callable) -> Callable:
+        @functools.wraps(command)
+        def wrapper(*args, model_name, temperature, max_tokens, seed, reasoning, timeout,
+                    retries, no_cache, cache_path, max_image_side, max_image_bytes, **kwargs):
+            names = model_name if multiple else (model_name,)
+            try:
+                settings = [_settings(name, temperature, max_tokens, seed, reasoning, timeout,
+                                      retries, no_cache, cache_path, max_image_side,
+                                      max_image_bytes) for name in dict.fromkeys(names)]
+            except ModelSpecError as exc:
+                click.echo(f"diagbench: error: {exc}", err=True)
+                sys.exit(EXIT_BAD_INPUT)
+            return command(*args, settings=settings if multiple else settings[0], **kwargs)
 
-    for option in reversed(OPTIONS):
-        wrapper = option(wrapper)
-    return wrapper
+        for option in reversed(OPTIONS):
+            wrapper = option(wrapper)
+        help_text = MODEL_HELP + ("; repeat for several models" if multiple else "")
+        return click.option("--model", "model_name", required=True, multiple=multiple,
+                            help=help_text)(wrapper)
+
+    return decorate(command) if command is not None else decorate

@@ -1,0 +1,58 @@
+"""One model as a benchmark uses it: which model, how it generates, how it is called,
+and what images it is sent."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from diagbench.models.cache import ResponseCache
+from diagbench.models.image_policy import ImagePolicy
+from diagbench.models.providers import ModelSpec, make_adapter
+from diagbench.models.request import GenerationConfig, ImagePart, Request
+from diagbench.models.response import Response
+from diagbench.models.retry import RetryPolicy
+from diagbench.models.runner import run_requests
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """Which model, how it generates, how it is called, and what images it is sent."""
+
+    spec: ModelSpec
+    config: GenerationConfig
+    timeout: float
+    retry: RetryPolicy
+    images: ImagePolicy
+    cache: ResponseCache | None
+
+    @property
+    def name(self) -> str:
+        return f"{self.spec.provider}:{self.spec.model}"
+
+    def image(self, path: Path) -> ImagePart:
+        """The image at `path` as it will be sent (shrunk when the policy asks)."""
+        return self.images.apply(ImagePart.from_file(path))
+
+    def parameters(self) -> dict:
+        """Generation parameters and image policy, as the manifest records them."""
+        config = self.config
+        return {"temperature": config.temperature, "max_tokens": config.max_tokens,
+                "seed": config.seed, "reasoning": config.reasoning,
+                "image_policy": self.images.as_dict()}
+
+    def run(self, requests: list[Request], out: Path | None = None,
+            max_connections: int = 8,
+            progress: Callable[[Response], None] = lambda r: None,
+            ids: list[str] | None = None) -> list[dict]:
+        """Answer `requests` through the runner (cache, retries, resumable `out`)."""
+        async def go() -> list[dict]:
+            adapter = make_adapter(self.spec, self.timeout)
+            try:
+                return await run_requests(adapter, requests, out, self.cache, max_connections,
+                                          self.retry, progress, ids)
+            finally:
+                await adapter.close()
+        return asyncio.run(go())

@@ -1,0 +1,1 @@
+"""Answer parsers (code blocks, …) and metric functions."""
