@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 #: The components of the paper's Table 2, in its column order.
 COMPONENTS = ("participant", "node", "edge_direction", "edge_type", "message", "note", "group",
               "box")
 ERROR_KINDS = ("insertion", "deletion", "substitution")
+_ERRORS = attrgetter(*ERROR_KINDS)
 
 
 @dataclass(slots=True)
@@ -75,6 +77,7 @@ class Comparison:
     similarity_count: int = 0
     normalizations: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    differences: list[str] = field(default_factory=list)  # one line per element in error
 
     def add(self, other: Comparison) -> None:
         for name, counts in other.components.items():
@@ -84,6 +87,7 @@ class Comparison:
         self.similarity_count += other.similarity_count
         self.normalizations += other.normalizations
         self.warnings += other.warnings
+        self.differences += other.differences
 
     @property
     def gold_elements(self) -> int:
@@ -92,6 +96,20 @@ class Comparison:
     @property
     def errors(self) -> int:
         return sum(c.errors for c in self.components.values())
+
+    def snapshot(self) -> tuple[tuple[int, int, int], ...]:
+        """Every error count, in a fixed order (see `describe`)."""
+        return tuple(map(_ERRORS, self.components.values()))
+
+    def describe(self, before: tuple[tuple[int, int, int], ...], element: str) -> None:
+        """List `element` among the differences with the errors counted since `before`."""
+        after = self.snapshot()
+        if after == before:
+            return
+        counted = [f"{name} {kind}" + (f" ×{n - b}" if n - b > 1 else "")
+                   for name, old, new in zip(self.components, before, after, strict=True)
+                   for kind, b, n in zip(ERROR_KINDS, old, new, strict=True) if n > b]
+        self.differences.append(f"{element}: {', '.join(counted)}")
 
     def add_similarity(self, similarity: float, count: int = 1) -> None:
         """Record the label similarity of `count` matched messages."""

@@ -43,6 +43,7 @@ class FileResult:
             "label_similarity": c.label_similarity,
             "normalizations": c.normalizations,
             "warnings": c.warnings,
+            "differences": c.differences,
         }
 
 

@@ -20,7 +20,7 @@ from diagbench.compare import elements as el
 from diagbench.compare.assignment import assign, discordant_pairs, jaccard, position_gap
 from diagbench.compare.counts import Comparison
 from diagbench.compare.text import normalize_label, normalize_name, similarity
-from diagbench.diagram.sequence import BOUNDARIES, SequenceDiagram
+from diagbench.diagram.sequence import BOUNDARIES, Message, SequenceDiagram
 
 #: A pair is matched only when its cost is below the limit (see `assign`).
 PARTICIPANT_LIMIT = 0.5
@@ -93,10 +93,27 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
     for i, j in pairs:
         g, p = gold.participants[i], pred.participants[j]
         ids[p.id] = g.id
+        before = result.snapshot()
         el.participant_pair(g, p, result.components, result.normalizations)
+        result.describe(before, f"participant {g.name!r} read as {p.name!r}")
+    before = result.snapshot()
     _count_unmatched("participant", len(gold.participants), len(pred.participants), pairs,
                      result)
+    _describe_unmatched(result, before, "participant", pairs,
+                        [p.name for p in gold.participants], [p.name for p in pred.participants])
     return ids
+
+
+def _describe_unmatched(result: Comparison, before: tuple, component: str,
+                        pairs: list[tuple[int, int]], gold: list[str], pred: list[str]) -> None:
+    """List the unmatched elements of both sides (their counts were added since `before`)."""
+    if result.snapshot() == before:
+        return
+    matched_gold, matched_pred = {i for i, _ in pairs}, {j for _, j in pairs}
+    result.differences += [f"{component} missing: {text}" for i, text in enumerate(gold)
+                           if i not in matched_gold]
+    result.differences += [f"{component} extra: {text}" for j, text in enumerate(pred)
+                           if j not in matched_pred]
 
 
 def _end(pid: str, ids: dict[str, str] | None) -> str:
@@ -126,21 +143,31 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str,
                 + TIE_BREAK * position_gap(len(gm), len(pm)))
         pairs = assign(cost, MESSAGE_LIMIT)
     for i, j in pairs:
+        before = result.snapshot()
         sim = el.message_pair(gm[i], pm[j], gold_ends[i], pred_ends[j], result.components)
         if sim is not None:
             result.add_similarity(sim)
+        result.describe(before, f"message {_shown(gm[i])!r} read as {_shown(pm[j])!r}")
     matched_gold = {i for i, _ in pairs}
     matched_pred = {j for _, j in pairs}
     for i, message in enumerate(gm):
         if i not in matched_gold:
             el.message_removed(message, result.components, "deletion")
+            result.differences.append(f"message missing: {_shown(message)}")
     for j, message in enumerate(pm):
         if j not in matched_pred:
             el.message_removed(message, result.components, "insertion")
+            result.differences.append(f"message extra: {_shown(message)}")
     in_gold_order = [j for _, j in sorted(pairs)]
     result.ordering.pairs += len(pairs) * (len(pairs) - 1) // 2
     result.ordering.discordant_pairs += discordant_pairs(in_gold_order)
     return {j: i for i, j in pairs}
+
+
+def _shown(message: Message) -> str:
+    """A message as a reader knows it: `A -> B : label` (participant ids as written)."""
+    text = f"{message.sender} {message.arrow} {message.receiver}"
+    return f"{text} : {message.label}" if message.label else text
 
 
 #: Weights of text similarity, member overlap (Jaccard) and kind in the cost of a pair.
@@ -163,8 +190,13 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
 
     pairs = _pairs(gold_rows, pred_rows, cost, ELEMENT_LIMIT)
     for i, j in pairs:
+        before = result.snapshot()
         _PAIR_RULES[component](gold_rows[i], pred_rows[j], result.components)
+        result.describe(before, f"{component} {gold_rows[i][1]!r} read as {pred_rows[j][1]!r}")
+    before = result.snapshot()
     _count_unmatched(component, len(gold_rows), len(pred_rows), pairs, result)
+    _describe_unmatched(result, before, component, pairs, [r[1] for r in gold_rows],
+                        [r[1] for r in pred_rows])
 
 
 def _match_notes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
