@@ -9,17 +9,20 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 
 class FakeServer:
     """`script` is consumed one behaviour per request; when empty, requests succeed.
 
     Behaviours: "ok", "429", "429-retry-after", "500", "503", "529", "slow", "drop",
-    "malformed", "400".
+    "malformed", "400". A successful answer is `reply(prompt)`, by default "echo: PROMPT".
     """
 
-    def __init__(self, script: list[str] | None = None, slow_seconds: float = 3.0) -> None:
+    def __init__(self, script: list[str] | None = None, slow_seconds: float = 3.0,
+                 reply: Callable[[str], str] = lambda prompt: f"echo: {prompt}") -> None:
         self.script = list(script or [])
+        self.reply = reply
         self.slow_seconds = slow_seconds
         self.requests: list[dict] = []
         self.lock = threading.Lock()
@@ -86,21 +89,20 @@ class FakeServer:
         handler.end_headers()
         handler.wfile.write(payload)
 
-    @staticmethod
-    def answer(body: dict, path: str) -> bytes:
-        """The success reply in the wire format of the endpoint called, echoing the prompt."""
+    def answer(self, body: dict, path: str) -> bytes:
+        """The success reply to the prompt, in the wire format of the endpoint called."""
         if path.endswith("/messages"):  # Anthropic
             text = next(p["text"] for p in body["messages"][-1]["content"] if p["type"] == "text")
             return json.dumps({
                 "id": "msg_1", "type": "message", "role": "assistant",
                 "model": body["model"] + "-served", "stop_reason": "end_turn",
-                "content": [{"type": "text", "text": f"echo: {text}"}],
+                "content": [{"type": "text", "text": self.reply(text)}],
                 "usage": {"input_tokens": 11, "output_tokens": 7}}).encode()
         if ":generateContent" in path:  # Gemini
             parts = body["contents"][-1]["parts"]
             text = next(p["text"] for p in parts if "text" in p)
             return json.dumps({
-                "candidates": [{"content": {"role": "model", "parts": [{"text": f"echo: {text}"}]},
+                "candidates": [{"content": {"role": "model", "parts": [{"text": self.reply(text)}]},
                                 "finishReason": "STOP", "index": 0}],
                 "usageMetadata": {"promptTokenCount": 11, "candidatesTokenCount": 7,
                                   "thoughtsTokenCount": 0, "totalTokenCount": 18},
@@ -112,7 +114,7 @@ class FakeServer:
             "id": "chatcmpl-1", "object": "chat.completion", "created": 0,
             "model": body["model"] + "-served",
             "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": f"echo: {text}"}}],
+                         "message": {"role": "assistant", "content": self.reply(text)}}],
             "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
         }).encode()
 

@@ -16,6 +16,8 @@ from diagbench.cli.ask import ask
 from diagbench.cli.cache import cache
 from diagbench.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 from diagbench.cli.compare import compare
+from diagbench.cli.convert import convert
+from diagbench.cli.evaluate import evaluate_group
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
 from diagbench.cli.run import run
@@ -27,7 +29,7 @@ def cli() -> None:
     """Measure how well vision-language models read software diagrams."""
 
 
-for command in (parse, compare, render, ask, run, cache):
+for command in (parse, compare, render, ask, run, convert, evaluate_group, cache):
     cli.add_command(command)
 
 

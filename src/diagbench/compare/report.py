@@ -100,9 +100,8 @@ def report(results: list[FileResult], method: Method) -> dict:
     }
 
 
-def table(results: list[FileResult], method: Method) -> str:
-    """The paper's Table 2 for the pooled counts, then one line per file."""
-    total = pooled(results)
+def table2(total: Comparison, method: Method) -> list[str]:
+    """The paper's Table 2 for pooled counts: gold counts and error rates per component."""
     width = 11
     head = f"{'':<18}" + "".join(f"{_TITLES[c]:>{width}}" for c in COMPONENTS)
     lines = [f"method: {method}", head,
@@ -119,6 +118,12 @@ def table(results: list[FileResult], method: Method) -> str:
     lines.append(f"ordering {order:.3f}; label similarity "
                  f"{'—' if sim is None else f'{sim:.3f}'}; "
                  f"errors {total.errors} of {total.gold_elements} gold elements")
+    return lines
+
+
+def table(results: list[FileResult], method: Method) -> str:
+    """The paper's Table 2 for the pooled counts, then one line per file."""
+    lines = table2(pooled(results), method)
     lines += ["", "per file:"]
     for r in results:
         if r.comparison is None:

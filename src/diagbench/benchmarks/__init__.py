@@ -1,0 +1,1 @@
+"""One package per benchmark: how its samples are built, prompted and scored."""

@@ -1,0 +1,168 @@
+"""The conversion report: Table 2 per model side by side, statuses, per-component bars,
+error % by script length (paper 000 Fig. 6–7), paired model tests (footnote 3), and
+each file's gold and predicted images with the differences listed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from diagbench.benchmarks.conversion.convert import model_dir_name
+from diagbench.benchmarks.conversion.scoring import (
+    LENGTH_BINS,
+    STATUSES,
+    bin_label,
+    by_length,
+)
+from diagbench.compare.counts import COMPONENTS, ERROR_KINDS
+from diagbench.compare.pair import METHODS
+from diagbench.report.html import HtmlReport
+from diagbench.report.plots import error_bar_lines, grouped_bars
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.conversion.evaluate import ModelOutcome
+    from diagbench.benchmarks.conversion.samples import Sample
+
+TITLES = {"participant": "Participant", "node": "Node", "edge_direction": "Direction",
+          "edge_type": "Dir. type", "message": "Message", "note": "Note", "group": "Group",
+          "box": "Box"}
+FIGURE_COMPONENTS = ("node", "message", "edge_direction")  # the paper's Fig. 6–7
+MAX_FILES_SHOWN = 500
+
+
+def _percent(value: float | None) -> float | None:
+    return None if value is None else 100 * value
+
+
+def _table2(report: HtmlReport, summary: dict, method: str) -> None:
+    rows = []
+    for name, model in summary["models"].items():
+        components = model["methods"][method]["components"]
+        rows.append([name, "Ground truth count", *(components[c]["gold"] for c in COMPONENTS)])
+        rows += [["", f"{kind.capitalize()} (%)",
+                  *(_percent(components[c][f"{kind}_rate"]) for c in COMPONENTS)]
+                 for kind in ERROR_KINDS]
+    report.table(["Model", "", *(TITLES[c] for c in COMPONENTS)], rows)
+
+
+def write_report(run: Path, samples: list[Sample], outcomes: dict[str, ModelOutcome],
+                 summary: dict) -> Path:
+    """Write RUN/report.html and its plots in RUN/plots; return the page's path."""
+    plots = run / "plots"
+    report = HtmlReport("Image → PlantUML conversion")
+    problems = summary["gold_problems"]
+    report.paragraph(f"{len(samples)} diagrams, {len(outcomes)} model(s): "
+                     f"{', '.join(outcomes)}." + (f" {len(problems)} ground-truth file(s) "
+                                                  "could not be used (listed below)."
+                                                  if problems else ""))
+    for method in METHODS:
+        report.heading(f"Table 2 — {method} method")
+        _table2(report, summary, method)
+        series = {name: [_percent(_total_rate(m["methods"][method]["components"][c]))
+                         for c in COMPONENTS] for name, m in summary["models"].items()}
+        src = grouped_bars(plots / f"components_{method}.png", [TITLES[c] for c in COMPONENTS],
+                           series, "errors (% of ground truth)",
+                           f"Errors per component ({method})")
+        report.figure(_rel(src, run), f"Insertions + deletions + substitutions per component, "
+                                      f"as % of the ground-truth count ({method} method).")
+    _statuses(report, summary, plots, run)
+    _lengths(report, outcomes, plots, run)
+    if len(outcomes) > 1:
+        _paired(report, summary)
+    if problems:
+        report.heading("Ground truth not used")
+        report.table(["File", "Reason"], [[p["gold"], p["error"]] for p in problems])
+    _files(report, samples, outcomes, run)
+    return report.write(run / "report.html")
+
+
+def _total_rate(counts: dict) -> float | None:
+    gold = counts["gold"]
+    return (counts["insertion"] + counts["deletion"] + counts["substitution"]) / gold if gold \
+        else None
+
+
+def _statuses(report: HtmlReport, summary: dict, plots: Path, run: Path) -> None:
+    report.heading("Scripts: valid, invalid, missing")
+    rows, series = [], {}
+    for name, model in summary["models"].items():
+        counts = model["conversion"]["statuses"]
+        rows.append([name, *(counts[s] for s in STATUSES)])
+        series[name] = [counts[s] for s in STATUSES]
+    header = ["Model", "valid (renders)", "invalid (render error)", "no script in answer",
+              "call error", "image error"]
+    report.table(header, rows)
+    src = grouped_bars(plots / "statuses.png", header[1:], series, "images", "Conversion outcome")
+    report.figure(_rel(src, run), "Outcome of each image: a script that renders, one that "
+                                  "does not, an answer without a script (scored as empty), "
+                                  "a failed call or an unusable image (not scored).")
+
+
+def _lengths(report: HtmlReport, outcomes: dict[str, ModelOutcome], plots: Path,
+             run: Path) -> None:
+    report.heading("Error rate by ground-truth length (Fig. 6–7)")
+    labels = [bin_label(*b) for b in LENGTH_BINS]
+    first = next(iter(outcomes.values())).results["semantic"]
+    per_bin = [sum(1 for r in first if r.ok and lo <= r.gold_lines and (hi is None
+                                                                        or r.gold_lines <= hi))
+               for lo, hi in LENGTH_BINS]
+    report.table(["Lines of ground truth", *labels], [["Files (Table 1)", *per_bin]])
+    for name, outcome in outcomes.items():
+        for method in METHODS:
+            series = {}
+            for component in FIGURE_COMPONENTS:
+                points = by_length(outcome.results[method], component)
+                series[TITLES[component]] = ([m for m, _ in points], [e for _, e in points])
+            src = error_bar_lines(
+                plots / f"length_{model_dir_name(name)}_{method}.png", labels, series,
+                "lines in the ground-truth script", "errors (% of ground truth)",
+                f"{name} — {method}")
+            report.figure(_rel(src, run), f"{name}, {method} method: mean per-file error % "
+                                          "per length bin, bars ± one standard error.")
+
+
+def _paired(report: HtmlReport, summary: dict) -> None:
+    report.heading("Paired comparison of models")
+    report.paragraph("Per-file error rate of A minus that of B on the files both scored; "
+                     "Wilcoxon signed-rank test (two-sided) and a 95 % bootstrap interval of "
+                     "the mean difference (10,000 resamples). Negative: A makes fewer errors.",
+                     note=True)
+    for method in METHODS:
+        rows = [[f"{t['a']} − {t['b']}", TITLES[t["component"]], t["n"],
+                 _percent(t["mean_difference"]), _percent(t["ci_low"]), _percent(t["ci_high"]),
+                 None if t["p_value"] is None else f"{t['p_value']:.4f}"]
+                for t in summary["paired_tests"][method]]
+        report.heading(f"{method} method", 3)
+        report.table(["A − B", "Component", "Files", "Mean diff. (pp)", "CI low", "CI high",
+                      "p"], rows)
+
+
+def _files(report: HtmlReport, samples: list[Sample], outcomes: dict[str, ModelOutcome],
+           run: Path) -> None:
+    report.heading("Files")
+    if len(samples) > MAX_FILES_SHOWN:
+        report.paragraph(f"The first {MAX_FILES_SHOWN} of {len(samples)} files; all are in "
+                         "scores.jsonl.", note=True)
+    for k, sample in enumerate(samples[:MAX_FILES_SHOWN]):
+        for name, outcome in outcomes.items():
+            record = outcome.conversions[k]
+            result = outcome.results["semantic"][k]
+            images = [(_rel(sample.image, run), "ground truth image")]
+            if record.get("rendered"):
+                images.append((_rel(Path(record["rendered"]), run), f"{name}: rendered script"))
+            if result.comparison is None:
+                head, items = f"error: {result.pair.error}", []
+            else:
+                c = result.comparison
+                head = f"{c.errors} errors / {c.gold_elements} gold elements"
+                items = c.differences + [f"normalised: {n}" for n in record["normalizations"]]
+            if record["status"] == "converted" and not record["valid"]:
+                items.append(f"does not render: {record['render_error']}"
+                             + (f" (line {record['render_error_line']})"
+                                if record["render_error_line"] else ""))
+            report.details(f"{sample.name} — {name}: {head}", items, images)
+
+
+def _rel(path: Path, run: Path) -> str:
+    return Path(os.path.relpath(Path(path).resolve(), run.resolve())).as_posix()

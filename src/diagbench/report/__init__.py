@@ -1,0 +1,1 @@
+"""Tables, PNG plots, statistical tests and the static HTML report every benchmark writes."""
