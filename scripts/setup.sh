@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install everything diagbench needs, idempotently: a Java runtime, Graphviz,
 # Chromium and the libraries OpenCV loads (Debian packages; Node.js too when
-# missing), a virtual environment in .venv with the Python dependencies, the pinned PlantUML jar (a Python
-# dependency, checked by sha256) and the pinned mermaid-cli (npm, in tools/mermaid).
+# missing), a virtual environment in .venv with the Python dependencies, the
+# pinned PlantUML jar (a Python dependency, checked by sha256) and the pinned
+# mermaid-cli (npm, in tools/mermaid).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
