@@ -119,7 +119,12 @@ class FakeServer:
         }).encode()
 
 
-if __name__ == "__main__":  # serve until killed (for bench/runner.py)
-    with FakeServer() as fake:
+if __name__ == "__main__":  # serve until killed (bench/): python -m tests.fake_providers [FILE]
+    import sys
+    from pathlib import Path
+
+    canned = Path(sys.argv[1]).read_text(encoding="utf-8") if len(sys.argv) > 1 else None
+    with FakeServer(reply=(lambda prompt: canned) if canned else
+                    (lambda prompt: f"echo: {prompt}")) as fake:
         print(fake.base_url, flush=True)
         fake.thread.join()

@@ -12,7 +12,7 @@ import click
 from diagbench.cli.common import EXIT_BAD_INPUT
 from diagbench.models.cache import ResponseCache
 from diagbench.models.image_policy import ImagePolicy
-from diagbench.models.providers import ModelSpec, ModelSpecError, provider_key
+from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
 from diagbench.models.request import GenerationConfig
 from diagbench.models.retry import RetryPolicy
 from diagbench.models.settings import ModelSettings
@@ -33,7 +33,7 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
         spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
                                reasoning=reasoning),
         timeout, RetryPolicy(retries=retries), ImagePolicy(max_image_side, max_image_bytes),
-        None if no_cache else ResponseCache(cache_path))
+        None if no_cache or not PROVIDERS[spec.provider].cached else ResponseCache(cache_path))
 
 
 MODEL_HELP = ("PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o, baseline:ocr (offline) or "

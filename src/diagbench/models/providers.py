@@ -9,6 +9,7 @@ from pathlib import Path
 
 from diagbench.models.anthropic_messages import AnthropicMessages
 from diagbench.models.gemini import GeminiGenerate
+from diagbench.models.offline import BASELINES, OfflineBaseline
 from diagbench.models.openai_compat import OpenAICompatible
 from diagbench.models.protocol import Model
 
@@ -23,6 +24,8 @@ class Provider:
     key_env: str | None  # None: a local server that takes any key
     default_base_url: str | None = None
     needs_base_url: bool = False
+    models: tuple[str, ...] | None = None  # None: any name the server knows
+    cached: bool = True
 
 
 PROVIDERS: dict[str, Provider] = {
@@ -31,6 +34,7 @@ PROVIDERS: dict[str, Provider] = {
     "gemini": Provider(GeminiGenerate, "GEMINI_API_KEY"),
     "vllm": Provider(OpenAICompatible, None, needs_base_url=True),
     "ollama": Provider(OpenAICompatible, None, "http://127.0.0.1:11434/v1"),
+    "baseline": Provider(OfflineBaseline, None, models=tuple(BASELINES), cached=False),
 }
 
 
@@ -47,6 +51,9 @@ class ModelSpec:
             raise ModelSpecError(f"{text!r}: expected PROVIDER:MODEL[@BASE_URL] with PROVIDER "
                                  f"one of {', '.join(PROVIDERS)}")
         model, at, base_url = rest.partition("@http")
+        known = PROVIDERS[provider].models
+        if known is not None and model not in known:
+            raise ModelSpecError(f"{text!r}: {provider} models are {', '.join(known)}")
         base = f"http{base_url}" if at else PROVIDERS[provider].default_base_url
         if PROVIDERS[provider].needs_base_url and not base:
             raise ModelSpecError(f"{text!r}: {provider} needs a server, as in "

@@ -1,0 +1,60 @@
+"""Offline baseline models behind the `Model` protocol: no key, no network.
+
+Each baseline is a function of the request that returns the answer text; it
+runs in a worker thread so that the runner's event loop stays free. A request
+the baseline cannot answer (no image, an unreadable one) is a final error,
+never retried. Baselines are not cached: they are cheap to run again, and a
+newer diagbench may read better.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from diagbench import __version__
+from diagbench.models.request import ImagePart, Request
+from diagbench.models.response import Response
+from diagbench.models.retry import CallError
+
+
+def _one_image(request: Request) -> bytes:
+    images = [p for m in request.messages for p in m.parts if isinstance(p, ImagePart)]
+    if len(images) != 1:
+        raise ValueError(f"{request.provider}:{request.model} reads exactly one image, "
+                         f"the request has {len(images)}")
+    return images[0].data
+
+
+def _sequence_ocr(request: Request) -> str:
+    """baseline:ocr — a sequence-diagram image read to PlantUML by computer vision and OCR."""
+    from diagbench.models.baselines.sequence_reader import read_sequence_diagram  # heavy: lazy
+    return read_sequence_diagram(_one_image(request))
+
+
+BASELINES: dict[str, Callable[[Request], str]] = {"ocr": _sequence_ocr}
+
+
+class OfflineBaseline:
+    """Runs `BASELINES[request.model]`; one attempt per call, like every adapter."""
+
+    def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
+        self.timeout = timeout
+
+    async def call(self, request: Request) -> Response:
+        baseline = BASELINES[request.model]
+        start = time.perf_counter()
+        try:
+            text = await asyncio.wait_for(asyncio.to_thread(baseline, request), self.timeout)
+        except TimeoutError:
+            raise CallError(f"no answer within {self.timeout:g} s", retryable=False) from None
+        except ValueError as exc:
+            raise CallError(str(exc), retryable=False) from None
+        return Response("ok", text=text, finish_reason="stop",
+                        latency=time.perf_counter() - start,
+                        served_model=f"{request.provider}:{request.model} (diagbench "
+                                     f"{__version__})")
+
+    async def close(self) -> None:
+        return None
