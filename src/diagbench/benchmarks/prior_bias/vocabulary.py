@@ -1,0 +1,57 @@
+"""The controlled vocabulary (paper 002 §3.1, constraint ii): chains of class names whose
+relation direction every reader knows, shipped as `vocabulary.json`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from importlib import resources
+from itertools import combinations
+
+RELATIONS = ("aggregation", "composition", "dependency", "inheritance")  # paper Table 1 order
+
+
+@dataclass(slots=True)
+class Vocabulary:
+    """Prior pairs per relation: (source, target) in the relation's UML sense."""
+
+    pairs: dict[str, list[tuple[str, str]]]
+    sha256: str
+    rejected: Counter = field(default_factory=Counter)
+    _known: dict[str, frozenset] = field(default_factory=dict, repr=False)
+
+    def prior(self, relation: str, a: str, b: str) -> bool | None:
+        """True when the names say `relation` goes from a to b, False when from b to a,
+        None when they say nothing."""
+        known = self._known.get(relation, frozenset())
+        if (a, b) in known:
+            return True
+        if (b, a) in known:
+            return False
+        return None
+
+    def names(self, relation: str) -> set[str]:
+        return {name for pair in self.pairs[relation] for name in pair}
+
+    def __post_init__(self) -> None:
+        self._known = {r: frozenset(p) for r, p in self.pairs.items()}
+
+
+def load_vocabulary(text: str | None = None) -> Vocabulary:
+    """The shipped vocabulary (or the JSON `text`): every two classes of a chain, in chain
+    order, are a prior pair; a pair listed both ways is ambiguous and dropped (counted)."""
+    if text is None:
+        text = (resources.files("diagbench.benchmarks.prior_bias")
+                .joinpath("vocabulary.json").read_text(encoding="utf-8"))
+    data = json.loads(text)
+    rejected: Counter = Counter()
+    pairs = {}
+    for relation in RELATIONS:
+        found = dict.fromkeys(pair for chain in data[relation]
+                              for pair in combinations(chain, 2))
+        ambiguous = {p for p in found if (p[1], p[0]) in found}
+        rejected["vocabulary: pair listed both ways (ambiguous prior)"] += len(ambiguous)
+        pairs[relation] = [p for p in found if p not in ambiguous]
+    return Vocabulary(pairs, hashlib.sha256(text.encode("utf-8")).hexdigest(), rejected)
