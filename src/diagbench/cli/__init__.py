@@ -13,6 +13,7 @@ import click
 
 from diagbench import __version__
 from diagbench.cli.ask import ask
+from diagbench.cli.build import build_group
 from diagbench.cli.cache import cache
 from diagbench.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 from diagbench.cli.compare import compare
@@ -29,7 +30,8 @@ def cli() -> None:
     """Measure how well vision-language models read software diagrams."""
 
 
-for command in (parse, compare, render, ask, run, convert, evaluate_group, cache):
+for command in (parse, compare, render, ask, run, convert, build_group, evaluate_group,
+                cache):
     cli.add_command(command)
 
 

@@ -11,10 +11,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,13 +21,12 @@ from diagbench.benchmarks.conversion.gold import GoldSet, load_gold
 from diagbench.benchmarks.conversion.prompts import Prompt
 from diagbench.benchmarks.conversion.report import write_report
 from diagbench.benchmarks.conversion.scoring import score, summarize_scores
+from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.compare.pair import METHODS
 from diagbench.compare.report import FileResult
 from diagbench.models.run_dir import write_manifest
 from diagbench.models.settings import ModelSettings
 from diagbench.render.plantuml_pipe import PlantUMLEngine
-
-Bars = Callable[[int, str], contextlib.AbstractContextManager]
 
 
 @dataclass(slots=True)
@@ -48,13 +45,9 @@ class Evaluation:
     report: Path
 
 
-def _no_bar(length: int, label: str) -> contextlib.AbstractContextManager:
-    return contextlib.nullcontext(type("Bar", (), {"update": lambda self, n, item=None: None})())
-
-
 def evaluate(gold: Path, models: list[ModelSettings], run: Path, prompt: Prompt,
              engine: PlantUMLEngine, images: Path | None = None, max_connections: int = 8,
-             bars: Bars = _no_bar) -> Evaluation:
+             bars: Bars = no_bars) -> Evaluation:
     """Convert the ground truth's images with every model, score, and write the report."""
     run.mkdir(parents=True, exist_ok=True)
     gold_set = load_gold(gold, run / "gold", engine, images)

@@ -79,7 +79,8 @@ def check_instance(instance: Instance, diagram: ClassDiagram, vocabulary: Vocabu
     diagram depicts; (ii) outside prior-free, the names come from the vocabulary
     and its prior for the pair is unambiguous; (iii) no other relation of type r
     links the queried pair, none is drawn twice, and class names are unique;
-    (iv) a matched instance has the same class names and edge structure.
+    (iv) a matched instance has the same class names (abbreviated, for prior-free)
+    and edge structure.
     """
     broken = []
     r, (a, b) = instance.relation, instance.query
@@ -98,14 +99,17 @@ def check_instance(instance: Instance, diagram: ClassDiagram, vocabulary: Vocabu
         broken.append("(iii) another relation of the same type links the classes")
     if len(set(diagram.names)) != len(diagram.names):
         broken.append("(iii) two classes share a name")
-    if matched is not None and _structure(matched) != _structure(diagram):
+    rename = abbreviate if instance.condition == "prior-free" else str
+    if matched is not None and _structure(matched, rename) != _structure(diagram, str):
         broken.append("(iv) matched diagram differs in names or edge structure")
     return broken
 
 
-def _structure(diagram: ClassDiagram) -> tuple:
-    return (sorted(diagram.names),
-            sorted((x.kind, tuple(sorted((x.source, x.target)))) for x in diagram.relations))
+def _structure(diagram: ClassDiagram, rename) -> tuple:
+    """Names and undirected edges (the matched prior-conform one abbreviated for prior-free)."""
+    return (sorted(map(rename, diagram.names)),
+            sorted((x.kind, tuple(sorted((rename(x.source), rename(x.target)))))
+                   for x in diagram.relations))
 
 
 def generate(vocabulary: Vocabulary, per_cell: int, seed: int = 0) -> Build:
@@ -123,7 +127,11 @@ def generate(vocabulary: Vocabulary, per_cell: int, seed: int = 0) -> Build:
 
 def _diagram(build: Build, relation: str, condition: str, edges: list[Relation],
              first: dict[frozenset[str], str]) -> Diagram:
-    names = list(dict.fromkeys(n for e in edges for n in (e.source, e.target)))
+    ordered = []  # each edge's first-written class, then the other: the same for matched ones
+    for e in edges:
+        top = first[frozenset((e.source, e.target))]
+        ordered += [top, e.target if top == e.source else e.source]
+    names = list(dict.fromkeys(ordered))
     prefix = f"{relation[:3]}-{condition}"
     build.serial[prefix] += 1
     ident = f"{prefix}-{build.serial[prefix]:05d}"
@@ -202,7 +210,7 @@ def _prior_free(build: Build, vocabulary: Vocabulary, relation: str, conform: Di
     instances = [Instance(f"{free.id}-q{k}", free.id, relation, "prior-free",
                           tuple(free.diagram.names), (short[i.query[0]], short[i.query[1]]),
                           i.gold, i.id) for k, i in enumerate(conform_instances)]
-    return len(instances) if _accept(build, vocabulary, free, instances) else 0
+    return len(instances) if _accept(build, vocabulary, free, instances, conform) else 0
 
 
 def _three_class(build: Build, vocabulary: Vocabulary, relation: str,

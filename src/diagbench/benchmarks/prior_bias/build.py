@@ -1,0 +1,102 @@
+"""`diagbench build prior-bias`: generate, render and list the benchmark in a directory.
+
+    DIR/diagrams/ID.puml       each diagram's PlantUML
+    DIR/images/ID@1x.png …     rendered once by PlantUML, resized (Lanczos) to each scale
+    DIR/manifest.jsonl         one line per instance (a diagram and one query)
+    DIR/build.json             seed, sizes per cell, rejected candidates by reason, versions
+
+Nothing in these files depends on the time or the machine: the same seed and
+vocabulary give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from PIL import Image
+
+from diagbench import __version__
+from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Build, generate
+from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, Vocabulary
+from diagbench.benchmarks.progress import Bars, no_bars
+from diagbench.render.plantuml_pipe import PlantUMLEngine
+
+SCALES = (1.0, 1.5, 2.0)
+
+
+def scale_name(scale: float) -> str:
+    return f"{scale:g}x"
+
+
+def build_benchmark(out: Path, vocabulary: Vocabulary, per_cell: int, seed: int,
+                    engine: PlantUMLEngine, scales: tuple[float, ...] = SCALES,
+                    bars: Bars = no_bars) -> dict:
+    """Write the benchmark into `out`; return the contents of build.json."""
+    build = generate(vocabulary, per_cell, seed)
+    (out / "diagrams").mkdir(parents=True, exist_ok=True)
+    (out / "images").mkdir(exist_ok=True)
+    ids = sorted(build.diagrams)
+    sources = [build.diagrams[i].source() for i in ids]
+    for ident, source in zip(ids, sources, strict=True):
+        (out / "diagrams" / f"{ident}.puml").write_text(source, encoding="utf-8")
+    images: dict[str, dict[str, dict]] = {}
+    with (tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(2) as pool,
+          bars(len(sources), "rendering") as bar):
+        results = engine.render(sources, Path(tmp), "png", lambda: bar.update(1))
+        for ident, result in zip(ids, results, strict=True):
+            if not result.ok:
+                build.rejected[f"render: {result.error}"] += 1
+                continue
+            images[ident] = dict(pool.map(lambda s, r=result, i=ident: _scaled(r.image, s, out,
+                                                                               i), scales))
+    _drop_unrendered(build, images)
+    _write_manifest(out / "manifest.jsonl", build, images)
+    info = {"diagbench_version": __version__, "plantuml": engine.version(), "seed": seed,
+            "per_cell": per_cell, "scales": [scale_name(s) for s in scales],
+            "vocabulary_sha256": vocabulary.sha256, "diagrams": len(images),
+            "instances": len(build.instances),
+            "rendered_inputs": len(build.instances) * len(scales),
+            "cells": _cells(build), "rejected": dict(sorted(build.rejected.items()))}
+    (out / "build.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+    return info
+
+
+def _scaled(image: Path, scale: float, out: Path, ident: str) -> tuple[str, dict]:
+    name = f"images/{ident}@{scale_name(scale)}.png"
+    with Image.open(image) as img:
+        img = img.convert("RGB")
+        if scale != 1.0:
+            img = img.resize((round(img.width * scale), round(img.height * scale)),
+                             Image.Resampling.LANCZOS)
+        img.save(out / name, optimize=False)
+        size = img.size
+    data = (out / name).read_bytes()
+    return scale_name(scale), {"path": name, "width": size[0], "height": size[1],
+                               "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _drop_unrendered(build: Build, images: dict) -> None:
+    build.instances = [i for i in build.instances if i.diagram in images]
+
+
+def _write_manifest(path: Path, build: Build, images: dict) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for i in build.instances:
+            out.write(json.dumps({
+                "id": i.id, "diagram": i.diagram, "relation": i.relation,
+                "condition": i.condition, "classes": list(i.classes), "query": list(i.query),
+                "gold": i.gold, "matched": i.matched, "source": f"diagrams/{i.diagram}.puml",
+                "images": images[i.diagram]}) + "\n")
+
+
+def _cells(build: Build) -> dict[str, dict[str, int]]:
+    """Base instances per condition × relation (the paper's Table 1 layout)."""
+    counts = Counter((i.condition, i.relation) for i in build.instances)
+    return {c: {r: counts[c, r] for r in RELATIONS} | {"base": sum(counts[c, r]
+                                                                  for r in RELATIONS)}
+            for c in CONDITIONS}
