@@ -1,0 +1,1 @@
+"""Offline baseline models: classical computer vision and OCR, no network."""
