@@ -9,6 +9,7 @@ import pytest
 from diagbench.models.anthropic_messages import AnthropicMessages
 from diagbench.models.calling import call_with_retries
 from diagbench.models.gemini import GeminiGenerate
+from diagbench.models.openai_compat import OpenAICompatible
 from diagbench.models.request import ImagePart, user_request
 from diagbench.models.retry import RetryPolicy
 from tests.fake_providers import FakeServer
@@ -70,3 +71,29 @@ def test_gemini_retries_only_where_they_help(script, status, asked):
         response = ask(GeminiGenerate, server.url, "gemini")
     assert response.status == status and len(server.requests) == asked
     assert (response.text is None) == (status == "error")
+
+
+@pytest.mark.parametrize(("adapter_type", "provider", "suffix"), [
+    (OpenAICompatible, "openai", "/v1"), (AnthropicMessages, "anthropic", ""),
+    (GeminiGenerate, "gemini", "")])
+def test_system_prompt_in_each_wire_format(adapter_type, provider, suffix):
+    async def go(base_url):
+        adapter = adapter_type("test-key", base_url, timeout=5)
+        try:
+            return await call_with_retries(adapter, user_request(
+                provider, "model-x", "Question?", system="Be exact."), FAST)
+        finally:
+            await adapter.close()
+
+    with FakeServer() as server:
+        response = asyncio.run(go(server.url + suffix))
+    assert response.text == "echo: Question?"
+    [sent] = server.requests
+    if provider == "openai":
+        assert sent["messages"][0] == {"role": "system", "content": "Be exact."}
+        assert [m["role"] for m in sent["messages"]] == ["system", "user"]
+    elif provider == "anthropic":
+        assert sent["system"] == "Be exact." and len(sent["messages"]) == 1
+    else:
+        assert sent["systemInstruction"]["parts"] == [{"text": "Be exact."}]
+        assert len(sent["contents"]) == 1

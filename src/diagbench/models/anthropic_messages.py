@@ -32,9 +32,11 @@ class AnthropicMessages:
         config = request.config
         params: dict = {"model": request.model, "max_tokens": config.max_tokens,
                         "messages": [{"role": m.role, "content": _content(m.parts)}
-                                     for m in request.messages],
+                                     for m in request.turns],
                         # sampling parameters travel in the body: not every model takes them
                         "extra_body": {"temperature": config.temperature}}
+        if request.system:
+            params["system"] = request.system
         if config.stop:
             params["stop_sequences"] = list(config.stop)
         if config.reasoning:

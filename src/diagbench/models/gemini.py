@@ -38,10 +38,11 @@ class GeminiGenerate:
         settings = types.GenerateContentConfig(
             temperature=config.temperature, max_output_tokens=config.max_tokens,
             seed=config.seed, stop_sequences=list(config.stop) or None,
+            system_instruction=request.system,
             thinking_config=types.ThinkingConfig(thinking_budget=int(config.reasoning))
             if config.reasoning else None)
         contents = [types.Content(role="model" if m.role == "assistant" else "user",
-                                  parts=[_part(p) for p in m.parts]) for m in request.messages]
+                                  parts=[_part(p) for p in m.parts]) for m in request.turns]
         start = time.perf_counter()
         try:
             reply = await self.client.aio.models.generate_content(

@@ -43,8 +43,9 @@ class OpenAICompatible:
         config = request.config
         params = {"model": request.model, "temperature": config.temperature,
                   "max_tokens": config.max_tokens,
-                  "messages": [{"role": m.role, "content": _content(m.parts)}
-                               for m in request.messages]}
+                  "messages": ([{"role": "system", "content": request.system}]
+                               if request.system else [])
+                  + [{"role": m.role, "content": _content(m.parts)} for m in request.turns]}
         if config.seed is not None:
             params["seed"] = config.seed
         if config.stop:

@@ -66,6 +66,18 @@ class Request:
     base_url: str | None = None
     repeat: int = 0
 
+    @property
+    def system(self) -> str | None:
+        """The text of the system messages (providers take it apart from the turns)."""
+        texts = [p.text for m in self.messages if m.role == "system" for p in m.parts
+                 if isinstance(p, TextPart)]
+        return "\n\n".join(texts) if texts else None
+
+    @property
+    def turns(self) -> tuple[Message, ...]:
+        """The user and assistant messages."""
+        return tuple(m for m in self.messages if m.role != "system")
+
     def canonical(self) -> dict:
         """Everything that determines the answer, images by hash, in a stable order."""
         messages = [{"role": m.role, "parts": [
@@ -91,7 +103,8 @@ class Request:
 
 def user_request(provider: str, model: str, prompt: str, images: tuple[ImagePart, ...] = (),
                  config: GenerationConfig = GenerationConfig(), base_url: str | None = None,
-                 repeat: int = 0) -> Request:
-    """A one-turn request: the images, then the prompt."""
-    parts = (*images, TextPart(prompt))
-    return Request(provider, model, (Message("user", parts),), config, base_url, repeat)
+                 repeat: int = 0, system: str | None = None) -> Request:
+    """A one-turn request: the images, then the prompt (after a system message, if any)."""
+    turn = Message("user", (*images, TextPart(prompt)))
+    messages = (Message("system", (TextPart(system),)), turn) if system else (turn,)
+    return Request(provider, model, messages, config, base_url, repeat)
