@@ -1,0 +1,40 @@
+"""Parse a list of class names (paper 002, Fig. 12 asks for a JSON array) and the name
+normalisation 𝒩 used for exact match (§3.2: case folding, punctuation cleanup)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+_ARRAY = re.compile(r"\[[^\[\]]*\]", re.S)
+_ITEM = re.compile(r"""\s*["'`]?(.*?)["'`]?\s*$""", re.S)
+
+
+def normalize_name(name: str) -> str:
+    """𝒩: case-folded, without spaces or punctuation (`Golden Retriever` → `goldenretriever`)."""
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
+
+
+def parse_name_list(answer: str | None) -> list[str] | None:
+    """The names of the last JSON array in `answer`, also when it is near-JSON (single
+    quotes, unquoted names, trailing commas, code fences); None when there is none."""
+    if not answer:
+        return None
+    arrays = _ARRAY.findall(answer)
+    if not arrays:
+        return None
+    text = arrays[-1]
+    try:
+        value = json.loads(text)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return [v.strip() for v in value if v.strip()]
+    except json.JSONDecodeError:
+        pass
+    items = [_ITEM.match(item).group(1).strip() for item in text[1:-1].split(",")]
+    return [item for item in items if item]
+
+
+def names_match(predicted: list[str] | None, gold: list[str]) -> bool:
+    """Exact match of the name sets under 𝒩 (EM); an unparsed list never matches."""
+    return predicted is not None and {normalize_name(n) for n in predicted} == {
+        normalize_name(n) for n in gold}
