@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from diagbench.benchmarks.conversion.evaluate import evaluate
+from diagbench.benchmarks.prior_bias.evaluate import ManifestError
+from diagbench.benchmarks.prior_bias.evaluate import evaluate as evaluate_prior_bias
 from diagbench.cli.common import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.cli.convert import PROMPT_HELP, prompt_or_exit, render_options
 from diagbench.cli.model_options import model_options
@@ -62,3 +64,51 @@ def conversion(gold: Path, images: Path | None, out: Path, prompt_name: str, job
     click.echo(f"\nreport: {result.report}")
     bad = result.gold.problems or image_errors or not result.gold.samples
     sys.exit(EXIT_BAD_INPUT if bad else EXIT_OK)
+
+
+@evaluate_group.command(name="prior-bias")
+@click.option("--data", required=True, type=click.Path(exists=True, file_okay=False,
+                                                       path_type=Path),
+              help="A directory written by diagbench build prior-bias.")
+@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Run directory; re-run the same command to resume.")
+@click.option("--scale", "scales", multiple=True,
+              help="Only these image scales (e.g. 1x; repeatable). Default: all built.")
+@click.option("--limit", type=click.IntRange(1), help="Only the first N instances.")
+@click.option("--max-connections", type=click.IntRange(1, 512), default=8, show_default=True)
+@model_options(multiple=True)
+def prior_bias(data: Path, out: Path, scales: tuple[str, ...], limit: int | None,
+               max_connections: int, settings: list[ModelSettings]) -> None:
+    """Prior bias in UML class diagrams (paper 002): the two-stage protocol (class names,
+    then relation direction) for each model; prints RelAcc and EM per condition, the
+    conflict gap Δ and the prerequisite check, and writes OUT/report.html.
+    Reference models that run offline: baseline:prior and baseline:vision-uml.
+
+    Exit 0, or 3 when the benchmark directory cannot be used.
+    """
+    try:
+        result = evaluate_prior_bias(data, settings, out, scales, limit, max_connections,
+                                     progress_bar)
+    except ManifestError as exc:
+        click.echo(f"diagbench: error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    for name, model in result.summary["models"].items():
+        click.echo(f"\n== {name}: {model['answered']} answered, {model['errors']} failed calls")
+        click.echo(f"{'condition':<15}{'RelAcc':>8}{'EM':>8}{'n':>7}")
+        for condition, cell in model["conditions"].items():
+            click.echo(f"{condition:<15}{_pct(cell['rel_acc']):>8}{_pct(cell['em']):>8}"
+                       f"{cell['n']:>7}")
+        ci = model["delta_ci"]
+        click.echo(f"Δ = {_pct(model['delta'])}"
+                   + (f" (95% CI {ci[0]:.1f} to {ci[1]:.1f})" if ci else "")
+                   + "; " + ", ".join(f"Δ {c} {_pct(v)}"
+                                      for c, v in model["delta_by_condition"].items()))
+        check = model["prerequisite"]
+        click.echo(f"prerequisite (EM ≥ 95, prior-free RelAcc ≥ 50): "
+                   f"{'passed' if check['passed'] else 'failed'}")
+    click.echo(f"\nreport: {result.report}")
+    sys.exit(EXIT_OK)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"

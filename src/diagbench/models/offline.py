@@ -14,12 +14,16 @@ import time
 from collections.abc import Callable
 
 from diagbench import __version__
-from diagbench.models.request import ImagePart, Request
+from diagbench.models.request import ImagePart, Request, TextPart
 from diagbench.models.response import Response
 from diagbench.models.retry import CallError
 
+Baseline = Callable[[Request], str]
+BASELINES: dict[str, Baseline] = {}
 
-def _one_image(request: Request) -> bytes:
+
+def one_image(request: Request) -> bytes:
+    """The bytes of the request's only image; ValueError unless it has exactly one."""
     images = [p for m in request.messages for p in m.parts if isinstance(p, ImagePart)]
     if len(images) != 1:
         raise ValueError(f"{request.provider}:{request.model} reads exactly one image, "
@@ -27,13 +31,24 @@ def _one_image(request: Request) -> bytes:
     return images[0].data
 
 
+def prompt_text(request: Request) -> str:
+    """The text of the request's user turns."""
+    return "\n".join(p.text for m in request.turns for p in m.parts if isinstance(p, TextPart))
+
+
+def baseline(name: str) -> Callable[[Baseline], Baseline]:
+    """Register a baseline as `baseline:NAME` (benchmarks add theirs this way)."""
+    def register(function: Baseline) -> Baseline:
+        BASELINES[name] = function
+        return function
+    return register
+
+
+@baseline("ocr")
 def _sequence_ocr(request: Request) -> str:
     """baseline:ocr — a sequence-diagram image read to PlantUML by computer vision and OCR."""
     from diagbench.models.baselines.sequence_reader import read_sequence_diagram  # heavy: lazy
-    return read_sequence_diagram(_one_image(request))
-
-
-BASELINES: dict[str, Callable[[Request], str]] = {"ocr": _sequence_ocr}
+    return read_sequence_diagram(one_image(request))
 
 
 class OfflineBaseline:

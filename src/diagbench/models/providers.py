@@ -4,6 +4,7 @@ the provider each names, and where its key comes from (environment or `.env`).""
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,7 @@ class Provider:
     key_env: str | None  # None: a local server that takes any key
     default_base_url: str | None = None
     needs_base_url: bool = False
-    models: tuple[str, ...] | None = None  # None: any name the server knows
+    models: Collection[str] | None = None  # None: any name the server knows
     cached: bool = True
 
 
@@ -34,7 +35,7 @@ PROVIDERS: dict[str, Provider] = {
     "gemini": Provider(GeminiGenerate, "GEMINI_API_KEY"),
     "vllm": Provider(OpenAICompatible, None, needs_base_url=True),
     "ollama": Provider(OpenAICompatible, None, "http://127.0.0.1:11434/v1"),
-    "baseline": Provider(OfflineBaseline, None, models=tuple(BASELINES), cached=False),
+    "baseline": Provider(OfflineBaseline, None, models=BASELINES, cached=False),
 }
 
 

@@ -47,6 +47,8 @@ async def run_requests(adapter: Model, requests: list[Request], out: Path | None
     Answers come from the cache, from an earlier run's `out`, or from the
     model; failures are records with status "error" and are not cached.
     """
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
     done = answered(out) if out else {}
     gate = asyncio.Semaphore(max_connections)
     sink = out.open("a", encoding="utf-8") if out else None

@@ -23,8 +23,9 @@ def _save(fig, path: Path) -> Path:
 
 
 def grouped_bars(path: Path, categories: Sequence[str], series: dict[str, Values],
-                 ylabel: str, title: str) -> Path:
-    """One group of bars per category, one bar per series (a missing value: no bar)."""
+                 ylabel: str, title: str, percent: bool = False) -> Path:
+    """One group of bars per category, one bar per series (a missing value: no bar);
+    `percent` fixes the axis at 0–100."""
     fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(categories) * max(1, len(series))), 4))
     width = 0.8 / max(1, len(series))
     for k, (name, values) in enumerate(series.items()):
@@ -36,6 +37,8 @@ def grouped_bars(path: Path, categories: Sequence[str], series: dict[str, Values
             ax.annotate(label, (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                         ha="center", va="bottom", fontsize=7)
     ax.set_xticks(range(len(categories)), categories, rotation=20, ha="right")
+    if percent:
+        ax.set_ylim(0, 105)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     if len(series) > 1:
@@ -59,4 +62,21 @@ def error_bar_lines(path: Path, bins: Sequence[str], series: dict[str, tuple[Val
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def scatter_thresholds(path: Path, points: dict[str, tuple[float, float]], xline: float,
+                       yline: float, xlabel: str, ylabel: str, title: str) -> Path:
+    """One labelled point per name, with dashed threshold lines at x = xline, y = yline."""
+    fig, ax = plt.subplots(figsize=(6, 5))
+    for name, (x, y) in points.items():
+        ax.scatter([x], [y], s=40)
+        ax.annotate(name, (x, y), textcoords="offset points", xytext=(5, 5), fontsize=8)
+    ax.axvline(xline, linestyle="--", color="grey")
+    ax.axhline(yline, linestyle="--", color="grey")
+    ax.set_xlim(-2, 102)
+    ax.set_ylim(-2, 102)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     return _save(fig, path)
