@@ -23,6 +23,7 @@ class FakeServer:
                  reply: Callable[[str], str] = lambda prompt: f"echo: {prompt}") -> None:
         self.script = list(script or [])
         self.reply = reply
+        self.on_body: Callable[[dict], None] = lambda body: None  # seen before `reply`
         self.slow_seconds = slow_seconds
         self.requests: list[dict] = []
         self.lock = threading.Lock()
@@ -40,7 +41,9 @@ class FakeServer:
                 with fake.lock:
                     fake.requests.append(body)
                     behaviour = fake.script.pop(0) if fake.script else "ok"
-                fake.respond(self, behaviour, body, self.path)
+                    fake.on_body(body)
+                    payload = fake.answer(body, self.path)
+                fake.respond(self, behaviour, payload)
 
             def log_message(self, *args):
                 pass
@@ -65,14 +68,14 @@ class FakeServer:
         self.server.shutdown()
         self.server.server_close()
 
-    def respond(self, handler, behaviour: str, body: dict, path: str) -> None:
+    def respond(self, handler, behaviour: str, payload: bytes) -> None:
         if behaviour == "drop":
             handler.close_connection = True
             handler.connection.shutdown(2)
             return
         if behaviour == "slow":
             time.sleep(self.slow_seconds)
-        status, headers, payload = 200, {}, self.answer(body, path)
+        status, headers = 200, {}
         if behaviour in ("429", "429-retry-after", "500", "503", "529", "400"):
             status = int(behaviour[:3])
             payload = json.dumps({"error": {"message": f"injected {behaviour}",

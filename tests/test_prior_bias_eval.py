@@ -1,0 +1,129 @@
+"""Prior-bias scoring: metrics by hand, and `diagbench eval prior-bias` end to end with
+the offline prior baseline and against the local fake OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from diagbench.benchmarks.prior_bias import metrics
+from tests.fake_providers import FakeServer
+
+
+def _records(condition: str, correct: int, total: int, em: int | None = None) -> list[dict]:
+    em = total if em is None else em
+    return [{"condition": condition, "correct": k < correct, "em": k < em}
+            for k in range(total)]
+
+
+def test_metrics_by_hand():
+    records = (_records("prior-conform", 9, 10) + _records("2-reverse", 3, 10, em=8)
+               + _records("3-mixed", 1, 4) + _records("prior-free", 2, 4))
+    assert metrics.rel_acc(metrics.select(records, condition="prior-conform")) == 90.0
+    assert metrics.rel_acc(metrics.select(records, condition="2-reverse")) == 30.0
+    assert metrics.gap(records) == pytest.approx(60.0)
+    assert metrics.gap(records, "3-mixed") == pytest.approx(65.0)
+    assert metrics.gap(records, "3-reverse") is None
+    assert metrics.exact_match(records) == pytest.approx(100 * 26 / 28)
+    check = metrics.prerequisite(records)
+    assert check["prior_free_rel_acc"] == 50.0 and check["passed"] is False  # EM 92.9 < 95
+    low, high = metrics.gap_interval(records)
+    assert low < 60.0 < high
+    assert metrics.gap_interval(_records("prior-conform", 5, 5) + _records("2-reverse", 0, 5)
+                                ) == (100.0, 100.0)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("pb") / "data"
+    subprocess.run([sys.executable, "-m", "diagbench", "build", "prior-bias", "--out", str(out),
+                    "--per-cell", "4", "--scale", "1", "--scale", "2"], check=True,
+                   capture_output=True, timeout=300)
+    return out
+
+
+def _eval(tmp_path: Path, data: Path, model: str, *args: str, env: dict | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "diagbench", "eval", "prior-bias", "--data", str(data), "--model",
+         model, "--out", str(tmp_path / "run"), *args], capture_output=True, text=True,
+        timeout=600, env={**os.environ, "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite"),
+                          **(env or {})}, check=False)
+
+
+def test_prior_baseline_is_the_fully_prior_dependent_end(tmp_path, data):
+    done = _eval(tmp_path, data, "baseline:prior")
+    assert done.returncode == 0, done.stderr
+    model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"][
+        "baseline:prior"]
+    rel = {c: v["rel_acc"] for c, v in model["conditions"].items()}
+    assert rel == {"prior-free": 0.0, "prior-conform": 100.0, "2-reverse": 0.0,
+                   "3-reverse": 0.0, "3-mixed": 0.0}
+    assert model["delta"] == 100.0 and model["delta_ci"] == [100.0, 100.0]
+    assert model["labels"]["Unknown"] == model["conditions"]["prior-free"]["n"]
+    assert model["prerequisite"]["passed"] is False and model["prerequisite"]["em"] == 0.0
+    assert "Δ = 100.0" in done.stdout
+
+
+_QUESTION = re.compile(r"The question is: (?:Does|Is) class (\w+) .*? class (\w+)")
+_WRAPS = ["{}", "**{}**", "The answer is {}.", "{{{}}}", "Answer: {}"]
+
+
+def _fake_answers(data: Path):
+    """A fake model: names right from the image's sha256 except at 2x; relation answered
+    True when the first queried class sorts first, in varied wrappers."""
+    rows = [json.loads(x) for x in (data / "manifest.jsonl").read_text().splitlines()]
+    names = {img["sha256"]: (scale, r["classes"]) for r in rows
+             for scale, img in r["images"].items()}
+    state = {"image": None}
+
+    def on_body(body: dict) -> None:
+        url = next(p["image_url"]["url"] for p in body["messages"][-1]["content"]
+                   if p["type"] == "image_url")
+        state["image"] = hashlib.sha256(base64.b64decode(url.split(",", 1)[1])).hexdigest()
+
+    def reply(prompt: str) -> str:
+        if "List all class names" in prompt:
+            scale, classes = names[state["image"]]
+            return json.dumps(classes if scale == "1x" else classes[:1])
+        a, b = _QUESTION.search(prompt).groups()
+        return _WRAPS[len(a) % len(_WRAPS)].format("True" if a < b else "False")
+    return rows, on_body, reply
+
+
+def test_end_to_end_against_the_local_server(tmp_path, data):
+    rows, on_body, reply = _fake_answers(data)
+    with FakeServer(reply=reply) as server:
+        server.on_body = on_body
+        done = _eval(tmp_path, data, f"openai:vlm@{server.base_url}", "--max-connections", "1",
+                     env={"OPENAI_API_KEY": "sk-test"})
+    assert done.returncode == 0, done.stderr
+    model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"]["openai:vlm"]
+    # the expected numbers, recomputed from the manifest
+    for condition, cell in model["conditions"].items():
+        mine = [r for r in rows if r["condition"] == condition]
+        correct = sum((r["query"][0] < r["query"][1]) == r["gold"] for r in mine)
+        assert cell["n"] == 2 * len(mine)
+        assert cell["rel_acc"] == pytest.approx(100 * correct / len(mine))
+        assert cell["em"] == pytest.approx(50.0)  # right at 1x, wrong at 2x
+    conform = model["conditions"]["prior-conform"]["rel_acc"]
+    assert model["delta"] == pytest.approx(conform - model["conditions"]["2-reverse"]["rel_acc"])
+    assert model["parse"] == {"parsed": model["answered"]}
+    scores = [json.loads(x) for x in (tmp_path / "run" / "scores.jsonl").read_text().splitlines()]
+    assert len(scores) == 2 * len(rows) and {s["scale"] for s in scores} == {"1x", "2x"}
+    assert (tmp_path / "run" / "report.html").is_file()
+
+
+def test_bad_benchmark_directory_exits_3(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "manifest.jsonl").write_text('{"id": "x"}\n')
+    done = _eval(tmp_path, tmp_path / "data", "baseline:prior")
+    assert done.returncode == 3
+    assert "manifest.jsonl:1: not an instance" in done.stderr and "Traceback" not in done.stderr
