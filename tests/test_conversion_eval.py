@@ -171,3 +171,46 @@ def test_report_opens_in_chromium_with_every_figure(run, tmp_path):
     image = Image.open(shot).convert("L")
     assert image.size == (1280, 2400)
     assert ImageStat.Stat(image).stddev[0] > 20  # tables and plots, not a blank page
+
+
+def test_two_models_are_compared_file_by_file(tmp_path):
+    """Model `good` answers the ground truth itself, `vlm` the bundled predictions: the
+    paired test's mean difference is vlm's mean per-file error rate, every file counts."""
+    names = ["eps_attach", "pgw_change", "sms_over_nas", "service_request"]
+    gold_dir = tmp_path / "gold"
+    gold_dir.mkdir()
+    for name in names:
+        (gold_dir / f"{name}.puml").write_text((CALLFLOWS / "gold" / f"{name}.puml").read_text())
+    by_title = {_title(gold_dir / f"{n}.puml"): n for n in names}
+    asked = {}
+
+    def reply(prompt: str) -> str:
+        name = by_title[re.search(r'diagram of "(.*?)" according', prompt).group(1)]
+        side = "gold" if asked["model"] == "good" else "pred"
+        return (CALLFLOWS / side / f"{name}.puml").read_text()
+
+    with FakeServer(reply=reply) as server:
+        server.on_body = lambda body: asked.update(model=body["model"])
+        env = {**os.environ, "OPENAI_API_KEY": "sk-test",
+               "DIAGBENCH_CACHE": str(tmp_path / "cache.sqlite")}
+        done = subprocess.run(
+            [sys.executable, "-m", "diagbench", "eval", "conversion", "--gold", str(gold_dir),
+             "--model", f"openai:vlm@{server.base_url}", "--model",
+             f"openai:good@{server.base_url}", "--out", str(tmp_path / "run"),
+             "--max-connections", "1"], env=env, capture_output=True, text=True, timeout=300,
+            check=False)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["models"]["openai:good"]["methods"]["semantic"]["total"]["errors"] == 0
+    [test] = [t for t in summary["paired_tests"]["semantic"] if t["component"] == "message"]
+    rates = []
+    for name in names:
+        c = compare_scripts((CALLFLOWS / "gold" / f"{name}.puml").read_text(),
+                            (CALLFLOWS / "pred" / f"{name}.puml").read_text()).components
+        rates.append(c["message"].errors / c["message"].gold)
+    assert (test["a"], test["b"], test["n"]) == ("openai:vlm", "openai:good", 4)
+    assert test["mean_difference"] == pytest.approx(sum(rates) / 4)
+    assert all(r > 0 for r in rates)  # so the exact two-sided p-value is 2 / 2**4
+    assert test["p_value"] == pytest.approx(0.125)
+    assert test["ci_low"] <= test["mean_difference"] <= test["ci_high"]
+    assert "Paired comparison of models" in (tmp_path / "run" / "report.html").read_text()
