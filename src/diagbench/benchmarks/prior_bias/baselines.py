@@ -63,12 +63,18 @@ def _closest(name: str, read: tuple[str, ...]) -> str | None:
     return best[1] if best[0] >= 0.6 else None
 
 
+@functools.lru_cache(maxsize=256)
+def _read(image: bytes):
+    """The image read once for both stages (the reader is deterministic)."""
+    from diagbench.models.baselines.class_reader import read_class_diagram  # heavy: lazy
+
+    return read_class_diagram(image)
+
+
 @baseline("vision-uml")
 def answer_from_diagram(request: Request) -> str:
     """The class names, or the relation's direction, as read from the image."""
-    from diagbench.models.baselines.class_reader import read_class_diagram  # heavy: lazy
-
-    reading = read_class_diagram(one_image(request))
+    reading = _read(one_image(request))
     prompt = prompt_text(request)
     if _STAGE1 in prompt:
         return json.dumps(list(reading.classes))

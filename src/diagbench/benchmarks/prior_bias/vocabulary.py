@@ -39,13 +39,18 @@ class Vocabulary:
         self._known = {r: frozenset(p) for r, p in self.pairs.items()}
 
 
-def load_vocabulary(text: str | None = None) -> Vocabulary:
-    """The shipped vocabulary (or the JSON `text`): every two classes of a chain, in chain
-    order, are a prior pair; a pair listed both ways is ambiguous and dropped (counted)."""
+def load_vocabulary(text: str | None = None,
+                    extra: dict[str, list[list[str]]] | None = None) -> Vocabulary:
+    """The shipped vocabulary (or the JSON `text`), widened by the chains of `extra` (e.g.
+    from WordNet): every two classes of a chain, in chain order, are a prior pair; a pair
+    listed both ways is ambiguous and dropped (counted)."""
     if text is None:
         text = (resources.files("diagbench.benchmarks.prior_bias")
                 .joinpath("vocabulary.json").read_text(encoding="utf-8"))
     data = json.loads(text)
+    if extra:
+        data = {r: data[r] + extra.get(r, []) for r in RELATIONS}
+        text = json.dumps(data, sort_keys=True)
     rejected: Counter = Counter()
     pairs = {}
     for relation in RELATIONS:
