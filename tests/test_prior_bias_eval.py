@@ -127,3 +127,14 @@ def test_bad_benchmark_directory_exits_3(tmp_path):
     done = _eval(tmp_path, tmp_path / "data", "baseline:prior")
     assert done.returncode == 3
     assert "manifest.jsonl:1: not an instance" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_vision_baseline_reads_the_arrow_not_the_names(tmp_path, data):
+    done = _eval(tmp_path, data, "baseline:vision-uml", "--scale", "1x")
+    assert done.returncode == 0, done.stderr
+    model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"][
+        "baseline:vision-uml"]
+    for condition, cell in model["conditions"].items():
+        assert cell["rel_acc"] >= 95.0, condition
+    assert abs(model["delta"]) <= 5.0
+    assert model["prerequisite"]["passed"] is True

@@ -6,8 +6,10 @@ are widened: at diagram font sizes the recogniser otherwise drops many spaces.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +52,13 @@ def _get_engine():
     return _engine
 
 
+@contextlib.contextmanager
+def engine() -> Iterator:
+    """The shared RapidOCR engine, held by this thread for the `with` block."""
+    with _lock:
+        yield _get_engine()
+
+
 def widen_gaps(crop: np.ndarray) -> np.ndarray:
     """A copy of an RGB text crop with every word gap made `_WIDEN` px wider."""
     background = np.median(crop.reshape(-1, 3), axis=0)
@@ -70,9 +79,8 @@ def read_text(image: np.ndarray) -> list[TextBox]:
     """The text lines of an RGB image, top to bottom."""
     bgr = np.ascontiguousarray(image[..., ::-1])  # RapidOCR takes OpenCV's channel order
     h, w = bgr.shape[:2]
-    with _lock:
-        engine = _get_engine()
-        quads, _ = engine(bgr, use_cls=False, use_rec=False)
+    with engine() as rapid:
+        quads, _ = rapid(bgr, use_cls=False, use_rec=False)
         boxes = []
         for quad in quads or ():
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
@@ -82,7 +90,7 @@ def read_text(image: np.ndarray) -> list[TextBox]:
                 boxes.append((x0, y0, x1, y1))
         crops = [widen_gaps(bgr[y0:y1 + 1, x0:x1 + 1]) for x0, y0, x1, y1 in boxes]
         # One crop at a time: in a batch the narrower crops are padded, and then lose spaces.
-        found = [engine.text_rec([crop])[0][0] for crop in crops]
+        found = [rapid.text_rec([crop])[0][0] for crop in crops]
     return sorted((TextBox(*box, str(text).strip(), float(score))
                    for box, (text, score) in zip(boxes, found, strict=True)),
                   key=lambda b: (b.y0, b.x0))

@@ -1,0 +1,94 @@
+"""Read a PNG of a PlantUML class diagram: its class names and which way each relation goes.
+
+Pixels only: boxes come from `class_geometry`, connectors and their arrow ends from
+`class_connectors`, names from `class_names` (RapidOCR). Nothing is inferred from what a
+name means.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from diagbench.models.baselines.class_connectors import Connector, find_connectors
+from diagbench.models.baselines.class_geometry import Box, find_boxes
+from diagbench.models.baselines.class_names import read_name
+
+MIN_SIDE = 40
+MAX_PIXELS = 40_000_000
+KINDS = ("inheritance", "realization", "composition", "aggregation", "dependency",
+         "association")
+
+
+class UnreadableDiagram(ValueError):
+    """The bytes are not an image of a class diagram this reader can read."""
+
+
+@dataclass(frozen=True)
+class ReadRelation:
+    """A relation: for inheritance and realization source is the child; for composition and
+    aggregation the whole; for dependency the dependent; for association the tail."""
+
+    kind: str
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class ClassReading:
+    """The class names, top to bottom, and the relations drawn between them."""
+
+    classes: tuple[str, ...]
+    relations: tuple[ReadRelation, ...]
+
+
+def read_class_diagram(image: bytes) -> ClassReading:
+    """The classes and relations of the class diagram in PNG or JPEG `image` bytes."""
+    rgb = decode(image)
+    boxes, scale = find_boxes(rgb)
+    if not boxes:
+        raise UnreadableDiagram("no class boxes found: this does not look like a PlantUML "
+                                "class diagram (default skin)")
+    names = [read_name(rgb, box) for box in boxes]
+    relations = tuple(_relation(c, names, boxes) for c in find_connectors(rgb, boxes, scale))
+    return ClassReading(tuple(names), relations)
+
+
+def decode(image: bytes) -> np.ndarray:
+    """The RGB pixels of image bytes (transparency on white); UnreadableDiagram if none."""
+    try:
+        with Image.open(io.BytesIO(image)) as img:
+            if img.width * img.height > MAX_PIXELS:
+                raise UnreadableDiagram(f"image too large: {img.width}×{img.height}")
+            img.load()
+            rgba = img.convert("RGBA")
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as err:
+        raise UnreadableDiagram(f"not an image: {err}") from None
+    if min(rgba.size) < MIN_SIDE:
+        raise UnreadableDiagram(f"image too small: {rgba.width}×{rgba.height}")
+    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+    return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
+
+
+def _relation(connector: Connector, names: list[str], boxes: list[Box]) -> ReadRelation:
+    """The semantic relation of a connector: its kind and which end is the source."""
+    (a, b), (shape, other) = connector.ends, connector.shapes
+    upper_b = (boxes[b].y0, boxes[b].x0) < (boxes[a].y0, boxes[a].x0)
+    if (shape == "none" and other != "none") or (shape == other == "none" and upper_b):
+        a, b, shape = b, a, other  # `a` is now the decorated end, or the upper one if none
+    if shape == "diamond" and connector.dashed:
+        shape = "arrow"  # a small arrowhead drawn steeply at 1× can look solid; no dashed
+        # line in this notation ends in a filled diamond
+    if shape == "triangle":
+        kind = "realization" if connector.dashed else "inheritance"
+        return ReadRelation(kind, names[b], names[a])
+    if shape in ("diamond", "hollow diamond"):
+        kind = "composition" if shape == "diamond" else "aggregation"
+        return ReadRelation(kind, names[a], names[b])
+    if shape == "arrow":
+        kind = "dependency" if connector.dashed else "association"
+        return ReadRelation(kind, names[b], names[a])
+    return ReadRelation("association", names[a], names[b])
