@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 
@@ -63,12 +64,18 @@ def _closest(name: str, read: tuple[str, ...]) -> str | None:
     return best[1] if best[0] >= 0.6 else None
 
 
-@functools.lru_cache(maxsize=256)
+_READINGS: dict[bytes, object] = {}  # by the image's sha256: a reading is a few hundred bytes
+
+
 def _read(image: bytes):
-    """The image read once for both stages (the reader is deterministic)."""
+    """The image read once for both stages and all its questions (the reader is
+    deterministic)."""
     from diagbench.models.baselines.class_reader import read_class_diagram  # heavy: lazy
 
-    return read_class_diagram(image)
+    key = hashlib.sha256(image).digest()
+    if key not in _READINGS:
+        _READINGS[key] = read_class_diagram(image)
+    return _READINGS[key]
 
 
 @baseline("vision-uml")
