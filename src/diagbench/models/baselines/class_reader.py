@@ -7,18 +7,13 @@ name means.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
-
-import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from diagbench.models.baselines.class_connectors import Connector, find_connectors
 from diagbench.models.baselines.class_geometry import Box, find_boxes
 from diagbench.models.baselines.class_names import read_name
+from diagbench.models.baselines.pixels import decode_rgb
 
-MIN_SIDE = 40
-MAX_PIXELS = 40_000_000
 KINDS = ("inheritance", "realization", "composition", "aggregation", "dependency",
          "association")
 
@@ -47,7 +42,7 @@ class ClassReading:
 
 def read_class_diagram(image: bytes) -> ClassReading:
     """The classes and relations of the class diagram in PNG or JPEG `image` bytes."""
-    rgb = decode(image)
+    rgb = decode_rgb(image, UnreadableDiagram)
     boxes, scale = find_boxes(rgb)
     if not boxes:
         raise UnreadableDiagram("no class boxes found: this does not look like a PlantUML "
@@ -55,22 +50,6 @@ def read_class_diagram(image: bytes) -> ClassReading:
     names = [read_name(rgb, box) for box in boxes]
     relations = tuple(_relation(c, names, boxes) for c in find_connectors(rgb, boxes, scale))
     return ClassReading(tuple(names), relations)
-
-
-def decode(image: bytes) -> np.ndarray:
-    """The RGB pixels of image bytes (transparency on white); UnreadableDiagram if none."""
-    try:
-        with Image.open(io.BytesIO(image)) as img:
-            if img.width * img.height > MAX_PIXELS:
-                raise UnreadableDiagram(f"image too large: {img.width}×{img.height}")
-            img.load()
-            rgba = img.convert("RGBA")
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as err:
-        raise UnreadableDiagram(f"not an image: {err}") from None
-    if min(rgba.size) < MIN_SIDE:
-        raise UnreadableDiagram(f"image too small: {rgba.width}×{rgba.height}")
-    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-    return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
 
 
 def _relation(connector: Connector, names: list[str], boxes: list[Box]) -> ReadRelation:

@@ -7,15 +7,14 @@ a note, a group frame's tab, a box title, the title, or the message line below i
 
 from __future__ import annotations
 
-import io
 import re
 import unicodedata
 from collections.abc import Callable
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from diagbench.models.baselines.ocr import TextBox, read_text
+from diagbench.models.baselines.pixels import decode_rgb
 from diagbench.models.baselines.sequence_geometry import (
     Arrow,
     Frame,
@@ -25,8 +24,6 @@ from diagbench.models.baselines.sequence_geometry import (
     without_lines,
 )
 
-MIN_SIDE = 40
-MAX_PIXELS = 40_000_000
 GROUP_KINDS = ("opt", "alt", "loop", "par", "break", "critical", "group")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _AUTONUMBER = re.compile(r"(\d{1,3})(?![\d.:)])\s*(.*)")
@@ -57,21 +54,7 @@ def read_sequence_diagram(image: bytes) -> str:
 
 def decode(image: bytes) -> np.ndarray:
     """The RGB pixels of image bytes; UnreadableImage saying why they cannot be read."""
-    try:
-        with Image.open(io.BytesIO(image)) as img:
-            if img.width * img.height > MAX_PIXELS:
-                raise UnreadableImage(f"image is {img.width}×{img.height} px, too large")
-            if min(img.size) < MIN_SIDE:
-                raise UnreadableImage(f"image is {img.width}×{img.height} px, too small to "
-                                      "hold a diagram")
-            img.load()
-            if img.mode in ("RGBA", "LA", "P"):
-                img = img.convert("RGBA")
-                white = Image.new("RGBA", img.size, (255, 255, 255, 255))
-                img = Image.alpha_composite(white, img)
-            rgb = np.asarray(img.convert("RGB"))
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        raise UnreadableImage(f"not an image: {exc}") from None
+    rgb = decode_rgb(image, UnreadableImage)
     if int(np.ptp(rgb.reshape(-1, 3), axis=0).max()) < 30:
         raise UnreadableImage("image is blank (one colour): no diagram to read")
     return rgb
