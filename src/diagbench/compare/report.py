@@ -12,7 +12,7 @@ from diagbench.compare.inputs import Pair
 from diagbench.compare.pair import Method, compare_scripts
 from diagbench.formats.source import SourceError
 
-_TITLES = {"participant": "Participant", "node": "Node", "edge_direction": "Direction",
+TITLES = {"participant": "Participant", "node": "Node", "edge_direction": "Direction",
            "edge_type": "Dir. type", "message": "Message", "note": "Note", "group": "Group",
            "box": "Box"}
 
@@ -103,7 +103,7 @@ def report(results: list[FileResult], method: Method) -> dict:
 def table2(total: Comparison, method: Method) -> list[str]:
     """The paper's Table 2 for pooled counts: gold counts and error rates per component."""
     width = 11
-    head = f"{'':<18}" + "".join(f"{_TITLES[c]:>{width}}" for c in COMPONENTS)
+    head = f"{'':<18}" + "".join(f"{TITLES[c]:>{width}}" for c in COMPONENTS)
     lines = [f"method: {method}", head,
              f"{'Ground truth count':<18}"
              + "".join(f"{total.components[c].gold:>{width}}" for c in COMPONENTS)]

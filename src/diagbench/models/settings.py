@@ -43,6 +43,12 @@ class ModelSettings:
                 "seed": config.seed, "reasoning": config.reasoning,
                 "image_policy": self.images.as_dict()}
 
+    def describe(self) -> dict:
+        """The model as a run's manifest lists it."""
+        spec = self.spec
+        return {"name": self.name, "provider": spec.provider, "model": spec.model,
+                "base_url": spec.base_url, "parameters": self.parameters()}
+
     def run(self, requests: list[Request], out: Path | None = None,
             max_connections: int = 8,
             progress: Callable[[Response], None] = lambda r: None,

@@ -84,9 +84,7 @@ def _manifest_fields(gold_set: GoldSet, models: list[ModelSettings], prompt: Pro
             "images": str(images) if images else "rendered from the ground truth",
             "prompt": prompt.name, "prompt_template_hash": prompt.sha256,
             "tools": {"plantuml": engine.version()},
-            "models": [{"name": s.name, "provider": s.spec.provider, "model": s.spec.model,
-                        "base_url": s.spec.base_url, "parameters": s.parameters()}
-                       for s in models]}
+            "models": [s.describe() for s in models]}
 
 
 def _write_scores(path: Path, outcomes: dict[str, ModelOutcome]) -> None:

@@ -17,6 +17,7 @@ from diagbench.benchmarks.conversion.scoring import (
 )
 from diagbench.compare.counts import COMPONENTS, ERROR_KINDS
 from diagbench.compare.pair import METHODS
+from diagbench.compare.report import TITLES
 from diagbench.report.html import HtmlReport
 from diagbench.report.plots import error_bar_lines, grouped_bars
 
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.conversion.evaluate import ModelOutcome
     from diagbench.benchmarks.conversion.samples import Sample
 
-TITLES = {"participant": "Participant", "node": "Node", "edge_direction": "Direction",
-          "edge_type": "Dir. type", "message": "Message", "note": "Note", "group": "Group",
-          "box": "Box"}
 FIGURE_COMPONENTS = ("node", "message", "edge_direction")  # the paper's Fig. 6–7
 MAX_FILES_SHOWN = 500
 

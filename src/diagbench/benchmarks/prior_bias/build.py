@@ -54,7 +54,7 @@ def build_benchmark(out: Path, vocabulary: Vocabulary, per_cell: int, seed: int,
                 continue
             images[ident] = dict(pool.map(lambda s, r=result, i=ident: _scaled(r.image, s, out,
                                                                                i), scales))
-    _drop_unrendered(build, images)
+    build.instances = [i for i in build.instances if i.diagram in images]
     _write_manifest(out / "manifest.jsonl", build, images)
     info = {"diagbench_version": __version__, "plantuml": engine.version(), "seed": seed,
             "per_cell": per_cell, "scales": [scale_name(s) for s in scales],
@@ -78,10 +78,6 @@ def _scaled(image: Path, scale: float, out: Path, ident: str) -> tuple[str, dict
     data = (out / name).read_bytes()
     return scale_name(scale), {"path": name, "width": size[0], "height": size[1],
                                "sha256": hashlib.sha256(data).hexdigest()}
-
-
-def _drop_unrendered(build: Build, images: dict) -> None:
-    build.instances = [i for i in build.instances if i.diagram in images]
 
 
 def _write_manifest(path: Path, build: Build, images: dict) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diagbench.benchmarks.conversion.convert import model_dir_name
-from diagbench.benchmarks.prior_bias import baselines, metrics
+from diagbench.benchmarks.prior_bias import baselines, metrics  # noqa: F401 (baselines: registers)
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
 from diagbench.benchmarks.prior_bias.prompts import SYSTEM, stage1, stage2, template_hash
 from diagbench.benchmarks.prior_bias.report import write_report
@@ -33,8 +33,6 @@ from diagbench.models.settings import ModelSettings
 from diagbench.scoring.names import names_match, parse_name_list
 from diagbench.scoring.truth import parse_truth
 
-REFERENCE_MODELS = tuple(f"baseline:{name}" for name in ("prior", "vision-uml"))
-assert baselines.answer_from_prior  # importing the module registered both
 _FIELDS = ("id", "diagram", "relation", "condition", "classes", "query", "gold", "images")
 
 
@@ -87,9 +85,7 @@ def evaluate(data: Path, models: list[ModelSettings], run: Path, scales: tuple[s
     fields = {"benchmark": "prior-bias", "data": str(data), "dataset_hash": dataset,
               "instances": len(rows), "scales": list(scales), "limit": limit,
               "prompt_template_hash": template_hash(),
-              "models": [{"name": s.name, "provider": s.spec.provider, "model": s.spec.model,
-                          "base_url": s.spec.base_url, "parameters": s.parameters()}
-                         for s in models]}
+              "models": [s.describe() for s in models]}
     write_manifest(run, fields)
     scores = {}
     for settings in models:

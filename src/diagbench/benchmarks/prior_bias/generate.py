@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, Vocabulary
 from diagbench.diagram.classes import ClassDiagram, Relation, UmlClass
@@ -165,8 +165,7 @@ def _accept(build: Build, vocabulary: Vocabulary, diagram: Diagram,
 
 def _matched(instances: list[Instance], partners: list[Instance]) -> list[Instance]:
     by_query = {p.query: p.id for p in partners}
-    return [Instance(i.id, i.diagram, i.relation, i.condition, i.classes, i.query, i.gold,
-                     by_query.get(i.query)) for i in instances]
+    return [replace(i, matched=by_query.get(i.query)) for i in instances]
 
 
 def _two_class(build: Build, vocabulary: Vocabulary, relation: str,
@@ -261,8 +260,7 @@ def _trim(build: Build, relation: str, conditions: tuple[str, ...], per_cell: in
                 continue
         kept.append(instance)
     ids = {i.id for i in kept}
-    build.instances = [i if i.matched is None or i.matched in ids else
-                       Instance(i.id, i.diagram, i.relation, i.condition, i.classes, i.query,
-                                i.gold, None) for i in kept]
+    build.instances = [i if i.matched is None or i.matched in ids else replace(i, matched=None)
+                       for i in kept]
     used = {i.diagram for i in build.instances}
     build.diagrams = {k: d for k, d in build.diagrams.items() if k in used}
