@@ -5,11 +5,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from diagbench.diagram.sequence import GROUP_KINDS, PARTICIPANT_KINDS
 from diagbench.formats.plantuml import parse_one, parse_sequence
 from diagbench.formats.plantuml.sequence_writer import write_sequence
 
-KINDS = ["participant", "actor", "boundary", "control", "entity", "database", "collections",
-         "queue"]
 CODES = ["A", "B", "Bob", "gNB", "AMF_1", "ue.2", "x@y"]
 QUOTED = ['"Web GUI"', '"ACM Runtime"', '"5G Core"']
 words = st.text(alphabet="abcXYZ019 _-:#<>'\"()[]{}=.,;!?/\\", min_size=1, max_size=20)
@@ -44,7 +43,7 @@ def messages(draw) -> str:
 
 @st.composite
 def declarations(draw) -> str:
-    kind = draw(st.sampled_from(KINDS))
+    kind = draw(st.sampled_from(PARTICIPANT_KINDS))
     form = draw(st.integers(0, 3))
     code = draw(st.sampled_from(CODES))
     name = draw(st.sampled_from(["Long Name", "Access and Mobility"]))
@@ -79,7 +78,7 @@ simple = st.one_of(
 def groups(children):
     @st.composite
     def group(draw) -> list[str]:
-        kind = draw(st.sampled_from(["alt", "opt", "loop", "par", "break", "critical", "group"]))
+        kind = draw(st.sampled_from(GROUP_KINDS))
         head = kind + (" " + draw(group_label) if draw(st.booleans()) else "")
         out = [head, *[line for part in draw(st.lists(children, max_size=4)) for line in part]]
         if kind == "alt" and draw(st.booleans()):

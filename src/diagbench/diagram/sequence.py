@@ -11,14 +11,12 @@ order of the body statements so that a writer can reproduce it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 ParticipantKind = Literal[
     "participant", "actor", "boundary", "control", "entity", "database", "collections", "queue"
 ]
-PARTICIPANT_KINDS: tuple[str, ...] = (
-    "participant", "actor", "boundary", "control", "entity", "database", "collections", "queue",
-)
+PARTICIPANT_KINDS: tuple[ParticipantKind, ...] = get_args(ParticipantKind)
 
 LineStyle = Literal["solid", "dotted"]
 #: Arrow-head shapes at either end of a message. "none" is a plain line end.
@@ -33,10 +31,13 @@ BOUNDARY_SHORT = "?"
 BOUNDARIES = frozenset({BOUNDARY_LEFT, BOUNDARY_RIGHT, BOUNDARY_SHORT})
 
 NotePosition = Literal["left", "right", "over", "across", "top", "bottom"]
+NOTE_POSITIONS: tuple[NotePosition, ...] = get_args(NotePosition)
 NoteShape = Literal["note", "hnote", "rnote"]
+NOTE_SHAPES: tuple[NoteShape, ...] = get_args(NoteShape)
 GroupKind = Literal["group", "alt", "opt", "loop", "par", "break", "critical"]
-GROUP_KINDS: tuple[str, ...] = ("group", "alt", "opt", "loop", "par", "break", "critical")
+GROUP_KINDS: tuple[GroupKind, ...] = get_args(GroupKind)
 ActivationAction = Literal["activate", "deactivate", "destroy", "create"]
+ACTIVATION_ACTIONS: tuple[ActivationAction, ...] = get_args(ActivationAction)
 
 
 def _line() -> int:
@@ -49,7 +50,7 @@ class Participant:
 
     id: str
     name: str
-    kind: str = "participant"
+    kind: ParticipantKind = "participant"
     declared: bool = True
     order: int | None = None
     stereotype: str | None = None
@@ -97,10 +98,10 @@ class Message:
 class Note:
     """A note beside or over lifelines, or attached to the previous message."""
 
-    position: str
+    position: NotePosition
     targets: tuple[str, ...] = ()
     text: str = ""
-    shape: str = "note"
+    shape: NoteShape = "note"
     color: str | None = None
     on_message: int | None = None
     line: int = _line()
@@ -120,7 +121,7 @@ class Branch:
 class Group:
     """A combined fragment (alt/opt/loop/…); `messages` index `SequenceDiagram.messages`."""
 
-    kind: str
+    kind: GroupKind
     branches: tuple[Branch, ...] = (Branch(),)
     parent: int | None = None
     secondary: str | None = None
@@ -184,7 +185,7 @@ class Spacing:
 class Activation:
     """An explicit `activate`/`deactivate`/`destroy`/`create` statement."""
 
-    action: str
+    action: ActivationAction
     participant: str
     color: str | None = None
     line: int = _line()
@@ -227,7 +228,7 @@ class SequenceDiagram:
     spacings: tuple[Spacing, ...] = ()
     activations: tuple[Activation, ...] = ()
     directives: tuple[Directive, ...] = ()
-    order: tuple[tuple[str, int], ...] = ()
+    order: tuple[tuple[EventKind, int], ...] = ()
     name: str | None = None
 
     def participant(self, pid: str) -> Participant | None:

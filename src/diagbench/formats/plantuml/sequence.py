@@ -9,19 +9,29 @@ never executed.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, cast
 
 from diagbench.diagram.sequence import (
+    ACTIVATION_ACTIONS,
+    NOTE_SHAPES,
+    PARTICIPANT_KINDS,
     Activation,
+    ActivationAction,
     Box,
     Branch,
     Delay,
     Directive,
     Divider,
+    EventKind,
     Group,
+    GroupKind,
     Message,
     Note,
+    NotePosition,
+    NoteShape,
     Participant,
     Reference,
     SequenceDiagram,
@@ -120,7 +130,7 @@ def _arrow_shape(left: str, body1: str, style: str | None, body2: str, right: st
 
 @dataclass(slots=True)
 class _GroupState:
-    kind: str
+    kind: GroupKind
     parent: int | None
     color: str | None
     secondary: str | None
@@ -149,11 +159,10 @@ class _Builder:
         self.spacings: list[Spacing] = []
         self.activations: list[Activation] = []
         self.directives: list[Directive] = []
-        self.order: list[tuple[str, int]] = []
+        self.order: list[tuple[EventKind, int]] = []
         self.autonumber = Autonumber()
         self.autoactivate = False
         self.active: list[tuple[str, str | None]] = []  # (callee, caller) activation stack
-        self.pending_declaration_order: list[str] = []
 
     # ------------------------------------------------------------------ driver
     def build(self) -> SequenceDiagram:
@@ -250,7 +259,7 @@ class _Builder:
             self._participant(pid, number, name)
         return pid
 
-    def _record(self, kind: str, index: int) -> None:
+    def _record(self, kind: EventKind, index: int) -> None:
         self.order.append((kind, index))
 
     def _enclose(self, message_index: int) -> None:
@@ -354,7 +363,7 @@ class _Builder:
         if not m:
             return False
         pid = self._participant(m.group("q") or m.group("c"), number)
-        action = m.group("action")
+        action = cast(ActivationAction, m.group("action"))
         self._add_activation(action, pid, m.group("color"), number)
         if action == "activate":
             caller = next((msg.sender for msg in reversed(self.messages) if msg.receiver == pid),
@@ -364,7 +373,8 @@ class _Builder:
             self._pop_activation(pid)
         return None
 
-    def _add_activation(self, action: str, pid: str, color: str | None, number: int) -> None:
+    def _add_activation(self, action: ActivationAction, pid: str, color: str | None,
+                        number: int) -> None:
         self._record("activation", len(self.activations))
         self.activations.append(Activation(action, pid, color, number))
 
@@ -375,7 +385,7 @@ class _Builder:
         m = syn.NOTE.match(line)
         if not m:
             return False
-        position = m.group("pos")
+        position = cast(NotePosition, m.group("pos"))
         targets = self._targets(m.group("targets"), number)
         on_message = None
         if not targets and position != "across":
@@ -386,7 +396,7 @@ class _Builder:
         if text is None:
             text, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
         self._record("note", len(self.notes))
-        self.notes.append(Note(position, targets, text.strip(), m.group("shape"),
+        self.notes.append(Note(position, targets, text.strip(), cast(NoteShape, m.group("shape")),
                                m.group("color"), on_message, number))
         return nxt
 
@@ -445,8 +455,8 @@ class _Builder:
                     label, secondary = sm.group("label"), sm.group("secondary")
             gi = len(self.groups)
             parent = self.open_groups[-1] if self.open_groups else None
-            state = _GroupState("par" if kind == "par2" else kind, parent, color, secondary,
-                                number)
+            state = _GroupState(cast(GroupKind, "par" if kind == "par2" else kind), parent, color,
+                                secondary, number)
             state.branches.append([label, [], None, number])
             self.groups.append(state)
             self.open_groups.append(gi)
@@ -617,23 +627,13 @@ class _Builder:
         )
 
 
-_KEYWORD_HANDLERS = {
-    **{kind: _Builder._declaration for kind in (
-        "participant", "actor", "boundary", "control", "entity", "database", "collections",
-        "queue")},
-    **{kind: _Builder._group for kind in (
-        "group", "alt", "else", "opt", "loop", "par", "par2", "break", "critical", "also", "end",
-        "endbox")},
+_KEYWORD_HANDLERS: dict[str, Callable[..., Any]] = {
+    **{kind: _Builder._declaration for kind in PARTICIPANT_KINDS},
+    **{word: _Builder._group for word in (*syn.GROUP_KEYWORDS, "endbox")},
     "box": _Builder._box,
-    "note": _Builder._note,
-    "hnote": _Builder._note,
-    "rnote": _Builder._note,
-    "/": _Builder._note,
+    **{shape: _Builder._note for shape in (*NOTE_SHAPES, "/")},
     "ref": _Builder._ref,
-    "activate": _Builder._activate,
-    "deactivate": _Builder._activate,
-    "destroy": _Builder._activate,
-    "create": _Builder._activate,
+    **{action: _Builder._activate for action in ACTIVATION_ACTIONS},
     "return": _Builder._return,
     "title": _Builder._title,
     "autonumber": _Builder._autonumber,

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import re
 
-from diagbench.diagram.sequence import GROUP_KINDS, PARTICIPANT_KINDS
+from diagbench.diagram.sequence import (
+    ACTIVATION_ACTIONS,
+    GROUP_KINDS,
+    NOTE_POSITIONS,
+    NOTE_SHAPES,
+    PARTICIPANT_KINDS,
+)
 
 CODE = r"[\w.@]+"
 
@@ -50,15 +56,18 @@ ORDER = re.compile(r"\border\s+(-?\d+)")
 COLOR = re.compile(r"(#[\w#:/\\-]+)")
 
 NOTE = re.compile(
-    r"^(?P<shape>note|hnote|rnote)\s+(?P<pos>left|right|over|across|top|bottom)\b(?:\s+of\b)?"
+    r"^(?P<shape>" + "|".join(NOTE_SHAPES) + r")\s+"
+    r"(?P<pos>" + "|".join(NOTE_POSITIONS) + r")\b(?:\s+of\b)?"
     r"(?P<targets>[^:#]*?)\s*(?P<color>#\S+)?\s*(?::(?P<text>.*))?$"
 )
 NOTE_END = re.compile(r"^end\s?[hr]?note$")
 REF = re.compile(r"^ref\s+over\s+(?P<targets>[^:#]+?)\s*(?P<color>#\S+)?\s*(?::(?P<text>.*))?$")
 REF_END = re.compile(r"^end\s?ref$")
 
+#: The words that open, divide or close a group (`par2` opens a `par`).
+GROUP_KEYWORDS = (*GROUP_KINDS, "par2", "else", "also", "end")
 GROUP = re.compile(
-    r"^(?P<kind>" + "|".join(GROUP_KINDS) + r"|par2|else|also|end)"
+    r"^(?P<kind>" + "|".join(GROUP_KEYWORDS) + r")"
     r"(?P<color1>#\w+)?(?:\s+(?P<color2>#\w+))?(?:\s+(?P<label>.*?))?\s*$"
 )
 SECONDARY = re.compile(r"^(?P<label>.*?)\s*\[(?P<secondary>[^\]]*)\]$")
@@ -67,7 +76,7 @@ BOX = re.compile(r'^box(?:\s+"(?P<q>[^"]*)"|\s+(?P<t>[^#"]+?))?\s*(?P<color>#\S+
 BOX_END = re.compile(r"^end\s?box$")
 
 ACTIVATE = re.compile(
-    r"^(?P<action>activate|deactivate|destroy|create)\s+"
+    r"^(?P<action>" + "|".join(ACTIVATION_ACTIONS) + r")\s+"
     r'(?:"(?P<q>[^"]+)"|(?P<c>' + CODE + r"))\s*(?P<color>#\S+)?\s*$"
 )
 CREATE_DECLARATION = re.compile(r"^create\s+(?=(?:" + "|".join(PARTICIPANT_KINDS) + r")\s)")

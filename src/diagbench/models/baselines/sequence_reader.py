@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from diagbench.diagram.sequence import GROUP_KINDS
 from diagbench.models.baselines.ocr import TextBox, read_text
 from diagbench.models.baselines.pixels import decode_rgb
 from diagbench.models.baselines.sequence_geometry import (
@@ -24,7 +25,6 @@ from diagbench.models.baselines.sequence_geometry import (
     without_lines,
 )
 
-GROUP_KINDS = ("opt", "alt", "loop", "par", "break", "critical", "group")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _AUTONUMBER = re.compile(r"(\d{1,3})(?![\d.:)])\s*(.*)")
 _NUMBER = re.compile(r"(\d{1,3})[.\s]*(.*)")
