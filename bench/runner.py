@@ -35,7 +35,7 @@ async def measure(base_url: str, n: int, connections: int) -> tuple[float, float
         wall, cpu = time.perf_counter(), time.process_time()
         records = await run_requests(adapter, requests, max_connections=connections)
         return time.perf_counter() - wall, time.process_time() - cpu, sum(
-            r["status"] == "ok" for r in records)
+            r.response.status == "ok" for r in records)
     finally:
         await adapter.close()
 

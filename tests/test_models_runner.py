@@ -38,14 +38,14 @@ def test_second_run_is_served_from_the_cache_and_errors_are_not_cached(tmp_path)
     with FakeServer(["400"]) as server:
         first = run(server, requests, tmp_path / "a.jsonl", cache, max_connections=8)
         assert len(server.requests) == 30
-        statuses = Counter(r["status"] for r in first)
+        statuses = Counter(r.response.status for r in first)
         assert statuses == {"ok": 29, "error": 1}
-        failed = next(r for r in first if r["status"] == "error")
-        assert failed["text"] is None and failed["error"].startswith("HTTP 400")
+        failed = next(r.response for r in first if r.response.status == "error")
+        assert failed.text is None and failed.error.startswith("HTTP 400")
         second = run(server, requests, tmp_path / "b.jsonl", cache, max_connections=2)
         assert len(server.requests) == 31  # only the failed one is asked again
-    assert [r["text"] for r in second] == [f"echo: question {k}" for k in range(30)]
-    assert sum(r["cached"] for r in second) == 29
+    assert [r.response.text for r in second] == [f"echo: question {k}" for k in range(30)]
+    assert sum(r.cached for r in second) == 29
     lines = (tmp_path / "a.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 30 and all(json.loads(line)["key"] for line in lines)
 
@@ -83,6 +83,6 @@ def test_killed_run_resumes_without_losing_or_repeating_answers(tmp_path):
         asked = Counter(body["messages"][0]["content"][0]["text"] for body in server.requests)
     assert set(asked) == {f"q{k}" for k in range(200)}
     assert sum(n - 1 for n in asked.values()) <= 4  # only requests in flight at the kill
-    assert [r["text"] for r in records] == [f"echo: q{k}" for k in range(200)]
+    assert [r.response.text for r in records] == [f"echo: q{k}" for k in range(200)]
     keys = [json.loads(line)["key"] for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(keys) == 200 == len(set(keys))

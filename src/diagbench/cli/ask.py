@@ -38,11 +38,12 @@ def ask(prompt: str, images: tuple[Path, ...], as_json: bool, settings: ModelSet
     request = user_request(spec.provider, spec.model, prompt, parts, settings.config,
                            spec.base_url)
     [record] = settings.run([request])
+    response = record.response
     if as_json:
-        click.echo(json.dumps(record, indent=1, ensure_ascii=False))
-    elif record["status"] == "ok":
-        click.echo(record["text"])
-    if record["status"] != "ok":
-        click.echo(f"diagbench: error: {settings.name}: {record['error']}", err=True)
+        click.echo(json.dumps(record.to_json(), indent=1, ensure_ascii=False))
+    elif response.status == "ok":
+        click.echo(response.text)
+    if response.status != "ok":
+        click.echo(f"diagbench: error: {settings.name}: {response.error}", err=True)
         sys.exit(EXIT_DIAGNOSTICS)
     sys.exit(EXIT_OK)

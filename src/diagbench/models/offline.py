@@ -17,9 +17,16 @@ from diagbench import __version__
 from diagbench.models.request import ImagePart, Request, TextPart
 from diagbench.models.response import Response
 from diagbench.models.retry import CallError
+from diagbench.references import load
 
 Baseline = Callable[[Request], str]
-BASELINES: dict[str, Baseline] = {}
+#: Every offline baseline, as `baseline:NAME`: the function that answers a request
+#: (`"module:function"`, imported when first asked, so that start-up stays light).
+BASELINES: dict[str, str] = {
+    "ocr": "diagbench.models.offline:read_sequence_image",
+    "prior": "diagbench.benchmarks.prior_bias.baselines:answer_from_prior",
+    "vision-uml": "diagbench.benchmarks.prior_bias.baselines:answer_from_diagram",
+}
 
 
 def one_image(request: Request) -> bytes:
@@ -36,16 +43,7 @@ def prompt_text(request: Request) -> str:
     return "\n".join(p.text for m in request.turns for p in m.parts if isinstance(p, TextPart))
 
 
-def baseline(name: str) -> Callable[[Baseline], Baseline]:
-    """Register a baseline as `baseline:NAME` (benchmarks add theirs this way)."""
-    def register(function: Baseline) -> Baseline:
-        BASELINES[name] = function
-        return function
-    return register
-
-
-@baseline("ocr")
-def _sequence_ocr(request: Request) -> str:
+def read_sequence_image(request: Request) -> str:
     """baseline:ocr — a sequence-diagram image read to PlantUML by computer vision and OCR."""
     from diagbench.models.baselines.sequence_reader import read_sequence_diagram  # heavy: lazy
     return read_sequence_diagram(one_image(request))
@@ -58,7 +56,7 @@ class OfflineBaseline:
         self.timeout = timeout
 
     async def call(self, request: Request) -> Response:
-        baseline = BASELINES[request.model]
+        baseline: Baseline = load(BASELINES[request.model])
         start = time.perf_counter()
         try:
             text = await asyncio.wait_for(asyncio.to_thread(baseline, request), self.timeout)

@@ -18,3 +18,10 @@ class Model(Protocol):
     async def call(self, request: Request) -> Response: ...
 
     async def close(self) -> None: ...
+
+
+class AdapterFactory(Protocol):
+    """How a provider's adapter is made: its class, called with the key and server."""
+
+    def __call__(self, api_key: str, base_url: str | None = None,
+                 timeout: float = 120.0) -> Model: ...

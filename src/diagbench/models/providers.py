@@ -8,11 +8,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from diagbench.models.anthropic_messages import AnthropicMessages
-from diagbench.models.gemini import GeminiGenerate
-from diagbench.models.offline import BASELINES, OfflineBaseline
-from diagbench.models.openai_compat import OpenAICompatible
-from diagbench.models.protocol import Model
+from diagbench.models.offline import BASELINES
+from diagbench.models.protocol import AdapterFactory, Model
+from diagbench.references import load
 
 
 class ModelSpecError(ValueError):
@@ -21,7 +19,10 @@ class ModelSpecError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Provider:
-    adapter: type
+    """A provider: its adapter (`"module:Class"` speaking `Model`, imported when first
+    used, so that no SDK is loaded at start-up), where its key comes from, its server."""
+
+    adapter: str
     key_env: str | None  # None: a local server that takes any key
     default_base_url: str | None = None
     needs_base_url: bool = False
@@ -29,13 +30,16 @@ class Provider:
     cached: bool = True
 
 
+_OPENAI = "diagbench.models.openai_compat:OpenAICompatible"
 PROVIDERS: dict[str, Provider] = {
-    "openai": Provider(OpenAICompatible, "OPENAI_API_KEY"),
-    "anthropic": Provider(AnthropicMessages, "ANTHROPIC_API_KEY"),
-    "gemini": Provider(GeminiGenerate, "GEMINI_API_KEY"),
-    "vllm": Provider(OpenAICompatible, None, needs_base_url=True),
-    "ollama": Provider(OpenAICompatible, None, "http://127.0.0.1:11434/v1"),
-    "baseline": Provider(OfflineBaseline, None, models=BASELINES, cached=False),
+    "openai": Provider(_OPENAI, "OPENAI_API_KEY"),
+    "anthropic": Provider("diagbench.models.anthropic_messages:AnthropicMessages",
+                          "ANTHROPIC_API_KEY"),
+    "gemini": Provider("diagbench.models.gemini:GeminiGenerate", "GEMINI_API_KEY"),
+    "vllm": Provider(_OPENAI, None, needs_base_url=True),
+    "ollama": Provider(_OPENAI, None, "http://127.0.0.1:11434/v1"),
+    "baseline": Provider("diagbench.models.offline:OfflineBaseline", None, models=BASELINES,
+                         cached=False),
 }
 
 
@@ -85,4 +89,5 @@ def provider_key(spec: ModelSpec) -> str:
 
 def make_adapter(spec: ModelSpec, timeout: float) -> Model:
     """The adapter for `spec`, with its key."""
-    return PROVIDERS[spec.provider].adapter(provider_key(spec), spec.base_url, timeout=timeout)
+    adapter: AdapterFactory = load(PROVIDERS[spec.provider].adapter)
+    return adapter(provider_key(spec), spec.base_url, timeout=timeout)

@@ -13,8 +13,12 @@ import json
 from collections import Counter
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from diagbench import __version__
+
+if TYPE_CHECKING:
+    from diagbench.models.runner import ResponseRecord
 
 
 def digest(text: str) -> str:
@@ -27,10 +31,11 @@ def prices() -> dict[str, list[float]]:
     return {k: v for k, v in table.items() if not k.startswith("_")}
 
 
-def summarize(records: list[dict], model: str) -> dict:
+def summarize(records: list[ResponseRecord], model: str) -> dict:
     """Counts, token totals, models served and estimated cost of a run's records."""
-    status = Counter(r["status"] for r in records)
-    tokens = {kind: sum(r["usage"][kind] for r in records)
+    responses = [r.response for r in records]
+    status = Counter(r.status for r in responses)
+    tokens = {kind: sum(getattr(r.usage, kind) for r in responses)
               for kind in ("input_tokens", "output_tokens", "reasoning_tokens")}
     price = prices().get(model)
     cost = (None if price is None else
@@ -38,8 +43,8 @@ def summarize(records: list[dict], model: str) -> dict:
                   6))
     return {"requests": len(records), "ok": status["ok"], "errors": status["error"],
             "error_rate": status["error"] / len(records) if records else 0.0,
-            "cached": sum(bool(r.get("cached")) for r in records),
-            "served_models": sorted({r["served_model"] for r in records if r["served_model"]}),
+            "cached": sum(r.cached for r in records),
+            "served_models": sorted({r.served_model for r in responses if r.served_model}),
             "tokens": tokens, "estimated_cost_usd": cost}
 
 

@@ -1,11 +1,12 @@
 """Run many requests: bounded concurrency, the response cache, and a resumable
-`responses.jsonl` appended as each response arrives."""
+`responses.jsonl` appended as each response arrives, one `ResponseRecord` a line."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from diagbench.models.cache import ResponseCache
@@ -19,20 +20,52 @@ from diagbench.models.retry import RetryPolicy
 DEFAULT_POLICY = RetryPolicy()
 
 
-def answered(path: Path) -> dict[str, dict]:
-    """The answered records of an earlier run, by key; the file is rewritten with only
-    those, so that errors are tried again and every request ends up there once."""
+@dataclass(frozen=True, slots=True)
+class ResponseRecord:
+    """One request's outcome as `responses.jsonl` keeps it: its place in the run
+    (`index`, and the caller's `id`), its cache `key`, whether the answer came
+    from the cache, the images sent (path, size, sha256 — never bytes), and the
+    response or the error that ended it."""
+
+    index: int
+    key: str
+    cached: bool
+    images: tuple[dict, ...]
+    response: Response
+    id: str | None = None
+
+    def to_json(self) -> dict:
+        label = {"id": self.id} if self.id is not None else {}
+        return ({"index": self.index, **label, "key": self.key, "cached": self.cached,
+                 "images": list(self.images)} | self.response.as_dict())
+
+    @classmethod
+    def from_json(cls, data: dict) -> ResponseRecord:
+        return cls(data["index"], data["key"], bool(data.get("cached")),
+                   tuple(data.get("images", ())), Response.from_dict(data), data.get("id"))
+
+
+def read_records(path: Path) -> list[ResponseRecord]:
+    """Every record of a `responses.jsonl`, in file order; a line cut short by a kill
+    (or anything else that is not a record) is passed over."""
     if not path.is_file():
-        return {}
-    done: dict[str, dict] = {}
+        return []
+    records = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut short by a kill
-        if record.get("status") == "ok":
-            done[record["key"]] = record
-    path.write_text("".join(json.dumps(r) + "\n" for r in done.values()), encoding="utf-8")
+            records.append(ResponseRecord.from_json(json.loads(line)))
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return records
+
+
+def answered(path: Path) -> dict[str, ResponseRecord]:
+    """The answered records of an earlier run, by key; the file is rewritten with only
+    those, so that errors are tried again and every request ends up there once."""
+    done = {r.key: r for r in read_records(path) if r.response.status == "ok"}
+    if path.is_file():
+        path.write_text("".join(json.dumps(r.to_json()) + "\n" for r in done.values()),
+                        encoding="utf-8")
     return done
 
 
@@ -40,7 +73,7 @@ async def run_requests(adapter: Model, requests: list[Request], out: Path | None
                        cache: ResponseCache | None = None, max_connections: int = 16,
                        policy: RetryPolicy = DEFAULT_POLICY,
                        progress: Callable[[Response], None] = lambda r: None,
-                       ids: list[str] | None = None) -> list[dict]:
+                       ids: list[str] | None = None) -> list[ResponseRecord]:
     """Answer every request once; return one record per request, in order (with its
     id from `ids`, when given).
 
@@ -53,12 +86,14 @@ async def run_requests(adapter: Model, requests: list[Request], out: Path | None
     gate = asyncio.Semaphore(max_connections)
     sink = out.open("a", encoding="utf-8") if out else None
 
-    async def one(index: int, request: Request) -> dict:
+    async def one(index: int, request: Request) -> ResponseRecord:
         key = request.key()
-        label = {"id": ids[index]} if ids else {}
+        label = ids[index] if ids else None
         if key in done:
-            progress(Response.from_dict(done[key]))
-            return done[key] | {"index": index} | label
+            earlier = done[key]
+            progress(earlier.response)
+            return ResponseRecord(index, key, earlier.cached, earlier.images, earlier.response,
+                                  label if ids else earlier.id)
         cached = cache.get(key) if cache else None
         if cached is not None:
             response = Response.from_dict(cached)
@@ -69,10 +104,9 @@ async def run_requests(adapter: Model, requests: list[Request], out: Path | None
                 cache.put(request, response.as_dict())
         images = [describe(p) for m in request.messages for p in m.parts
                   if isinstance(p, ImagePart)]
-        record = ({"index": index, **label, "key": key, "cached": cached is not None,
-                   "images": images} | response.as_dict())
+        record = ResponseRecord(index, key, cached is not None, tuple(images), response, label)
         if sink:
-            sink.write(json.dumps(record) + "\n")
+            sink.write(json.dumps(record.to_json()) + "\n")
             sink.flush()
         progress(response)
         return record

@@ -1,7 +1,8 @@
 """The registry of rendering engines, and which engine a source belongs to.
 
 Adding an engine is one module with a class like PlantUMLEngine (name,
-version(), render(sources, out_dir, fmt, progress)) and one line here.
+version(), render(sources, out_dir, fmt, progress)) and one line in `ENGINES`;
+an engine's module is imported when it is first used.
 """
 
 from __future__ import annotations
@@ -10,9 +11,7 @@ import re
 from pathlib import Path
 from typing import Protocol
 
-from diagbench.render.graphviz import GraphvizEngine
-from diagbench.render.mermaid import MermaidEngine
-from diagbench.render.plantuml_pipe import PlantUMLEngine
+from diagbench.references import load
 from diagbench.render.result import RenderResult
 
 
@@ -25,10 +24,14 @@ class Engine(Protocol):
                progress=...) -> list[RenderResult]: ...
 
 
-ENGINES: dict[str, type] = {
-    "plantuml": PlantUMLEngine,
-    "graphviz": GraphvizEngine,
-    "mermaid": MermaidEngine,
+class EngineFactory(Protocol):
+    def __call__(self, jobs: int = ..., timeout: float = ...) -> Engine: ...
+
+
+ENGINES: dict[str, str] = {
+    "plantuml": "diagbench.render.plantuml_pipe:PlantUMLEngine",
+    "graphviz": "diagbench.render.graphviz:GraphvizEngine",
+    "mermaid": "diagbench.render.mermaid:MermaidEngine",
 }
 SUFFIXES = {
     **dict.fromkeys((".puml", ".plantuml", ".pu", ".iuml", ".wsd"), "plantuml"),
@@ -37,6 +40,12 @@ SUFFIXES = {
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 _DOT_START = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b", re.I)
+
+
+def make_engine(name: str, jobs: int, timeout: float) -> Engine:
+    """The engine registered as `name`, started with `jobs` processes."""
+    factory: EngineFactory = load(ENGINES[name])
+    return factory(jobs=jobs, timeout=timeout)
 
 
 def language(path: Path, text: str) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
-from diagbench.render.engines import ENGINES, SUFFIXES, diagrams, language
+from diagbench.render.engines import ENGINES, SUFFIXES, diagrams, language, make_engine
 from diagbench.render.images import scaled_copy
 from diagbench.render.result import EngineMissing, RenderResult
 from diagbench.render.svg_stats import svg_statistics
@@ -92,7 +92,7 @@ def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
             if not queue:
                 continue
             try:
-                engine = ENGINES[name](jobs=jobs, timeout=timeout)
+                engine = make_engine(name, jobs, timeout)
                 results = engine.render([s for _, s in queue], staging, fmt, progress)
             except EngineMissing as exc:
                 for record, _ in queue:

@@ -19,7 +19,7 @@ from rapidfuzz.distance import Levenshtein
 
 from diagbench.benchmarks.prior_bias.prompts import QUESTIONS
 from diagbench.benchmarks.prior_bias.vocabulary import Vocabulary, load_vocabulary
-from diagbench.models.offline import baseline, one_image, prompt_text
+from diagbench.models.offline import one_image, prompt_text
 from diagbench.models.request import Request
 from diagbench.scoring.names import normalize_name
 
@@ -45,7 +45,6 @@ def _vocabulary() -> Vocabulary:
     return load_vocabulary()
 
 
-@baseline("prior")
 def answer_from_prior(request: Request) -> str:
     """The label the class names suggest, without looking at the image."""
     prompt = prompt_text(request)
@@ -78,7 +77,6 @@ def _read(image: bytes):
     return _READINGS[key]
 
 
-@baseline("vision-uml")
 def answer_from_diagram(request: Request) -> str:
     """The class names, or the relation's direction, as read from the image."""
     reading = _read(one_image(request))
