@@ -1,4 +1,5 @@
-"""Cache keys hit and miss for visible reasons; answered requests survive kill -9."""
+"""Cache keys hit and miss for visible reasons, every generation parameter is in the key and
+the manifest; answered requests survive kill -9."""
 
 from __future__ import annotations
 
@@ -8,9 +9,14 @@ import signal
 import subprocess
 import sys
 import textwrap
+from dataclasses import fields
 
 from diagbench.models.cache import ResponseCache
-from diagbench.models.request import GenerationConfig, ImagePart, user_request
+from diagbench.models.image_policy import ImagePolicy
+from diagbench.models.providers import ModelSpec
+from diagbench.models.request import KEY_EXCLUDED, GenerationConfig, ImagePart, user_request
+from diagbench.models.retry import RetryPolicy
+from diagbench.models.settings import ModelSettings
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
 
@@ -25,8 +31,6 @@ def test_key_changes_with_what_is_asked_and_only_that():
     assert request().key() == base.key()
     assert request(image=PNG[:-1] + b"\x00").key() != base.key()  # one image byte
     assert request(prompt="Convert this diagram.").key() != base.key()
-    assert request(temperature=0.7).key() != base.key()
-    assert request(max_tokens=10).key() != base.key()
     # the repeat index matters only when sampling
     greedy = [user_request("openai", "gpt-4o", "p", repeat=k).key() for k in (0, 1)]
     sampled = [user_request("openai", "gpt-4o", "p", config=GenerationConfig(temperature=1.0),
@@ -36,6 +40,27 @@ def test_key_changes_with_what_is_asked_and_only_that():
     assert canonical["messages"][0]["parts"][0] == {
         "image_sha256": ImagePart(PNG).sha256, "media_type": "image/png"}
     assert "max_connections" not in json.dumps(canonical)
+
+
+#: A value other than the default for every GenerationConfig field.
+CHANGED = {"temperature": 0.7, "max_tokens": 10, "seed": 1, "stop": ("@enduml",),
+           "reasoning": "high"}
+
+
+def test_every_generation_parameter_is_in_the_key_and_the_manifest():
+    assert set(CHANGED) == {f.name for f in fields(GenerationConfig)}, "new field: add it here"
+    assert set(CHANGED) >= KEY_EXCLUDED  # only real fields are excluded
+
+    def parameters(config):
+        return ModelSettings(ModelSpec.parse("baseline:ocr"), config, 1.0, RetryPolicy(),
+                             ImagePolicy(), None).parameters()
+
+    base = request()
+    for name, value in CHANGED.items():
+        assert (request(**{name: value}).key() != base.key()) == (name not in KEY_EXCLUDED), name
+        assert parameters(GenerationConfig(**{name: value})) != parameters(GenerationConfig())
+    assert list(parameters(GenerationConfig())) == [  # manifests written before `stop`
+        "temperature", "max_tokens", "seed", "reasoning", "image_policy"]
 
 
 def test_cache_round_trip_stats_explain_clear(tmp_path):

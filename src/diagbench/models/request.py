@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import mimetypes
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 
@@ -56,6 +56,16 @@ class GenerationConfig:
     stop: tuple[str, ...] = ()
     reasoning: str | None = None  # provider-specific effort/budget, where one exists
 
+    def as_dict(self) -> dict[str, object]:
+        """Every field by name, in declaration order, tuples as lists (as JSON reads them)."""
+        return {f.name: list(value) if isinstance(value := getattr(self, f.name), tuple)
+                else value for f in fields(self)}
+
+
+#: `GenerationConfig` fields left out of the cache key; only one that cannot change the
+#: answer may be listed. Every other field is in the key, new ones included.
+KEY_EXCLUDED: frozenset[str] = frozenset()
+
 
 @dataclass(frozen=True, slots=True)
 class Request:
@@ -84,14 +94,11 @@ class Request:
             {"text": p.text} if isinstance(p, TextPart)
             else {"image_sha256": p.sha256, "media_type": p.media_type} for p in m.parts]}
             for m in self.messages]
-        config = self.config
+        config = {k: v for k, v in self.config.as_dict().items() if k not in KEY_EXCLUDED}
         return {
             "provider": self.provider, "base_url": self.base_url, "model": self.model,
-            "messages": messages,
-            "config": {"temperature": config.temperature, "max_tokens": config.max_tokens,
-                       "seed": config.seed, "stop": list(config.stop),
-                       "reasoning": config.reasoning},
-            "repeat": self.repeat if config.temperature > 0 else 0,
+            "messages": messages, "config": config,
+            "repeat": self.repeat if self.config.temperature > 0 else 0,
         }
 
     def key(self) -> str:

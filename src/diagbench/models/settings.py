@@ -16,6 +16,10 @@ from diagbench.models.response import Response
 from diagbench.models.retry import RetryPolicy
 from diagbench.models.runner import run_requests
 
+#: Configuration fields a manifest lists only when they are set: manifests written before
+#: they were recorded carry none, and they stay byte-identical while unset.
+LISTED_WHEN_SET = frozenset({"stop"})
+
 
 @dataclass(frozen=True)
 class ModelSettings:
@@ -37,11 +41,10 @@ class ModelSettings:
         return self.images.apply(ImagePart.from_file(path))
 
     def parameters(self) -> dict:
-        """Generation parameters and image policy, as the manifest records them."""
-        config = self.config
-        return {"temperature": config.temperature, "max_tokens": config.max_tokens,
-                "seed": config.seed, "reasoning": config.reasoning,
-                "image_policy": self.images.as_dict()}
+        """Generation parameters and image policy, as the manifest records them: every
+        field of the configuration, those of `LISTED_WHEN_SET` only when set."""
+        config = {k: v for k, v in self.config.as_dict().items() if v or k not in LISTED_WHEN_SET}
+        return config | {"image_policy": self.images.as_dict()}
 
     def describe(self) -> dict:
         """The model as a run's manifest lists it."""
