@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import attrgetter
 
+from diagbench.scoring.metrics import error_rate, mean_label_similarity, ordering_score, rate
+
 #: The components of the paper's Table 2, in its column order.
 COMPONENTS = ("participant", "node", "edge_direction", "edge_type", "message", "note", "group",
               "box")
@@ -32,8 +34,13 @@ class ComponentCounts:
         return self.insertion + self.deletion + self.substitution
 
     def rate(self, kind: str) -> float | None:
-        """`kind` count ÷ gold count, None when the ground truth has none."""
-        return getattr(self, kind) / self.gold if self.gold else None
+        """The Table 2 rate of `kind` (`scoring.metrics.rate`)."""
+        return rate(getattr(self, kind), self.gold)
+
+    @property
+    def error_rate(self) -> float | None:
+        """All errors ÷ gold count (`scoring.metrics.error_rate`)."""
+        return error_rate(self.insertion, self.deletion, self.substitution, self.gold)
 
     def as_dict(self, with_rates: bool = False) -> dict:
         out = {"gold": self.gold, "insertion": self.insertion, "deletion": self.deletion,
@@ -49,14 +56,14 @@ def empty_components() -> dict[str, ComponentCounts]:
 
 @dataclass(slots=True)
 class Ordering:
-    """Order agreement of matched messages: 1 − discordant pairs ÷ all pairs."""
+    """Order agreement of matched messages (`scoring.metrics.ordering_score`)."""
 
     pairs: int = 0
     discordant_pairs: int = 0
 
     @property
     def score(self) -> float:
-        return 1.0 - self.discordant_pairs / self.pairs if self.pairs else 1.0
+        return ordering_score(self.discordant_pairs, self.pairs)
 
     def add(self, other: Ordering) -> None:
         self.pairs += other.pairs
@@ -118,6 +125,5 @@ class Comparison:
 
     @property
     def label_similarity(self) -> float | None:
-        """Mean label similarity of the matched labelled messages."""
-        n = self.similarity_count
-        return self.similarity_sum / n if n else None
+        """Mean label similarity of the matched labelled messages (None without any)."""
+        return mean_label_similarity(self.similarity_sum, self.similarity_count)

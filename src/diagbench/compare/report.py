@@ -11,6 +11,7 @@ from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, Comparison
 from diagbench.compare.inputs import Pair
 from diagbench.compare.pair import Method, compare_scripts
 from diagbench.formats.source import SourceError
+from diagbench.scoring import metrics
 
 TITLES = {"participant": "Participant", "node": "Node", "edge_direction": "Direction",
            "edge_type": "Dir. type", "message": "Message", "note": "Note", "group": "Group",
@@ -68,7 +69,7 @@ def run(pairs: Iterable[Pair], method: Method,
 
 def _total(c: Comparison) -> dict:
     gold, errors = c.gold_elements, c.errors
-    return {"gold": gold, "errors": errors, "rate": errors / gold if gold else None}
+    return {"gold": gold, "errors": errors, "rate": metrics.rate(errors, gold)}
 
 
 def pooled(results: list[FileResult]) -> Comparison:

@@ -1,1 +1,2 @@
-"""Tables, PNG plots, statistical tests and the static HTML report every benchmark writes."""
+"""Tables, PNG plots and the static HTML report every benchmark writes (the statistics
+they show are computed in `diagbench.scoring.metrics`)."""

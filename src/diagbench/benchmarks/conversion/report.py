@@ -5,21 +5,18 @@ each file's gold and predicted images with the differences listed."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from diagbench.benchmarks.conversion.convert import model_dir_name
-from diagbench.benchmarks.conversion.scoring import (
-    LENGTH_BINS,
-    STATUSES,
-    bin_label,
-    by_length,
-)
+from diagbench.benchmarks.conversion.scoring import STATUSES
 from diagbench.compare.counts import COMPONENTS, ERROR_KINDS
 from diagbench.compare.pair import METHODS
-from diagbench.compare.report import TITLES
+from diagbench.compare.report import TITLES, FileResult
 from diagbench.report.html import HtmlReport
 from diagbench.report.plots import error_bar_lines, grouped_bars
+from diagbench.scoring.metrics import LENGTH_BINS, by_length, length_bin
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.conversion.evaluate import ModelOutcome
@@ -100,17 +97,16 @@ def _statuses(report: HtmlReport, summary: dict, plots: Path, run: Path) -> None
 def _lengths(report: HtmlReport, outcomes: dict[str, ModelOutcome], plots: Path,
              run: Path) -> None:
     report.heading("Error rate by ground-truth length (Fig. 6–7)")
-    labels = [bin_label(*b) for b in LENGTH_BINS]
+    labels = [f"{lo}-{hi}" if hi is not None else f">{lo - 1}" for lo, hi in LENGTH_BINS]
     first = next(iter(outcomes.values())).results["semantic"]
-    per_bin = [sum(1 for r in first if r.ok and lo <= r.gold_lines and (hi is None
-                                                                        or r.gold_lines <= hi))
-               for lo, hi in LENGTH_BINS]
+    in_bin = Counter(length_bin(r.gold_lines) for r in first if r.ok)
+    per_bin = [in_bin[index] for index in range(len(LENGTH_BINS))]
     report.table(["Lines of ground truth", *labels], [["Files (Table 1)", *per_bin]])
     for name, outcome in outcomes.items():
         for method in METHODS:
             series = {}
             for component in FIGURE_COMPONENTS:
-                points = by_length(outcome.results[method], component)
+                points = _by_length(outcome.results[method], component)
                 series[TITLES[component]] = ([m for m, _ in points], [e for _, e in points])
             src = error_bar_lines(
                 plots / f"length_{model_dir_name(name)}_{method}.png", labels, series,
@@ -118,6 +114,13 @@ def _lengths(report: HtmlReport, outcomes: dict[str, ModelOutcome], plots: Path,
                 f"{name} — {method}")
             report.figure(_rel(src, run), f"{name}, {method} method: mean per-file error % "
                                           "per length bin, bars ± one standard error.")
+
+
+def _by_length(results: list[FileResult], component: str) -> list[tuple[float | None, float]]:
+    """Per length bin: mean per-file error % of `component` ± its standard error."""
+    rated = [(r.gold_lines, 100 * rate) for r in results if r.comparison is not None
+             and (rate := r.comparison.components[component].error_rate) is not None]
+    return by_length([lines for lines, _ in rated], [value for _, value in rated])
 
 
 def _paired(report: HtmlReport, summary: dict) -> None:

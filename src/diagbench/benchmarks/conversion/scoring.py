@@ -1,29 +1,21 @@
 """Score conversions against the ground truth: the paper's Table 2 per model and method,
-error rate by script length (its Table 1 bins, Fig. 6–7), and paired model tests."""
+and paired model tests (the formulas are in `diagbench.scoring.metrics`)."""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
 from diagbench.benchmarks.conversion.convert import SCORED
 from diagbench.benchmarks.conversion.samples import Sample
-from diagbench.compare.counts import COMPONENTS, Comparison
+from diagbench.compare.counts import COMPONENTS
 from diagbench.compare.inputs import Pair
 from diagbench.compare.pair import METHODS, Method
 from diagbench.compare.report import FileResult, report, run
-from diagbench.report.stats import paired_test
+from diagbench.scoring.metrics import paired_test
 
-#: Paper 000 Table 1 bins of ground-truth script length (lines), and one above them.
-LENGTH_BINS: tuple[tuple[int, int | None], ...] = (
-    (1, 20), (21, 30), (31, 40), (41, 50), (51, 100), (101, None))
 STATUSES = ("valid", "invalid", "no_script", "call_error", "image_error")
-
-
-def bin_label(low: int, high: int | None) -> str:
-    return f"{low}-{high}" if high is not None else f">{low - 1}"
 
 
 def score(samples: list[Sample], conversions: list[dict], method: Method) -> list[FileResult]:
@@ -63,29 +55,6 @@ def conversion_summary(conversions: list[dict]) -> dict:
             "mean_latency_s": sum(fresh) / len(fresh) if fresh else None}
 
 
-def file_rate(comparison: Comparison, component: str) -> float | None:
-    """Errors (insertions + deletions + substitutions) ÷ gold count of one file, or None."""
-    counts = comparison.components[component]
-    return counts.errors / counts.gold if counts.gold else None
-
-
-def by_length(results: list[FileResult], component: str) -> list[tuple[float | None, float]]:
-    """Per length bin: (mean error % of the files, its standard error) — Fig. 6–7."""
-    out = []
-    for low, high in LENGTH_BINS:
-        rates = [100 * rate for r in results if r.comparison is not None
-                 and low <= r.gold_lines and (high is None or r.gold_lines <= high)
-                 and (rate := file_rate(r.comparison, component)) is not None]
-        if not rates:
-            out.append((None, 0.0))
-            continue
-        mean = sum(rates) / len(rates)
-        spread = (math.sqrt(sum((x - mean) ** 2 for x in rates) / (len(rates) - 1))
-                  if len(rates) > 1 else 0.0)
-        out.append((mean, spread / math.sqrt(len(rates))))
-    return out
-
-
 def paired_tests(results: dict[str, list[FileResult]]) -> list[dict]:
     """Every pair of models, per component: per-file error rates compared on the files
     both have scored and whose ground truth has that component."""
@@ -96,7 +65,8 @@ def paired_tests(results: dict[str, list[FileResult]]) -> list[dict]:
             for fa, fb in zip(ra, rb, strict=True):
                 if fa.comparison is None or fb.comparison is None:
                     continue
-                x, y = file_rate(fa.comparison, component), file_rate(fb.comparison, component)
+                x = fa.comparison.components[component].error_rate
+                y = fb.comparison.components[component].error_rate
                 if x is not None and y is not None:
                     xs.append(x)
                     ys.append(y)

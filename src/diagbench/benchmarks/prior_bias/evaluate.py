@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diagbench.benchmarks.conversion.convert import model_dir_name
-from diagbench.benchmarks.prior_bias import baselines, metrics  # noqa: F401 (baselines: registers)
+from diagbench.benchmarks.prior_bias import baselines  # noqa: F401 (registers)
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
 from diagbench.benchmarks.prior_bias.prompts import SYSTEM, stage1, stage2, template_hash
 from diagbench.benchmarks.prior_bias.report import write_report
@@ -30,6 +30,7 @@ from diagbench.models.image_policy import ImagePolicyError
 from diagbench.models.request import user_request
 from diagbench.models.run_dir import write_manifest
 from diagbench.models.settings import ModelSettings
+from diagbench.scoring import metrics
 from diagbench.scoring.names import names_match, parse_name_list
 from diagbench.scoring.truth import parse_truth
 
@@ -95,8 +96,7 @@ def evaluate(data: Path, models: list[ModelSettings], run: Path, scales: tuple[s
         for records in scores.values():
             out.writelines(json.dumps(r) + "\n" for r in records)
     summary = {"models": {name: summarize(records) for name, records in scores.items()}}
-    deltas = [m["delta"] for m in summary["models"].values() if m["delta"] is not None]
-    summary["mean_delta"] = sum(deltas) / len(deltas) if deltas else None
+    summary["mean_delta"] = metrics.mean_gap([m["delta"] for m in summary["models"].values()])
     (run / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return PriorBiasRun(run, scores, summary, write_report(run, summary))
 
@@ -148,6 +148,11 @@ def _score(model: str, row: dict, scale: str, names: dict, answer: dict) -> dict
             "names": listed, "em": names_match(listed, row["classes"])}
 
 
+def _select(records: list[dict], **fields) -> list[dict]:
+    """The records whose fields have the given values."""
+    return [r for r in records if all(r[k] == v for k, v in fields.items())]
+
+
 def summarize(records: list[dict]) -> dict:
     """Per model: RelAcc and EM per cell, condition, relation and scale; Δ overall (with
     its bootstrap interval), per relation, per scale and per conflict condition; the
@@ -156,18 +161,27 @@ def summarize(records: list[dict]) -> dict:
     scales = sorted({r["scale"] for r in ok}, key=lambda s: float(s.rstrip("x")))
 
     def cell(rs: list[dict]) -> dict:
-        return {"n": len(rs), "rel_acc": metrics.rel_acc(rs), "em": metrics.exact_match(rs)}
+        return {"n": len(rs), "rel_acc": metrics.rel_acc([r["correct"] for r in rs]),
+                "em": metrics.exact_match([r["em"] for r in rs])}
+
+    def correct(rs: list[dict], condition: str) -> list[bool]:
+        return [r["correct"] for r in _select(rs, condition=condition)]
+
+    def gap(rs: list[dict], conflict: str = "2-reverse") -> float | None:
+        return metrics.conflict_gap(correct(rs, "prior-conform"), correct(rs, conflict))
 
     return {
         "answered": len(ok), "errors": len(records) - len(ok),
-        "conditions": {c: cell(metrics.select(ok, condition=c)) for c in CONDITIONS},
-        "cells": {c: {r: {s: cell(metrics.select(ok, condition=c, relation=r, scale=s))
+        "conditions": {c: cell(_select(ok, condition=c)) for c in CONDITIONS},
+        "cells": {c: {r: {s: cell(_select(ok, condition=c, relation=r, scale=s))
                           for s in scales} for r in RELATIONS} for c in CONDITIONS},
-        "delta": metrics.gap(ok), "delta_ci": metrics.gap_interval(ok),
-        "delta_by_condition": {c: metrics.gap(ok, c) for c in CONFLICT},
-        "delta_by_relation": {r: metrics.gap(metrics.select(ok, relation=r)) for r in RELATIONS},
-        "delta_by_scale": {s: metrics.gap(metrics.select(ok, scale=s)) for s in scales},
-        "prerequisite": metrics.prerequisite(ok),
+        "delta": gap(ok),
+        "delta_ci": metrics.gap_interval(correct(ok, "prior-conform"), correct(ok, "2-reverse")),
+        "delta_by_condition": {c: gap(ok, c) for c in CONFLICT},
+        "delta_by_relation": {r: gap(_select(ok, relation=r)) for r in RELATIONS},
+        "delta_by_scale": {s: gap(_select(ok, scale=s)) for s in scales},
+        "prerequisite": metrics.prerequisite([r["em"] for r in ok],
+                                             correct(ok, "prior-free")).as_dict(),
         "parse": dict(Counter(r["parse"] for r in ok)),
         "labels": dict(Counter(r["label"] for r in ok)),
         "names_unparsed": sum(r["names"] is None for r in ok),

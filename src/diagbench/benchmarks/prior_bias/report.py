@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
-from diagbench.benchmarks.prior_bias.metrics import EM_THRESHOLD, PRIOR_FREE_THRESHOLD
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
 from diagbench.report.html import HtmlReport
 from diagbench.report.plots import grouped_bars, scatter_thresholds
+from diagbench.scoring.metrics import EM_THRESHOLD, PRIOR_FREE_THRESHOLD
 
 
 def write_report(run: Path, summary: dict) -> Path:
