@@ -1,0 +1,116 @@
+"""PlantUML as the oracle of `parse_sequence`: render, count what was drawn, compare.
+
+Each source is rendered to SVG by the pinned PlantUML in one warm batch
+(`PlantUMLEngine`), with the element markers of `svg_stats.SEQUENCE_MARKERS`
+so that notes, groups and boxes can be counted beside the participants and
+messages PlantUML marks itself. Under `!pragma teoz true` the SVG carries no
+element classes, so a teoz diagram is compared through the same diagram
+rendered without the pragma (and must also render cleanly with it).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from diagbench.formats.plantuml import parse_sequence
+from diagbench.render.plantuml_pipe import PlantUMLEngine
+from diagbench.render.svg_stats import mark_sequence, sequence_drawing
+
+_BORDERS = frozenset({"[", "]", "?"})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The comparison of one source: what differs (empty when they agree)."""
+
+    differences: tuple[str, ...]
+    engine_error: str | None = None
+    #: source lines the parser reported as errors
+    error_lines: tuple[int, ...] = ()
+
+    @property
+    def agrees(self) -> bool:
+        return not self.differences and self.engine_error is None
+
+
+def parsed_drawing(text: str) -> dict[str, object]:
+    """What the parser says PlantUML will draw, in the shape of `sequence_drawing`."""
+    parsed = parse_sequence(text)
+    if not parsed:
+        return {"diagram_type": None}
+    first = parsed[0]
+    d = first.diagram
+    drawn = d.drawn_participants() if hasattr(d, "drawn_participants") else d.participants
+    messages = []
+    for m in d.messages:
+        if getattr(m, "line_style", "") == "hidden":
+            continue
+        a, b = m.sender, m.receiver
+        a = b if a in _BORDERS else a
+        b = a if b in _BORDERS else b
+        messages.append((a, b))
+    return {
+        "diagram_type": "SEQUENCE" if first.kind == "sequence" else first.kind,
+        "participants": [p.id for p in drawn],
+        "messages": messages,
+        "notes": len(d.notes),
+        "groups": len(d.groups),
+        "boxes": len(d.boxes),
+    }
+
+
+def compare(expected: dict[str, object], got: dict[str, object]) -> tuple[str, ...]:
+    """Names of the statistics that differ between PlantUML's drawing and the parser's."""
+    if expected.get("diagram_type") != got.get("diagram_type"):
+        return ("diagram_type",)
+    out = []
+    for key in ("participants", "messages", "notes", "groups", "boxes"):
+        if expected.get(key) != got.get(key):
+            if key in ("participants", "messages") and len(expected[key]) == len(got[key]):
+                out.append(key + ":names")
+            else:
+                out.append(key)
+    return tuple(out)
+
+
+def render_svgs(sources: list[str], jobs: int = 2) -> list[tuple[str | None, str | None]]:
+    """(svg, error) per source, marked for counting; teoz sources rendered both ways."""
+    prepared, plain = [], []
+    for text in sources:
+        if "@end" not in text:  # PlantUML draws it; the engine wants the end marker
+            text = text.rstrip("\n") + "\n@enduml\n"
+        marked = mark_sequence(text)
+        prepared.append(marked)
+        plain.append(_without_teoz(marked))
+    teoz = [k for k, text in enumerate(sources) if _without_teoz(text) != text]
+    batch = prepared + [plain[k] for k in teoz]
+    with tempfile.TemporaryDirectory() as tmp:
+        results = PlantUMLEngine(jobs=jobs).render(batch, Path(tmp), fmt="svg")
+        svgs = [(r.image.read_text(encoding="utf-8") if r.ok else None,
+                 None if r.ok else f"{r.error} (line {r.error_line})") for r in results]
+    out = svgs[:len(sources)]
+    for j, k in enumerate(teoz):
+        if out[k][1] is None:  # teoz itself rendered: count on the classic rendering
+            out[k] = svgs[len(sources) + j]
+    return out
+
+
+def _without_teoz(text: str) -> str:
+    return "\n".join(line for line in text.split("\n")
+                     if line.strip().lower().replace(" ", "") != "!pragmateoztrue")
+
+
+def check(sources: list[str], jobs: int = 2) -> list[Verdict]:
+    """One verdict per source."""
+    verdicts = []
+    for text, (svg, error) in zip(sources, render_svgs(sources, jobs), strict=True):
+        if svg is None:
+            verdicts.append(Verdict((), error))
+            continue
+        parsed = parse_sequence(text)
+        lines = tuple(d.line for d in parsed[0].errors) if parsed else ()
+        verdicts.append(Verdict(compare(sequence_drawing(svg), parsed_drawing(text)), None,
+                                lines))
+    return verdicts
