@@ -124,8 +124,15 @@ def test_activation_shorthands_and_return():
     assert ret.line_style == "dotted"
 
 
-def test_return_without_activation_is_a_diagnostic():
-    p = only("A -> B\nreturn x")
+def test_return_without_activation_goes_back_along_the_last_message():
+    # PlantUML 1.2026.2 (CommandReturn): nothing activated → reverse the last message
+    d = body("A -> B\nreturn #red x")
+    ret = d.messages[1]
+    assert (ret.sender, ret.receiver, ret.label, ret.color) == ("B", "A", "x", "#red")
+
+
+def test_return_with_nowhere_to_return_to_is_a_diagnostic():
+    p = only("[-> B\nreturn x")
     assert len(p.diagram.messages) == 1
     assert [(d.line, d.severity) for d in p.diagnostics] == [(3, "error")]
     assert "return" in p.diagnostics[0].reason

@@ -12,7 +12,9 @@ from diagbench.formats.plantuml.sequence_writer import write_sequence
 CODES = ["A", "B", "Bob", "gNB", "AMF_1", "ue.2", "x@y"]
 QUOTED = ['"Web GUI"', '"ACM Runtime"', '"5G Core"']
 words = st.text(alphabet="abcXYZ019 _-:#<>'\"()[]{}=.,;!?/\\", min_size=1, max_size=20)
-label = words.map(str.strip).filter(lambda s: s and not s.startswith(("'", "/'")))
+# a line ending in one backslash is continued on the next line (PlantUML joins them)
+label = words.map(str.strip).filter(lambda s: s and not s.startswith(("'", "/'"))
+                                    and not s.endswith("\\"))
 color = st.sampled_from(["#red", "#LightBlue", "#FFAA00"])
 ref = st.sampled_from(CODES + QUOTED)
 # PlantUML reads `alt /-0` or `loop ->]` as a message, not a group: keep arrows out of headers.

@@ -18,7 +18,7 @@ ParticipantKind = Literal[
 ]
 PARTICIPANT_KINDS: tuple[ParticipantKind, ...] = get_args(ParticipantKind)
 
-LineStyle = Literal["solid", "dotted"]
+LineStyle = Literal["solid", "dotted", "hidden"]
 #: Arrow-head shapes at either end of a message. "none" is a plain line end.
 Head = Literal[
     "none", "normal", "async", "lost",
@@ -64,7 +64,10 @@ class Message:
 
     `sender`/`receiver` are the direction as meant; `arrow` is the arrow as
     written and `reversed` says it was drawn right-to-left in the text
-    (`B <- A`). Endpoints are participant ids or a BOUNDARY_* marker.
+    (`B <- A`). Endpoints are participant ids or a BOUNDARY_* marker: `[` the
+    left border, `]` the right border, `?` a short arrow; an omitted end is the
+    border PlantUML draws it to (`-> B` comes from `[`, `A ->` goes to `]`).
+    `line_style` "hidden" is a message PlantUML lays out but does not draw.
     """
 
     sender: str
@@ -83,6 +86,13 @@ class Message:
     is_return: bool = False
     autonumber: str | None = None
     line: int = _line()
+    #: the border end as written when one end is the diagram border: `[`, `]`, `?`, with a
+    #: circle or cross (`[o`, `x]`), or "" when that end was omitted (`-> B`, `A ->`);
+    #: None for a message between two participants
+    border: str | None = None
+    #: where the label was continued on the next source line (a trailing backslash): offsets
+    #: into `label`
+    breaks: tuple[int, ...] = ()
 
     @property
     def is_self(self) -> bool:

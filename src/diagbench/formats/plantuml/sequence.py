@@ -45,6 +45,8 @@ from diagbench.formats.plantuml.kind import guess_kind
 
 _WORD = re.compile(r"[A-Za-z]+")
 _STYLE_SEPARATOR = re.compile("[,;]")
+_DRESSING_NOISE = re.compile(r"[\s_]|\(\d+\)")  # spaces, `_` and inclinations `(n)`
+_BORDER_MARKS = "[]?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,28 +106,67 @@ def _head(dressing: str, left: bool) -> str:
     return shape + "_async" if len(core) == 2 else shape
 
 
+def _style(style: str | None, dotted: bool) -> tuple[str, str | None]:
+    """(line style, colour) of a body with `style` between its brackets."""
+    color = None
+    line_style = "dotted" if dotted else "solid"
+    if style:
+        tokens = [t.strip() for t in _STYLE_SEPARATOR.split(style)]
+        if "dashed" in tokens or "dotted" in tokens:
+            line_style = "dotted"
+        if "hidden" in tokens:
+            line_style = "hidden"
+        color = next((t for t in tokens if t.startswith("#")), None)
+    return line_style, color
+
+
 @lru_cache(maxsize=4096)  # a corpus has few distinct arrows; every message has one
 def _arrow_shape(left: str, body1: str, style: str | None, body2: str, right: str) -> tuple | None:
     """(forward, bidirectional, line style, head, tail, head circle, tail circle, colour)
     of an arrow split into its MESSAGE groups; None when it has no head at all."""
+    left, right = _DRESSING_NOISE.sub("", left), _DRESSING_NOISE.sub("", right)
     left_core, right_core = left.strip("ox"), right.strip("ox")
     if not (left_core or right_core or "x" in left or "x" in right):
         return None
     forward = bool(right_core) or "x" in right or not (left_core or "x" in left)
     bidirectional = forward and bool(left_core) and bool(right_core)
     head_side, tail_side = (right, left) if forward else (left, right)
-    dotted = len(body1) + len(body2) > 1
-    color = None
-    if style:
-        tokens = [t.strip() for t in _STYLE_SEPARATOR.split(style)]
-        dotted = dotted or "dashed" in tokens or "dotted" in tokens
-        color = next((t for t in tokens if t.startswith("#")), None)
+    line_style, color = _style(style, len(body1) + len(body2) > 1)
     return (
-        forward, bidirectional, "dotted" if dotted else "solid",
+        forward, bidirectional, line_style,
         _head(head_side, left=not forward),
         _head(tail_side, left=forward) if bidirectional else "none",
         "o" in head_side, "o" in tail_side, color,
     )
+
+
+def _join_continuations(lines: list[str], first: int):
+    """Lines ending in one backslash joined with the next, as PlantUML reads them.
+
+    Returns (logical lines, the source line number of each, {logical index: offsets
+    in the logical line where a backslash and line break were removed}). A line ending
+    in two backslashes is not continued.
+    """
+    out: list[str] = []
+    numbers: list[int] = []
+    joins: dict[int, tuple[int, ...]] = {}
+    k, n = 0, len(lines)
+    while k < n:
+        text, start, breaks = lines[k], first + k, []
+        k += 1
+        while k < n:
+            stripped = text.rstrip()
+            if not stripped.endswith("\\") or stripped.endswith("\\\\"):
+                break
+            text = stripped[:-1]
+            breaks.append(len(text))
+            text += lines[k]
+            k += 1
+        if breaks:
+            joins[len(out)] = tuple(breaks)
+        out.append(text)
+        numbers.append(start)
+    return out, numbers, joins
 
 
 @dataclass(slots=True)
@@ -163,16 +204,26 @@ class _Builder:
         self.autonumber = Autonumber()
         self.autoactivate = False
         self.active: list[tuple[str, str | None]] = []  # (callee, caller) activation stack
+        self.raw = ""  # the current source line, when continuation lines were joined
+        self.breaks: tuple[int, ...] = ()  # offsets in `raw` where a continuation was joined
 
     # ------------------------------------------------------------------ driver
     def build(self) -> SequenceDiagram:
         lines = self.block.lines
         first = self.block.first_line
+        numbers: list[int] | None = None
+        joins: dict[int, tuple[int, ...]] | None = None
+        if any(line.rstrip().endswith("\\") for line in lines):
+            lines, numbers, joins = _join_continuations(lines, first)
         match_message = syn.MESSAGE.match
         i, n = 0, len(lines)
         while i < n:
             raw = lines[i]
-            number = first + i
+            if numbers is None:
+                number = first + i
+            else:
+                number = numbers[i]
+                self.raw, self.breaks = raw, joins.get(i, ())
             i += 1
             line = raw.strip()
             if not line:
@@ -188,7 +239,7 @@ class _Builder:
                     line = line[1:].lstrip()
             if "-" in line:  # most lines are messages: try them first
                 m = match_message(line)
-                if m and self._message(m, number):
+                if (m and self._message(m, number)) or self._exo(line, number):
                     continue
             consumed = self._statement(line, raw, number, lines, i)
             i = consumed if consumed is not None else i
@@ -268,23 +319,28 @@ class _Builder:
 
     # ---------------------------------------------------------------- messages
     def _message(self, m: re.Match[str], number: int) -> bool:
-        (lb, aq, aqa, ac, acl, left, body1, style, body2, right,
-         rb, bq, bqa, bc, bcl, activation, _, label) = m.groups()  # syn.MESSAGE_GROUPS
-        shape = _arrow_shape(left, body1, style, body2, right)
+        (_, aq, aqa, ac, acl, arrow, left, body1, style, body2, body3, style2, body4, right,
+         bq, bqa, bc, bcl, multicast, activation, _, _, _, label) = m.groups()  # MESSAGE_GROUPS
+        if body1 is None:
+            body1, style, body2 = body3, style2, body4
+        shape = _arrow_shape(left or "", body1, style, body2, right or "")
         if shape is None:
             return False
         forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
         known = self.participants  # fast path: a plain name already known
-        a = lb or (ac if acl is None and ac in known else
-                   self._reference(aq, aqa, ac, acl, number))
-        b = rb or (bc if bcl is None and bc in known else
-                   self._reference(bq, bqa, bc, bcl, number))
+        a = ac if acl is None and ac in known else self._reference(aq, aqa, ac, acl, number)
+        b = bc if bcl is None and bc in known else self._reference(bq, bqa, bc, bcl, number)
+        if multicast:  # `A -> B & C`: one arrow drawn, the other receivers created
+            for extra in multicast.split("&")[1:]:
+                self._participant(extra.strip(), number)
         sender, receiver = (a, b) if forward else (b, a)
         index = len(self.messages)
+        text = label.strip() if label else ""
         self.messages.append(Message(  # positional: keyword calls cost twice as much here
-            sender, receiver, m.string[m.start("left"):m.end("right")], not forward, bidirectional,
+            sender, receiver, arrow.strip(), not forward, bidirectional,
             line_style, head, tail, head_circle, tail_circle, color,
-            label.strip() if label else "", activation, False, self.autonumber.next(), number,
+            text, activation, False, self.autonumber.next(), number, None,
+            self._label_breaks(m, text) if self.breaks else (),
         ))
         self.order.append(("message", index))
         if self.open_groups:
@@ -292,6 +348,69 @@ class _Builder:
         if activation or self.autoactivate:
             self._track_activation(sender, receiver, activation)
         return True
+
+    def _label_breaks(self, m: re.Match[str], text: str) -> tuple[int, ...]:
+        """Offsets into the label where the source line was continued (trailing backslash)."""
+        if m.group("label") is None:
+            return ()
+        raw = self.raw
+        stripped = raw.strip()
+        at = len(raw) - len(raw.lstrip()) + len(stripped) - len(m.string) + m.start("label")
+        at += len(m.group("label")) - len(m.group("label").lstrip())
+        return tuple(min(max(0, k - at), len(text)) for k in self.breaks)
+
+    def _exo(self, line: str, number: int) -> bool:
+        """A message with one end on the diagram border (or omitted, meaning the border)."""
+        m = syn.EXO_LEFT.match(line)
+        border_first = m is not None
+        if m is None:
+            m = syn.EXO_RIGHT.match(line)
+            if m is None:
+                return False
+        border, d1, d2, both = m.group("border"), m.group("d1"), m.group("d2"), m.group("both")
+        pid = self._participant(m.group("q") or m.group("c"), number)
+        body1 = m.group("body1") if d1 else m.group("body3")
+        body2 = m.group("body2") if d1 else m.group("body4")
+        style = m.group("style") if d1 else m.group("style2")
+        line_style, color = _style(style, "--" in body1 + body2)
+        mark = (border or "").strip("ox") or None
+        inward = bool(d1) == border_first  # the arrow points at the participant
+        if border_first:
+            side = "]" if mark == "]" else mark or "["
+        else:
+            side = "[" if mark == "[" else mark or "]"
+        sender, receiver = (side, pid) if inward else (pid, side)
+        circle = (m.group("circle") or "").strip()
+        head_end, tail_end = (circle, border or "") if inward else (border or "", circle)
+        dressing = d1 or d2
+        head = "lost" if "x" in head_end else _head(dressing, left=bool(d2))
+        index = len(self.messages)
+        label = m.group("label")
+        text = label.strip() if label else ""
+        activation = m.group("act")
+        self.messages.append(Message(
+            sender, receiver, m.group("arrow").strip(), bool(d2), both is not None,
+            line_style, head, _head(both, left=True) if both else "none",
+            "o" in head_end, "o" in tail_end, color, text, activation, False,
+            self.autonumber.next(), number, border or "",
+            self._label_breaks(m, text) if self.breaks else (),
+        ))
+        self.order.append(("message", index))
+        if self.open_groups:
+            self._enclose(index)
+        if activation:
+            self._exo_activation(pid, activation)
+        elif self.autoactivate and not inward and line_style == "dotted":
+            self._pop_activation(pid)
+        elif self.autoactivate and inward:
+            self.active.append((pid, None))
+        return True
+
+    def _exo_activation(self, pid: str, activation: str) -> None:
+        if activation[0] == "+":
+            self.active.append((pid, None))
+        elif activation[0] == "-":
+            self._pop_activation(pid)
 
     def _track_activation(self, sender: str, receiver: str, activation: str | None) -> None:
         if activation and activation.startswith("--"):
@@ -309,14 +428,20 @@ class _Builder:
 
     def _return(self, line: str, raw: str, number: int, lines: list[str], i: int) -> None:
         m = syn.RETURN.match(line)
-        if not self.active or self.active[-1][1] is None:
-            self._error(number, raw, "return without an activated participant to return from")
+        if self.active and self.active[-1][1] is not None:
+            callee, caller = self.active.pop()
+        elif self.messages and not self.messages[-1].border and self.messages[-1].border is None:
+            # nothing activated: PlantUML sends the reply back along the last message
+            last = self.messages[-1]
+            callee, caller = last.receiver, last.sender
+        else:
+            self._error(number, raw, "return with nowhere to return to (no activation, and "
+                        "the last message is not between two participants)")
             return
-        callee, caller = self.active.pop()
         index = len(self.messages)
         self.messages.append(Message(
             sender=callee, receiver=caller, arrow="-->", line_style="dotted",
-            label=_label(m.group("label")), is_return=True,
+            color=m.group("color"), label=_label(m.group("label")), is_return=True,
             autonumber=self.autonumber.next(), line=number,
         ))
         self._record("message", index)

@@ -2,7 +2,9 @@
 
 They follow the commands of PlantUML's `sequencediagram.command` package
 (1.2026.2): names are `[\\w.@]+` or double-quoted, arrows are a left
-dressing, a dashed body with an optional `[style]`, and a right dressing.
+dressing, a dashed body with an optional `[style]` before, inside or after
+it, and a right dressing; a message with one end on the border (or omitted)
+is one of the two `EXO_*` forms.
 """
 
 from __future__ import annotations
@@ -28,22 +30,54 @@ def _name(prefix: str) -> str:
     )
 
 
+#: The inside of an arrow's `[…]`: colours and line styles separated by commas
+#: (`#red,dashed`); anything else (`;`, `thickness=2`) is no sequence arrow.
+STYLE = r"#?\w+(?:\s*,\s*#?\w+)*"
+_ANCHOR = r"(?:\{\w+\}\s+)?"
+#: A dash body with the style before, inside or after it (`[#red]->`, `-[#red]->`, `-[#red]>`).
+_BODY = (r"(?:(?P<body1>-+)(?:\[(?P<style>" + STYLE + r")\])?(?P<body2>-*)"
+         r"|(?P<body3>-*)\[(?P<style2>" + STYLE + r")\](?P<body4>-+))")
+#: CommandArrow's dressings: a circle or cross is read only with a space before it on the
+#: left (`A o-> B`) and after it on the right (`A ->o B`); `_` and `(n)` (inclination) are
+#: accepted and ignored.
 ARROW = (
-    r"(?P<left>[ox]?(?:<<?|//?|\\\\?)?)"
-    r"(?P<body1>-+)(?:\[(?P<style>[^\]]*)\])?(?P<body2>-*)"
-    r"(?P<right>(?:>>?|//?|\\\\?)?[ox]?)"
+    r"(?P<left>\s[ox]|(?:\s[ox]|\(\d+\))?<<?_?|(?:\s[ox])?//?|(?:\s[ox])?\\\\?)?"
+    + _BODY +
+    r"(?P<right>_?>>?(?:[ox]\s|\(\d+\))?|//?(?:[ox]\s)?|\\\\?(?:[ox]\s)?|[ox]\s)?"
 )
-ACTIVATION = r"(?P<act>--\+\+|\+\+--|\+\+|--|\*\*|!!)(?:\s*(?P<actcolor>#\w+))?"
-
+_TAIL = (
+    r"(?P<stereo>\s*<<.*?>>)?(?P<url>\s*\[\[.*?\]\])?"
+    r"\s*(?::\s*(?P<label>.*))?$"
+)
 MESSAGE = re.compile(
-    r"^(?:(?P<lb>\[|\?)|" + _name("a") + r")\s*" + ARROW + r"\s*"
-    r"(?:(?P<rb>\]|\?)|" + _name("b") + r")"
-    r"(?:\s*" + ACTIVATION + r")?"
-    r"\s*(?::(?P<label>.*))?$"
+    r"^(?P<par>&\s*)?" + _ANCHOR + _name("a") + _ANCHOR + r"\s*(?P<arrow>" + ARROW + r")\s*"
+    + _name("b") + r"(?P<multicast>(?:\s&\s" + CODE + r")*)" + _ANCHOR + r"\s*"
+    r"(?P<act>\+\+|\*\*|!!|--|--\+\+|\+\+--)?\s*(?P<actcolor>#\w+)?" + _TAIL
 )
 #: The groups of MESSAGE in order; the parser unpacks `match.groups()` by position.
-MESSAGE_GROUPS = ("lb", "aq", "aqa", "ac", "acl", "left", "body1", "style", "body2", "right",
-                  "rb", "bq", "bqa", "bc", "bcl", "act", "actcolor", "label")
+MESSAGE_GROUPS = ("par", "aq", "aqa", "ac", "acl", "arrow", "left", "body1", "style", "body2",
+                  "body3", "style2", "body4", "right", "bq", "bqa", "bc", "bcl", "multicast", "act",
+                  "actcolor", "stereo", "url", "label")
+
+_EXO_BODY = (
+    r"(?:(?P<both><<?|//?|\\\\?)?(?P<body1>-+)(?:\[(?P<style>" + STYLE + r")\])?(?P<body2>-*)"
+    r"(?P<d1>>>?|//?|\\\\?)"
+    r"|(?P<d2><<?|//?|\\\\?)(?P<body3>-*)(?:\[(?P<style2>" + STYLE + r")\])?(?P<body4>-+))"
+)
+_EXO_TAIL = r"\s*(?P<act>[+*!-]+)?\s*(?P<actcolor>#\w+)?\s*(?P<url>\[\[.*?\]\])?" + \
+    r"\s*(?::\s*(?P<label>.*))?$"
+#: A message from or to the border, the border written first (CommandExoArrowLeft):
+#: `[-> B`, `?-> B`, `]-> B`, `[<- B`, or with the border omitted (`-> B`, from the left).
+EXO_LEFT = re.compile(
+    r"^(?P<par>&\s*)?" + _ANCHOR + r"(?P<border>[?\[\]][ox]?)?(?P<arrow>" + _EXO_BODY
+    + r'(?P<circle>[ox]\s+)?)\s*(?:"(?P<q>[^"]+)"|(?P<c>' + CODE + r"))" + _EXO_TAIL
+)
+#: The border written last (CommandExoArrowRight): `A ->]`, `A ->?`, `A ->[`, `A <-]`, or
+#: with the border omitted (`A ->`, to the right).
+EXO_RIGHT = re.compile(
+    r"^(?P<par>&\s*)?" + _ANCHOR + r'(?:"(?P<q>[^"]+)"|(?P<c>' + CODE + r"))"
+    r"\s*(?P<arrow>(?P<circle>\s+[ox])?" + _EXO_BODY + r")(?P<border>[ox]?[?\]\[])?" + _EXO_TAIL
+)
 
 PARTICIPANT = re.compile(
     r"^(?P<kind>" + "|".join(PARTICIPANT_KINDS) + r")\s+"
@@ -80,7 +114,7 @@ ACTIVATE = re.compile(
     r'(?:"(?P<q>[^"]+)"|(?P<c>' + CODE + r"))\s*(?P<color>#\S+)?\s*$"
 )
 CREATE_DECLARATION = re.compile(r"^create\s+(?=(?:" + "|".join(PARTICIPANT_KINDS) + r")\s)")
-RETURN = re.compile(r"^return\b\s*(?P<label>.*)$")
+RETURN = re.compile(r"^return\b\s*(?:(?P<color>#\w+)\s+)?(?P<label>.*)$")
 DIVIDER = re.compile(r"^==+\s*(?P<text>.*?)\s*==+$")
 DELAY = re.compile(r"^\.\.\.+(?:\s*(?P<text>.*?)\s*\.\.\.+)?$")
 SPACING = re.compile(r"^\|\|(?:\||(?P<pixels>\d+)\|\|)$")

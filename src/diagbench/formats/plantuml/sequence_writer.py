@@ -53,15 +53,28 @@ def participant_line(p: Participant) -> str:
 def message_line(m: Message, named: dict[str, str] | None = None) -> str:
     """The statement of a message; `named` gives `"Name" as id` for first uses."""
     if m.is_return:
-        return f"return {m.label}".rstrip()
+        return " ".join(x for x in ("return", m.color, _continued(m)) if x)
     named = named or {}
     left, right = (m.receiver, m.sender) if m.reversed else (m.sender, m.receiver)
-    text = f"{named.pop(left, quote(left))} {m.arrow} {named.pop(right, quote(right))}"
+    if m.border is not None and left in BOUNDARIES:  # `[-> B`, `?<- B`, `-> B`
+        text = f"{m.border}{m.arrow} {quote(right)}"
+    elif m.border is not None:  # `A ->]`, `A ->`
+        text = f"{quote(left)} {m.arrow}{m.border}"
+    else:
+        text = f"{named.pop(left, quote(left))} {m.arrow} {named.pop(right, quote(right))}"
     if m.activation:
         text += f" {m.activation}"
     if m.label:
-        text += f" : {m.label}"
+        text += f" : {_continued(m)}"
     return text
+
+
+def _continued(m: Message) -> str:
+    """The label, broken over source lines where it was read so (trailing backslashes)."""
+    label = m.label
+    for k in sorted(m.breaks, reverse=True):
+        label = label[:k] + "\\\n" + label[k:]
+    return label
 
 
 def note_lines(n: Note) -> list[str]:
