@@ -459,6 +459,11 @@ class _Builder:
             code, long, other = m.group("c"), m.group("cl"), m.group("cc")
             pid, name = (other, code) if other else (code, long or code)
         rest = m.group("rest")
+        nxt = None
+        if rest.strip() == "[" and m.group("kind") == "participant" and m.group("c"):
+            # `participant X [` … `]`: the lines between are its (creole) display text
+            text, nxt = self._collect_until(syn.MULTILINE_END, lines, i, number, raw, "]")
+            name, rest = text, ""
         stereotype = syn.STEREOTYPE.search(rest)
         order = syn.ORDER.search(rest)
         leftover = syn.ORDER.sub("", syn.STEREOTYPE.sub("", rest))
@@ -474,7 +479,7 @@ class _Builder:
         self._record("participant", pid)  # resolved to an index in _freeze
         if self.open_box is not None:
             self.boxes[self.open_box][2].append(pid)
-        return None
+        return nxt
 
     def _activate(self, line: str, raw: str, number: int, lines: list[str], i: int):
         if syn.CREATE_DECLARATION.match(line):
@@ -653,6 +658,17 @@ class _Builder:
 
     def _layout(self, line: str, raw: str, number: int, lines: list[str], i: int):
         word = line.split(None, 1)[0].lower()
+        if word in syn.PLACEMENTS:  # `left header …`, `center footer`: placed like `header`
+            placed = syn.PLACED.match(line)
+            if not placed:
+                return False
+            word = placed.group(1).lower()
+            if not placed.group(2).strip():
+                end = syn.VERBATIM_BLOCKS[word]
+                return self._verbatim_until(word, raw, number, lines, i,
+                                            lambda s: bool(end.match(s.strip().lower())))
+            self._directive(word, line, number)
+            return None
         if word == "skinparam" and line.rstrip().endswith("{"):
             return self._verbatim_braces(raw, number, lines, i)
         if word in syn.VERBATIM_BLOCKS and syn.VERBATIM_BLOCK_START.match(line):
@@ -763,4 +779,5 @@ _KEYWORD_HANDLERS: dict[str, Callable[..., Any]] = {
     "title": _Builder._title,
     "autonumber": _Builder._autonumber,
     **{word: _Builder._layout for word in syn.LAYOUT_KEYWORDS if word[0].isalpha()},
+    **{word: _Builder._layout for word in syn.PLACEMENTS},
 }

@@ -85,6 +85,7 @@ PARTICIPANT = re.compile(
     r"|(?P<c>" + CODE + r')(?:\s+as\s+(?:"(?P<cl>[^"]+)"|(?P<cc>' + CODE + r")))?)"
     r"(?P<rest>.*)$"
 )
+MULTILINE_END = re.compile(r"^\]$")
 STEREOTYPE = re.compile(r"<<(.*?)>>")
 ORDER = re.compile(r"\border\s+(-?\d+)")
 COLOR = re.compile(r"(#[\w#:/\\-]+)")
@@ -127,6 +128,9 @@ VERBATIM_BLOCK_START = re.compile(
     r"^(?:header|footer|caption|legend(?:\s+(?:left|right|top|bottom|center))*)\s*$",
     re.IGNORECASE,
 )
+#: `left|center|right header|footer [text]`: a placed header or footer (a block without text).
+PLACEMENTS = frozenset({"left", "center", "right"})
+PLACED = re.compile(r"^(?:left|center|right)\s+(header|footer)\b(.*)$", re.IGNORECASE)
 VERBATIM_BLOCKS: dict[str, re.Pattern[str]] = {
     "header": re.compile(r"^end\s?header$"),
     "footer": re.compile(r"^end\s?footer$"),

@@ -34,6 +34,8 @@ def quote(pid: str) -> str:
 
 def participant_line(p: Participant) -> str:
     """The declaration statement of a participant."""
+    if "\n" in p.name and _CODE.match(p.id):  # `participant X [` … `]`
+        return "\n".join([f"{p.kind} {p.id} [", *p.name.split("\n"), "]"])
     if p.name == p.id:
         head = quote(p.id)
     elif _CODE.match(p.id):
