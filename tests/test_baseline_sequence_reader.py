@@ -51,6 +51,8 @@ note right of Bob : remember this
 Bob --> Alice : goodbye
 @enduml
 """
+#: A note with no text to read, between two messages.
+EMPTY_NOTE = NOTES.replace("remember this", "\\n")
 _GROUP_LINE = re.compile(r"\s*(opt|alt|else|loop|par|group|break|critical|end)\b")
 
 
@@ -71,7 +73,7 @@ def strip_notes_and_groups(source: str) -> str:
 @pytest.fixture(scope="module")
 def renders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, bytes]]:
     """Every diagram of this module rendered at once: name -> (source, PNG bytes)."""
-    sources = {"messages": MESSAGES, "notes": NOTES}
+    sources = {"messages": MESSAGES, "notes": NOTES, "empty note": EMPTY_NOTE}
     for path in sorted(CALLFLOWS.glob("*.puml")):
         sources[path.stem] = strip_notes_and_groups(path.read_text(encoding="utf-8"))
     results = PlantUMLEngine(jobs=2, timeout=30).render(
@@ -115,6 +117,12 @@ def test_note_read_as_note_beside_its_lifeline(renders) -> None:
     [note] = diagram.notes
     assert (note.position, note.targets) == ("right", ("Bob",))
     assert normalize_name(note.text) == "rememberthis"  # OCR may miss a narrow word gap
+    assert [m.label for m in diagram.messages] == ["hello", "goodbye"]
+
+
+def test_empty_note_keeps_the_messages_after_it(renders) -> None:
+    diagram = read_back(renders["empty note"][1])
+    assert [(n.position, n.targets, n.text) for n in diagram.notes] == [("right", ("Bob",), "")]
     assert [m.label for m in diagram.messages] == ["hello", "goodbye"]
 
 

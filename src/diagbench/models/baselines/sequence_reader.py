@@ -3,6 +3,7 @@
 The shapes come from `sequence_geometry` (classical image analysis), the words from
 RapidOCR; each line of text is given to the shape it belongs to: a participant head,
 a note, a group frame's tab, a box title, the title, or the message line below it.
+The reading is a `SequenceDiagram`, printed by the project's writer.
 """
 
 from __future__ import annotations
@@ -10,10 +11,25 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
-from diagbench.diagram.sequence import GROUP_KINDS
+from diagbench.diagram.sequence import (
+    GROUP_KINDS,
+    Box,
+    Branch,
+    Directive,
+    EventKind,
+    Group,
+    GroupKind,
+    Message,
+    Note,
+    Participant,
+    ParticipantKind,
+    SequenceDiagram,
+)
+from diagbench.formats.plantuml.sequence_writer import write_sequence
 from diagbench.models.baselines.ocr import TextBox, read_text
 from diagbench.models.baselines.pixels import decode_rgb
 from diagbench.models.baselines.sequence_geometry import (
@@ -49,7 +65,7 @@ def read_sequence_diagram(image: bytes) -> str:
                               "diagram (PlantUML default skin)")
     texts = [t for t in read_text(without_lines(rgb, layout))
              if t.score >= 0.6 and (len(t.text) > 1 or t.score > 0.9)]
-    return _Reading(layout, texts).script()
+    return write_sequence(_Reading(layout, texts).diagram())
 
 
 def decode(image: bytes) -> np.ndarray:
@@ -100,7 +116,7 @@ def _join(boxes: list[TextBox], sep: str = " ") -> str:
 
 
 class _Reading:
-    """Gives every text box to one shape, then writes the script."""
+    """Gives every text box to one shape, then builds the diagram."""
 
     def __init__(self, layout: Layout, texts: list[TextBox]) -> None:
         self.layout = layout
@@ -112,7 +128,7 @@ class _Reading:
         self.free = [t for t in self.free if not test(t)]
         return taken
 
-    def script(self) -> str:
+    def diagram(self) -> SequenceDiagram:
         lay = self.layout
         notes = [(rect, _join(self.take(lambda t, r=rect: r.holds(t.cx, t.cy)), "\n"))
                  for rect in lay.notes]
@@ -123,25 +139,32 @@ class _Reading:
             for rect, colour in lay.boxes]
         title = _join(self.take(lambda t: t.y1 < lay.heads_top + 4))
         labels, autonumber = strip_autonumber(self._labels())
-        lines = ["@startuml"] + ([f"title {title}"] if title else [])
-        lines += ["autonumber"] if autonumber else []
-        lines += self._participants(names, boxes)
-        ids = self.ids
-        events: list[tuple[float, int, list[str]]] = []
-        for arrow, label in zip(lay.arrows, labels, strict=True):
-            events.append((arrow.label_y, 1, [_message(arrow, label, ids)]))
-        for rect, text in notes:
-            events.append((rect.y0, 1, _note(rect, text, lay, ids)))
-        for frame, (kind, label, else_labels) in frames:
-            events.append((frame.rect.y0, 0, [f"{kind} {label}".strip()]))
-            for row, text in zip(frame.else_rows, else_labels, strict=True):
-                events.append((row, 0, [f"else {text}".strip()]))
-            events.append((frame.rect.y1, 2, ["end"]))
-        for _, _, event in sorted(events, key=lambda e: (e[0], e[1])):
-            lines += event
-        return "\n".join([*lines, "@enduml"]) + "\n"
+        order: list[tuple[EventKind, int]] = [("directive", 0)] if autonumber else []
+        participants, read_boxes = self._participants(names, boxes, order)
+        ids = [p.id for p in participants]
+        events: list[tuple[float, int, EventKind, int]] = [
+            (arrow.label_y, 1, "message", k) for k, arrow in enumerate(lay.arrows)]
+        events += [(rect.y0, 1, "note", k) for k, (rect, _) in enumerate(notes)]
+        for g, (frame, _) in enumerate(frames):
+            events.append((frame.rect.y0, 0, "group_start", g))
+            events += [(row, 0, "else", g) for row in frame.else_rows]
+            events.append((frame.rect.y1, 2, "group_end", g))
+        order += [(kind, k) for _, _, kind, k in sorted(events, key=lambda e: (e[0], e[1]))]
+        shown = [k for kind, k in order if kind == "message"]  # in the order they are numbered
+        numbers = {k: str(n + 1) for n, k in enumerate(shown)} if autonumber else {}
+        return SequenceDiagram(
+            title=title or None,
+            participants=participants,
+            messages=tuple(_message(arrow, label, ids, numbers.get(k)) for k, (arrow, label)
+                           in enumerate(zip(lay.arrows, labels, strict=True))),
+            notes=tuple(_note(rect, text, lay, ids) for rect, text in notes),
+            groups=_groups([texts for _, texts in frames], order),
+            boxes=read_boxes,
+            directives=(Directive("autonumber", "autonumber"),) if autonumber else (),
+            order=tuple(order),
+        )
 
-    def _frame_texts(self, frame: Frame) -> tuple[str, str, list[str]]:
+    def _frame_texts(self, frame: Frame) -> tuple[GroupKind, str, list[str]]:
         """(kind, label, else labels) of a group frame, from its tab and separators."""
         r = frame.rect
         top = sorted(self.take(lambda t: r.x0 - 2 <= t.x0 and t.x1 <= r.x1 + 2
@@ -155,9 +178,10 @@ class _Reading:
         tab = tidy(top[0].text)
         rest = " ".join(tidy(t.text) for t in top[1:])
         match = _TAB.fullmatch(tab)
-        if match and match.group(1).lower() in GROUP_KINDS and match.group(1).lower() != "group":
+        kind = match.group(1).lower() if match else "group"
+        if match and kind in GROUP_KINDS and kind != "group":
             condition = " ".join(filter(None, [match.group(2), rest]))
-            return match.group(1).lower(), condition.strip("[] "), else_labels
+            return cast(GroupKind, kind), condition.strip("[] "), else_labels
         return "group", " ".join(filter(None, [tab, rest])).strip("[] "), else_labels
 
     def _names(self) -> list[str]:
@@ -173,29 +197,35 @@ class _Reading:
             names.append(_join(found or spare))
         return names
 
-    def _participants(self, names: list[str], boxes: list[tuple[Rect, tuple, str]]) -> list[str]:
-        """Participant declarations left to right, wrapped in their boxes; sets `self.ids`."""
-        self.ids: list[str] = []
-        lines = []
+    def _participants(self, names: list[str], boxes: list[tuple[Rect, tuple, str]],
+                      order: list[tuple[EventKind, int]]
+                      ) -> tuple[tuple[Participant, ...], tuple[Box, ...]]:
+        """Participants left to right, and the boxes around them; their statements are
+        added to `order`."""
+        participants: list[Participant] = []
+        read_boxes: list[Box] = []
         open_box: Rect | None = None
         for k, (line, name) in enumerate(zip(self.layout.lifelines, names, strict=True)):
             box = next(((r, c, t) for r, c, t in boxes if r.x0 < line.x < r.x1), None)
             if open_box is not None and (box is None or box[0] != open_box):
-                lines.append("end box")
+                order.append(("box_end", len(read_boxes) - 1))
                 open_box = None
             if box is not None and open_box is None:
                 default = max(abs(c - 221) for c in box[1]) <= 8  # PlantUML's #DDDDDD
-                colour = "" if default else " #{:02X}{:02X}{:02X}".format(*box[1])
-                lines.append(f'box "{_quote(box[2])}"{colour}')
+                colour = None if default else "#{:02X}{:02X}{:02X}".format(*box[1])
+                order.append(("box_start", len(read_boxes)))
+                read_boxes.append(Box(_quote(box[2]), colour))
                 open_box = box[0]
-            keyword = "actor" if line.actor else "participant"
-            if _IDENTIFIER.fullmatch(name) and name not in self.ids:
-                self.ids.append(name)
-                lines.append(f"{keyword} {name}")
-            else:
-                self.ids.append(f"P{k + 1}")
-                lines.append(f'{keyword} "{_quote(name) or f"P{k + 1}"}" as P{k + 1}')
-        return lines + (["end box"] if open_box is not None else [])
+            kind: ParticipantKind = "actor" if line.actor else "participant"
+            taken = any(p.id == name for p in participants)
+            pid = name if _IDENTIFIER.fullmatch(name) and not taken else f"P{k + 1}"
+            order.append(("participant", k))
+            participants.append(Participant(pid, _quote(name) or pid, kind))
+            if open_box is not None:
+                read_boxes[-1].members += (pid,)
+        if open_box is not None:
+            order.append(("box_end", len(read_boxes) - 1))
+        return tuple(participants), tuple(read_boxes)
 
     def _labels(self) -> list[str]:
         """Each arrow's label: the text stacked just above its line."""
@@ -225,30 +255,53 @@ def _name_area(head: Rect, actor: bool, top: bool) -> Rect:
     return Rect(head.x0 - 40, head.y0 - 25, head.x1 + 40, head.y0)
 
 
-def _message(arrow: Arrow, label: str, ids: list[str]) -> str:
+def _message(arrow: Arrow, label: str, ids: list[str], number: str | None) -> Message:
     body = "--" if arrow.dotted else "-"
     head = ">>" if arrow.open_head else ">"
     tail = "<" if arrow.both_heads else ""
-    text = f"{ids[arrow.sender]} {tail}{body}{head} {ids[arrow.receiver]}"
-    return f"{text} : {label}" if label else text
+    return Message(ids[arrow.sender], ids[arrow.receiver], f"{tail}{body}{head}",
+                   bidirectional=arrow.both_heads,
+                   line_style="dotted" if arrow.dotted else "solid",
+                   head="async" if arrow.open_head else "normal",
+                   tail="normal" if arrow.both_heads else "none", label=label, autonumber=number)
 
 
-def _note(rect: Rect, text: str, layout: Layout, ids: list[str]) -> list[str]:
-    """A note's lines: `right of`/`left of` a lifeline just beside it, else `over` the ones
-    under it."""
+def _groups(texts: list[tuple[GroupKind, str, list[str]]],
+            order: list[tuple[EventKind, int]]) -> tuple[Group, ...]:
+    """The group frames from their (kind, label, else labels), each branch holding the
+    messages that `order` places in it, each group its enclosing one."""
+    branches: list[list[list[int]]] = [[[] for _ in range(1 + len(e))] for _, _, e in texts]
+    parents: list[int | None] = [None] * len(texts)
+    current = [0] * len(texts)  # the branch each group is in
+    open_groups: list[int] = []
+    for kind, k in order:
+        if kind == "group_start":
+            parents[k] = open_groups[-1] if open_groups else None
+            open_groups.append(k)
+        elif kind == "else":
+            current[k] += 1
+        elif kind == "group_end":
+            open_groups.remove(k)
+        elif kind == "message" and open_groups:
+            g = open_groups[-1]
+            branches[g][current[g]].append(k)
+    return tuple(
+        Group(kind, tuple(Branch(text, tuple(messages)) for text, messages
+                          in zip([label, *else_labels], branches[g], strict=True)), parents[g])
+        for g, (kind, label, else_labels) in enumerate(texts))
+
+
+def _note(rect: Rect, text: str, layout: Layout, ids: list[str]) -> Note:
+    """A note `right of`/`left of` a lifeline just beside it, else `over` the ones under it."""
     xs = [line.x for line in layout.lifelines]
     right = [k for k, x in enumerate(xs) if 0 < rect.x0 - x <= 12]
     left = [k for k, x in enumerate(xs) if 0 < x - rect.x1 <= 12]
     over = [k for k, x in enumerate(xs) if rect.x0 < x < rect.x1]
     if right:
-        where = f"right of {ids[right[0]]}"
-    elif left:
-        where = f"left of {ids[left[0]]}"
-    elif over:
-        where = "over " + ", ".join(dict.fromkeys([ids[over[0]], ids[over[-1]]]))
-    else:
-        nearest = min(range(len(xs)), key=lambda k: abs(xs[k] - (rect.x0 + rect.x1) / 2))
-        where = f"{'right' if xs[nearest] < rect.x0 else 'left'} of {ids[nearest]}"
-    if "\n" not in text:
-        return [f"note {where} : {text}" if text else f"note {where}"]
-    return [f"note {where}", *text.splitlines(), "end note"]
+        return Note("right", (ids[right[0]],), text)
+    if left:
+        return Note("left", (ids[left[0]],), text)
+    if over:
+        return Note("over", tuple(dict.fromkeys([ids[over[0]], ids[over[-1]]])), text)
+    nearest = min(range(len(xs)), key=lambda k: abs(xs[k] - (rect.x0 + rect.x1) / 2))
+    return Note("right" if xs[nearest] < rect.x0 else "left", (ids[nearest],), text)
