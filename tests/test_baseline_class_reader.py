@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from diagbench.diagram.classes import Relation
 from diagbench.models.baselines.class_reader import (
-    KINDS,
     ClassReading,
-    ReadRelation,
     UnreadableDiagram,
     read_class_diagram,
 )
@@ -89,8 +88,7 @@ def triples(reading: ClassReading) -> set[tuple[str, str, str]]:
 def test_two_classes_every_arrow_form(renders: dict[str, bytes], arrow: str) -> None:
     reading = read_class_diagram(renders[arrow])
     assert reading.classes == ("Dog", "Animal")  # written first, drawn on top
-    assert reading.relations == (ReadRelation(*ARROWS[arrow]),)
-    assert reading.relations[0].kind in KINDS
+    assert reading.relations == (Relation(*ARROWS[arrow], navigable=arrow == "-->"),)
 
 
 @pytest.mark.parametrize("name", list(DIAGRAMS))

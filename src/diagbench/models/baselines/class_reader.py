@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diagbench.diagram.classes import Relation
 from diagbench.models.baselines.class_connectors import Connector, find_connectors
 from diagbench.models.baselines.class_geometry import Box, find_boxes
 from diagbench.models.baselines.class_names import read_name
 from diagbench.models.baselines.pixels import decode_rgb
-
-KINDS = ("inheritance", "realization", "composition", "aggregation", "dependency",
-         "association")
 
 
 class UnreadableDiagram(ValueError):
@@ -23,21 +21,12 @@ class UnreadableDiagram(ValueError):
 
 
 @dataclass(frozen=True)
-class ReadRelation:
-    """A relation: for inheritance and realization source is the child; for composition and
-    aggregation the whole; for dependency the dependent; for association the tail."""
-
-    kind: str
-    source: str
-    target: str
-
-
-@dataclass(frozen=True)
 class ClassReading:
-    """The class names, top to bottom, and the relations drawn between them."""
+    """The class names, top to bottom, and the relations drawn between them (in the sense
+    of `diagbench.diagram.classes`)."""
 
     classes: tuple[str, ...]
-    relations: tuple[ReadRelation, ...]
+    relations: tuple[Relation, ...]
 
 
 def read_class_diagram(image: bytes) -> ClassReading:
@@ -52,7 +41,7 @@ def read_class_diagram(image: bytes) -> ClassReading:
     return ClassReading(tuple(names), relations)
 
 
-def _relation(connector: Connector, names: list[str], boxes: list[Box]) -> ReadRelation:
+def _relation(connector: Connector, names: list[str], boxes: list[Box]) -> Relation:
     """The semantic relation of a connector: its kind and which end is the source."""
     (a, b), (shape, other) = connector.ends, connector.shapes
     upper_b = (boxes[b].y0, boxes[b].x0) < (boxes[a].y0, boxes[a].x0)
@@ -63,11 +52,12 @@ def _relation(connector: Connector, names: list[str], boxes: list[Box]) -> ReadR
         # line in this notation ends in a filled diamond
     if shape == "triangle":
         kind = "realization" if connector.dashed else "inheritance"
-        return ReadRelation(kind, names[b], names[a])
+        return Relation(kind, names[b], names[a])
     if shape in ("diamond", "hollow diamond"):
         kind = "composition" if shape == "diamond" else "aggregation"
-        return ReadRelation(kind, names[a], names[b])
+        return Relation(kind, names[a], names[b])
     if shape == "arrow":
-        kind = "dependency" if connector.dashed else "association"
-        return ReadRelation(kind, names[b], names[a])
-    return ReadRelation("association", names[a], names[b])
+        if connector.dashed:
+            return Relation("dependency", names[b], names[a])
+        return Relation("association", names[b], names[a], navigable=True)
+    return Relation("association", names[a], names[b])
