@@ -310,3 +310,10 @@ def test_source_lines_are_kept_but_not_compared():
 
 def test_message_groups_are_listed_in_pattern_order():
     assert tuple(syn.MESSAGE.groupindex) == syn.MESSAGE_GROUPS
+
+
+def test_unterminated_group_is_dropped_and_the_others_renumbered():
+    d = body("alt x\nA -> B\nloop y\nB -> A\nend\nA -> C")
+    assert [(g.kind, g.parent, g.messages) for g in d.groups] == [("loop", None, (1,))]
+    assert [e for e in d.order if e[0] != "message"] == [("group_start", 0), ("group_end", 0)]
+    assert len(d.messages) == 3

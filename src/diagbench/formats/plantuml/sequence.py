@@ -727,10 +727,30 @@ class _Builder:
     def _close_open_blocks(self) -> None:
         for gi in reversed(self.open_groups):
             g = self.groups[gi]
-            self._warn(g.line, g.kind, f"unterminated '{g.kind}' group (no 'end'): closed at "
-                       "the end of the diagram, as PlantUML does")
+            self._warn(g.line, g.kind, f"unterminated '{g.kind}' group (no 'end'): PlantUML "
+                       "draws its messages but not the group")
+        if self.open_groups:
+            self._drop_groups(set(self.open_groups))
         if self.open_box is not None:
             self._error(self.boxes[self.open_box][3], "box", "unterminated box (no 'end box')")
+
+    def _drop_groups(self, dropped: set[int]) -> None:
+        """Remove groups (their messages stay), renumbering the others and the order."""
+        new = {}
+        for gi in range(len(self.groups)):
+            if gi not in dropped:
+                new[gi] = len(new)
+        for g in self.groups:
+            while g.parent is not None and g.parent in dropped:
+                g.parent = self.groups[g.parent].parent
+            if g.parent is not None:
+                g.parent = new[g.parent]
+        self.groups = [g for gi, g in enumerate(self.groups) if gi not in dropped]
+        group_events = ("group_start", "else", "group_end")
+        self.order = [(kind, new[ref] if kind in group_events else ref)
+                      for kind, ref in self.order
+                      if kind not in group_events or ref not in dropped]
+        self.open_groups = []
 
     def _freeze(self) -> SequenceDiagram:
         records = list(self.participants.values())
