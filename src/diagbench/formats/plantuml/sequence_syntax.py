@@ -41,7 +41,7 @@ _BODY = (r"(?:(?P<body1>-+)(?:\[(?P<style>" + STYLE + r")\])?(?P<body2>-*)"
 #: left (`A o-> B`) and after it on the right (`A ->o B`); `_` and `(n)` (inclination) are
 #: accepted and ignored.
 ARROW = (
-    r"(?P<left>\s[ox]|(?:\s[ox]|\(\d+\))?<<?_?|(?:\s[ox])?//?|(?:\s[ox])?\\\\?)?"
+    r"(?P<left>(?:(?<=\s)[ox])?(?:\(\d+\))?(?:<<?_?|//?|\\\\?)?)"
     + _BODY +
     r"(?P<right>_?>>?(?:[ox]\s|\(\d+\))?|//?(?:[ox]\s)?|\\\\?(?:[ox]\s)?|[ox]\s)?"
 )
