@@ -50,8 +50,8 @@ def baseline(samples: list[Sample], tmp: Path, engine: PlantUMLEngine) -> None:
         records = convert(samples, model, prompt, tmp / f"ocr{connections}", engine,
                           connections)
         wall = time.perf_counter() - start
-        reader = sum(r["latency"] for r in records if r["latency"]) / len(records)
-        valid = sum(bool(r["valid"]) for r in records)
+        reader = sum(r.latency or 0.0 for r in records) / len(records)
+        valid = sum(bool(r.valid) for r in records)
         print(f"{connections:>10}{wall:>9.2f}{len(samples) / wall:>10.2f}{reader:>16.2f}"
               f"{valid:>7}", flush=True)
 
@@ -77,7 +77,7 @@ def harness(samples: list[Sample], n: int, tmp: Path, engine: PlantUMLEngine) ->
         wall = time.perf_counter() - start
     finally:
         server.kill()
-    scripts = [Path(r["script"]).read_text() for r in records]
+    scripts = [Path(r.script or "").read_text() for r in records]
     (tmp / "render-only").mkdir()
     start = time.perf_counter()
     engine.render(scripts, tmp / "render-only", "png")

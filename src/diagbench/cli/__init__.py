@@ -1,37 +1,58 @@
 """The `diagbench` command line. Thin: it parses options and calls the packages.
 
-Exit codes: 0 success; 1 some diagram has errors (`parse`: error diagnostics;
-`render`: invalid renders); 2 usage error; 3 some input could not be read or
-compared (the others are still processed); 4 internal error.
+Exit codes (`diagbench.console`): 0 success; 1 some item has errors (`parse`: error
+diagnostics; `render`: invalid renders); 2 usage error; 3 some input could not be read
+or used (the others are still processed); 4 internal error.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from diagbench import __version__
 from diagbench.cli.ask import ask
-from diagbench.cli.build import build_group
+from diagbench.cli.benchmarks import (
+    build_group,
+    evaluate_group,
+    list_benchmarks,
+    report,
+    score,
+)
 from diagbench.cli.cache import cache
-from diagbench.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 from diagbench.cli.compare import compare
-from diagbench.cli.convert import convert
-from diagbench.cli.evaluate import evaluate_group
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
 from diagbench.cli.run import run
+from diagbench.console import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Diagbench(click.Group):
+    """The top-level group: its own commands, then those the benchmarks contribute
+    (read from the registry only when listed or asked for)."""
+
+    def _contributed(self) -> dict[str, click.Command]:
+        from diagbench.benchmarks.registry import registered
+        return {c.name: c for cls in registered().values() for c in cls.commands
+                if c.name is not None}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self._contributed()])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> Any:
+        return super().get_command(ctx, cmd_name) or self._contributed().get(cmd_name)
+
+
+@click.group(cls=Diagbench, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="diagbench")
 def cli() -> None:
     """Measure how well vision-language models read software diagrams."""
 
 
-for command in (parse, compare, render, ask, run, convert, build_group, evaluate_group,
-                cache):
+for command in (parse, compare, render, ask, run, build_group, evaluate_group, score, report,
+                list_benchmarks, cache):
     cli.add_command(command)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from diagbench.cli.common import EXIT_BAD_INPUT
+from diagbench.console import EXIT_BAD_INPUT
 from diagbench.models.cache import ResponseCache
 
 _PATH = click.option("--cache", "path", type=click.Path(dir_okay=False, path_type=Path),

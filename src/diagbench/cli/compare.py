@@ -8,10 +8,11 @@ from pathlib import Path
 
 import click
 
-from diagbench.cli.common import EXIT_BAD_INPUT, EXIT_OK, progress_bar, write_output
+from diagbench.cli.common import write_output
 from diagbench.compare import METHODS
 from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
 from diagbench.compare.report import csv_text, report, run, table
+from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from diagbench.cli.common import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK
+from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
 

@@ -9,13 +9,8 @@ from pathlib import Path
 
 import click
 
-from diagbench.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_DIAGNOSTICS,
-    EXIT_OK,
-    progress_bar,
-    write_output,
-)
+from diagbench.cli.common import write_output
+from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
 from diagbench.render.run import collect, render_files, source_files
 

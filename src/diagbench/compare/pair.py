@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from diagbench.compare import elements as el
 from diagbench.compare.counts import Comparison
@@ -13,7 +13,7 @@ from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.plantuml import parse_sequence
 
 Method = Literal["semantic", "diff"]
-METHODS: tuple[str, ...] = ("semantic", "diff")
+METHODS: tuple[Method, ...] = get_args(Method)
 
 
 def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic") -> Comparison:

@@ -6,8 +6,9 @@ import csv
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
-from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, Comparison
+from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, Comparison, ComponentCounts, Ordering
 from diagbench.compare.inputs import Pair
 from diagbench.compare.pair import Method, compare_scripts
 from diagbench.formats.source import SourceError
@@ -46,6 +47,21 @@ class FileResult:
             "warnings": c.warnings,
             "differences": c.differences,
         }
+
+    @classmethod
+    def from_json(cls, data: dict) -> FileResult:
+        """A result as `as_dict` wrote it. Counts, ordering and lists come back exactly;
+        the label similarity as its mean (one matched message's worth)."""
+        pair = Pair(Path(data["gold"]).stem, data["gold"], data["pred"], error=data["error"])
+        if data["status"] != "ok":
+            return cls(pair, None)
+        similarity = data["label_similarity"]
+        comparison = Comparison(
+            {name: ComponentCounts(**counts) for name, counts in data["components"].items()},
+            Ordering(data["ordering"]["pairs"], data["ordering"]["discordant_pairs"]),
+            similarity or 0.0, 0 if similarity is None else 1, list(data["normalizations"]),
+            list(data["warnings"]), list(data["differences"]))
+        return cls(pair, comparison, data["gold_lines"])
 
 
 def run(pairs: Iterable[Pair], method: Method,

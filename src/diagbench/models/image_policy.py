@@ -9,13 +9,18 @@ described in the run's records by path, size and sha256 — never by its bytes.
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
+from pathlib import Path
 
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
 
 from diagbench.models.request import ImagePart
 
 SMALLEST_SIDE = 16
+#: Limits of a usable diagram image: below, nothing is legible; above, no model
+#: takes it and decoding it risks the memory of the run.
+MIN_SIDE, MAX_SIDE, MAX_PIXELS = 32, 16_384, 40_000_000
 
 
 class ImagePolicyError(ValueError):
@@ -75,3 +80,25 @@ def describe(part: ImagePart) -> dict:
     return {"path": part.path, "media_type": part.media_type, "width": width,
             "height": height, "bytes": len(part.data), "sha256": part.sha256,
             "resized_from": list(part.original) if part.original else None}
+
+
+def image_problem(path: Path) -> str | None:
+    """Why `path` cannot be sent as a diagram image, or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                width, height = image.size
+                if width < MIN_SIDE or height < MIN_SIDE:
+                    return (f"image is {width}×{height} px: too small to hold a diagram "
+                            f"(at least {MIN_SIDE} px a side)")
+                if max(width, height) > MAX_SIDE or width * height > MAX_PIXELS:
+                    return (f"image is {width}×{height} px: over the limit of {MAX_SIDE:,} px "
+                            f"a side and {MAX_PIXELS // 1_000_000} megapixels")
+                image.verify()
+    except (UnidentifiedImageError, Image.DecompressionBombError,
+            Image.DecompressionBombWarning) as exc:
+        return f"not a readable image ({type(exc).__name__}: {exc})"
+    except (OSError, SyntaxError, ValueError) as exc:  # truncated or corrupt data
+        return f"not a readable image ({exc})"
+    return None

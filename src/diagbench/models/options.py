@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from diagbench.cli.common import EXIT_BAD_INPUT
+from diagbench.console import EXIT_BAD_INPUT
 from diagbench.models.cache import ResponseCache
 from diagbench.models.image_policy import ImagePolicy
 from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key

@@ -14,7 +14,7 @@ from diagbench.models.providers import ModelSpec, make_adapter
 from diagbench.models.request import GenerationConfig, ImagePart, Request
 from diagbench.models.response import Response
 from diagbench.models.retry import RetryPolicy
-from diagbench.models.runner import run_requests
+from diagbench.models.runner import ResponseRecord, run_requests
 
 #: Configuration fields a manifest lists only when they are set: manifests written before
 #: they were recorded carry none, and they stay byte-identical while unset.
@@ -55,9 +55,9 @@ class ModelSettings:
     def run(self, requests: list[Request], out: Path | None = None,
             max_connections: int = 8,
             progress: Callable[[Response], None] = lambda r: None,
-            ids: list[str] | None = None) -> list[dict]:
+            ids: list[str] | None = None) -> list[ResponseRecord]:
         """Answer `requests` through the runner (cache, retries, resumable `out`)."""
-        async def go() -> list[dict]:
+        async def go() -> list[ResponseRecord]:
             adapter = make_adapter(self.spec, self.timeout)
             try:
                 return await run_requests(adapter, requests, out, self.cache, max_connections,

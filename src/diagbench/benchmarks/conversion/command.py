@@ -1,4 +1,5 @@
-"""`diagbench convert`: sequence-diagram images to PlantUML scripts with one model."""
+"""`diagbench convert`, the conversion benchmark's own command (sequence-diagram images
+to PlantUML scripts with one model), and the options it shares with `eval conversion`."""
 
 from __future__ import annotations
 
@@ -7,42 +8,21 @@ from pathlib import Path
 
 import click
 
-from diagbench.benchmarks.conversion.convert import convert as convert_images
-from diagbench.benchmarks.conversion.prompts import PROMPTS, PromptError, load_prompt
-from diagbench.benchmarks.conversion.samples import find_images
-from diagbench.benchmarks.conversion.scoring import status_counts
-from diagbench.cli.common import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
-from diagbench.cli.model_options import model_options
-from diagbench.models.run_dir import write_manifest
+from diagbench.benchmarks.conversion.prompts import PROMPTS
+from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
+from diagbench.models.options import model_options
 from diagbench.models.settings import ModelSettings
-from diagbench.render.plantuml_pipe import PlantUMLEngine
 
 PROMPT_HELP = (f"{'|'.join(PROMPTS)} or a template file ({{caption}} is replaced by "
                '\' of "CAPTION"\', or by nothing). paper: paper 000 §3.2.2 verbatim; cot: '
                "step-by-step reasoning first; minimal: one sentence.")
+PROMPT_OPTION = click.option("--prompt", default="paper", show_default=True, help=PROMPT_HELP)
 RENDER_OPTIONS = (
     click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
                  help="PlantUML processes rendering in parallel."),
     click.option("--render-timeout", type=click.FloatRange(1.0), default=20.0,
                  show_default=True, help="Seconds allowed to render one script."),
-    click.option("--max-connections", type=click.IntRange(1, 512), default=8,
-                 show_default=True, help="Model calls in flight at once."),
 )
-
-
-def render_options(command):
-    """Add the rendering and concurrency options shared by convert and eval conversion."""
-    for option in reversed(RENDER_OPTIONS):
-        command = option(command)
-    return command
-
-
-def prompt_or_exit(name: str):
-    try:
-        return load_prompt(name)
-    except PromptError as exc:
-        click.echo(f"diagbench: error: {exc}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
 
 
 @click.command()
@@ -50,11 +30,14 @@ def prompt_or_exit(name: str):
                 type=click.Path(exists=True, path_type=Path))
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Output directory; re-run the same command to resume.")
-@click.option("--prompt", "prompt_name", default="paper", show_default=True, help=PROMPT_HELP)
+@PROMPT_OPTION
 @click.option("--caption", help="Caption for images without a sidecar NAME.txt.")
-@render_options
+@RENDER_OPTIONS[0]
+@RENDER_OPTIONS[1]
+@click.option("--max-connections", type=click.IntRange(1, 512), default=8, show_default=True,
+              help="Model calls in flight at once.")
 @model_options
-def convert(images: tuple[Path, ...], out: Path, prompt_name: str, caption: str | None,
+def convert(images: tuple[Path, ...], out: Path, prompt: str, caption: str | None,
             jobs: int, render_timeout: float, max_connections: int,
             settings: ModelSettings) -> None:
     """Convert sequence-diagram IMAGES (files or folders) to PlantUML.
@@ -65,28 +48,33 @@ def convert(images: tuple[Path, ...], out: Path, prompt_name: str, caption: str 
     Exit 0 when every image gave a script that renders, 1 when some did not,
     3 when some image could not be used (the others are still converted).
     """
-    prompt = prompt_or_exit(prompt_name)
+    from diagbench.benchmarks.conversion.convert import convert as convert_images
+    from diagbench.benchmarks.conversion.prompts import PromptError, load_prompt
+    from diagbench.benchmarks.conversion.samples import find_images
+    from diagbench.benchmarks.conversion.scoring import status_counts
+    from diagbench.models.run_dir import write_manifest
+    from diagbench.render.plantuml_pipe import PlantUMLEngine
+
     try:
+        template = load_prompt(prompt)
         samples = find_images(list(images), caption)
-    except ValueError as exc:
+    except (PromptError, ValueError) as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     fields = {"benchmark": "conversion", "model": settings.name,
               "base_url": settings.spec.base_url, "parameters": settings.parameters(),
-              "prompt": prompt.name, "prompt_template_hash": prompt.sha256,
+              "prompt": template.name, "prompt_template_hash": template.sha256,
               "images": len(samples)}
     write_manifest(out, fields)
     engine = PlantUMLEngine(jobs, render_timeout)
-    with progress_bar(len(samples), "converting") as bar:
-        records = convert_images(samples, settings, prompt, out, engine, max_connections,
-                                 lambda r: bar.update(1, r))
+    records = convert_images(samples, settings, template, out, engine, max_connections,
+                             progress_bar)
     for record in records:
-        if record["status"] != "converted":
-            click.echo(f"diagbench: {record['name']}: {record['status']}: {record['error']}",
-                       err=True)
-        elif not record["valid"]:
-            click.echo(f"diagbench: {record['name']}: script does not render: "
-                       f"{record['render_error']}", err=True)
+        if record.status != "converted":
+            click.echo(f"diagbench: {record.name}: {record.status}: {record.error}", err=True)
+        elif not record.valid:
+            click.echo(f"diagbench: {record.name}: script does not render: "
+                       f"{record.render_error}", err=True)
     counts = status_counts(records)
     write_manifest(out, fields | {"statuses": counts})
     click.echo(", ".join(f"{n} {s.replace('_', ' ')}" for s, n in counts.items())

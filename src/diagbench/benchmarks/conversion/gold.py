@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diagbench.benchmarks.conversion.samples import IMAGE_SUFFIXES, Sample
+from diagbench.benchmarks.protocol import Problem
 from diagbench.compare.inputs import SCRIPT_SUFFIXES
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
@@ -19,7 +20,7 @@ class GoldSet:
     """The usable samples (with `gold` set) and the ground-truth files that are not."""
 
     samples: list[Sample] = field(default_factory=list)
-    problems: list[dict] = field(default_factory=list)  # {"name", "gold", "error"}
+    problems: list[Problem] = field(default_factory=list)
 
 
 def gold_scripts(gold: Path) -> dict[str, Path]:
@@ -46,7 +47,7 @@ def load_gold(gold: Path, image_dir: Path, engine: PlantUMLEngine,
         try:
             texts[name] = path, read_source(path, max_bytes)
         except SourceError as exc:
-            result.problems.append({"name": name, "gold": str(path), "error": str(exc)})
+            result.problems.append(Problem(name, str(path), str(exc)))
     found = (_given_images(texts, images, result) if images is not None
              else _rendered_images(texts, image_dir, engine, result))
     for name, image in found.items():
@@ -64,8 +65,8 @@ def _given_images(texts: dict[str, tuple[Path, str]], images: Path,
         candidates = [images / f"{name}{suffix}" for suffix in IMAGE_SUFFIXES]
         image = next((c for c in candidates if c.is_file()), None)
         if image is None:
-            result.problems.append({"name": name, "gold": str(path),
-                                    "error": f"no image {name}.png (or .jpg, …) in {images}"})
+            result.problems.append(Problem(name, str(path),
+                                           f"no image {name}.png (or .jpg, …) in {images}"))
         else:
             found[name] = image
     return found
@@ -80,9 +81,9 @@ def _rendered_images(texts: dict[str, tuple[Path, str]], image_dir: Path,
         for name, render in zip(names, rendered, strict=True):
             if not render.ok:
                 where = f" (line {render.error_line})" if render.error_line else ""
-                result.problems.append({"name": name, "gold": str(texts[name][0]),
-                                        "error": f"the ground truth does not render: "
-                                                 f"{render.error}{where}"})
+                result.problems.append(Problem(name, str(texts[name][0]),
+                                               f"the ground truth does not render: "
+                                               f"{render.error}{where}"))
                 continue
             target = image_dir / f"{name}.png"
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -6,21 +6,19 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from diagbench.benchmarks.conversion.convert import model_dir_name
-from diagbench.benchmarks.conversion.scoring import STATUSES
+from diagbench.benchmarks.conversion.records import ConversionScore
+from diagbench.benchmarks.conversion.samples import Sample
+from diagbench.benchmarks.conversion.scoring import STATUSES, by_method
+from diagbench.benchmarks.runs import model_dir_name
 from diagbench.compare.counts import COMPONENTS, ERROR_KINDS
-from diagbench.compare.pair import METHODS
+from diagbench.compare.pair import METHODS, Method
 from diagbench.compare.report import TITLES, FileResult
 from diagbench.report.html import HtmlReport
 from diagbench.report.plots import error_bar_lines, grouped_bars
 from diagbench.scoring.metrics import LENGTH_BINS, by_length, length_bin
-
-if TYPE_CHECKING:
-    from diagbench.benchmarks.conversion.evaluate import ModelOutcome
-    from diagbench.benchmarks.conversion.samples import Sample
 
 FIGURE_COMPONENTS = ("node", "message", "edge_direction")  # the paper's Fig. 6–7
 MAX_FILES_SHOWN = 500
@@ -41,8 +39,8 @@ def _table2(report: HtmlReport, summary: dict, method: str) -> None:
     report.table(["Model", "", *(TITLES[c] for c in COMPONENTS)], rows)
 
 
-def write_report(run: Path, samples: list[Sample], outcomes: dict[str, ModelOutcome],
-                 summary: dict) -> Path:
+def write_report(run: Path, samples: list[Sample],
+                 outcomes: Mapping[str, list[ConversionScore]], summary: dict) -> Path:
     """Write RUN/report.html and its plots in RUN/plots; return the page's path."""
     plots = run / "plots"
     report = HtmlReport("Image → PlantUML conversion")
@@ -94,19 +92,19 @@ def _statuses(report: HtmlReport, summary: dict, plots: Path, run: Path) -> None
                                   "a failed call or an unusable image (not scored).")
 
 
-def _lengths(report: HtmlReport, outcomes: dict[str, ModelOutcome], plots: Path,
+def _lengths(report: HtmlReport, outcomes: Mapping[str, list[ConversionScore]], plots: Path,
              run: Path) -> None:
     report.heading("Error rate by ground-truth length (Fig. 6–7)")
     labels = [f"{lo}-{hi}" if hi is not None else f">{lo - 1}" for lo, hi in LENGTH_BINS]
-    first = next(iter(outcomes.values())).results["semantic"]
-    in_bin = Counter(length_bin(r.gold_lines) for r in first if r.ok)
+    first = _results(next(iter(outcomes.values())), "semantic")
+    in_bin = Counter(length_bin(r.gold_lines) for r in first if r.gold_lines is not None)
     per_bin = [in_bin[index] for index in range(len(LENGTH_BINS))]
     report.table(["Lines of ground truth", *labels], [["Files (Table 1)", *per_bin]])
     for name, outcome in outcomes.items():
         for method in METHODS:
             series = {}
             for component in FIGURE_COMPONENTS:
-                points = _by_length(outcome.results[method], component)
+                points = _by_length(_results(outcome, method), component)
                 series[TITLES[component]] = ([m for m, _ in points], [e for _, e in points])
             src = error_bar_lines(
                 plots / f"length_{model_dir_name(name)}_{method}.png", labels, series,
@@ -116,9 +114,14 @@ def _lengths(report: HtmlReport, outcomes: dict[str, ModelOutcome], plots: Path,
                                           "per length bin, bars ± one standard error.")
 
 
+def _results(scores: list[ConversionScore], method: Method) -> list[FileResult]:
+    return [s.result for s in by_method(scores, method)]
+
+
 def _by_length(results: list[FileResult], component: str) -> list[tuple[float | None, float]]:
     """Per length bin: mean per-file error % of `component` ± its standard error."""
-    rated = [(r.gold_lines, 100 * rate) for r in results if r.comparison is not None
+    rated = [(r.gold_lines, 100 * rate) for r in results
+             if r.comparison is not None and r.gold_lines is not None
              and (rate := r.comparison.components[component].error_rate) is not None]
     return by_length([lines for lines, _ in rated], [value for _, value in rated])
 
@@ -139,29 +142,29 @@ def _paired(report: HtmlReport, summary: dict) -> None:
                       "p"], rows)
 
 
-def _files(report: HtmlReport, samples: list[Sample], outcomes: dict[str, ModelOutcome],
-           run: Path) -> None:
+def _files(report: HtmlReport, samples: list[Sample],
+           outcomes: Mapping[str, list[ConversionScore]], run: Path) -> None:
     report.heading("Files")
     if len(samples) > MAX_FILES_SHOWN:
         report.paragraph(f"The first {MAX_FILES_SHOWN} of {len(samples)} files; all are in "
                          "scores.jsonl.", note=True)
     for k, sample in enumerate(samples[:MAX_FILES_SHOWN]):
         for name, outcome in outcomes.items():
-            record = outcome.conversions[k]
-            result = outcome.results["semantic"][k]
+            score = by_method(outcome, "semantic")[k]
+            record, result = score.record, score.result
             images = [(_rel(sample.image, run), "ground truth image")]
-            if record.get("rendered"):
-                images.append((_rel(Path(record["rendered"]), run), f"{name}: rendered script"))
+            if record.rendered:
+                images.append((_rel(Path(record.rendered), run), f"{name}: rendered script"))
             if result.comparison is None:
                 head, items = f"error: {result.pair.error}", []
             else:
                 c = result.comparison
                 head = f"{c.errors} errors / {c.gold_elements} gold elements"
-                items = c.differences + [f"normalised: {n}" for n in record["normalizations"]]
-            if record["status"] == "converted" and not record["valid"]:
-                items.append(f"does not render: {record['render_error']}"
-                             + (f" (line {record['render_error_line']})"
-                                if record["render_error_line"] else ""))
+                items = c.differences + [f"normalised: {n}" for n in record.normalizations]
+            if record.status == "converted" and not record.valid:
+                items.append(f"does not render: {record.render_error}"
+                             + (f" (line {record.render_error_line})"
+                                if record.render_error_line else ""))
             report.details(f"{sample.name} — {name}: {head}", items, images)
 
 

@@ -4,11 +4,13 @@ and paired model tests (the formulas are in `diagbench.scoring.metrics`)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
 
-from diagbench.benchmarks.conversion.convert import SCORED
+from diagbench.benchmarks.conversion.records import SCORED, Conversion, ConversionScore
 from diagbench.benchmarks.conversion.samples import Sample
+from diagbench.benchmarks.protocol import Problem
 from diagbench.compare.counts import COMPONENTS
 from diagbench.compare.inputs import Pair
 from diagbench.compare.pair import METHODS, Method
@@ -18,39 +20,55 @@ from diagbench.scoring.metrics import paired_test
 STATUSES = ("valid", "invalid", "no_script", "call_error", "image_error")
 
 
-def score(samples: list[Sample], conversions: list[dict], method: Method) -> list[FileResult]:
-    """Compare each conversion with its ground truth. An answer without a script is an
-    empty prediction (every gold element deleted); a failed call or unusable image is
-    not scored and keeps its reason."""
+def score(samples: list[Sample], conversions: list[Conversion], model: str
+          ) -> list[ConversionScore]:
+    """Compare each conversion with its ground truth by every method (method by method,
+    files in order). An answer without a script is an empty prediction (every gold
+    element deleted); a failed call or unusable image is not scored and keeps its reason."""
+    scores = []
+    for method in METHODS:
+        results = compare(samples, conversions, method)
+        scores += [ConversionScore(model, method, record, result)
+                   for record, result in zip(conversions, results, strict=True)]
+    return scores
+
+
+def compare(samples: list[Sample], conversions: list[Conversion], method: Method
+            ) -> list[FileResult]:
+    """Each conversion compared with its ground truth by `method`."""
     pairs = []
     for sample, record in zip(samples, conversions, strict=True):
         gold = str(sample.gold)
-        if record["status"] not in SCORED:
-            pairs.append(Pair(sample.name, gold, None, error=f"{record['status']}: "
-                                                            f"{record['error']}"))
+        if record.status not in SCORED:
+            pairs.append(Pair(sample.name, gold, None, error=f"{record.status}: "
+                                                            f"{record.error}"))
             continue
 
-        def load(g=sample.gold, p=record["script"]) -> tuple[str, str]:
+        def load(g: str = gold, p: str | None = record.script) -> tuple[str, str]:
             return (Path(g).read_text(encoding="utf-8"),
                     Path(p).read_text(encoding="utf-8") if p else "")
-        pairs.append(Pair(sample.name, gold, record["script"], load))
+        pairs.append(Pair(sample.name, gold, record.script, load))
     return run(pairs, method)
 
 
-def status_counts(conversions: list[dict]) -> dict[str, int]:
+def by_method(scores: list[ConversionScore], method: Method) -> list[ConversionScore]:
+    return [s for s in scores if s.method == method]
+
+
+def status_counts(conversions: list[Conversion]) -> dict[str, int]:
     """How many images ended in each state (`STATUSES`; converted splits by validity)."""
-    counts = Counter("valid" if r["status"] == "converted" and r["valid"]
-                     else "invalid" if r["status"] == "converted" else r["status"]
+    counts = Counter("valid" if r.status == "converted" and r.valid
+                     else "invalid" if r.status == "converted" else r.status
                      for r in conversions)
     return {status: counts[status] for status in STATUSES}
 
 
-def conversion_summary(conversions: list[dict]) -> dict:
+def conversion_summary(conversions: list[Conversion]) -> dict:
     """Counts by status, tokens and mean latency of the answered (not cached) calls."""
-    answered = [r for r in conversions if r["tokens"] is not None]
-    fresh = [r["latency"] for r in answered if not r["cached"]]
+    answered = [r for r in conversions if r.tokens is not None]
+    fresh = [r.latency for r in answered if not r.cached and r.latency is not None]
     return {"images": len(conversions), "statuses": status_counts(conversions),
-            "tokens": {kind: sum(r["tokens"][kind] for r in answered)
+            "tokens": {kind: sum(getattr(r.tokens, kind) for r in answered)
                        for kind in ("input", "output", "reasoning")},
             "mean_latency_s": sum(fresh) / len(fresh) if fresh else None}
 
@@ -75,16 +93,22 @@ def paired_tests(results: dict[str, list[FileResult]]) -> list[dict]:
     return tests
 
 
-def summarize_scores(models: dict[str, tuple[list[dict], dict[str, list[FileResult]]]],
-                     problems: list[dict]) -> dict:
+def summarize_scores(scores: Mapping[str, list[ConversionScore]],
+                     problems: Sequence[Problem]) -> dict:
     """summary.json: per model its conversion counts and, per method, the pooled
     summary (Table 2 counts and rates); paired tests per method; gold problems."""
+    def results(model: list[ConversionScore], method: Method) -> list[FileResult]:
+        return [s.result for s in by_method(model, method)]
+
     return {
-        "models": {name: {"conversion": conversion_summary(conversions),
-                          "methods": {m: report(results[m], m)["summary"] for m in METHODS}}
-                   for name, (conversions, results) in models.items()},
-        "paired_tests": {m: paired_tests({name: results[m]
-                                          for name, (_, results) in models.items()})
+        "models": {name: {"conversion": conversion_summary([s.record for s in
+                                                            by_method(model, METHODS[0])]),
+                          "methods": {m: report(results(model, m), m)["summary"]
+                                      for m in METHODS}}
+                   for name, model in scores.items()},
+        "paired_tests": {m: paired_tests({name: results(model, m)
+                                          for name, model in scores.items()})
                          for m in METHODS},
-        "gold_problems": problems,
+        "gold_problems": [{"name": p.name, "gold": p.file, "error": p.error}
+                          for p in problems],
     }

@@ -1,0 +1,119 @@
+"""The conversion benchmark (paper 000_30f6dc923c2b066d.txt §2.1, §3.2, §4): each model
+converts the images of ground-truth PlantUML scripts to PlantUML; every script is
+compared with its ground truth by both methods of `diagbench.compare`.
+
+    RUN/gold/NAME.png        the images the models see (unless --images)
+    RUN/models/MODEL/…       responses.jsonl, conversions.jsonl, pred/NAME.puml|png
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from diagbench.benchmarks.asking import Answer, Ask
+from diagbench.benchmarks.conversion.command import PROMPT_OPTION, RENDER_OPTIONS, convert
+from diagbench.benchmarks.conversion.records import Conversion, ConversionScore
+from diagbench.benchmarks.progress import Bars
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.registry import benchmark
+
+
+@benchmark("conversion")
+class ConversionBenchmark(Benchmark[ConversionScore]):
+    description = ("Image → PlantUML conversion of sequence diagrams, scored against the "
+                   "ground truth component by component (paper 000, Table 2)")
+    eval_options = (
+        click.option("--gold", required=True, type=click.Path(exists=True, path_type=Path),
+                     help="Ground-truth PlantUML scripts (a folder, searched recursively, "
+                          "or a file)."),
+        click.option("--images", type=click.Path(exists=True, file_okay=False, path_type=Path),
+                     help="Take NAME.png (or .jpg, …) from here instead of rendering the "
+                          "ground truth."),
+        PROMPT_OPTION, *RENDER_OPTIONS)
+    commands = (convert,)
+
+    def samples(self, run: Path, bars: Bars, *, gold: str, images: str | None = None,
+                prompt: str = "paper", jobs: int = 2, render_timeout: float = 20.0,
+                **_: Any) -> Dataset:
+        from diagbench.benchmarks.conversion.gold import load_gold
+        from diagbench.benchmarks.conversion.prompts import PromptError, load_prompt
+        from diagbench.render.plantuml_pipe import PlantUMLEngine
+
+        try:
+            self.prompt = load_prompt(prompt)
+        except PromptError as exc:
+            raise DataError(str(exc)) from None
+        self.engine = PlantUMLEngine(jobs, render_timeout)
+        gold_set = load_gold(Path(gold), run / "gold", self.engine,
+                             Path(images) if images else None)
+        digest = hashlib.sha256()
+        for sample in gold_set.samples:
+            digest.update(sample.name.encode() + b"\0" + Path(sample.gold or "").read_bytes()
+                          + b"\0")
+        manifest = {"dataset_hash": digest.hexdigest(), "samples": len(gold_set.samples),
+                    "gold_problems": len(gold_set.problems),
+                    "images": str(images) if images else "rendered from the ground truth",
+                    "prompt": self.prompt.name, "prompt_template_hash": self.prompt.sha256,
+                    "tools": {"plantuml": self.engine.version()}}
+        return Dataset(gold_set.samples, gold_set.problems, manifest)
+
+    def prompts(self, data: Dataset) -> list[Ask]:
+        from diagbench.benchmarks.conversion.convert import asks
+        return asks(list(data.samples), self.prompt)
+
+    def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
+              out: Path) -> list[ConversionScore]:
+        from diagbench.benchmarks.conversion.convert import conversions
+        from diagbench.benchmarks.conversion.scoring import score
+        samples = list(data.samples)
+        return score(samples, conversions(samples, answers, out, self.engine), model)
+
+    def summarize(self, data: Dataset, scores: Mapping[str, list[ConversionScore]]) -> dict:
+        from diagbench.benchmarks.conversion.scoring import summarize_scores
+        return summarize_scores(scores, data.problems)
+
+    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[ConversionScore]]:
+        from diagbench.benchmarks.jsonl import read_jsonl
+        from diagbench.benchmarks.runs import model_dir
+        lines = read_jsonl(run / "scores.jsonl")
+        scores: dict[str, list[ConversionScore]] = {}
+        for model in models:
+            path = model_dir(run, model) / "conversions.jsonl"
+            records = [Conversion.from_json(r) for _, r in read_jsonl(path)]
+            mine = [(n, r) for n, r in lines if r.get("model") == model]
+            if len(mine) % max(len(records), 1):
+                raise DataError(f"{run / 'scores.jsonl'}: {len(mine)} lines of {model} for "
+                                f"{len(records)} conversions in {path}")
+            scores[model] = [ConversionScore.from_json(line, records[k % len(records)])
+                             for k, (_, line) in enumerate(mine)]
+        return scores
+
+    def report(self, run: Path, data: Dataset, scores: Mapping[str, list[ConversionScore]],
+               summary: dict) -> Path:
+        from diagbench.benchmarks.conversion.report import write_report
+        return write_report(run, list(data.samples), scores, summary)
+
+    def lines(self, summary: dict, scores: Mapping[str, list[ConversionScore]]) -> list[str]:
+        """Per model: how the images ended, then Table 2 by each method."""
+        from diagbench.benchmarks.conversion.scoring import by_method
+        from diagbench.compare.pair import METHODS
+        from diagbench.compare.report import pooled, table2
+
+        out = []
+        for name, model in scores.items():
+            statuses = summary["models"][name]["conversion"]["statuses"]
+            out.append(f"\n== {name}: " + ", ".join(f"{n} {s.replace('_', ' ')}"
+                                                   for s, n in statuses.items()))
+            for method in METHODS:
+                out += table2(pooled([s.result for s in by_method(model, method)]), method)
+        return out
+
+    def failed_inputs(self, data: Dataset, summary: dict) -> bool:
+        image_errors = sum(m["conversion"]["statuses"]["image_error"]
+                           for m in summary["models"].values())
+        return bool(data.problems) or bool(image_errors) or not data.samples

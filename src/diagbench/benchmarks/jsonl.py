@@ -1,0 +1,34 @@
+"""Reading the files of a run and a data set, with errors that name the file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from diagbench.benchmarks.protocol import DataError
+
+
+def read_text(path: Path) -> str:
+    """The text of `path` (DataError naming it when it cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text ({exc.reason})") from None
+
+
+def read_jsonl(path: Path) -> list[tuple[int, dict]]:
+    """(line number, object) for every non-blank line of a JSONL file."""
+    rows = []
+    for number, line in enumerate(read_text(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise DataError(f"{path}:{number}: not a JSON object")
+        rows.append((number, row))
+    return rows

@@ -1,0 +1,146 @@
+"""The prior-bias benchmark (paper 002_b0dc7d344efc1856.txt): class diagrams whose arrow
+agrees or conflicts with what the class names suggest, in five conditions × four
+relations; do models read the arrow, or answer from the names?
+
+    DIR/ (build)   diagrams/ID.puml, images/ID@SCALE.png, manifest.jsonl, build.json
+    RUN/ (eval)    models/MODEL/responses.jsonl; scores.jsonl: model × instance × scale
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from diagbench.benchmarks.asking import Answer, Ask
+from diagbench.benchmarks.progress import Bars
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.registry import benchmark
+
+WORDNET_DIR = Path("/usr/share/wordnet")
+
+
+@benchmark("prior-bias")
+class PriorBiasBenchmark(Benchmark[Any]):
+    description = ("Prior bias in UML class diagrams: relation direction against what the "
+                   "class names suggest (paper 002; RelAcc, EM, Δ)")
+    build_options = (
+        click.option("--per-cell", type=click.IntRange(1), default=100, show_default=True,
+                     help="Instances per relation × condition (fewer where the vocabulary "
+                          "runs out)."),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--scale", "scales", type=click.FloatRange(0.25, 4.0), multiple=True,
+                     help="Image scale (repeatable). Default: 1, 1.5 and 2."),
+        click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
+                     help="PlantUML processes rendering in parallel."),
+        click.option("--wordnet", "wordnet_dir", type=click.Path(path_type=Path),
+                     is_flag=False, flag_value=WORDNET_DIR,
+                     help="Widen the vocabulary from WordNet (Debian's wordnet-base; "
+                          f"default folder {WORDNET_DIR})."),
+        click.option("--wordnet-min-count", type=click.IntRange(1), default=2,
+                     show_default=True,
+                     help="With --wordnet: only words whose first sense is tagged this often."),
+    )
+    eval_options = (
+        click.option("--data", required=True,
+                     type=click.Path(exists=True, file_okay=False, path_type=Path),
+                     help="A directory written by diagbench build prior-bias."),
+        click.option("--scale", "scales", multiple=True,
+                     help="Only these image scales (e.g. 1x; repeatable). Default: all built."),
+        click.option("--limit", type=click.IntRange(1), help="Only the first N instances."),
+    )
+
+    def build(self, out: Path, bars: Bars, *, per_cell: int = 100, seed: int = 0,
+              scales: tuple[float, ...] = (), jobs: int = 2, wordnet_dir: Path | None = None,
+              wordnet_min_count: int = 2, **_: Any) -> list[str]:
+        """The benchmark of §3.1; the same seed (and vocabulary) gives byte-identical files."""
+        from diagbench.benchmarks.prior_bias.build import SCALES, build_benchmark
+        from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, load_vocabulary
+        from diagbench.benchmarks.prior_bias.wordnet import WordNetError, wordnet_chains
+        from diagbench.render.plantuml_pipe import PlantUMLEngine
+
+        try:
+            extra = wordnet_chains(wordnet_dir, wordnet_min_count) if wordnet_dir else None
+        except (WordNetError, OSError) as exc:
+            raise DataError(str(exc)) from None
+        info = build_benchmark(out, load_vocabulary(extra=extra), per_cell, seed,
+                               PlantUMLEngine(jobs), tuple(sorted(set(scales))) or SCALES, bars)
+        lines = [f"{'condition':<15}" + "".join(f"{r[:4] + '.':>8}" for r in RELATIONS)
+                 + f"{'base':>8}{'rendered':>10}"]
+        for condition, row in info["cells"].items():
+            lines.append(f"{condition:<15}" + "".join(f"{n:>8}" for n in row.values())
+                         + f"{row['base'] * len(info['scales']):>10}")
+        rejected = sum(info["rejected"].values())
+        lines.append(f"{info['instances']} instances, {info['diagrams']} diagrams, {rejected} "
+                     f"candidates rejected (reasons in build.json) -> {out}")
+        return lines
+
+    def samples(self, run: Path, bars: Bars, *, data: str, scales: tuple[str, ...] = (),
+                limit: int | None = None, **_: Any) -> Dataset:
+        from diagbench.benchmarks.prior_bias.prompts import template_hash
+        from diagbench.benchmarks.prior_bias.scoring import load_items
+
+        self.data = Path(data)
+        items, self.scales = load_items(self.data, tuple(scales), limit)
+        digest = hashlib.sha256((self.data / "manifest.jsonl").read_bytes()).hexdigest()
+        return Dataset(items, (), {"data": str(data), "dataset_hash": digest,
+                                   "instances": len(items), "scales": list(self.scales),
+                                   "limit": limit, "prompt_template_hash": template_hash()})
+
+    def prompts(self, data: Dataset) -> list[Ask]:
+        from diagbench.benchmarks.prior_bias.scoring import asks
+        return asks(self.data, list(data.samples), self.scales)
+
+    def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
+              out: Path) -> list[Any]:
+        from diagbench.benchmarks.prior_bias.scoring import score
+        return score(model, list(data.samples), self.scales, answers)
+
+    def summarize(self, data: Dataset, scores: Mapping[str, list[Any]]) -> dict:
+        from diagbench.benchmarks.prior_bias.scoring import summarize_models
+        return summarize_models(scores)
+
+    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[Any]]:
+        from diagbench.benchmarks.jsonl import read_jsonl
+        from diagbench.benchmarks.prior_bias.records import PriorBiasScore
+
+        scores: dict[str, list[Any]] = {model: [] for model in models}
+        for number, line in read_jsonl(run / "scores.jsonl"):
+            try:
+                scores[line["model"]].append(PriorBiasScore.from_json(line))
+            except (KeyError, TypeError) as exc:
+                raise DataError(f"{run / 'scores.jsonl'}:{number}: not a prior-bias score "
+                                f"({exc})") from None
+        return scores
+
+    def report(self, run: Path, data: Dataset, scores: Mapping[str, list[Any]],
+               summary: dict) -> Path:
+        from diagbench.benchmarks.prior_bias.report import write_report
+        return write_report(run, summary)
+
+    def lines(self, summary: dict, scores: Mapping[str, list[Any]]) -> list[str]:
+        """Per model: RelAcc and EM per condition, Δ with its interval, the prerequisite."""
+        out = []
+        for name, model in summary["models"].items():
+            out.append(f"\n== {name}: {model['answered']} answered, {model['errors']} "
+                       "failed calls")
+            out.append(f"{'condition':<15}{'RelAcc':>8}{'EM':>8}{'n':>7}")
+            for condition, cell in model["conditions"].items():
+                out.append(f"{condition:<15}{_pct(cell['rel_acc']):>8}{_pct(cell['em']):>8}"
+                           f"{cell['n']:>7}")
+            ci = model["delta_ci"]
+            out.append(f"Δ = {_pct(model['delta'])}"
+                       + (f" (95% CI {ci[0]:.1f} to {ci[1]:.1f})" if ci else "")
+                       + "; " + ", ".join(f"Δ {c} {_pct(v)}"
+                                          for c, v in model["delta_by_condition"].items()))
+            check = model["prerequisite"]
+            out.append("prerequisite (EM ≥ 95, prior-free RelAcc ≥ 50): "
+                       f"{'passed' if check['passed'] else 'failed'}")
+        return out
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"

@@ -1,0 +1,49 @@
+"""The registry of benchmarks: a benchmark is a package under `diagbench.benchmarks`
+whose `benchmark` module defines a `Benchmark` class decorated with `@benchmark("name")`.
+
+`registered()` imports the `benchmark` module of every package here, so the table is
+the same whatever was imported before; those modules import their heavy libraries
+inside the phases, so listing benchmarks stays quick.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from diagbench.benchmarks.protocol import Benchmark
+
+B = TypeVar("B", bound=type[Benchmark[Any]])
+_BENCHMARKS: dict[str, type[Benchmark[Any]]] = {}
+
+
+class UnknownBenchmark(KeyError):
+    """A name that no registered benchmark has."""
+
+
+def benchmark(name: str) -> Callable[[B], B]:
+    """Register a `Benchmark` class under `name` (used in commands: `eval NAME`)."""
+    def register(cls: B) -> B:
+        cls.name = name
+        _BENCHMARKS[name] = cls
+        return cls
+    return register
+
+
+def registered() -> dict[str, type[Benchmark[Any]]]:
+    """Every benchmark, by name."""
+    package = importlib.import_module("diagbench.benchmarks")
+    for module in pkgutil.iter_modules(package.__path__):
+        if module.ispkg:
+            importlib.import_module(f"diagbench.benchmarks.{module.name}.benchmark")
+    return dict(sorted(_BENCHMARKS.items()))
+
+
+def get(name: str) -> Benchmark[Any]:
+    """A fresh instance of the benchmark `name`."""
+    table = registered()
+    if name not in table:
+        raise UnknownBenchmark(f"no benchmark {name!r} (known: {', '.join(table)})")
+    return table[name]()

@@ -1,0 +1,115 @@
+"""The phases of a run, generic over the registry: `evaluate` (samples → prompts →
+models → scores → summary → report), `rescore` (the same from the run's saved
+responses, no model called) and `rereport` (the report from the saved scores).
+
+    RUN/manifest.json               benchmark, data hashes, options, models as asked and served
+    RUN/models/MODEL/responses.jsonl  the runner's records (and whatever the benchmark keeps)
+    RUN/scores.jsonl                one line per score record, model by model
+    RUN/summary.json                the benchmark's summary
+    RUN/report.html, plots/         the report
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from diagbench.benchmarks.asking import Answer, ask_model, replay, settings_from_manifest
+from diagbench.benchmarks.jsonl import read_text
+from diagbench.benchmarks.progress import Bars, no_bars
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.models.run_dir import write_manifest
+from diagbench.models.settings import ModelSettings
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """A finished run: its data, every model's scores, the summary and the report."""
+
+    run: Path
+    data: Dataset
+    scores: Mapping[str, list[Any]]
+    summary: dict
+    report: Path
+
+
+def model_dir_name(name: str) -> str:
+    """A directory name for a model id (`openai:gpt-4o` → `openai_gpt-4o`)."""
+    return re.sub(r"[^\w.-]+", "_", name).strip("_")
+
+
+def model_dir(run: Path, name: str) -> Path:
+    return run / "models" / model_dir_name(name)
+
+
+def evaluate(bench: Benchmark[Any], models: list[ModelSettings], run: Path,
+             options: dict[str, Any], max_connections: int = 8,
+             bars: Bars = no_bars) -> RunResult:
+    """Run every model over the benchmark into `run` (re-running resumes)."""
+    run.mkdir(parents=True, exist_ok=True)
+    data = bench.samples(run, bars, **options)
+    fields = {"benchmark": bench.name, **data.manifest, "options": options,
+              "models": [s.describe() for s in models]}
+    write_manifest(run, fields)
+    asks = bench.prompts(data)
+    answers = {s.name: ask_model(asks, s, model_dir(run, s.name) / "responses.jsonl",
+                                 max_connections, bars) for s in models}
+    result = _score(bench, data, run, answers)
+    served = {name: sorted({a.served_model for a in by_id.values() if a.served_model})
+              for name, by_id in answers.items()}
+    write_manifest(run, fields | {"served_models": served})
+    return result
+
+
+def rescore(bench: Benchmark[Any], run: Path, bars: Bars = no_bars) -> RunResult:
+    """Score a run again from its saved responses, with this diagbench's scoring."""
+    manifest = read_manifest(bench, run)
+    data = bench.samples(run, bars, **manifest["options"])
+    asks = bench.prompts(data)
+    answers = {}
+    for entry in manifest["models"]:
+        settings = settings_from_manifest(entry)
+        answers[settings.name] = replay(asks, settings,
+                                        model_dir(run, settings.name) / "responses.jsonl")
+    return _score(bench, data, run, answers)
+
+
+def rereport(bench: Benchmark[Any], run: Path, bars: Bars = no_bars) -> RunResult:
+    """Write the report of a scored run again from its saved scores and summary."""
+    manifest = read_manifest(bench, run)
+    data = bench.samples(run, bars, **manifest["options"])
+    scores = bench.load_scores(run, [entry["name"] for entry in manifest["models"]])
+    try:
+        summary = json.loads(read_text(run / "summary.json"))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{run / 'summary.json'}: not JSON ({exc.msg})") from None
+    return RunResult(run, data, scores, summary, bench.report(run, data, scores, summary))
+
+
+def read_manifest(bench: Benchmark[Any], run: Path) -> dict:
+    """The manifest of a run of `bench` (DataError when it is not one)."""
+    try:
+        manifest = json.loads(read_text(run / "manifest.json"))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{run / 'manifest.json'}: not JSON ({exc.msg})") from None
+    if manifest.get("benchmark") != bench.name or "options" not in manifest:
+        raise DataError(f"{run / 'manifest.json'}: not a run of {bench.name} written by "
+                        "diagbench eval")
+    return manifest
+
+
+def _score(bench: Benchmark[Any], data: Dataset, run: Path,
+           answers: Mapping[str, Mapping[str, Answer]]) -> RunResult:
+    scores = {name: bench.score(data, name, by_id, model_dir(run, name))
+              for name, by_id in answers.items()}
+    with (run / "scores.jsonl").open("w", encoding="utf-8") as out:
+        for records in scores.values():
+            out.writelines(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
+    summary = bench.summarize(data, scores)
+    (run / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n",
+                                      encoding="utf-8")
+    return RunResult(run, data, scores, summary, bench.report(run, data, scores, summary))

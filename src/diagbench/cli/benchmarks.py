@@ -1,0 +1,156 @@
+"""The commands generic over the benchmark registry: `build NAME`, `eval NAME`,
+`score NAME RUN`, `report NAME RUN` and `benchmarks`. Each benchmark contributes its
+own options; the registry is read only when one of these commands runs or lists."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
+from diagbench.models.options import model_options
+from diagbench.models.settings import ModelSettings
+
+_OUT_RUN = click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+                        help="Run directory; re-run the same command to resume.")
+_MAX_CONNECTIONS = click.option("--max-connections", type=click.IntRange(1, 512), default=8,
+                                show_default=True, help="Model calls in flight at once.")
+_RUN = click.argument("run", type=click.Path(exists=True, file_okay=False, path_type=Path))
+
+
+class RegistryGroup(click.Group):
+    """A group with one subcommand per registered benchmark, each made by `make`."""
+
+    def __init__(self, make: Callable[[Any], click.Command | None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.make = make
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from diagbench.benchmarks.registry import registered
+        return [name for name, cls in registered().items() if self.make(cls) is not None]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from diagbench.benchmarks.registry import registered
+        cls = registered().get(cmd_name)
+        return None if cls is None else self.make(cls)
+
+
+def _command(name: str, help_text: str, options: tuple, callback: Callable[..., Any]
+             ) -> click.Command:
+    for option in reversed(options):
+        callback = option(callback)
+    return click.command(name, help=help_text)(callback)
+
+
+def _guarded(phase: Callable[[], Any]) -> Any:
+    """Run a phase; data it cannot use ends the command with exit 3 and the reason."""
+    from diagbench.benchmarks.protocol import DataError
+    try:
+        return phase()
+    except DataError as exc:
+        click.echo(f"diagbench: error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _plain(options: dict[str, Any]) -> dict[str, Any]:
+    """Options as a run's manifest keeps them (JSON), so that `score` can reuse them."""
+    return {k: str(v) if isinstance(v, Path) else list(v) if isinstance(v, tuple) else v
+            for k, v in options.items()}
+
+
+def _finish(bench: Any, result: Any) -> None:
+    """Print what could not be used, the results and the report; exit 0, or 3 when some
+    input could not be used."""
+    for problem in result.data.problems:
+        click.echo(f"diagbench: error: {problem.file}: {problem.error}", err=True)
+    if not result.data.samples:
+        click.echo("diagbench: error: no usable samples", err=True)
+    click.echo("\n".join(bench.lines(result.summary, result.scores)))
+    click.echo(f"\nreport: {result.report}")
+    sys.exit(EXIT_BAD_INPUT if bench.failed_inputs(result.data, result.summary) else EXIT_OK)
+
+
+def _build_command(cls: Any) -> click.Command | None:
+    if not cls.build_options:
+        return None
+
+    def build(out: Path, **options: Any) -> None:
+        click.echo("\n".join(_guarded(lambda: cls().build(out, progress_bar, **options))))
+
+    out = click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+                       help="Directory for the data set.")
+    return _command(cls.name, f"{cls.description}. Exit 3 when an input cannot be used.",
+                    (out, *cls.build_options), build)
+
+
+def _eval_command(cls: Any) -> click.Command:
+    def evaluate(out: Path, max_connections: int, settings: list[ModelSettings],
+                 **options: Any) -> None:
+        from diagbench.benchmarks.runs import evaluate as run_all
+        bench = cls()
+        result = _guarded(lambda: run_all(bench, settings, out, _plain(options),
+                                          max_connections, progress_bar))
+        _finish(bench, result)
+
+    help_text = (f"{cls.description}. Each model answers every sample (cached, resumable: "
+                 "re-run the same command to resume); prints the results and writes "
+                 "OUT/report.html. Exit 0, or 3 when some input could not be used (the "
+                 "others are still scored). Failed calls are counted in the report.")
+    return _command(cls.name, help_text, (*cls.eval_options, _OUT_RUN, _MAX_CONNECTIONS,
+                                          model_options(multiple=True)), evaluate)
+
+
+@click.group(name="build", cls=RegistryGroup, make=_build_command)
+def build_group() -> None:
+    """Generate a benchmark's data set (diagrams, images, manifest)."""
+
+
+@click.group(name="eval", cls=RegistryGroup, make=_eval_command)
+def evaluate_group() -> None:
+    """Run a benchmark: samples, the models' answers, scores, summary, report."""
+
+
+def _benchmark(name: str) -> Any:
+    from diagbench.benchmarks.registry import UnknownBenchmark, get
+    try:
+        return get(name)
+    except UnknownBenchmark as exc:
+        raise click.UsageError(str(exc.args[0])) from None
+
+
+@click.command()
+@click.argument("name")
+@_RUN
+def score(name: str, run: Path) -> None:
+    """Score the run RUN of benchmark NAME again from its saved responses (no model is
+    called): scores.jsonl, summary.json and the report are rewritten. A sample whose
+    response is not in the run counts as a failed call."""
+    from diagbench.benchmarks.runs import rescore
+    bench = _benchmark(name)
+    _finish(bench, _guarded(lambda: rescore(bench, run, progress_bar)))
+
+
+@click.command()
+@click.argument("name")
+@_RUN
+def report(name: str, run: Path) -> None:
+    """Write the report of the run RUN of benchmark NAME again from its scores.jsonl and
+    summary.json."""
+    from diagbench.benchmarks.runs import rereport
+    bench = _benchmark(name)
+    result = _guarded(lambda: rereport(bench, run, progress_bar))
+    click.echo(f"report: {result.report}")
+
+
+@click.command(name="benchmarks")
+def list_benchmarks() -> None:
+    """List the benchmarks, one line each."""
+    from diagbench.benchmarks.registry import registered
+    table = registered()
+    width = max(map(len, table), default=0)
+    for name, cls in table.items():
+        click.echo(f"{name:<{width}}  {cls.description}")
