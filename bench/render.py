@@ -12,12 +12,16 @@ from __future__ import annotations
 import argparse
 import random
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.plantuml_batch import render_batch
+
 from diagbench.render.mermaid import MermaidEngine
-from diagbench.render.plantuml import render_batch
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from synthetic import synthetic_class_diagram, synthetic_diagram
 

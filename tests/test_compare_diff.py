@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from diagbench.compare import compare_scripts
-from diagbench.compare.diff import change_groups, groups_from_patch, pair_lines, relevant
+from diagbench.compare.pair import compare_scripts
+from diagbench.compare.diff import ChangeGroup, change_groups, pair_lines, relevant
 
 # Fig. 4 of the paper. Git lists some added lines that look identical to the removed
 # ones (groups 2 and 3, and the last file): they must differ by an invisible
@@ -58,6 +58,34 @@ end note
 
 @enduml
 """
+
+
+def groups_from_patch(patch: str) -> dict[str, list[ChangeGroup]]:
+    """The change blocks of each file of a unified diff (git's patch format)."""
+    files: dict[str, list[ChangeGroup]] = {}
+    current: list[ChangeGroup] = []
+    group: ChangeGroup | None = None
+    for line in patch.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:].removeprefix("b/")
+            current = files.setdefault(name, [])
+            group = None
+        elif line.startswith(("--- ", "diff ", "index ", "@@")):
+            group = None
+        elif line.startswith("-"):
+            if group is None or group.added:
+                group = ChangeGroup()
+                current.append(group)
+            group.removed.append(line[1:])
+        elif line.startswith("+"):
+            if group is None:
+                group = ChangeGroup()
+                current.append(group)
+            group.added.append(line[1:])
+        else:
+            group = None
+    return files
+
 
 # Fig. 5: per group, the (removed, added, distance) pairs and the unmatched removed lines.
 FIG5 = [

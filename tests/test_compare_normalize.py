@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from diagbench.compare import compare_scripts
+from diagbench.compare.pair import compare_scripts
 from diagbench.compare.normalize import normalize_prediction
 from diagbench.formats.plantuml import parse_one
-from diagbench.render.plantuml import render_batch
+from tests.plantuml_batch import render_batch
 
 
 def test_fig2_rows_are_fixed_and_listed(tmp_path):

@@ -9,10 +9,10 @@ import pytest
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.render.engines import diagrams
 from diagbench.render.graphviz import GraphvizEngine
-from diagbench.render.plantuml import render_batch
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from diagbench.render.svg_stats import svg_statistics
 from tests.conftest import realworld_files
+from tests.plantuml_batch import render_batch
 
 GOOD = "@startuml\nAlice -> Bob : hello\nBob --> Alice : hi\n@enduml\n"
 

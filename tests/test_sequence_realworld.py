@@ -11,8 +11,8 @@ import pytest
 
 from diagbench.formats.plantuml import parse_one, parse_sequence
 from diagbench.formats.plantuml.sequence_writer import write_sequence
-from diagbench.render.plantuml import render_batch
 from tests.conftest import svg_counts
+from tests.plantuml_batch import render_batch
 
 
 @pytest.fixture(scope="module")

@@ -31,12 +31,13 @@ from diagbench.diagram.sequence import (
     BOUNDARY_LEFT,
     BOUNDARY_RIGHT,
     GROUP_KINDS,
+    NOTE_SHAPES,
     PARTICIPANT_KINDS,
     Message,
 )
 from diagbench.formats.plantuml import parse_one
 
-_CLOSERS = {**dict.fromkeys(("note", "hnote", "rnote"), "end note"), "box": "end box",
+_CLOSERS = {**dict.fromkeys(NOTE_SHAPES, "end note"), "box": "end box",
             **dict.fromkeys((*GROUP_KINDS, "par2"), "end")}
 _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
 _KEYWORDS = {*_CLOSERS, *PARTICIPANT_KINDS}
@@ -111,33 +112,6 @@ def change_groups(gold: list[str], pred: list[str]) -> tuple[list[ChangeGroup],
             groups.append(ChangeGroup(gold[i1:i2], pred[j1:j2], list(range(i1, i2)),
                                       list(range(j1, j2))))
     return groups, same
-
-
-def groups_from_patch(patch: str) -> dict[str, list[ChangeGroup]]:
-    """The change blocks of each file of a unified diff (git's patch format)."""
-    files: dict[str, list[ChangeGroup]] = {}
-    current: list[ChangeGroup] = []
-    group: ChangeGroup | None = None
-    for line in patch.splitlines():
-        if line.startswith("+++ "):
-            name = line[4:].removeprefix("b/")
-            current = files.setdefault(name, [])
-            group = None
-        elif line.startswith(("--- ", "diff ", "index ", "@@")):
-            group = None
-        elif line.startswith("-"):
-            if group is None or group.added:
-                group = ChangeGroup()
-                current.append(group)
-            group.removed.append(line[1:])
-        elif line.startswith("+"):
-            if group is None:
-                group = ChangeGroup()
-                current.append(group)
-            group.added.append(line[1:])
-        else:
-            group = None
-    return files
 
 
 def relevant(group: ChangeGroup) -> ChangeGroup:

