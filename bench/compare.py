@@ -15,7 +15,7 @@ import random
 import time
 import tracemalloc
 
-from diagbench.compare import compare_scripts
+from diagbench.compare.pair import compare_scripts
 from diagbench.compare.counts import Comparison
 from synthetic import predicted, synthetic_diagram
 

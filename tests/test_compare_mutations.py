@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from diagbench.compare import COMPONENTS, compare_scripts
+from diagbench.compare.counts import COMPONENTS
+from diagbench.compare.pair import compare_scripts
 from diagbench.formats.plantuml import parse_sequence
 from tests.conftest import REPO, realworld_files
 from tests.mutations import MUTATIONS

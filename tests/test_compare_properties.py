@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from diagbench.compare import compare_scripts
+from diagbench.compare.pair import compare_scripts
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.formats.plantuml.sequence_writer import write_sequence
 from tests.conftest import realworld_files

@@ -21,10 +21,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from diagbench.benchmarks.asking import Answer, Ask
 from diagbench.benchmarks.progress import Bars
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.asking import Answer, Ask
 
 #: A command option, as a click decorator (`click.option(...)`).
 Option = Callable[[Callable[..., Any]], Callable[..., Any]]

@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK
-from diagbench.models.image_policy import ImagePolicyError
 from diagbench.models.options import model_options
-from diagbench.models.request import user_request
-from diagbench.models.settings import ModelSettings
+
+if TYPE_CHECKING:
+    from diagbench.models.settings import ModelSettings
 
 
 @click.command()
@@ -29,6 +30,9 @@ def ask(prompt: str, images: tuple[Path, ...], as_json: bool, settings: ModelSet
     Exit 0 with the answer; 1 when the call failed (the reason on stderr); 3 when
     the model name, its key or an image is unusable.
     """
+    from diagbench.models.image_policy import ImagePolicyError
+    from diagbench.models.request import user_request
+
     try:
         parts = tuple(settings.image(p) for p in images)
     except ImagePolicyError as exc:

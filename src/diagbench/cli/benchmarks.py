@@ -7,13 +7,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.models.options import model_options
-from diagbench.models.settings import ModelSettings
+
+if TYPE_CHECKING:
+    from diagbench.models.settings import ModelSettings
 
 _OUT_RUN = click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
                         help="Run directory; re-run the same command to resume.")

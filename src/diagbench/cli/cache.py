@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from diagbench.console import EXIT_BAD_INPUT
-from diagbench.models.cache import ResponseCache
 
 _PATH = click.option("--cache", "path", type=click.Path(dir_okay=False, path_type=Path),
                      help="Cache file (default: $DIAGBENCH_CACHE or "
@@ -25,6 +24,8 @@ def cache() -> None:
 @_PATH
 def stats(path: Path | None) -> None:
     """Entries per model, and the file's size."""
+    from diagbench.models.cache import ResponseCache
+
     click.echo(json.dumps(ResponseCache(path).stats(), indent=1))
 
 
@@ -34,6 +35,8 @@ def stats(path: Path | None) -> None:
 def explain(key: str, path: Path | None) -> None:
     """Print the canonical request stored under KEY (a unique prefix is enough):
     provider, base URL, model, messages with image hashes, parameters, repeat."""
+    from diagbench.models.cache import ResponseCache
+
     found = ResponseCache(path).explain(key)
     if found is None:
         click.echo(f"diagbench: error: no single cache entry with key {key!r}", err=True)
@@ -46,4 +49,6 @@ def explain(key: str, path: Path | None) -> None:
 @click.confirmation_option(prompt="Delete every cached response?")
 def clear(path: Path | None) -> None:
     """Delete every cached response."""
+    from diagbench.models.cache import ResponseCache
+
     click.echo(f"deleted {ResponseCache(path).clear()} responses")

@@ -9,9 +9,7 @@ from pathlib import Path
 import click
 
 from diagbench.cli.common import write_output
-from diagbench.compare import METHODS
-from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
-from diagbench.compare.report import csv_text, report, run, table
+from diagbench.compare.methods import METHODS
 from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
 
@@ -41,6 +39,9 @@ def compare(gold: Path | None, pred: Path | None, method: str, repo: Path | None
     refs of one git repository are paired instead. Prints the pooled error
     rates per component (the paper's Table 2) and a line per file.
     """
+    from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
+    from diagbench.compare.report import csv_text, report, run, table
+
     if repo is not None:
         if gold or pred or not (gold_ref and pred_ref):
             raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")

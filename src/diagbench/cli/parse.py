@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK
-from diagbench.formats.plantuml import parse_sequence
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
 
 
@@ -26,6 +25,8 @@ def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) 
     Every @startuml block of every FILE is one diagram. Files that cannot be
     read are reported on stderr and skipped; the others are still parsed.
     """
+    from diagbench.formats.plantuml import parse_sequence
+
     records, worst = [], EXIT_OK
     for path in files:
         try:

@@ -12,7 +12,6 @@ import click
 from diagbench.cli.common import write_output
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
-from diagbench.render.run import collect, render_files, source_files
 
 
 @click.command()
@@ -42,6 +41,8 @@ def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ..
     A render is valid when the engine reports no error and the image decodes
     and is not blank; invalid ones are listed with the engine's message and line.
     """
+    from diagbench.render.run import collect, render_files, source_files
+
     if fmt == "svg" and (scales or max_side):
         raise click.UsageError("--scale and --max-side apply to PNG images only")
     items = collect(source_files(list(paths)), max_bytes)

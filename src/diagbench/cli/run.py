@@ -2,52 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
-from diagbench.models.image_policy import ImagePolicyError
 from diagbench.models.options import model_options
-from diagbench.models.request import Request, user_request
-from diagbench.models.run_dir import digest, summarize, write_manifest
-from diagbench.models.settings import ModelSettings
 
-
-class RequestFileError(ValueError):
-    """A line of the requests file that cannot be sent; str() names file and line."""
-
-
-def read_requests(path: Path, settings: ModelSettings, limit: int | None,
-                  repeats: int = 1) -> tuple[list[str], list[Request]]:
-    """(ids, requests) of a JSONL file of {"id", "prompt", "images": [paths]}; with
-    `repeats` > 1 each line is asked that many times (ids `ID#k`, repeat index k)."""
-    ids, requests = [], []
-    spec = settings.spec
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        if limit is not None and len(requests) >= limit * repeats:
-            break
-        try:
-            item = json.loads(line)
-            prompt, images = item["prompt"], item.get("images", [])
-            parts = tuple(settings.image(path.parent / image) for image in images)
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise RequestFileError(f"{path}:{number}: not a request object ({exc})") from None
-        except OSError as exc:
-            raise RequestFileError(f"{path}:{number}: image not readable: {exc}") from None
-        except ImagePolicyError as exc:
-            raise RequestFileError(f"{path}:{number}: {exc}") from None
-        name = str(item.get("id", number))
-        for repeat in range(repeats):
-            ids.append(f"{name}#{repeat}" if repeats > 1 else name)
-            requests.append(user_request(spec.provider, spec.model, prompt, parts,
-                                         settings.config, spec.base_url, repeat))
-    return ids, requests
+if TYPE_CHECKING:
+    from diagbench.models.settings import ModelSettings
 
 
 @click.command()
@@ -71,6 +37,9 @@ def run(requests_file: Path, out: Path, limit: int | None, repeats: int, max_con
     "error" and its reason. Re-running the same command resumes: only requests
     not yet answered are sent.
     """
+    from diagbench.models.requests_file import RequestFileError, read_requests
+    from diagbench.models.run_dir import digest, summarize, write_manifest
+
     if repeats > 1 and settings.config.temperature == 0:
         raise click.UsageError("--repeats needs --temperature above 0 (at 0 every repeat "
                                "is the same request)")

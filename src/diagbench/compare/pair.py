@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
 from diagbench.compare import elements as el
 from diagbench.compare.counts import Comparison
 from diagbench.compare.diff import compare_lines
+from diagbench.compare.methods import Method
 from diagbench.compare.normalize import normalize_prediction
 from diagbench.compare.semantic import compare_diagrams
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.plantuml import parse_sequence
-
-Method = Literal["semantic", "diff"]
-METHODS: tuple[Method, ...] = get_args(Method)
 
 
 def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic") -> Comparison:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, Comparison, ComponentCounts, Ordering
 from diagbench.compare.inputs import Pair
-from diagbench.compare.pair import Method, compare_scripts
+from diagbench.compare.methods import Method
+from diagbench.compare.pair import compare_scripts
 from diagbench.formats.source import SourceError
 from diagbench.scoring import metrics
 

@@ -6,16 +6,14 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from diagbench.console import EXIT_BAD_INPUT
-from diagbench.models.cache import ResponseCache
-from diagbench.models.image_policy import ImagePolicy
-from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
-from diagbench.models.request import GenerationConfig
-from diagbench.models.retry import RetryPolicy
-from diagbench.models.settings import ModelSettings
+
+if TYPE_CHECKING:
+    from diagbench.models.settings import ModelSettings
 
 BUDGET_PROVIDERS = ("anthropic", "gemini")  # their reasoning option is a token budget
 
@@ -24,6 +22,13 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
               reasoning: str | None, timeout: float, retries: int, no_cache: bool,
               cache_path: Path | None, max_image_side: int | None,
               max_image_bytes: int | None) -> ModelSettings:
+    from diagbench.models.cache import ResponseCache
+    from diagbench.models.image_policy import ImagePolicy
+    from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
+    from diagbench.models.request import GenerationConfig
+    from diagbench.models.retry import RetryPolicy
+    from diagbench.models.settings import ModelSettings
+
     spec = ModelSpec.parse(model_name)
     if reasoning and spec.provider in BUDGET_PROVIDERS and not reasoning.isdigit():
         raise ModelSpecError(f"--reasoning for {spec.provider} is a token budget, "
@@ -70,6 +75,8 @@ def model_options(command: Callable | None = None, *, multiple: bool = False) ->
         @functools.wraps(command)
         def wrapper(*args, model_name, temperature, max_tokens, seed, reasoning, timeout,
                     retries, no_cache, cache_path, max_image_side, max_image_bytes, **kwargs):
+            from diagbench.models.providers import ModelSpecError
+
             names = model_name if multiple else (model_name,)
             try:
                 settings = [_settings(name, temperature, max_tokens, seed, reasoning, timeout,

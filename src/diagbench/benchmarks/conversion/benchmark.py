@@ -11,20 +11,22 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from diagbench.benchmarks.asking import Answer, Ask
 from diagbench.benchmarks.conversion.command import PROMPT_OPTION, RENDER_OPTIONS, convert
-from diagbench.benchmarks.conversion.records import Conversion, ConversionScore
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.benchmarks.registry import benchmark
 
+if TYPE_CHECKING:
+    from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.conversion.records import ConversionScore
+
 
 @benchmark("conversion")
-class ConversionBenchmark(Benchmark[ConversionScore]):
+class ConversionBenchmark(Benchmark["ConversionScore"]):
     description = ("Image → PlantUML conversion of sequence diagrams, scored against the "
                    "ground truth component by component (paper 000, Table 2)")
     eval_options = (
@@ -78,6 +80,7 @@ class ConversionBenchmark(Benchmark[ConversionScore]):
         return summarize_scores(scores, data.problems)
 
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[ConversionScore]]:
+        from diagbench.benchmarks.conversion.records import Conversion, ConversionScore
         from diagbench.benchmarks.jsonl import read_jsonl
         from diagbench.benchmarks.runs import model_dir
         lines = read_jsonl(run / "scores.jsonl")
@@ -101,7 +104,7 @@ class ConversionBenchmark(Benchmark[ConversionScore]):
     def lines(self, summary: dict, scores: Mapping[str, list[ConversionScore]]) -> list[str]:
         """Per model: how the images ended, then Table 2 by each method."""
         from diagbench.benchmarks.conversion.scoring import by_method
-        from diagbench.compare.pair import METHODS
+        from diagbench.compare.methods import METHODS
         from diagbench.compare.report import pooled, table2
 
         out = []

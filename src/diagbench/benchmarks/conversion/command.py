@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from diagbench.benchmarks.conversion.prompts import PROMPTS
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
 from diagbench.models.options import model_options
-from diagbench.models.settings import ModelSettings
+
+if TYPE_CHECKING:
+    from diagbench.models.settings import ModelSettings
 
 PROMPT_HELP = (f"{'|'.join(PROMPTS)} or a template file ({{caption}} is replaced by "
                '\' of "CAPTION"\', or by nothing). paper: paper 000 §3.2.2 verbatim; cot: '

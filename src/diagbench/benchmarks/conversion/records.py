@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Literal
 
-from diagbench.compare.pair import Method
+from diagbench.compare.methods import Method
 from diagbench.compare.report import FileResult
 
 ConversionStatus = Literal["converted", "no_script", "call_error", "image_error"]

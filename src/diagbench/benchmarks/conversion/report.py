@@ -14,7 +14,7 @@ from diagbench.benchmarks.conversion.samples import Sample
 from diagbench.benchmarks.conversion.scoring import STATUSES, by_method
 from diagbench.benchmarks.runs import model_dir_name
 from diagbench.compare.counts import COMPONENTS, ERROR_KINDS
-from diagbench.compare.pair import METHODS, Method
+from diagbench.compare.methods import METHODS, Method
 from diagbench.compare.report import TITLES, FileResult
 from diagbench.report.html import HtmlReport
 from diagbench.report.plots import error_bar_lines, grouped_bars

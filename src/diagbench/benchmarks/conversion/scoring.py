@@ -13,7 +13,7 @@ from diagbench.benchmarks.conversion.samples import Sample
 from diagbench.benchmarks.protocol import Problem
 from diagbench.compare.counts import COMPONENTS
 from diagbench.compare.inputs import Pair
-from diagbench.compare.pair import METHODS, Method
+from diagbench.compare.methods import METHODS, Method
 from diagbench.compare.report import FileResult, report, run
 from diagbench.scoring.metrics import paired_test
 

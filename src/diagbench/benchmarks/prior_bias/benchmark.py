@@ -11,14 +11,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from diagbench.benchmarks.asking import Answer, Ask
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.benchmarks.registry import benchmark
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.asking import Answer, Ask
 
 WORDNET_DIR = Path("/usr/share/wordnet")
 
