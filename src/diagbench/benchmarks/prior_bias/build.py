@@ -22,6 +22,7 @@ from PIL import Image
 
 from diagbench import __version__
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Build, generate
+from diagbench.benchmarks.prior_bias.records import ImageFile, Item
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, Vocabulary
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.render.plantuml_pipe import PlantUMLEngine
@@ -44,7 +45,7 @@ def build_benchmark(out: Path, vocabulary: Vocabulary, per_cell: int, seed: int,
     sources = [build.diagrams[i].source() for i in ids]
     for ident, source in zip(ids, sources, strict=True):
         (out / "diagrams" / f"{ident}.puml").write_text(source, encoding="utf-8")
-    images: dict[str, dict[str, dict]] = {}
+    images: dict[str, dict[str, ImageFile]] = {}
     with (tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(2) as pool,
           bars(len(sources), "rendering") as bar):
         results = engine.render(sources, Path(tmp), "png", lambda: bar.update(1))
@@ -66,7 +67,7 @@ def build_benchmark(out: Path, vocabulary: Vocabulary, per_cell: int, seed: int,
     return info
 
 
-def _scaled(image: Path, scale: float, out: Path, ident: str) -> tuple[str, dict]:
+def _scaled(image: Path, scale: float, out: Path, ident: str) -> tuple[str, ImageFile]:
     name = f"images/{ident}@{scale_name(scale)}.png"
     with Image.open(image) as img:
         img = img.convert("RGB")
@@ -76,18 +77,13 @@ def _scaled(image: Path, scale: float, out: Path, ident: str) -> tuple[str, dict
         img.save(out / name, optimize=False)
         size = img.size
     data = (out / name).read_bytes()
-    return scale_name(scale), {"path": name, "width": size[0], "height": size[1],
-                               "sha256": hashlib.sha256(data).hexdigest()}
+    return scale_name(scale), ImageFile(name, size[0], size[1], hashlib.sha256(data).hexdigest())
 
 
-def _write_manifest(path: Path, build: Build, images: dict) -> None:
+def _write_manifest(path: Path, build: Build, images: dict[str, dict[str, ImageFile]]) -> None:
     with path.open("w", encoding="utf-8") as out:
-        for i in build.instances:
-            out.write(json.dumps({
-                "id": i.id, "diagram": i.diagram, "relation": i.relation,
-                "condition": i.condition, "classes": list(i.classes), "query": list(i.query),
-                "gold": i.gold, "matched": i.matched, "source": f"diagrams/{i.diagram}.puml",
-                "images": images[i.diagram]}) + "\n")
+        out.writelines(json.dumps(Item.of(i, images[i.diagram]).to_json()) + "\n"
+                       for i in build.instances)
 
 
 def _cells(build: Build) -> dict[str, dict[str, int]]:
