@@ -37,8 +37,8 @@ from diagbench.diagram.sequence import (
 )
 from diagbench.formats.plantuml import parse_one
 
-_CLOSERS = {**dict.fromkeys(NOTE_SHAPES, "end note"), "box": "end box",
-            **dict.fromkeys((*GROUP_KINDS, "par2"), "end")}
+_CLOSERS: dict[str, str] = {**dict.fromkeys(NOTE_SHAPES, "end note"), "box": "end box",
+                             **dict.fromkeys((*GROUP_KINDS, "par2"), "end")}
 _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
 _KEYWORDS = {*_CLOSERS, *PARTICIPANT_KINDS}
 #: "Lines containing arrows" (§2.2.2): the paper spots them by pattern, parsed or not.
