@@ -61,10 +61,11 @@ class Dataset:
     manifest: Mapping[str, Any]
 
 
-S = TypeVar("S", bound=Record)
+S = TypeVar("S", bound=Record)  # a score record
+T = TypeVar("T", bound=Record)  # the summary
 
 
-class Benchmark(ABC, Generic[S]):
+class Benchmark(ABC, Generic[S, T]):
     """One benchmark. Options of `build` and `eval` arrive as keyword arguments named
     after the options the benchmark declares."""
 
@@ -92,8 +93,12 @@ class Benchmark(ABC, Generic[S]):
         """Score one model's answers (by `Ask.id`); `out` is the model's directory."""
 
     @abstractmethod
-    def summarize(self, data: Dataset, scores: Mapping[str, list[S]]) -> dict:
-        """summary.json, from every model's scores."""
+    def summarize(self, data: Dataset, scores: Mapping[str, list[S]]) -> T:
+        """The summary (summary.json) of every model's scores."""
+
+    @abstractmethod
+    def read_summary(self, data: dict) -> T:
+        """The summary from its JSON."""
 
     @abstractmethod
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[S]]:
@@ -101,13 +106,13 @@ class Benchmark(ABC, Generic[S]):
 
     @abstractmethod
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[S]],
-               summary: dict) -> Path:
+               summary: T) -> Path:
         """Write the report into `run`; return its path."""
 
     @abstractmethod
-    def lines(self, summary: dict, scores: Mapping[str, list[S]]) -> list[str]:
+    def lines(self, summary: T, scores: Mapping[str, list[S]]) -> list[str]:
         """The results as `eval` and `score` print them."""
 
-    def failed_inputs(self, data: Dataset, summary: dict) -> bool:
+    def failed_inputs(self, data: Dataset, summary: T) -> bool:
         """Whether some input could not be used (the command then exits 3)."""
         return bool(data.problems)

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 from diagbench.benchmarks.protocol import Benchmark
 
-B = TypeVar("B", bound=type[Benchmark[Any]])
-_BENCHMARKS: dict[str, type[Benchmark[Any]]] = {}
+B = TypeVar("B", bound=type[Benchmark[Any, Any]])
+_BENCHMARKS: dict[str, type[Benchmark[Any, Any]]] = {}
 
 
 class UnknownBenchmark(KeyError):
@@ -32,7 +32,7 @@ def benchmark(name: str) -> Callable[[B], B]:
     return register
 
 
-def registered() -> dict[str, type[Benchmark[Any]]]:
+def registered() -> dict[str, type[Benchmark[Any, Any]]]:
     """Every benchmark, by name."""
     package = importlib.import_module("diagbench.benchmarks")
     for module in pkgutil.iter_modules(package.__path__):
@@ -41,7 +41,7 @@ def registered() -> dict[str, type[Benchmark[Any]]]:
     return dict(sorted(_BENCHMARKS.items()))
 
 
-def get(name: str) -> Benchmark[Any]:
+def get(name: str) -> Benchmark[Any, Any]:
     """A fresh instance of the benchmark `name`."""
     table = registered()
     if name not in table:

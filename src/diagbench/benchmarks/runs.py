@@ -33,7 +33,7 @@ class RunResult:
     run: Path
     data: Dataset
     scores: Mapping[str, list[Any]]
-    summary: dict
+    summary: Any
     report: Path
 
 
@@ -46,7 +46,7 @@ def model_dir(run: Path, name: str) -> Path:
     return run / "models" / model_dir_name(name)
 
 
-def evaluate(bench: Benchmark[Any], models: list[ModelSettings], run: Path,
+def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
              options: dict[str, Any], max_connections: int = 8,
              bars: Bars = no_bars) -> RunResult:
     """Run every model over the benchmark into `run` (re-running resumes)."""
@@ -65,7 +65,7 @@ def evaluate(bench: Benchmark[Any], models: list[ModelSettings], run: Path,
     return result
 
 
-def rescore(bench: Benchmark[Any], run: Path, bars: Bars = no_bars) -> RunResult:
+def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunResult:
     """Score a run again from its saved responses, with this diagbench's scoring."""
     manifest = read_manifest(bench, run)
     data = bench.samples(run, bars, **manifest["options"])
@@ -78,19 +78,22 @@ def rescore(bench: Benchmark[Any], run: Path, bars: Bars = no_bars) -> RunResult
     return _score(bench, data, run, answers)
 
 
-def rereport(bench: Benchmark[Any], run: Path, bars: Bars = no_bars) -> RunResult:
+def rereport(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunResult:
     """Write the report of a scored run again from its saved scores and summary."""
     manifest = read_manifest(bench, run)
     data = bench.samples(run, bars, **manifest["options"])
     scores = bench.load_scores(run, [entry["name"] for entry in manifest["models"]])
     try:
-        summary = json.loads(read_text(run / "summary.json"))
+        summary = bench.read_summary(json.loads(read_text(run / "summary.json")))
     except json.JSONDecodeError as exc:
         raise DataError(f"{run / 'summary.json'}: not JSON ({exc.msg})") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"{run / 'summary.json'}: not a summary of {bench.name} "
+                        f"({type(exc).__name__}: {exc})") from None
     return RunResult(run, data, scores, summary, bench.report(run, data, scores, summary))
 
 
-def read_manifest(bench: Benchmark[Any], run: Path) -> dict:
+def read_manifest(bench: Benchmark[Any, Any], run: Path) -> dict:
     """The manifest of a run of `bench` (DataError when it is not one)."""
     try:
         manifest = json.loads(read_text(run / "manifest.json"))
@@ -102,7 +105,7 @@ def read_manifest(bench: Benchmark[Any], run: Path) -> dict:
     return manifest
 
 
-def _score(bench: Benchmark[Any], data: Dataset, run: Path,
+def _score(bench: Benchmark[Any, Any], data: Dataset, run: Path,
            answers: Mapping[str, Mapping[str, Answer]]) -> RunResult:
     scores = {name: bench.score(data, name, by_id, model_dir(run, name))
               for name, by_id in answers.items()}
@@ -110,6 +113,6 @@ def _score(bench: Benchmark[Any], data: Dataset, run: Path,
         for records in scores.values():
             out.writelines(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
     summary = bench.summarize(data, scores)
-    (run / "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n",
-                                      encoding="utf-8")
+    (run / "summary.json").write_text(
+        json.dumps(summary.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return RunResult(run, data, scores, summary, bench.report(run, data, scores, summary))

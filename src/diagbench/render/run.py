@@ -10,9 +10,9 @@ from pathlib import Path
 
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
 from diagbench.render.engines import ENGINES, SUFFIXES, diagrams, language, make_engine
+from diagbench.render.graph_svg import drawn_graph
 from diagbench.render.images import scaled_copy
 from diagbench.render.result import EngineMissing, RenderResult
-from diagbench.render.graph_stats import graph_statistics
 from diagbench.render.svg_stats import svg_statistics
 
 
@@ -125,7 +125,7 @@ def _place(record: Rendered, base: Path, fmt: str, scales: tuple[float, ...],
     result.image = Path(shutil.move(result.image, final))
     if fmt == "svg":
         svg = final.read_text(encoding="utf-8", errors="replace")
-        graph = graph_statistics(record.engine, svg)
+        graph = drawn_graph(record.engine, svg)
         record.stats = dict(graph) if graph is not None else svg_statistics(svg)
         return
     for scale in scales:

@@ -22,11 +22,11 @@ from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
-    from diagbench.benchmarks.conversion.records import ConversionScore
+    from diagbench.benchmarks.conversion.records import ConversionScore, ConversionSummary
 
 
 @benchmark("conversion")
-class ConversionBenchmark(Benchmark["ConversionScore"]):
+class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
     description = ("Image → PlantUML conversion of sequence diagrams, scored against the "
                    "ground truth component by component (paper 000, Table 2)")
     eval_options = (
@@ -75,9 +75,14 @@ class ConversionBenchmark(Benchmark["ConversionScore"]):
         samples = list(data.samples)
         return score(samples, conversions(samples, answers, out, self.engine), model)
 
-    def summarize(self, data: Dataset, scores: Mapping[str, list[ConversionScore]]) -> dict:
+    def summarize(self, data: Dataset, scores: Mapping[str, list[ConversionScore]]
+                  ) -> ConversionSummary:
         from diagbench.benchmarks.conversion.scoring import summarize_scores
         return summarize_scores(scores, data.problems)
+
+    def read_summary(self, data: dict) -> ConversionSummary:
+        from diagbench.benchmarks.conversion.records import ConversionSummary
+        return ConversionSummary.from_json(data)
 
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[ConversionScore]]:
         from diagbench.benchmarks.conversion.records import Conversion, ConversionScore
@@ -97,11 +102,12 @@ class ConversionBenchmark(Benchmark["ConversionScore"]):
         return scores
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[ConversionScore]],
-               summary: dict) -> Path:
+               summary: ConversionSummary) -> Path:
         from diagbench.benchmarks.conversion.report import write_report
         return write_report(run, list(data.samples), scores, summary)
 
-    def lines(self, summary: dict, scores: Mapping[str, list[ConversionScore]]) -> list[str]:
+    def lines(self, summary: ConversionSummary, scores: Mapping[str, list[ConversionScore]]
+              ) -> list[str]:
         """Per model: how the images ended, then Table 2 by each method."""
         from diagbench.benchmarks.conversion.scoring import by_method
         from diagbench.compare.methods import METHODS
@@ -109,14 +115,14 @@ class ConversionBenchmark(Benchmark["ConversionScore"]):
 
         out = []
         for name, model in scores.items():
-            statuses = summary["models"][name]["conversion"]["statuses"]
+            statuses = summary.models[name].conversion.statuses
             out.append(f"\n== {name}: " + ", ".join(f"{n} {s.replace('_', ' ')}"
                                                    for s, n in statuses.items()))
             for method in METHODS:
                 out += table2(pooled([s.result for s in by_method(model, method)]), method)
         return out
 
-    def failed_inputs(self, data: Dataset, summary: dict) -> bool:
-        image_errors = sum(m["conversion"]["statuses"]["image_error"]
-                           for m in summary["models"].values())
+    def failed_inputs(self, data: Dataset, summary: ConversionSummary) -> bool:
+        image_errors = sum(m.conversion.statuses["image_error"]
+                           for m in summary.models.values())
         return bool(data.problems) or bool(image_errors) or not data.samples

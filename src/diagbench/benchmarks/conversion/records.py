@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Literal
 
+from diagbench.benchmarks.protocol import Problem
 from diagbench.compare.methods import Method
 from diagbench.compare.report import FileResult
 
@@ -81,3 +82,63 @@ class ConversionScore:
         if (data["conversion"], data["valid"]) != (record.status, record.valid):
             raise ValueError(f"scores.jsonl and conversions.jsonl disagree on {record.name}")
         return cls(data["model"], data["method"], record, FileResult.from_json(data))
+
+
+@dataclass(frozen=True, slots=True)
+class ConversionCounts:
+    """How one model's images ended (by status), its tokens and its mean latency (s)
+    over the calls answered by the model itself (not from a cache or an earlier run)."""
+
+    images: int
+    statuses: dict[str, int]
+    tokens: Tokens
+    mean_latency_s: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ModelResults:
+    """One model: its conversion counts and, per method, the pooled comparison of its
+    scripts (the `summary` object of `diagbench compare --json`)."""
+
+    conversion: ConversionCounts
+    methods: dict[str, dict]
+
+
+@dataclass(frozen=True, slots=True)
+class PairedComparison:
+    """Model `a` minus model `b` on one component's per-file error rates (`PairedTest`)."""
+
+    a: str
+    b: str
+    component: str
+    n: int
+    mean_difference: float | None
+    ci_low: float | None
+    ci_high: float | None
+    wilcoxon_statistic: float | None
+    p_value: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ConversionSummary:
+    """summary.json: every model's results, the paired comparisons of every two models
+    per method, and the ground-truth files that could not be used."""
+
+    models: dict[str, ModelResults]
+    paired_tests: dict[str, list[PairedComparison]]
+    gold_problems: list[Problem]
+
+    def to_json(self) -> dict:
+        return asdict(self) | {"gold_problems": [{"name": p.name, "gold": p.file,
+                                                  "error": p.error}
+                                                 for p in self.gold_problems]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ConversionSummary:
+        models = {name: ModelResults(ConversionCounts(**m["conversion"] | {
+            "tokens": Tokens(**m["conversion"]["tokens"])}), m["methods"])
+            for name, m in data["models"].items()}
+        paired = {method: [PairedComparison(**t) for t in tests]
+                  for method, tests in data["paired_tests"].items()}
+        return cls(models, paired, [Problem(p["name"], p["gold"], p["error"])
+                                    for p in data["gold_problems"]])

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
-from diagbench.benchmarks.conversion.records import ConversionScore
+from diagbench.benchmarks.conversion.records import ConversionScore, ConversionSummary
 from diagbench.benchmarks.conversion.samples import Sample
 from diagbench.benchmarks.conversion.scoring import STATUSES, by_method
 from diagbench.benchmarks.runs import model_dir_name
@@ -18,7 +18,7 @@ from diagbench.compare.methods import METHODS, Method
 from diagbench.compare.report import TITLES, FileResult
 from diagbench.report.html import HtmlReport
 from diagbench.report.plots import error_bar_lines, grouped_bars
-from diagbench.scoring.metrics import LENGTH_BINS, by_length, length_bin
+from diagbench.scoring.metrics import LENGTH_BINS, by_length, error_rate, length_bin
 
 FIGURE_COMPONENTS = ("node", "message", "edge_direction")  # the paper's Fig. 6–7
 MAX_FILES_SHOWN = 500
@@ -28,10 +28,10 @@ def _percent(value: float | None) -> float | None:
     return None if value is None else 100 * value
 
 
-def _table2(report: HtmlReport, summary: dict, method: str) -> None:
+def _table2(report: HtmlReport, summary: ConversionSummary, method: str) -> None:
     rows = []
-    for name, model in summary["models"].items():
-        components = model["methods"][method]["components"]
+    for name, model in summary.models.items():
+        components = model.methods[method]["components"]
         rows.append([name, "Ground truth count", *(components[c]["gold"] for c in COMPONENTS)])
         rows += [["", f"{kind.capitalize()} (%)",
                   *(_percent(components[c][f"{kind}_rate"]) for c in COMPONENTS)]
@@ -40,11 +40,12 @@ def _table2(report: HtmlReport, summary: dict, method: str) -> None:
 
 
 def write_report(run: Path, samples: list[Sample],
-                 outcomes: Mapping[str, list[ConversionScore]], summary: dict) -> Path:
+                 outcomes: Mapping[str, list[ConversionScore]],
+                 summary: ConversionSummary) -> Path:
     """Write RUN/report.html and its plots in RUN/plots; return the page's path."""
     plots = run / "plots"
     report = HtmlReport("Image → PlantUML conversion")
-    problems = summary["gold_problems"]
+    problems = summary.gold_problems
     report.paragraph(f"{len(samples)} diagrams, {len(outcomes)} model(s): "
                      f"{', '.join(outcomes)}." + (f" {len(problems)} ground-truth file(s) "
                                                   "could not be used (listed below)."
@@ -52,8 +53,8 @@ def write_report(run: Path, samples: list[Sample],
     for method in METHODS:
         report.heading(f"Table 2 — {method} method")
         _table2(report, summary, method)
-        series = {name: [_percent(_total_rate(m["methods"][method]["components"][c]))
-                         for c in COMPONENTS] for name, m in summary["models"].items()}
+        series = {name: [_percent(_total_rate(m.methods[method]["components"][c]))
+                         for c in COMPONENTS] for name, m in summary.models.items()}
         src = grouped_bars(plots / f"components_{method}.png", [TITLES[c] for c in COMPONENTS],
                            series, "errors (% of ground truth)",
                            f"Errors per component ({method})")
@@ -65,22 +66,21 @@ def write_report(run: Path, samples: list[Sample],
         _paired(report, summary)
     if problems:
         report.heading("Ground truth not used")
-        report.table(["File", "Reason"], [[p["gold"], p["error"]] for p in problems])
+        report.table(["File", "Reason"], [[p.file, p.error] for p in problems])
     _files(report, samples, outcomes, run)
     return report.write(run / "report.html")
 
 
 def _total_rate(counts: dict) -> float | None:
-    gold = counts["gold"]
-    return (counts["insertion"] + counts["deletion"] + counts["substitution"]) / gold if gold \
-        else None
+    return error_rate(counts["insertion"], counts["deletion"], counts["substitution"],
+                      counts["gold"])
 
 
-def _statuses(report: HtmlReport, summary: dict, plots: Path, run: Path) -> None:
+def _statuses(report: HtmlReport, summary: ConversionSummary, plots: Path, run: Path) -> None:
     report.heading("Scripts: valid, invalid, missing")
     rows, series = [], {}
-    for name, model in summary["models"].items():
-        counts = model["conversion"]["statuses"]
+    for name, model in summary.models.items():
+        counts = model.conversion.statuses
         rows.append([name, *(counts[s] for s in STATUSES)])
         series[name] = [counts[s] for s in STATUSES]
     header = ["Model", "valid (renders)", "invalid (render error)", "no script in answer",
@@ -126,17 +126,17 @@ def _by_length(results: list[FileResult], component: str) -> list[tuple[float | 
     return by_length([lines for lines, _ in rated], [value for _, value in rated])
 
 
-def _paired(report: HtmlReport, summary: dict) -> None:
+def _paired(report: HtmlReport, summary: ConversionSummary) -> None:
     report.heading("Paired comparison of models")
     report.paragraph("Per-file error rate of A minus that of B on the files both scored; "
                      "Wilcoxon signed-rank test (two-sided) and a 95 % bootstrap interval of "
                      "the mean difference (10,000 resamples). Negative: A makes fewer errors.",
                      note=True)
     for method in METHODS:
-        rows = [[f"{t['a']} − {t['b']}", TITLES[t["component"]], t["n"],
-                 _percent(t["mean_difference"]), _percent(t["ci_low"]), _percent(t["ci_high"]),
-                 None if t["p_value"] is None else f"{t['p_value']:.4f}"]
-                for t in summary["paired_tests"][method]]
+        rows = [[f"{t.a} − {t.b}", TITLES[t.component], t.n, _percent(t.mean_difference),
+                 _percent(t.ci_low), _percent(t.ci_high),
+                 None if t.p_value is None else f"{t.p_value:.4f}"]
+                for t in summary.paired_tests[method]]
         report.heading(f"{method} method", 3)
         report.table(["A − B", "Component", "Files", "Mean diff. (pp)", "CI low", "CI high",
                       "p"], rows)

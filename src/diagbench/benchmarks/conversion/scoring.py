@@ -8,7 +8,16 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
 
-from diagbench.benchmarks.conversion.records import SCORED, Conversion, ConversionScore
+from diagbench.benchmarks.conversion.records import (
+    SCORED,
+    Conversion,
+    ConversionCounts,
+    ConversionScore,
+    ConversionSummary,
+    ModelResults,
+    PairedComparison,
+    Tokens,
+)
 from diagbench.benchmarks.conversion.samples import Sample
 from diagbench.benchmarks.protocol import Problem
 from diagbench.compare.counts import COMPONENTS
@@ -63,17 +72,18 @@ def status_counts(conversions: list[Conversion]) -> dict[str, int]:
     return {status: counts[status] for status in STATUSES}
 
 
-def conversion_summary(conversions: list[Conversion]) -> dict:
+def conversion_summary(conversions: list[Conversion]) -> ConversionCounts:
     """Counts by status, tokens and mean latency of the answered (not cached) calls."""
-    answered = [r for r in conversions if r.tokens is not None]
-    fresh = [r.latency for r in answered if not r.cached and r.latency is not None]
-    return {"images": len(conversions), "statuses": status_counts(conversions),
-            "tokens": {kind: sum(getattr(r.tokens, kind) for r in answered)
-                       for kind in ("input", "output", "reasoning")},
-            "mean_latency_s": sum(fresh) / len(fresh) if fresh else None}
+    used = [r.tokens for r in conversions if r.tokens is not None]
+    fresh = [r.latency for r in conversions
+             if r.tokens is not None and not r.cached and r.latency is not None]
+    return ConversionCounts(len(conversions), status_counts(conversions),
+                            Tokens(sum(t.input for t in used), sum(t.output for t in used),
+                                   sum(t.reasoning for t in used)),
+                            sum(fresh) / len(fresh) if fresh else None)
 
 
-def paired_tests(results: dict[str, list[FileResult]]) -> list[dict]:
+def paired_tests(results: dict[str, list[FileResult]]) -> list[PairedComparison]:
     """Every pair of models, per component: per-file error rates compared on the files
     both have scored and whose ground truth has that component."""
     tests = []
@@ -88,27 +98,24 @@ def paired_tests(results: dict[str, list[FileResult]]) -> list[dict]:
                 if x is not None and y is not None:
                     xs.append(x)
                     ys.append(y)
-            tests.append({"a": a, "b": b, "component": component,
-                          **paired_test(xs, ys).as_dict()})
+            test = paired_test(xs, ys)
+            tests.append(PairedComparison(a, b, component, test.n, test.mean_difference,
+                                          test.ci_low, test.ci_high, test.statistic,
+                                          test.p_value))
     return tests
 
 
 def summarize_scores(scores: Mapping[str, list[ConversionScore]],
-                     problems: Sequence[Problem]) -> dict:
+                     problems: Sequence[Problem]) -> ConversionSummary:
     """summary.json: per model its conversion counts and, per method, the pooled
     summary (Table 2 counts and rates); paired tests per method; gold problems."""
     def results(model: list[ConversionScore], method: Method) -> list[FileResult]:
         return [s.result for s in by_method(model, method)]
 
-    return {
-        "models": {name: {"conversion": conversion_summary([s.record for s in
-                                                            by_method(model, METHODS[0])]),
-                          "methods": {m: report(results(model, m), m)["summary"]
-                                      for m in METHODS}}
-                   for name, model in scores.items()},
-        "paired_tests": {m: paired_tests({name: results(model, m)
-                                          for name, model in scores.items()})
-                         for m in METHODS},
-        "gold_problems": [{"name": p.name, "gold": p.file, "error": p.error}
-                          for p in problems],
-    }
+    return ConversionSummary(
+        {name: ModelResults(conversion_summary([s.record for s in by_method(model, METHODS[0])]),
+                            {m: report(results(model, m), m)["summary"] for m in METHODS})
+         for name, model in scores.items()},
+        {m: paired_tests({name: results(model, m) for name, model in scores.items()})
+         for m in METHODS},
+        list(problems))

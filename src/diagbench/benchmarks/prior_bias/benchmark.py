@@ -21,12 +21,13 @@ from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.prior_bias.records import PriorBiasScore, PriorBiasSummary
 
 WORDNET_DIR = Path("/usr/share/wordnet")
 
 
 @benchmark("prior-bias")
-class PriorBiasBenchmark(Benchmark[Any]):
+class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
     description = ("Prior bias in UML class diagrams: relation direction against what the "
                    "class names suggest (paper 002; RelAcc, EM, Δ)")
     build_options = (
@@ -97,19 +98,24 @@ class PriorBiasBenchmark(Benchmark[Any]):
         return asks(self.data, list(data.samples), self.scales)
 
     def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
-              out: Path) -> list[Any]:
+              out: Path) -> list[PriorBiasScore]:
         from diagbench.benchmarks.prior_bias.scoring import score
         return score(model, list(data.samples), self.scales, answers)
 
-    def summarize(self, data: Dataset, scores: Mapping[str, list[Any]]) -> dict:
+    def summarize(self, data: Dataset, scores: Mapping[str, list[PriorBiasScore]]
+                  ) -> PriorBiasSummary:
         from diagbench.benchmarks.prior_bias.scoring import summarize_models
         return summarize_models(scores)
 
-    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[Any]]:
+    def read_summary(self, data: dict) -> PriorBiasSummary:
+        from diagbench.benchmarks.prior_bias.records import PriorBiasSummary
+        return PriorBiasSummary.from_json(data)
+
+    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[PriorBiasScore]]:
         from diagbench.benchmarks.jsonl import read_jsonl
         from diagbench.benchmarks.prior_bias.records import PriorBiasScore
 
-        scores: dict[str, list[Any]] = {model: [] for model in models}
+        scores: dict[str, list[PriorBiasScore]] = {model: [] for model in models}
         for number, line in read_jsonl(run / "scores.jsonl"):
             try:
                 scores[line["model"]].append(PriorBiasScore.from_json(line))
@@ -118,29 +124,28 @@ class PriorBiasBenchmark(Benchmark[Any]):
                                 f"({exc})") from None
         return scores
 
-    def report(self, run: Path, data: Dataset, scores: Mapping[str, list[Any]],
-               summary: dict) -> Path:
+    def report(self, run: Path, data: Dataset, scores: Mapping[str, list[PriorBiasScore]],
+               summary: PriorBiasSummary) -> Path:
         from diagbench.benchmarks.prior_bias.report import write_report
         return write_report(run, summary)
 
-    def lines(self, summary: dict, scores: Mapping[str, list[Any]]) -> list[str]:
+    def lines(self, summary: PriorBiasSummary, scores: Mapping[str, list[PriorBiasScore]]
+              ) -> list[str]:
         """Per model: RelAcc and EM per condition, Δ with its interval, the prerequisite."""
         out = []
-        for name, model in summary["models"].items():
-            out.append(f"\n== {name}: {model['answered']} answered, {model['errors']} "
-                       "failed calls")
+        for name, model in summary.models.items():
+            out.append(f"\n== {name}: {model.answered} answered, {model.errors} failed calls")
             out.append(f"{'condition':<15}{'RelAcc':>8}{'EM':>8}{'n':>7}")
-            for condition, cell in model["conditions"].items():
-                out.append(f"{condition:<15}{_pct(cell['rel_acc']):>8}{_pct(cell['em']):>8}"
-                           f"{cell['n']:>7}")
-            ci = model["delta_ci"]
-            out.append(f"Δ = {_pct(model['delta'])}"
+            for condition, cell in model.conditions.items():
+                out.append(f"{condition:<15}{_pct(cell.rel_acc):>8}{_pct(cell.em):>8}"
+                           f"{cell.n:>7}")
+            ci = model.delta_ci
+            out.append(f"Δ = {_pct(model.delta)}"
                        + (f" (95% CI {ci[0]:.1f} to {ci[1]:.1f})" if ci else "")
                        + "; " + ", ".join(f"Δ {c} {_pct(v)}"
-                                          for c, v in model["delta_by_condition"].items()))
-            check = model["prerequisite"]
+                                          for c, v in model.delta_by_condition.items()))
             out.append("prerequisite (EM ≥ 95, prior-free RelAcc ≥ 50): "
-                       f"{'passed' if check['passed'] else 'failed'}")
+                       f"{'passed' if model.prerequisite.passed else 'failed'}")
         return out
 
 

@@ -9,6 +9,7 @@ from typing import Literal
 
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Instance
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
+from diagbench.scoring.metrics import Prerequisite
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +92,61 @@ class PriorBiasScore:
         values = {f.name: data[f.name] for f in fields(cls)}
         names = values["names"]
         return cls(**values | {"names": None if names is None else tuple(names)})
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """RelAcc and EM (%) of a set of scored records, and its size."""
+
+    n: int
+    rel_acc: float | None
+    em: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSummary:
+    """One model's results: answered and failed pairs; a `Cell` per condition and per
+    condition × relation × scale (the paper's Table 2 layout); Δ overall with its 95 %
+    bootstrap interval, per conflict condition, relation and scale; the prerequisite;
+    how answers were parsed; class-name lists that could not be parsed."""
+
+    answered: int
+    errors: int
+    conditions: dict[str, Cell]
+    cells: dict[str, dict[str, dict[str, Cell]]]
+    delta: float | None
+    delta_ci: tuple[float, float] | None
+    delta_by_condition: dict[str, float | None]
+    delta_by_relation: dict[str, float | None]
+    delta_by_scale: dict[str, float | None]
+    prerequisite: Prerequisite
+    parse: dict[str | None, int]
+    labels: dict[str | None, int]
+    names_unparsed: int
+
+    @classmethod
+    def from_json(cls, data: dict) -> ModelSummary:
+        ci = data["delta_ci"]
+        return cls(**data | {
+            "conditions": {c: Cell(**v) for c, v in data["conditions"].items()},
+            "cells": {c: {r: {s: Cell(**v) for s, v in by_scale.items()}
+                          for r, by_scale in by_relation.items()}
+                      for c, by_relation in data["cells"].items()},
+            "delta_ci": None if ci is None else (ci[0], ci[1]),
+            "prerequisite": Prerequisite(**data["prerequisite"])})
+
+
+@dataclass(frozen=True, slots=True)
+class PriorBiasSummary:
+    """summary.json: every model's results, and Δ averaged over the models."""
+
+    models: dict[str, ModelSummary]
+    mean_delta: float | None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> PriorBiasSummary:
+        return cls({name: ModelSummary.from_json(m) for name, m in data["models"].items()},
+                   data["mean_delta"])

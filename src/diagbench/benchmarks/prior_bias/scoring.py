@@ -17,7 +17,13 @@ from diagbench.benchmarks.asking import Answer, Ask
 from diagbench.benchmarks.jsonl import read_jsonl
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
 from diagbench.benchmarks.prior_bias.prompts import SYSTEM, stage1, stage2
-from diagbench.benchmarks.prior_bias.records import Item, PriorBiasScore
+from diagbench.benchmarks.prior_bias.records import (
+    Cell,
+    Item,
+    ModelSummary,
+    PriorBiasScore,
+    PriorBiasSummary,
+)
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
 from diagbench.benchmarks.protocol import DataError
 from diagbench.scoring import metrics
@@ -86,23 +92,22 @@ def _select(records: list[PriorBiasScore], **fields: str) -> list[PriorBiasScore
     return [r for r in records if all(getattr(r, k) == v for k, v in fields.items())]
 
 
-def summarize_models(scores: Mapping[str, list[PriorBiasScore]]) -> dict:
+def summarize_models(scores: Mapping[str, list[PriorBiasScore]]) -> PriorBiasSummary:
     """summary.json: every model's summary, and Δ averaged over the models."""
-    summary: dict = {"models": {name: summarize(records) for name, records in scores.items()}}
-    summary["mean_delta"] = metrics.mean_gap([m["delta"] for m in summary["models"].values()])
-    return summary
+    models = {name: summarize(records) for name, records in scores.items()}
+    return PriorBiasSummary(models, metrics.mean_gap([m.delta for m in models.values()]))
 
 
-def summarize(records: list[PriorBiasScore]) -> dict:
-    """Per model: RelAcc and EM per cell, condition, relation and scale; Δ overall (with
+def summarize(records: list[PriorBiasScore]) -> ModelSummary:
+    """One model: RelAcc and EM per cell, condition, relation and scale; Δ overall (with
     its bootstrap interval), per relation, per scale and per conflict condition; the
     prerequisite; how answers were parsed; failed calls."""
     ok = [r for r in records if r.status == "ok"]
     scales = sorted({r.scale for r in ok}, key=lambda s: float(s.rstrip("x")))
 
-    def cell(rs: list[PriorBiasScore]) -> dict:
-        return {"n": len(rs), "rel_acc": metrics.rel_acc([r.correct for r in rs]),
-                "em": metrics.exact_match([r.em for r in rs])}
+    def cell(rs: list[PriorBiasScore]) -> Cell:
+        return Cell(len(rs), metrics.rel_acc([r.correct for r in rs]),
+                    metrics.exact_match([r.em for r in rs]))
 
     def correct(rs: list[PriorBiasScore], condition: str) -> list[bool]:
         return [r.correct for r in _select(rs, condition=condition)]
@@ -110,19 +115,18 @@ def summarize(records: list[PriorBiasScore]) -> dict:
     def gap(rs: list[PriorBiasScore], conflict: str = "2-reverse") -> float | None:
         return metrics.conflict_gap(correct(rs, "prior-conform"), correct(rs, conflict))
 
-    return {
-        "answered": len(ok), "errors": len(records) - len(ok),
-        "conditions": {c: cell(_select(ok, condition=c)) for c in CONDITIONS},
-        "cells": {c: {r: {s: cell(_select(ok, condition=c, relation=r, scale=s))
-                          for s in scales} for r in RELATIONS} for c in CONDITIONS},
-        "delta": gap(ok),
-        "delta_ci": metrics.gap_interval(correct(ok, "prior-conform"), correct(ok, "2-reverse")),
-        "delta_by_condition": {c: gap(ok, c) for c in CONFLICT},
-        "delta_by_relation": {r: gap(_select(ok, relation=r)) for r in RELATIONS},
-        "delta_by_scale": {s: gap(_select(ok, scale=s)) for s in scales},
-        "prerequisite": metrics.prerequisite([r.em for r in ok],
-                                             correct(ok, "prior-free")).as_dict(),
-        "parse": dict(Counter(r.parse for r in ok)),
-        "labels": dict(Counter(r.label for r in ok)),
-        "names_unparsed": sum(r.names is None for r in ok),
-    }
+    return ModelSummary(
+        answered=len(ok), errors=len(records) - len(ok),
+        conditions={c: cell(_select(ok, condition=c)) for c in CONDITIONS},
+        cells={c: {r: {s: cell(_select(ok, condition=c, relation=r, scale=s))
+                       for s in scales} for r in RELATIONS} for c in CONDITIONS},
+        delta=gap(ok),
+        delta_ci=metrics.gap_interval(correct(ok, "prior-conform"), correct(ok, "2-reverse")),
+        delta_by_condition={c: gap(ok, c) for c in CONFLICT},
+        delta_by_relation={r: gap(_select(ok, relation=r)) for r in RELATIONS},
+        delta_by_scale={s: gap(_select(ok, scale=s)) for s in scales},
+        prerequisite=metrics.prerequisite([r.em for r in ok], correct(ok, "prior-free")),
+        parse=dict(Counter(r.parse for r in ok)),
+        labels=dict(Counter(r.label for r in ok)),
+        names_unparsed=sum(r.names is None for r in ok),
+    )
