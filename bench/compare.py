@@ -15,8 +15,8 @@ import random
 import time
 import tracemalloc
 
-from diagbench.compare.pair import compare_scripts
 from diagbench.compare.counts import Comparison
+from diagbench.compare.pair import compare_scripts
 from synthetic import predicted, synthetic_diagram
 
 TARGET_PAIRS_PER_SECOND = 500

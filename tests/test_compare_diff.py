@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from diagbench.compare.pair import compare_scripts
 from diagbench.compare.diff import ChangeGroup, change_groups, pair_lines, relevant
+from diagbench.compare.pair import compare_scripts
 
 # Fig. 4 of the paper. Git lists some added lines that look identical to the removed
 # ones (groups 2 and 3, and the last file): they must differ by an invisible

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from diagbench.compare.pair import compare_scripts
 from diagbench.compare.normalize import normalize_prediction
+from diagbench.compare.pair import compare_scripts
 from diagbench.formats.plantuml import parse_one
 from tests.plantuml_batch import render_batch
 

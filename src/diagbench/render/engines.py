@@ -32,11 +32,13 @@ ENGINES: dict[str, str] = {
     "plantuml": "diagbench.render.plantuml_pipe:PlantUMLEngine",
     "graphviz": "diagbench.render.graphviz:GraphvizEngine",
     "mermaid": "diagbench.render.mermaid:MermaidEngine",
+    "dbml": "diagbench.render.dbml:DbmlEngine",
 }
 SUFFIXES = {
     **dict.fromkeys((".puml", ".plantuml", ".pu", ".iuml", ".wsd"), "plantuml"),
     **dict.fromkeys((".dot", ".gv"), "graphviz"),
     **dict.fromkeys((".mmd", ".mermaid"), "mermaid"),
+    ".dbml": "dbml",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 _DOT_START = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b", re.I)

@@ -1,4 +1,5 @@
-"""What Graphviz and Mermaid drew, read off their SVG: the oracle of the graph readers.
+"""What Graphviz, DBML (drawn by Graphviz) and Mermaid drew, read off their SVG: the oracle
+of the DOT, DBML and Mermaid readers (PlantUML's is `graph_stats`).
 
 Counts follow `diagbench parse`'s meanings: **entities** are the nodes/boxes drawn
 (notes excluded), **relations** the edges drawn between them (a note's connector
@@ -41,21 +42,25 @@ class GraphStats(TypedDict):
 
 
 _GV_GROUP = re.compile(
-    r'<g id="[^"]*" class="(node|edge|cluster)">\s*<title>(.*?)</title>', re.S)
+    r'<g id="[^"]*" class="(node|edge|cluster)( [^"]*)?">\s*<title>(.*?)</title>', re.S)
 _GV_EDGE = re.compile(r"^(.*?)(?:->|--)(.*)$", re.S)
 
 
 def graphviz_statistics(svg: str) -> GraphStats:
     """What `dot -Tsvg` drew: nodes, edges and clusters, with their titles."""
     names: dict[str, list[str]] = {"node": [], "edge": [], "cluster": []}
-    for kind, title in _GV_GROUP.findall(svg):
+    notes = 0
+    for kind, classes, title in _GV_GROUP.findall(svg):
+        if kind == "node" and "dbmlnote" in classes.split():
+            notes += 1  # a DBML sticky note (render/dbml.py)
+            continue
         names[kind].append(html.unescape(title))
     ends = []
     for title in names["edge"]:
         m = _GV_EDGE.match(title)
         ends.append((m.group(1), m.group(2)) if m else (title, ""))
     return GraphStats(diagram_type="graph", entities=len(names["node"]),
-                      relations=len(names["edge"]), clusters=len(names["cluster"]), notes=0,
+                      relations=len(names["edge"]), clusters=len(names["cluster"]), notes=notes,
                       entity_names=names["node"], relation_ends=ends,
                       cluster_names=names["cluster"])
 
@@ -121,7 +126,7 @@ def _edge_ends(ident: str) -> tuple[str, str]:
     return (m.group(1), m.group(2)) if m else ("", "")
 
 
-def graph_statistics(engine: str, svg: str) -> GraphStats | None:
+def drawn_graph(engine: str, svg: str) -> GraphStats | None:
     """The statistics of an SVG drawn by `engine` ("graphviz", "dbml" or "mermaid");
     None for other engines."""
     if engine in ("graphviz", "dbml"):
