@@ -78,9 +78,10 @@ def pairs_from_git(repo: Path, gold_ref: str, pred_ref: str, max_bytes: int) -> 
                                     pred if name in pred_files else None))
             continue
 
-        def load(g=(gold, gold_files[name]), p=(pred, pred_files[name])) -> tuple[str, str]:
-            return (blobs.text(*g, max_bytes, allow_empty=False),
-                    blobs.text(*p, max_bytes, allow_empty=True))
+        def load(g: tuple[str, str] = (gold, gold_files[name]),
+                 p: tuple[str, str] = (pred, pred_files[name])) -> tuple[str, str]:
+            return (blobs.text(*g, max_bytes=max_bytes, allow_empty=False),
+                    blobs.text(*p, max_bytes=max_bytes, allow_empty=True))
         pairs.append(Pair(name, gold, pred, load))
     return pairs
 
@@ -116,7 +117,7 @@ class _BlobReader:
 
     def __init__(self, repo: Path) -> None:
         self.repo = repo
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
 
     def text(self, label: str, blob: str, max_bytes: int, allow_empty: bool) -> str:
         if self.process is None:
@@ -124,9 +125,11 @@ class _BlobReader:
                 ["git", "-C", str(self.repo), "cat-file", "--batch"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             weakref.finalize(self, self.process.kill)
-        self.process.stdin.write(f"{blob}\n".encode())
-        self.process.stdin.flush()
-        size = int(self.process.stdout.readline().split()[2])
-        data = self.process.stdout.read(size + 1)[:-1]
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None  # both opened as pipes above
+        stdin.write(f"{blob}\n".encode())
+        stdin.flush()
+        size = int(stdout.readline().split()[2])
+        data = stdout.read(size + 1)[:-1]
         check_size(label, size, max_bytes)
         return decode_source(data, label, allow_empty)

@@ -37,7 +37,7 @@ def _size(part: ImagePart) -> tuple[int, int]:
 
 def _png(image: Image.Image, width: int, height: int) -> bytes:
     buffer = io.BytesIO()
-    image.resize((width, height), Image.LANCZOS).save(buffer, "PNG", optimize=True)
+    image.resize((width, height), Image.Resampling.LANCZOS).save(buffer, "PNG", optimize=True)
     return buffer.getvalue()
 
 

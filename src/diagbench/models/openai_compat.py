@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import time
+from typing import Any
 
 import openai
 
@@ -41,11 +42,12 @@ class OpenAICompatible:
 
     async def call(self, request: Request) -> Response:
         config = request.config
-        params = {"model": request.model, "temperature": config.temperature,
-                  "max_tokens": config.max_tokens,
-                  "messages": ([{"role": "system", "content": request.system}]
-                               if request.system else [])
-                  + [{"role": m.role, "content": _content(m.parts)} for m in request.turns]}
+        # the request body's fields by their wire names, as the SDK passes them on
+        params: dict[str, Any] = {
+            "model": request.model, "temperature": config.temperature,
+            "max_tokens": config.max_tokens,
+            "messages": ([{"role": "system", "content": request.system}] if request.system else [])
+            + [{"role": m.role, "content": _content(m.parts)} for m in request.turns]}
         if config.seed is not None:
             params["seed"] = config.seed
         if config.stop:

@@ -18,7 +18,8 @@ def read_requests(path: Path, settings: ModelSettings, limit: int | None,
                   repeats: int = 1) -> tuple[list[str], list[Request]]:
     """(ids, requests) of a JSONL file of {"id", "prompt", "images": [paths]}; with
     `repeats` > 1 each line is asked that many times (ids `ID#k`, repeat index k)."""
-    ids, requests = [], []
+    ids: list[str] = []
+    requests: list[Request] = []
     spec = settings.spec
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():

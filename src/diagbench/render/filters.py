@@ -53,7 +53,9 @@ def near_blank(items: Iterable[T], image: Callable[[T], Path],
 def perceptual_duplicates(items: Iterable[T], image: Callable[[T], Path],
                           max_distance: int = 4) -> tuple[list[T], Removed]:
     """Drop images within `max_distance` (Hamming, 64-bit pHash) of one kept earlier."""
-    kept, hashes, removed = [], [], []
+    kept: list[T] = []
+    hashes: list[imagehash.ImageHash] = []
+    removed: Removed[T] = []
     for item in items:
         with Image.open(image(item)) as img:
             h = imagehash.phash(img)
@@ -72,7 +74,9 @@ _SPACE = re.compile(r"\s+")
 
 def code_duplicates(items: Iterable[T], code: Callable[[T], str]) -> tuple[list[T], Removed]:
     """Drop items whose code equals an earlier one's, white space aside."""
-    kept, seen, removed = [], {}, []
+    kept: list[T] = []
+    seen: dict[str, int] = {}  # code's key → index of its item in `kept`
+    removed: Removed[T] = []
     for item in items:
         key = hashlib.sha256(_SPACE.sub(" ", code(item)).strip().encode()).hexdigest()
         if key in seen:

@@ -52,9 +52,9 @@ class PipeWorker:
         self.fmt = fmt
         self.max_heap = max_heap
         self.delimiter = f"--diagbench-{uuid.uuid4().hex}--".encode()
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
 
-    def _start(self) -> subprocess.Popen:
+    def _start(self) -> subprocess.Popen[bytes]:
         command = java_command("-pipe", f"-t{self.fmt}", "-charset", "UTF-8", "-pipedelimitor",
                                self.delimiter.decode(), max_heap=self.max_heap)
         return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -70,17 +70,21 @@ class PipeWorker:
         """(image bytes, stderr) for one `@startuml … @enduml` diagram."""
         if self.process is None or self.process.poll() is not None:
             self.process = self._start()
+        stdin, stdout, stderr = self.process.stdin, self.process.stdout, self.process.stderr
+        assert stdin is not None and stdout is not None and stderr is not None  # all piped
         try:
-            self.process.stdin.write(source.removeprefix("\ufeff").encode("utf-8") + b"\n")
-            self.process.stdin.flush()
-            return self._read(time.monotonic() + timeout)
+            stdin.write(source.removeprefix("\ufeff").encode("utf-8") + b"\n")
+            stdin.flush()
+            return self._read(stdout.fileno(), stderr.fileno(), time.monotonic() + timeout)
         except (_Timeout, BrokenPipeError):
             self.close()
             raise _Timeout from None
 
-    def _read(self, deadline: float) -> tuple[bytes, str]:
+    def _read(self, stdout: int, stderr: int, deadline: float) -> tuple[bytes, str]:
+        """What the process writes to the file descriptors `stdout` and `stderr` for one
+        diagram, up to the delimiter."""
         out, err = bytearray(), bytearray()
-        streams = {self.process.stdout.fileno(): out, self.process.stderr.fileno(): err}
+        streams = {stdout: out, stderr: err}
         with selectors.DefaultSelector() as selector:
             for fd in streams:
                 selector.register(fd, selectors.EVENT_READ)
@@ -94,7 +98,7 @@ class PipeWorker:
                         raise _Timeout  # the process died
                     streams[key.fd] += chunk
             while selector.select(0):  # what stderr already holds
-                chunk = os.read(self.process.stderr.fileno(), 1 << 16)
+                chunk = os.read(stderr, 1 << 16)
                 if not chunk:
                     break
                 err += chunk

@@ -118,6 +118,7 @@ def _place(record: Rendered, base: Path, fmt: str, scales: tuple[float, ...],
            max_side: int | None) -> None:
     """Move a valid image to `base`[-block].<fmt>; add scaled copies and SVG statistics."""
     result = record.result
+    assert result is not None and result.image is not None  # only valid renders are placed
     base.parent.mkdir(parents=True, exist_ok=True)
     name = base.name + (f"-{record.block}" if record.block else "")
     out = base.parent

@@ -30,8 +30,15 @@ def parse_name_list(answer: str | None) -> list[str] | None:
             return [v.strip() for v in value if v.strip()]
     except json.JSONDecodeError:
         pass
-    items = [_ITEM.match(item).group(1).strip() for item in text[1:-1].split(",")]
+    items = [_unquote(item) for item in text[1:-1].split(",")]
     return [item for item in items if item]
+
+
+def _unquote(item: str) -> str:
+    """One item of a near-JSON array, without its spaces and quotes."""
+    match = _ITEM.match(item)
+    assert match is not None  # every part of _ITEM is optional: it matches any text
+    return match.group(1).strip()
 
 
 def names_match(predicted: list[str] | None, gold: list[str]) -> bool:
