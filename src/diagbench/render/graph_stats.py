@@ -19,6 +19,8 @@ import re
 GRAPH_MARKERS = ("skinparam NoteBorderThickness 0.31",)
 _NOTE_MARK = "stroke-width:0.31;"
 _GROUP = re.compile(r'<g class="(entity|start_entity|end_entity|link|cluster)"')
+_LINK_ENDS = re.compile(r'data-entity-1="([^"]*)" data-entity-2="([^"]*)"')
+_ID = re.compile(r'\bid="([^"]*)"')
 _DIAGRAM_TYPE = re.compile(r'data-diagram-type="(\w+)"')
 _C4_INCLUDE = re.compile(
     r"^(?P<indent>[ \t]*)!include(?:url)?[ \t]+(?P<path>[^\s<>]*?)"
@@ -50,15 +52,28 @@ def graph_statistics(svg: str) -> dict[str, object]:
     stats: dict[str, object] = {"diagram_type": kind.group(1).lower() if kind else None}
     counts = {"entities": 0, "relations": 0, "clusters": 0, "notes": 0}
     starts = list(_GROUP.finditer(svg))
+    notes: set[str] = set()
+    links: list[tuple[str, str]] = []
     for k, m in enumerate(starts):
         css = m.group(1)
+        end = starts[k + 1].start() if k + 1 < len(starts) else len(svg)
+        tag = svg[m.start():svg.find(">", m.end()) + 1]
         if css == "link":
-            counts["relations"] += 1
+            ends = _LINK_ENDS.search(tag)
+            links.append(ends.groups() if ends else ("", ""))
         elif css == "cluster":
             counts["clusters"] += 1
+        elif _NOTE_MARK in svg[m.end():end]:
+            counts["notes"] += 1
+            uid = _ID.search(tag)
+            if uid:
+                notes.add(uid.group(1))
         else:
-            end = starts[k + 1].start() if k + 1 < len(starts) else len(svg)
-            body = svg[m.end():end]
-            counts["notes" if _NOTE_MARK in body else "entities"] += 1
+            counts["entities"] += 1
+    # a note's connector is drawn as a link too: it is part of the note
+    # (state diagrams reuse entity ids in their SVG, and draw no link for a note)
+    if stats["diagram_type"] == "state":
+        notes = set()
+    counts["relations"] = sum(1 for a, b in links if a not in notes and b not in notes)
     stats.update(counts)
     return stats

@@ -74,6 +74,9 @@ def statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
     m = _CALL.match(line)
     if m is None:
         return None
+    if m.group("macro") == "SHOW_FLOATING_LEGEND":  # the legend is drawn as an entity
+        builder.entity("LEGEND()", "Legend", "label", "SHOW_FLOATING_LEGEND", number)
+        return i
     macro = m.group("macro")
     positional, named = split_arguments(m.group("args"))
     element = _ELEMENT.match(macro)
@@ -111,7 +114,8 @@ def statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
         if m.group("open"):
             kind_name = "boundary" if boundary else "node"
             builder.open_cluster(alias, label, kind_name, macro, number,  # type: ignore[arg-type]
-                                 tuple(t for t in named.get("tags", "").split("+") if t))
+                                 tuple(t for t in named.get("tags", "").split("+") if t),
+                                 as_entity="rectangle" if boundary else "node")
             cluster = builder.clusters[builder.cluster_id or alias]
             cluster.description = _arg(positional, named, 3 if node else 2, "descr") \
                 if node else ""

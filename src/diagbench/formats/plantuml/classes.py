@@ -151,9 +151,9 @@ _GRAPH_KINDS: dict[str, str] = {
 _GRAPH_DECLARATION = re.compile(
     r"^(?P<kw>abstract\s+class|abstract|class|interface|enum|annotation|struct|record|"
     r"exception|protocol|metaclass|stereotype|dataclass|entity|object|map|json|circle|diamond)"
-    r'\s+(?P<name>"[^"]*"|[^\s{<"#]+)(?P<generic1><[^{]*?>(?=\s|$|\{))?'
-    r'(?:\s+as\s+(?P<alias>"[^"]*"|[^\s{<#]+))?(?P<generic><[^<>{]*(?:<[^<>]*>[^<>{]*)*>)?'
-    r"\s*(?P<stereo>(?:<<.*?>>\s*)*)(?:#[\w#:;.]+\s*)?(?:\[\[[^\]]*\]\]\s*)?"
+    r'\s+(?P<name>"[^"]*"|[^\s{<"#]+)(?P<generic1>\s*<(?!<)(?:[^<>]|<<?[^<>]*>>?)*>)?'
+    r'(?:\s+as\s+(?P<alias>"[^"]*"|[^\s{<#]+))?(?P<generic>\s*<(?!<)(?:[^<>]|<<?[^<>]*>>?)*>)?'
+    r"\s*(?P<stereo>(?:<<(?:[^<>]|<[^<>]*>|<<[^<>]*>>)*>>\s*)*)(?:#[\w#:;.]+\s*)?(?:\[\[[^\]]*\]\]\s*)?"
     r"(?:extends\s+(?P<ext>[^{]+?)\s*)?(?:implements\s+(?P<impl>[^{]+?)\s*)?"
     r"(?P<body>\{.*)?$", re.I)
 _MEMBER_LINE = re.compile(r'^(?P<name>"[^"]+"|[\w.$]+)\s*:\s*(?P<member>.*)$')
@@ -265,7 +265,7 @@ def statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
         if alias and m.group("alias").startswith('"') and not raw_name.startswith('"'):
             name, alias = alias, name
         generic = m.group("generic1") or m.group("generic") or ""
-        display = name + (generic if generic and not alias else "")
+        display = name + (generic.strip() if generic and not alias else "")
         eid = builder.entity(name, display, kind, kw, number,  # type: ignore[arg-type]
                              stereotypes=stereotypes_of(m.group("stereo") or ""), alias=alias)
         for group, rel in (("ext", "inheritance"), ("impl", "realization")):

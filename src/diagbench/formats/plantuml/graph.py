@@ -52,7 +52,7 @@ ENDPOINT = (r'(?:"[^"\n]*"|\[\*\]|\[H\*?\]|\[[^\]\n]+\]|\(\)\s*"[^"]+"|\(\)\s*[\
             r'\([^)\n]+\)|:[^:\n]+:|[\w.$@\\]+(?:::[\w$]+)?)')
 _LEFT_HEADS = r"(?:<\|\||<\||<<|\|o|\|\||\}o|\}\||o\{|\|\{|[<*o+#x}^0()])"
 _RIGHT_HEADS = r"(?:\|\|>|\|>|>>|o\||\|\||o\{|\|\{|\}o|\}\||[>*o+#x{^0()])"
-_BODY = (r"[-.=~]+(?:\[[^\]\n]*\])?[-.=~]*(?:(?:up|down|left|right|le|ri|do|u|d|l|r)"
+_BODY = (r"[-.=~]+(?:\[[^\]\n]*\])?[-.=~]*(?:(?i:up|down|left|right|le|ri|do|u|d|l|r)"
          r"(?:\[[^\]\n]*\])?[-.=~]+)?")
 LINK = re.compile(
     rf"^(?P<a>{ENDPOINT})\s*(?:\"(?P<ma>[^\"]*)\"\s*)?"
@@ -189,8 +189,10 @@ class GraphBuilder:
         self.direction = ""
         self.last_entity: str | None = None
         self.removed: set[str] = set()
-        #: a scope's start and end pseudo-states: (scope, "start"|"end") → entity id
-        self.pseudo: dict[tuple[str | None, str], str] = {}
+        #: a scope's start and end pseudo-states: (scope, region, "start"|"end") → entity id
+        self.pseudo: dict[tuple[str | None, int, str], str] = {}
+        #: the concurrent region (`--`, `||`) each composite state is in now
+        self.region: dict[str | None, int] = {}
 
     # -- diagnostics
     def error(self, number: int, text: str, reason: str) -> None:
@@ -216,6 +218,10 @@ class GraphBuilder:
         cid = self.resolve(cid)
         if cid in self.clusters:
             cid = f"{cid}#{number}"
+        if cid in self.entities:  # referred to (or declared plainly) before: now a container
+            old = self.entities.pop(cid)
+            if old.parent is not None and old.parent in self.clusters:
+                self.clusters[old.parent].content -= 1
         self.clusters[cid] = _Cluster(cid, name, kind, shape, number, parent, stereotypes,
                                       description, as_entity)
         self.stack.append(cid)
@@ -231,7 +237,9 @@ class GraphBuilder:
         if cid is None:
             return
         cluster = self.clusters[cid]
-        if cluster.content == 0 and cluster.as_entity is not None:
+        if cluster.content == 0 and self.family in ("class", "object", "er"):
+            del self.clusters[cid]  # an empty package is not drawn in a class diagram
+        elif cluster.content == 0 and cluster.as_entity is not None:
             del self.clusters[cid]
             self.entity(cid, cluster.name, cluster.as_entity, cluster.shape, cluster.line,
                         stereotypes=cluster.stereotypes)
@@ -279,9 +287,10 @@ class GraphBuilder:
 
     def pseudo_state(self, which: str, number: int) -> str:
         scope = self.cluster_id
-        key = (scope, which)
+        region = self.region.get(scope, 0)
+        key = (scope, region, which)
         if key not in self.pseudo:
-            eid = f"{scope or ''}[*]{which}"
+            eid = f"{scope or ''}{'/' + str(region) if region else ''}[*]{which}"
             self.pseudo[key] = eid
             parent = scope
             if parent is not None:
@@ -386,21 +395,21 @@ _SKIP_BLOCKS = (
     (re.compile(r"^sprite\b.*\{\s*$", re.I), re.compile(r"^\}\s*$")),
 )
 _IGNORED = re.compile(
-    r"^(?:skinparam|hide|show|scale|caption|footer|header|left\s+to\s+right|top\s+to\s+bottom|"
-    r"allowmixing|allow_mixing|set\s+namespaceseparator|set\s+separator|sprite|"
-    r"legend\s+\w+\s*:|mainframe|newpage|page\b|skin\b|autonumber|!|hide\b|'|"
-    r"AddElementTag|AddRelTag|AddBoundaryTag|AddPersonTag|AddContainerTag|AddComponentTag|"
+    r"^(?:(?:skinparam|hide|show|scale|caption|footer|header|allowmixing|allow_mixing|"
+    r"set\s+namespaceseparator|set\s+separator|sprite|mainframe|newpage|page|skin|"
+    r"autonumber)\b|legend\s+\w+\s*:|!|'|"
+    r"(?:AddElementTag|AddRelTag|AddBoundaryTag|AddPersonTag|AddContainerTag|AddComponentTag|"
     r"AddExternal\w*Tag|AddNodeTag|AddSystemTag|UpdateElementStyle|UpdateRelStyle|"
     r"UpdateBoundaryStyle|UpdateLegendTitle|UpdateSkinparamsAndLegendEntry|"
-    r"SHOW_\w+|HIDE_\w+|LAYOUT_\w+|SetPropertyHeader|WithoutPropertyHeader|AddProperty|"
-    r"SetDefaultLegendEntries|SetSketchStyle|UpdateContainerBoundaryStyle|"
-    r"UpdateSystemBoundaryStyle|UpdateEnterpriseBoundaryStyle|Lay_\w*\s*\(|"
-    r"increment\s*\(|setIndex\s*\(|LEGEND\s*\(|RESET_\w*\s*\()", re.I)
+    r"SHOW_(?!FLOATING_LEGEND)\w+|HIDE_\w+|LAYOUT_\w+|SetPropertyHeader|"
+    r"WithoutPropertyHeader|AddProperty|SetDefaultLegendEntries|SetSketchStyle|"
+    r"Update\w*Style|Lay_\w*|increment|setIndex|LEGEND|RESET_\w*)\s*\()")
 _TITLE = re.compile(r"^title\s+(.*)$", re.I)
 _DIRECTION = re.compile(r"^(left\s+to\s+right|top\s+to\s+bottom)\s+direction\s*$", re.I)
 _REMOVE = re.compile(r"^remove\s+(\S+)\s*$", re.I)
 _NOTE_ON = re.compile(
-    r"^note\s+(?P<pos>left|right|top|bottom)(?:\s+of\s+(?P<target>.+?))?\s*(?:#\S+\s*)?"
+    r"^note\s+(?P<pos>left|right|top|bottom)(?:\s+of\s+(?P<target>\"[^\"]*\"|\[[^\]]+\]|"
+    r"\([^)]+\)|[^\s:#\"]+(?:::[^\s:#]+)?))?\s*(?:#\S+\s*)?"
     r"(?::\s*(?P<text>.*))?$", re.I)
 _NOTE_LINK = re.compile(r"^note\s+(?:(?:left|right|top|bottom)\s+)?on\s+link\s*(?:#\S+\s*)?"
                         r"(?::\s*(?P<text>.*))?$", re.I)
@@ -609,20 +618,49 @@ def _statements(family: str) -> list[Statement]:
         if family != "state":
             found.append(classes.statement)
     found.append(link_statement)
+    found.append(lollipop_statement)
     return found
 
 
-def _join_continuations(lines: list[str]) -> list[str]:
-    return lines
+def _brace_on_next_line(lines: list[str]) -> list[str]:
+    """`class A` + `{` on the next line is `class A {` (line numbers kept)."""
+    out = list(lines)
+    previous = -1
+    for k, line in enumerate(out):
+        stripped = line.strip()
+        if stripped == "{" and previous >= 0 and not out[previous].rstrip().endswith("{") \
+                and not out[previous].strip().startswith("'"):
+            out[previous] = out[previous].rstrip() + " {"
+            out[k] = ""
+        if stripped:
+            previous = k
+    return out
+
+
+_LOLLIPOP = re.compile(rf"^(?P<a>{ENDPOINT})\s*\(\)(?P<body>[-.]+)\s*(?P<b>{ENDPOINT})"
+                       r"\s*(?::\s*(?P<label>.*))?$")
+
+
+def lollipop_statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
+                       i: int) -> int | None:
+    """`I ()- C`: the interface I drawn as a circle, linked to C."""
+    m = _LOLLIPOP.match(line)
+    if m is None:
+        return None
+    a = builder.entity(unquote(m.group("a")), None, "circle", "()", number)
+    b = endpoint(builder, m.group("b"), number, "b")
+    builder.relation(Relation(a, b, "association", "none", (m.group("label") or "").strip(),
+                              style="dashed" if "." in m.group("body") else "solid"), number)
+    return i
 
 
 def read_block(block: Block) -> tuple[GraphDiagram, list[Diagnostic]]:
     """The graph diagram of one block, and the diagnostics of the lines it could not read."""
     text = "\n".join(block.lines)
     family = family_of(text)
+    lines = _brace_on_next_line(block.lines)
     builder = GraphBuilder(block, family)
     statements = _statements(family)
-    lines = block.lines
     i = 0
     while i < len(lines):
         number = block.first_line + i

@@ -55,6 +55,8 @@ def statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
                                                               m.group("desc").strip())))
         return i
     if line in ("--", "||") or re.fullmatch(r"-{2,}|\|{2,}", line):
+        scope = builder.cluster_id
+        builder.region[scope] = builder.region.get(scope, 0) + 1
         return i
     m = _DESCRIPTION.match(line)
     if m:
