@@ -21,6 +21,7 @@ from diagbench.scoring.metrics import (
     PairedTest,
     Prerequisite,
     by_length,
+    cell_average,
     conflict_gap,
     error_rate,
     exact_match,
@@ -128,15 +129,28 @@ def test_exact_match_and_rel_acc():
     assert rel_acc([True, False, False, False]) == 25.0  # 1 of 4
 
 
+def test_cell_average_weighs_every_cell_alike():
+    # inheritance 1x: 9 of 10 right (90 %); aggregation 1x: 1 of 2 right (50 %):
+    # the paper's average over relations is (90 + 50) / 2 = 70, not 10/12 = 83.3 pooled
+    assert cell_average([[True] * 9 + [False], [True, False]]) == pytest.approx(70.0)
+    assert cell_average([[True] * 9 + [False], [], [True, False]]) == pytest.approx(70.0)
+
+
 def test_conflict_gap_and_its_mean():
-    conform = [True] * 9 + [False]  # 90 %
-    assert conflict_gap(conform, [True] * 3 + [False] * 7) == pytest.approx(60.0)  # 90 − 30
-    assert conflict_gap(conform, [True] + [False] * 3) == pytest.approx(65.0)  # 90 − 25
+    conform = [[True] * 9 + [False]]  # one cell, 90 %
+    assert conflict_gap(conform, [[True] * 3 + [False] * 7]) == pytest.approx(60.0)  # 90 − 30
+    assert conflict_gap(conform, [[True] + [False] * 3]) == pytest.approx(65.0)  # 90 − 25
+    # two cells: conform (90 + 100) / 2 = 95, conflict (30 + 0) / 2 = 15 → 80
+    assert conflict_gap([[True] * 9 + [False], [True] * 2],
+                        [[True] * 3 + [False] * 7, [False] * 4]) == pytest.approx(80.0)
+    # a cell missing on one side is left out on both: only the first cell, 90 − 30
+    assert conflict_gap([[True] * 9 + [False], [True]],
+                        [[True] * 3 + [False] * 7, []]) == pytest.approx(60.0)
     assert mean_gap([60.0, 65.0, None]) == 62.5  # (60 + 65) / 2, the undefined Δ left out
 
 
 def test_gap_interval():
-    conform, conflict = [True] * 9 + [False], [True] * 3 + [False] * 7
+    conform, conflict = [[True] * 9 + [False]], [[True] * 3 + [False] * 7]
     # Δ = 60; its standard error √(.9·.1/10 + .3·.7/10) = √0.03 = 0.1732, i.e. 17.3
     # points, so the interval is about 60 ± 1.96 · 17.3 = (26.1, 93.9), give or take the
     # discreteness of 10 answers.
@@ -145,17 +159,23 @@ def test_gap_interval():
     assert abs(low - 26.1) < 10 and abs(high - 93.9) < 10
     # conform all right; conflict [right, wrong]: a resample of two has mean 0, ½ or 1
     # with probability ¼, ½, ¼, so Δ* is 100, 50 or 0, each far above 2.5 % → (0, 100)
-    assert gap_interval([True] * 4, [True, False]) == (0.0, 100.0)
+    assert gap_interval([[True] * 4], [[True, False]]) == (0.0, 100.0)
+    # two cells, each conform cell all right, each conflict cell all wrong → (100, 100)
+    assert gap_interval([[True] * 3, [True]], [[False] * 2, [False] * 5]) == (100.0, 100.0)
     assert gap_interval(conform, conflict, seed=1) != gap_interval(conform, conflict, seed=2)
 
 
 def test_prerequisite_thresholds_of_paper_002():
     # EM 26/28 = 92.86 < 95: fails although prior-free RelAcc 2/4 = 50 ≥ 50
-    check = prerequisite([True] * 26 + [False] * 2, [True, True, False, False])
+    check = prerequisite([[True] * 26 + [False] * 2], [[True, True, False, False]])
     assert (check.prior_free_rel_acc, check.passed) == (50.0, False)
     # EM 19/20 = 95 and RelAcc 3/4 = 75: both at or above → passes
-    assert prerequisite([True] * 19 + [False], [True] * 3 + [False]) == Prerequisite(
+    assert prerequisite([[True] * 19 + [False]], [[True] * 3 + [False]]) == Prerequisite(
         95.0, 75.0, True)
+    # per cell: EM cells 100 % and 90 % → 95 (pooled 29/30 would be 96.7); RelAcc cells
+    # 100 % and 0 % → 50
+    assert prerequisite([[True] * 20, [True] * 9 + [False]], [[True], [False] * 3]) == \
+        Prerequisite(95.0, 50.0, True)
     assert check.as_dict() == {"em": check.em, "prior_free_rel_acc": 50.0, "passed": False}
 
 
@@ -191,12 +211,16 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                   (([1], []), ValueError)],
     "exact_match": [(([],), None), (([False],), 0.0), (([True],), 100.0)],
     "rel_acc": [(([],), None), (([False],), 0.0), (([True],), 100.0)],
-    "conflict_gap": [(([], [True]), None), (([True], []), None), (([False], [True]), -100.0)],
+    "cell_average": [(([],), None), (([[], []],), None), (([[False]],), 0.0),
+                     (([[True], []],), 100.0)],
+    "conflict_gap": [(([[]], [[True]]), None), (([[True]], [[]]), None),
+                     (([[False]], [[True]]), -100.0), (([[True]], []), ValueError)],
     "mean_gap": [(([],), None), (([None, None],), None), (([-5.0],), -5.0)],
-    "gap_interval": [(([], [True]), None), (([True], []), None), (([True], [True]), (0.0, 0.0))],
+    "gap_interval": [(([[]], [[True]]), None), (([[True]], [[]]), None),
+                     (([[True]], [[True]]), (0.0, 0.0)), (([[True]], []), ValueError)],
     "prerequisite": [(([], []), Prerequisite(None, None, False)),
-                     (([True], []), Prerequisite(100.0, None, False)),
-                     (([True] * 20, [False]), Prerequisite(100.0, 0.0, False))],
+                     (([[True]], [[]]), Prerequisite(100.0, None, False)),
+                     (([[True] * 20], [[False]]), Prerequisite(100.0, 0.0, False))],
     "paired_test": [(([1.0], [1.0, 2.0]), ValueError),
                     (([], []), PairedTest(0, None, None, None, None, None)),
                     (([0.5, 0.5], [0.5, 0.5]), PairedTest(2, 0.0, 0.0, 0.0, None, 1.0))],

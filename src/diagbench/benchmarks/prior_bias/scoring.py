@@ -99,33 +99,51 @@ def summarize_models(scores: Mapping[str, list[PriorBiasScore]]) -> PriorBiasSum
 
 
 def summarize(records: list[PriorBiasScore]) -> ModelSummary:
-    """One model: RelAcc and EM per cell, condition, relation and scale; Δ overall (with
-    its bootstrap interval), per relation, per scale and per conflict condition; the
-    prerequisite; how answers were parsed; failed calls."""
+    """One model: RelAcc and EM per cell (condition × relation × scale) and per condition
+    (the mean of its cells, as the paper averages over relations and scales); Δ overall
+    (with its bootstrap interval), per relation, per scale and per conflict condition;
+    the prerequisite (on prior-free); how answers were parsed; failed calls."""
     ok = [r for r in records if r.status == "ok"]
-    scales = sorted({r.scale for r in ok}, key=lambda s: float(s.rstrip("x")))
+    scales = tuple(sorted({r.scale for r in ok}, key=lambda s: float(s.rstrip("x"))))
+
+    def grid(condition: str, relations: tuple[str, ...] = RELATIONS,
+             at: tuple[str, ...] = scales) -> list[list[PriorBiasScore]]:
+        return [_select(ok, condition=condition, relation=r, scale=s)
+                for r in relations for s in at]
+
+    def correct(cells: list[list[PriorBiasScore]]) -> list[list[bool]]:
+        return [[r.correct for r in cell] for cell in cells]
+
+    def matched(cells: list[list[PriorBiasScore]]) -> list[list[bool]]:
+        return [[r.em for r in cell] for cell in cells]
 
     def cell(rs: list[PriorBiasScore]) -> Cell:
         return Cell(len(rs), metrics.rel_acc([r.correct for r in rs]),
                     metrics.exact_match([r.em for r in rs]))
 
-    def correct(rs: list[PriorBiasScore], condition: str) -> list[bool]:
-        return [r.correct for r in _select(rs, condition=condition)]
+    def condition(c: str) -> Cell:
+        cells = grid(c)
+        return Cell(sum(map(len, cells)), metrics.cell_average(correct(cells)),
+                    metrics.cell_average(matched(cells)))
 
-    def gap(rs: list[PriorBiasScore], conflict: str = "2-reverse") -> float | None:
-        return metrics.conflict_gap(correct(rs, "prior-conform"), correct(rs, conflict))
+    def gap(conflict: str = "2-reverse", relations: tuple[str, ...] = RELATIONS,
+            at: tuple[str, ...] = scales) -> float | None:
+        return metrics.conflict_gap(correct(grid("prior-conform", relations, at)),
+                                    correct(grid(conflict, relations, at)))
 
     return ModelSummary(
         answered=len(ok), errors=len(records) - len(ok),
-        conditions={c: cell(_select(ok, condition=c)) for c in CONDITIONS},
+        conditions={c: condition(c) for c in CONDITIONS},
         cells={c: {r: {s: cell(_select(ok, condition=c, relation=r, scale=s))
                        for s in scales} for r in RELATIONS} for c in CONDITIONS},
-        delta=gap(ok),
-        delta_ci=metrics.gap_interval(correct(ok, "prior-conform"), correct(ok, "2-reverse")),
-        delta_by_condition={c: gap(ok, c) for c in CONFLICT},
-        delta_by_relation={r: gap(_select(ok, relation=r)) for r in RELATIONS},
-        delta_by_scale={s: gap(_select(ok, scale=s)) for s in scales},
-        prerequisite=metrics.prerequisite([r.em for r in ok], correct(ok, "prior-free")),
+        delta=gap(),
+        delta_ci=metrics.gap_interval(correct(grid("prior-conform")),
+                                      correct(grid("2-reverse"))),
+        delta_by_condition={c: gap(c) for c in CONFLICT},
+        delta_by_relation={r: gap(relations=(r,)) for r in RELATIONS},
+        delta_by_scale={s: gap(at=(s,)) for s in scales},
+        prerequisite=metrics.prerequisite(matched(grid("prior-free")),
+                                          correct(grid("prior-free"))),
         parse=dict(Counter(r.parse for r in ok)),
         labels=dict(Counter(r.label for r in ok)),
         names_unparsed=sum(r.names is None for r in ok),

@@ -34,6 +34,7 @@ from diagbench.scoring.metrics.prior_bias import (
     EM_THRESHOLD,
     PRIOR_FREE_THRESHOLD,
     Prerequisite,
+    cell_average,
     conflict_gap,
     exact_match,
     gap_interval,
@@ -52,6 +53,7 @@ METRICS: dict[str, Callable] = {
     "by_length": by_length,
     "exact_match": exact_match,
     "rel_acc": rel_acc,
+    "cell_average": cell_average,
     "conflict_gap": conflict_gap,
     "mean_gap": mean_gap,
     "gap_interval": gap_interval,
@@ -60,7 +62,7 @@ METRICS: dict[str, Callable] = {
 }
 
 __all__ = ["EM_THRESHOLD", "LENGTH_BINS", "METRICS", "PRIOR_FREE_THRESHOLD", "PairedTest",
-           "Prerequisite", "by_length", "conflict_gap", "error_rate", "exact_match",
+           "Prerequisite", "by_length", "cell_average", "conflict_gap", "error_rate", "exact_match",
            "gap_interval", "length_bin", "mean_gap", "mean_label_similarity",
            "mean_standard_error", "ordering_score", "paired_test", "prerequisite", "rate",
            "rel_acc"]

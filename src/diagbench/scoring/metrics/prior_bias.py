@@ -1,8 +1,9 @@
 """Metrics of paper 002 (prior bias in UML class diagrams): EM, RelAcc, the conflict
 gap Δ with a bootstrap interval, and the prerequisite check. All are percentages.
 
-The caller picks the answers of each condition (prior-conform, 2-reverse, 3-reverse,
-3-mixed, prior-free) and passes one bool per answered instance × scale.
+`exact_match` and `rel_acc` score one set of answers (a cell: one condition ×
+relation × image scale); the paper's condition-level figures average the cells
+(`cell_average`), and so do Δ, its interval and the prerequisite.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 #: The prerequisite thresholds of 002_b0dc7d344efc1856.txt §4.3.2 (percent).
 EM_THRESHOLD, PRIOR_FREE_THRESHOLD = 95.0, 50.0
 RESAMPLES = 10_000
+#: The answers of one condition grouped by cell (relation × image scale), one bool each.
+Cells = Sequence[Sequence[bool]]
 
 
 def _percent(hits: Sequence[bool]) -> float | None:
@@ -51,23 +54,54 @@ def rel_acc(correct: Sequence[bool]) -> float | None:
     return _percent(correct)
 
 
-def conflict_gap(conform: Sequence[bool], conflict: Sequence[bool]) -> float | None:
-    """The conflict gap ``Δ = RelAcc(prior-conform) − RelAcc(prior-conflict)`` in points.
+def cell_average(cells: Cells) -> float | None:
+    """A condition's score as the paper aggregates it: the percentage of each cell (one
+    relation × image scale), then their plain mean, ``(1/K) Σ_k 100 · mean(cells[k])``
+    over the K non-empty cells. Implements 002_b0dc7d344efc1856.txt §4.1 ("averaged
+    across four relation types and three image sizes"; Fig. 4–9 are such averages of
+    the Table 2 cells), so a small cell weighs as much as a large one.
 
-    ``conform`` and ``conflict`` are the `rel_acc` inputs of the two conditions (the
-    matched contrast takes 2-reverse as prior-conflict, Fig. 4; 3-reverse and 3-mixed
-    give the gaps of Fig. 5). Implements 002_b0dc7d344efc1856.txt §3.2.
+    Edge cases: an empty cell is left out; no non-empty cell → None.
 
-    Edge cases: either condition empty → None. Δ < 0 when the conflicting diagrams are
-    read better.
-
-    >>> conflict_gap([True] * 9 + [False], [True] * 3 + [False] * 7)  # 90 − 30
-    60.0
-    >>> conflict_gap([True], []) is None
+    >>> cell_average([[True, True], [True, False, False, False]])  # (100 + 25) / 2
+    62.5
+    >>> cell_average([[], []]) is None
     True
     """
-    a, b = rel_acc(conform), rel_acc(conflict)
-    return None if a is None or b is None else a - b
+    scores = [_percent(cell) for cell in cells if cell]
+    return sum(s for s in scores if s is not None) / len(scores) if scores else None
+
+
+def _paired_cells(conform: Cells, conflict: Cells) -> tuple[list[Sequence[bool]],
+                                                            list[Sequence[bool]]]:
+    """The cells (paired by position) that both conditions have."""
+    if len(conform) != len(conflict):
+        raise ValueError(f"cells differ in number: {len(conform)} and {len(conflict)}")
+    kept = [(a, b) for a, b in zip(conform, conflict, strict=True) if a and b]
+    return [a for a, _ in kept], [b for _, b in kept]
+
+
+def conflict_gap(conform: Cells, conflict: Cells) -> float | None:
+    """The conflict gap ``Δ = RelAcc(prior-conform) − RelAcc(prior-conflict)`` in points,
+    each side the `cell_average` of its relation × scale cells.
+
+    ``conform[k]`` and ``conflict[k]`` are the `rel_acc` inputs of the same cell (the
+    matched contrast takes 2-reverse as prior-conflict, Fig. 4; 3-reverse and 3-mixed
+    give the gaps of Fig. 5). Implements 002_b0dc7d344efc1856.txt §3.2 and §4.1.
+
+    Edge cases: a cell empty on either side is left out on both (the gap compares the
+    same cells); none left → None; different numbers of cells → ValueError. Δ < 0 when
+    the conflicting diagrams are read better.
+
+    >>> conflict_gap([[True] * 9 + [False], [True, True]],   # (90 + 100) / 2 = 95
+    ...              [[True] * 3 + [False] * 7, [False, True]])  # (30 + 50) / 2 = 40
+    55.0
+    >>> conflict_gap([[True]], [[]]) is None
+    True
+    """
+    a, b = _paired_cells(conform, conflict)
+    mean_a, mean_b = cell_average(a), cell_average(b)
+    return None if mean_a is None or mean_b is None else mean_a - mean_b
 
 
 def mean_gap(gaps: Sequence[float | None]) -> float | None:
@@ -86,32 +120,37 @@ def mean_gap(gaps: Sequence[float | None]) -> float | None:
     return sum(defined) / len(defined) if defined else None
 
 
-def gap_interval(conform: Sequence[bool], conflict: Sequence[bool], seed: int = 0,
+def gap_interval(conform: Cells, conflict: Cells, seed: int = 0,
                  resamples: int = RESAMPLES) -> tuple[float, float] | None:
-    """95 % percentile bootstrap interval of `conflict_gap`, stratified by condition.
+    """95 % percentile bootstrap interval of `conflict_gap`, stratified by cell.
 
-    Each of ``resamples`` rounds draws len(conform) answers with replacement from
-    ``conform`` and len(conflict) from ``conflict`` (seeded numpy PCG64), and takes
-    ``100 · (mean − mean)``; the interval is the 2.5th and 97.5th percentiles (linear
-    interpolation) of those Δ*. Not in the paper; the uncertainty of the Δ of
-    002_b0dc7d344efc1856.txt §3.2.
+    Each of ``resamples`` rounds redraws every cell of both conditions with replacement,
+    at its own size (seeded numpy PCG64), and takes Δ* = mean over cells of the conform
+    percentages − mean over cells of the conflict percentages (the cells `conflict_gap`
+    uses); the interval is the 2.5th and 97.5th percentiles (linear interpolation) of
+    the Δ*. Not in the paper; the uncertainty of the Δ of 002_b0dc7d344efc1856.txt §3.2.
 
-    Edge cases: either condition empty → None; a condition all right or all wrong on
-    both sides gives a zero-width interval.
+    Edge cases: as `conflict_gap` (no common non-empty cell → None); cells all right or
+    all wrong on both sides give a zero-width interval.
 
-    >>> gap_interval([True] * 5, [False] * 5)  # every resample: 100 − 0
+    >>> gap_interval([[True] * 5, [True]], [[False] * 5, [False]])  # every Δ*: 100 − 0
     (100.0, 100.0)
-    >>> gap_interval([True], []) is None
+    >>> gap_interval([[True]], [[]]) is None
     True
     """
     import numpy as np
 
-    a, b = np.asarray(conform, dtype=float), np.asarray(conflict, dtype=float)
-    if not len(a) or not len(b):
+    a, b = _paired_cells(conform, conflict)
+    if not a:
         return None
     rng = np.random.default_rng(seed)
-    deltas = 100.0 * (a[rng.integers(0, len(a), (resamples, len(a)))].mean(axis=1)
-                      - b[rng.integers(0, len(b), (resamples, len(b)))].mean(axis=1))
+
+    def resampled(cells: list[Sequence[bool]]) -> np.ndarray:
+        means = [np.asarray(cell, dtype=float)[rng.integers(0, len(cell), (resamples, len(cell)))]
+                 .mean(axis=1) for cell in cells]
+        return 100.0 * np.mean(means, axis=0)
+
+    deltas = resampled(a) - resampled(b)
     low, high = np.percentile(deltas, [2.5, 97.5])
     return float(low), float(high)
 
@@ -129,23 +168,25 @@ class Prerequisite:
                 "passed": self.passed}
 
 
-def prerequisite(matches: Sequence[bool], prior_free_correct: Sequence[bool]) -> Prerequisite:
-    """Can the model read the diagram at all? ``EM ≥ 95`` and ``RelAcc(prior-free) ≥ 50``.
+def prerequisite(matches: Cells, prior_free_correct: Cells) -> Prerequisite:
+    """Can the model read the diagram at all? ``EM ≥ 95`` and ``RelAcc(prior-free) ≥ 50``,
+    both measured on prior-free diagrams and each the `cell_average` of its relation ×
+    scale cells.
 
-    ``matches`` are the `exact_match` inputs (the caller picks the set: the paper
-    measures EM on prior-free), ``prior_free_correct`` the `rel_acc` inputs of the
-    prior-free condition. Only a model that passes has a Δ that measures
+    ``matches`` are the `exact_match` inputs and ``prior_free_correct`` the `rel_acc`
+    inputs of the prior-free cells. Only a model that passes has a Δ that measures
     bias rather than a skill deficit. Implements 002_b0dc7d344efc1856.txt §4.3.2
-    (Fig. 9 in §4.3.3).
+    ("two prerequisite measurements on prior-free … each averaged across four
+    relations and three scales"; Fig. 9).
 
-    Edge cases: either input empty → that value None and not passed; the thresholds
+    Edge cases: no non-empty cell → that value None and not passed; the thresholds
     are inclusive (EM exactly 95 passes).
 
-    >>> prerequisite([True] * 19 + [False], [True, False])  # EM 95, RelAcc 50
+    >>> prerequisite([[True] * 19 + [False]], [[True, False]])  # EM 95, RelAcc 50
     Prerequisite(em=95.0, prior_free_rel_acc=50.0, passed=True)
-    >>> prerequisite([True], []).passed
+    >>> prerequisite([[True]], [[]]).passed
     False
     """
-    em, free = exact_match(matches), rel_acc(prior_free_correct)
+    em, free = cell_average(matches), cell_average(prior_free_correct)
     return Prerequisite(em, free, em is not None and free is not None
                         and em >= EM_THRESHOLD and free >= PRIOR_FREE_THRESHOLD)
