@@ -39,7 +39,9 @@ def test_json_shape(good, tmp_path):
     records = json.loads(done.stdout)
     assert [(r["file"], r["index"]) for r in records] == [
         (str(good), 0), (str(second), 0), (str(second), 1)]
-    assert set(records[0]) == {"file", "index", "kind", "counts", "diagnostics", "diagram"}
+    assert set(records[0]) == {"file", "index", "language", "kind", "counts", "diagnostics",
+                               "diagram"}
+    assert records[0]["language"] == "plantuml"
     assert records[2]["counts"] == {"participants": 3, "messages": 2, "notes": 0, "groups": 1,
                                     "boxes": 0}
     assert records[0]["diagram"]["messages"][0]["label"] == "hello"
@@ -123,3 +125,19 @@ def test_help_on_every_command():
                               text=True, check=False)
         assert done.returncode == 0
         assert "Usage:" in done.stdout
+
+
+def test_graph_diagrams_give_graph_counts(tmp_path):
+    path = tmp_path / "arch.puml"
+    path.write_text("@startuml\npackage P {\n  [A]\n  [B]\n}\n[A] --> [B] : calls\n"
+                    "note right of A : n\n@enduml\n@startuml\nclass X\nclass Y\nX <|-- Y\n"
+                    "@enduml\n", encoding="utf-8")
+    done = run("--json", str(path))
+    assert done.returncode == 0, done.stderr
+    first, second = json.loads(done.stdout)
+    assert (first["kind"], first["counts"]) == (
+        "component", {"entities": 2, "relations": 1, "clusters": 1, "notes": 1})
+    assert first["diagram"]["clusters"][0]["members"] == ["A", "B"]
+    assert second["kind"] == "class"
+    relation = second["diagram"]["relations"][0]
+    assert (relation["source"], relation["target"], relation["type"]) == ("Y", "X", "inheritance")

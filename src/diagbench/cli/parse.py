@@ -1,4 +1,4 @@
-"""`diagbench parse`: parse PlantUML sequence diagrams and summarise them."""
+"""`diagbench parse`: read diagrams of every supported language and summarise them."""
 
 from __future__ import annotations
 
@@ -20,12 +20,14 @@ from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
               help="Refuse files larger than this.")
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too, not only on errors.")
 def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) -> None:
-    """Parse PlantUML sequence diagrams and summarise each one.
+    """Parse diagrams and summarise each one.
 
-    Every @startuml block of every FILE is one diagram. Files that cannot be
-    read are reported on stderr and skipped; the others are still parsed.
+    The language comes from the file's suffix, else from its first statement
+    (PlantUML, Mermaid, Graphviz DOT, DBML); every @startuml block of a
+    PlantUML file is one diagram. Files that cannot be read are reported on
+    stderr and skipped; the others are still parsed.
     """
-    from diagbench.formats.plantuml import parse_sequence
+    from diagbench.formats.read import READERS, language_of, read
 
     records, worst = [], EXIT_OK
     for path in files:
@@ -35,15 +37,21 @@ def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) 
             click.echo(f"diagbench: error: {exc}", err=True)
             worst = EXIT_BAD_INPUT
             continue
-        for parsed in parse_sequence(text):
+        language = language_of(path, text)
+        if language not in READERS:
+            click.echo(f"diagbench: error: {path}: no reader for {language} yet", err=True)
+            worst = EXIT_BAD_INPUT
+            continue
+        for parsed in read(text, language):
             failing = parsed.diagnostics if strict else parsed.errors
             if failing and worst == EXIT_OK:
                 worst = EXIT_DIAGNOSTICS
             record = {
                 "file": str(path),
                 "index": parsed.index,
+                "language": parsed.language,
                 "kind": parsed.kind,
-                "counts": parsed.diagram.counts(),
+                "counts": parsed.counts(),
                 "diagnostics": [asdict(d) for d in parsed.diagnostics],
                 "diagram": asdict(parsed.diagram),
             }

@@ -60,7 +60,7 @@ def graph_statistics(svg: str) -> dict[str, object]:
         tag = svg[m.start():svg.find(">", m.end()) + 1]
         if css == "link":
             ends = _LINK_ENDS.search(tag)
-            links.append(ends.groups() if ends else ("", ""))
+            links.append((ends.group(1), ends.group(2)) if ends else ("", ""))
         elif css == "cluster":
             counts["clusters"] += 1
         elif _NOTE_MARK in svg[m.end():end]:
