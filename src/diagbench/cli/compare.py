@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from diagbench.cli.common import write_output
-from diagbench.compare.methods import METHODS
+from diagbench.compare.methods import METHODS, Method
 from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
 
@@ -29,7 +29,7 @@ from diagbench.formats.source import DEFAULT_MAX_BYTES
               help="Write one row per file and component to this CSV file ('-' for stdout).")
 @click.option("--max-bytes", default=DEFAULT_MAX_BYTES, show_default=True, type=click.IntRange(1),
               help="Refuse files larger than this.")
-def compare(gold: Path | None, pred: Path | None, method: str, repo: Path | None,
+def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | None,
             gold_ref: str | None, pred_ref: str | None, json_path: Path | None,
             csv_path: Path | None, max_bytes: int) -> None:
     """Compare predicted PlantUML sequence diagrams with the ground truth.
@@ -42,14 +42,16 @@ def compare(gold: Path | None, pred: Path | None, method: str, repo: Path | None
     from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
     from diagbench.compare.report import csv_text, report, run, table
 
-    if repo is not None:
-        if gold or pred or not (gold_ref and pred_ref):
-            raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")
-    elif gold is None or pred is None or gold_ref or pred_ref:
-        raise click.UsageError("give GOLD and PRED, or --repo with --gold-ref and --pred-ref")
     try:
-        pairs = (pairs_from_git(repo, gold_ref, pred_ref, max_bytes) if repo is not None
-                 else pairs_from_paths(gold, pred, max_bytes))
+        if repo is not None:
+            if gold or pred or not gold_ref or not pred_ref:
+                raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")
+            pairs = pairs_from_git(repo, gold_ref, pred_ref, max_bytes)
+        else:
+            if gold is None or pred is None or gold_ref or pred_ref:
+                raise click.UsageError(
+                    "give GOLD and PRED, or --repo with --gold-ref and --pred-ref")
+            pairs = pairs_from_paths(gold, pred, max_bytes)
     except InputError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)

@@ -37,6 +37,7 @@ def run(requests_file: Path, out: Path, limit: int | None, repeats: int, max_con
     "error" and its reason. Re-running the same command resumes: only requests
     not yet answered are sent.
     """
+    from diagbench.models.request import TextPart
     from diagbench.models.requests_file import RequestFileError, read_requests
     from diagbench.models.run_dir import digest, summarize, write_manifest
 
@@ -52,7 +53,8 @@ def run(requests_file: Path, out: Path, limit: int | None, repeats: int, max_con
     fields = {"provider": spec.provider, "model": spec.model, "base_url": spec.base_url,
               "parameters": settings.parameters() | {"repeats": repeats},
               "prompt_template_hash": digest("\n".join(sorted(
-                  {r.messages[0].parts[-1].text for r in requests}))),
+                  {p.text for r in requests for p in r.messages[0].parts[-1:]
+                   if isinstance(p, TextPart)}))),
               "dataset_hash": digest(requests_file.read_text(encoding="utf-8")),
               "requests_file": str(requests_file)}
     write_manifest(out, fields)

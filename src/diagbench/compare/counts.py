@@ -42,9 +42,10 @@ class ComponentCounts:
         """All errors ÷ gold count (`scoring.metrics.error_rate`)."""
         return error_rate(self.insertion, self.deletion, self.substitution, self.gold)
 
-    def as_dict(self, with_rates: bool = False) -> dict:
-        out = {"gold": self.gold, "insertion": self.insertion, "deletion": self.deletion,
-               "substitution": self.substitution}
+    def as_dict(self, with_rates: bool = False) -> dict[str, float | None]:
+        out: dict[str, float | None] = {
+            "gold": self.gold, "insertion": self.insertion, "deletion": self.deletion,
+            "substitution": self.substitution}
         if with_rates:
             out |= {f"{kind}_rate": self.rate(kind) for kind in ERROR_KINDS}
         return out

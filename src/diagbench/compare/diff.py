@@ -17,6 +17,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
@@ -33,7 +34,11 @@ from diagbench.diagram.sequence import (
     GROUP_KINDS,
     NOTE_SHAPES,
     PARTICIPANT_KINDS,
+    Box,
+    Group,
     Message,
+    Note,
+    Participant,
 )
 from diagbench.formats.plantuml import parse_one
 
@@ -46,6 +51,11 @@ _ARROW = re.compile(r"[<>ox]?-+(?:\[[^\]]*\]-*)?[>\\/xo]|<<?-|[\\/]-")
 _LOOSE_MESSAGE = re.compile(r"^\s*(?P<a>[\w.@]*)\s*"
                             r"(?P<arrow>[<>ox\\/]*-+(?:\[[^\]]*\]-*)?[<>ox\\/]*)"
                             r"\s*(?P<b>[\w.@]*)\s*(?::(?P<label>.*))?$")
+
+#: A relevant line's component and its parsed element (the component tags the element's type).
+Statement = (tuple[Literal["message"], Message] | tuple[Literal["participant"], Participant]
+             | tuple[Literal["note"], Note] | tuple[Literal["group"], Group]
+             | tuple[Literal["box"], Box])
 
 
 @dataclass(slots=True)
@@ -68,7 +78,7 @@ class LinePair:
 
 
 @lru_cache(maxsize=4096)  # lines repeat within a pair; bounded across a corpus
-def statement(line: str) -> tuple[str, object] | None:
+def statement(line: str) -> Statement | None:
     """(component, parsed element) of a relevant line, or None for any other line.
 
     A line with an arrow that does not parse is still a message, read loosely
@@ -83,10 +93,12 @@ def statement(line: str) -> tuple[str, object] | None:
     diagram = parse_one(f"@startuml\n{line}\n{closer}\n@enduml\n")
     if diagram.messages:
         return "message", diagram.messages[0]
-    for component, items in (("note", diagram.notes), ("group", diagram.groups),
-                             ("box", diagram.boxes)):
-        if items:
-            return component, items[0]
+    if diagram.notes:
+        return "note", diagram.notes[0]
+    if diagram.groups:
+        return "group", diagram.groups[0]
+    if diagram.boxes:
+        return "box", diagram.boxes[0]
     declared = [p for p in diagram.participants if p.declared]
     if declared:
         return "participant", declared[0]
@@ -103,7 +115,8 @@ def statement(line: str) -> tuple[str, object] | None:
 def change_groups(gold: list[str], pred: list[str]) -> tuple[list[ChangeGroup],
                                                              list[tuple[int, int]]]:
     """The change blocks of a diff of `gold` and `pred`, and the unchanged (i, j) lines."""
-    groups, same = [], []
+    groups: list[ChangeGroup] = []
+    same: list[tuple[int, int]] = []
     matcher = difflib.SequenceMatcher(None, gold, pred, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
@@ -137,15 +150,16 @@ def compare_lines(gold_text: str, pred_text: str, result: Comparison) -> None:
     """Count the errors of `pred_text` against `gold_text` into `result` (gold counts apart)."""
     gold, pred = gold_text.splitlines(), pred_text.splitlines()
     groups, same = change_groups(gold, pred)
-    message_lines = [(i, j) for i, j in same
+    same_messages = [(i, j, s[1]) for i, j in same
                      if (s := statement(gold[i])) is not None and s[0] == "message"]
-    result.add_similarity(1.0, sum(1 for i, _ in message_lines
-                                   if normalize_label(statement(gold[i])[1].label)))
+    message_lines = [(i, j) for i, j, _ in same_messages]
+    result.add_similarity(1.0, sum(1 for *_, message in same_messages
+                                   if normalize_label(message.label)))
     for group in map(relevant, groups):
         pairs = pair_lines(group)
         for pair in pairs:
-            gold_statement = statement(group.removed[pair.removed])
-            pred_statement = statement(group.added[pair.added])
+            gold_statement = _kept_statement(group.removed[pair.removed])
+            pred_statement = _kept_statement(group.added[pair.added])
             if gold_statement[0] == pred_statement[0] == "message":
                 message_lines.append((group.removed_at[pair.removed],
                                       group.added_at[pair.added]))
@@ -157,48 +171,59 @@ def compare_lines(gold_text: str, pred_text: str, result: Comparison) -> None:
         paired_a = {p.added for p in pairs}
         for k, line in enumerate(group.removed):
             if k not in paired_r:
-                _count_removed(statement(line), result, "deletion")
+                _count_removed(_kept_statement(line), result, "deletion")
         for k, line in enumerate(group.added):
             if k not in paired_a:
-                _count_removed(statement(line), result, "insertion")
+                _count_removed(_kept_statement(line), result, "insertion")
     message_lines.sort()
     result.ordering.pairs += len(message_lines) * (len(message_lines) - 1) // 2
     result.ordering.discordant_pairs += discordant_pairs([j for _, j in message_lines])
 
 
-def _ends(message) -> tuple[str, str]:
-    return tuple(el.BORDER if p in BOUNDARIES else p for p in (message.sender, message.receiver))
+def _kept_statement(line: str) -> Statement:
+    """The statement of a line that `relevant` kept (it keeps only lines that have one)."""
+    found = statement(line)
+    assert found is not None, line
+    return found
 
 
-def _count_removed(item: tuple[str, object], result: Comparison, kind: str) -> None:
-    component, element = item
-    if component == "message":
-        el.message_removed(element, result.components, kind)
+def _end(participant: str) -> str:
+    return el.BORDER if participant in BOUNDARIES else participant
+
+
+def _ends(message: Message) -> tuple[str, str]:
+    return _end(message.sender), _end(message.receiver)
+
+
+def _count_removed(item: Statement, result: Comparison,
+                   kind: Literal["deletion", "insertion"]) -> None:
+    if item[0] == "message":
+        el.message_removed(item[1], result.components, kind)
     else:
-        counts = result.components[component]
+        counts = result.components[item[0]]
         setattr(counts, kind, getattr(counts, kind) + 1)
 
 
-def _count_pair(gold: tuple[str, object], pred: tuple[str, object], result: Comparison) -> None:
+def _count_pair(gold: Statement, pred: Statement, result: Comparison) -> None:
     """Categorise a changed pair of lines (step 3); different statements are −1 and +1."""
-    (component, g), (pred_component, p) = gold, pred
     counts = result.components
-    if component != pred_component:
-        _count_removed(gold, result, "deletion")
-        _count_removed(pred, result, "insertion")
-    elif component == "message":
-        sim = el.message_pair(g, p, _ends(g), _ends(p), counts)
-        if sim is not None:
-            result.add_similarity(sim)
-    elif component == "participant":
-        if g.id != p.id:
-            counts["participant"].substitution += 1
-        else:
-            el.participant_pair(g, p, counts, result.normalizations)
-    elif component == "note":
-        el.note_pair(g, p, frozenset(g.targets), frozenset(p.targets), counts)
-    elif component == "group":
-        el.group_pair(g, p, counts)
-    else:
-        el.box_pair(g, p, frozenset(), frozenset(), counts)
+    match gold, pred:
+        case ("message", g), ("message", p):
+            sim = el.message_pair(g, p, _ends(g), _ends(p), counts)
+            if sim is not None:
+                result.add_similarity(sim)
+        case ("participant", g), ("participant", p):
+            if g.id != p.id:
+                counts["participant"].substitution += 1
+            else:
+                el.participant_pair(g, p, counts, result.normalizations)
+        case ("note", g), ("note", p):
+            el.note_pair(g, p, frozenset(g.targets), frozenset(p.targets), counts)
+        case ("group", g), ("group", p):
+            el.group_pair(g, p, counts)
+        case ("box", g), ("box", p):
+            el.box_pair(g, p, frozenset(), frozenset(), counts)
+        case _:
+            _count_removed(gold, result, "deletion")
+            _count_removed(pred, result, "insertion")
 

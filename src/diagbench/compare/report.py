@@ -72,6 +72,7 @@ def run(pairs: Iterable[Pair], method: Method,
     for pair in pairs:
         result = FileResult(pair, None)
         if pair.error is None:
+            assert pair.load is not None  # a pair is either readable or has its error
             try:
                 gold_text, pred_text = pair.load()
             except SourceError as exc:
