@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from diagbench.diagram.classes import Relation
+from diagbench.diagram.classes import ClassDiagram, Relation
 from diagbench.models.baselines.class_reader import (
-    ClassReading,
     UnreadableDiagram,
     read_class_diagram,
 )
@@ -80,15 +79,15 @@ def resized(png: bytes, factor: float) -> bytes:
     return out.getvalue()
 
 
-def triples(reading: ClassReading) -> set[tuple[str, str, str]]:
+def triples(reading: ClassDiagram) -> set[tuple[str, str, str]]:
     return {(r.kind, r.source, r.target) for r in reading.relations}
 
 
 @pytest.mark.parametrize("arrow", list(ARROWS))
 def test_two_classes_every_arrow_form(renders: dict[str, bytes], arrow: str) -> None:
     reading = read_class_diagram(renders[arrow])
-    assert reading.classes == ("Dog", "Animal")  # written first, drawn on top
-    assert reading.relations == (Relation(*ARROWS[arrow], navigable=arrow == "-->"),)
+    assert reading.names == ["Dog", "Animal"]  # written first, drawn on top
+    assert reading.relations == [Relation(*ARROWS[arrow], navigable=arrow == "-->")]
 
 
 @pytest.mark.parametrize("name", list(DIAGRAMS))
@@ -96,7 +95,7 @@ def test_chains_branches_and_prior_free_names(renders: dict[str, bytes], name: s
     expected = DIAGRAMS[name][1]
     reading = read_class_diagram(renders[name])
     assert triples(reading) == expected
-    assert set(reading.classes) == {n for _, *pair in expected for n in pair}
+    assert set(reading.names) == {n for _, *pair in expected for n in pair}
 
 
 @pytest.mark.parametrize("factor", [1.5, 2.0])

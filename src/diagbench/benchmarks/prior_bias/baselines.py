@@ -19,6 +19,7 @@ from rapidfuzz.distance import Levenshtein
 
 from diagbench.benchmarks.prior_bias.prompts import QUESTIONS
 from diagbench.benchmarks.prior_bias.vocabulary import Vocabulary, load_vocabulary
+from diagbench.diagram.classes import ClassDiagram
 from diagbench.models.offline import one_image, prompt_text
 from diagbench.models.request import Request
 from diagbench.scoring.names import normalize_name
@@ -55,7 +56,7 @@ def answer_from_prior(request: Request) -> str:
     return "Unknown" if prior is None else str(prior)
 
 
-def _closest(name: str, read: tuple[str, ...]) -> str | None:
+def _closest(name: str, read: list[str]) -> str | None:
     """The read class name that is `name` (under 𝒩, else the most similar above 0.6)."""
     key = normalize_name(name)
     scored = [(Levenshtein.normalized_similarity(key, normalize_name(r)), r) for r in read]
@@ -63,10 +64,10 @@ def _closest(name: str, read: tuple[str, ...]) -> str | None:
     return best[1] if best[0] >= 0.6 else None
 
 
-_READINGS: dict[bytes, object] = {}  # by the image's sha256: a reading is a few hundred bytes
+_READINGS: dict[bytes, ClassDiagram] = {}  # by the image's sha256: a reading is a few hundred bytes
 
 
-def _read(image: bytes):
+def _read(image: bytes) -> ClassDiagram:
     """The image read once for both stages and all its questions (the reader is
     deterministic)."""
     from diagbench.models.baselines.class_reader import read_class_diagram  # heavy: lazy
@@ -82,9 +83,9 @@ def answer_from_diagram(request: Request) -> str:
     reading = _read(one_image(request))
     prompt = prompt_text(request)
     if _STAGE1 in prompt:
-        return json.dumps(list(reading.classes))
+        return json.dumps(reading.names)
     relation, a, b = parse_question(prompt)
-    ra, rb = _closest(a, reading.classes), _closest(b, reading.classes)
+    ra, rb = _closest(a, reading.names), _closest(b, reading.names)
     for found in reading.relations:
         if found.kind == relation and {found.source, found.target} == {ra, rb} and ra != rb:
             return str((found.source, found.target) == (ra, rb))

@@ -7,9 +7,7 @@ name means.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from diagbench.diagram.classes import Relation
+from diagbench.diagram.classes import ClassDiagram, Relation, UmlClass
 from diagbench.models.baselines.class_connectors import Connector, find_connectors
 from diagbench.models.baselines.class_geometry import Box, find_boxes
 from diagbench.models.baselines.class_names import read_name
@@ -20,25 +18,17 @@ class UnreadableDiagram(ValueError):
     """The bytes are not an image of a class diagram this reader can read."""
 
 
-@dataclass(frozen=True)
-class ClassReading:
-    """The class names, top to bottom, and the relations drawn between them (in the sense
-    of `diagbench.diagram.classes`)."""
-
-    classes: tuple[str, ...]
-    relations: tuple[Relation, ...]
-
-
-def read_class_diagram(image: bytes) -> ClassReading:
-    """The classes and relations of the class diagram in PNG or JPEG `image` bytes."""
+def read_class_diagram(image: bytes) -> ClassDiagram:
+    """The classes (top to bottom) and the relations drawn between them, in the sense of
+    `diagbench.diagram.classes`, of the class diagram in PNG or JPEG `image` bytes."""
     rgb = decode_rgb(image, UnreadableDiagram)
     boxes, scale = find_boxes(rgb)
     if not boxes:
         raise UnreadableDiagram("no class boxes found: this does not look like a PlantUML "
                                 "class diagram (default skin)")
     names = [read_name(rgb, box) for box in boxes]
-    relations = tuple(_relation(c, names, boxes) for c in find_connectors(rgb, boxes, scale))
-    return ClassReading(tuple(names), relations)
+    relations = [_relation(c, names, boxes) for c in find_connectors(rgb, boxes, scale)]
+    return ClassDiagram([UmlClass(name) for name in names], relations)
 
 
 def _relation(connector: Connector, names: list[str], boxes: list[Box]) -> Relation:
