@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
-LABELS = ("True", "False", "Unknown")
-_WORDS = {
+Label = Literal["True", "False", "Unknown"]
+ReadAs = Literal["parsed", "ambiguous", "unparsed", "empty"]
+_WORDS: dict[str, Label] = {
     "true": "True", "yes": "True", "correct": "True", "right": "True", "affirmative": "True",
     "false": "False", "no": "False", "incorrect": "False", "wrong": "False",
     "negative": "False", "unknown": "Unknown", "unclear": "Unknown", "undetermined": "Unknown",
@@ -39,11 +41,11 @@ class TruthAnswer:
     """`label` is True, False or Unknown; `status` says how it was read: `parsed`,
     `ambiguous` (several labels), `unparsed` (none) or `empty`."""
 
-    label: str
-    status: str
+    label: Label
+    status: ReadAs
 
 
-def _word(text: str) -> str | None:
+def _word(text: str) -> Label | None:
     return _WORDS.get(_TRAILING.sub("", text).strip())
 
 
