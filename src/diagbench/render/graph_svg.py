@@ -94,7 +94,7 @@ def mermaid_statistics(svg: str) -> GraphStats:
     for m in _MM_G.finditer(svg):
         tag, classes = m.group(0), m.group(1).split()
         ident = _attr(tag, "id")
-        if "node" in classes:
+        if "node" in classes or "icon-shape" in classes or "image-shape" in classes:
             if "statediagram-note" in classes or re.search(r"(?:^|-)note\d+$", ident):
                 notes += 1
                 continue

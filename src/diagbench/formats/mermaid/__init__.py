@@ -1,0 +1,108 @@
+"""Mermaid: readers of flowchart/graph, classDiagram, erDiagram and stateDiagram(-v2) into
+the graph model, and a writer back to Mermaid.
+
+`read_mermaid(text)` never raises: it finds the diagram's header (after front matter,
+`%%{init}%%` directives and comments), hands the body to the reader of that kind, and
+returns one `Parsed` with the model and the diagnostics (1-based line, text, reason) of
+the statements it could not read. Counts are what mermaid-cli draws (see
+`diagbench.render.graph_svg`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from diagbench.diagram.graph import GraphDiagram
+from diagbench.formats.diagnostics import Diagnostic
+from diagbench.formats.read import Parsed
+
+_HEADER = re.compile(r"^\s*(flowchart-elk|flowchart|graph|classDiagram-v2|classDiagram|erDiagram|"
+                     r"stateDiagram-v2|stateDiagram)\b(.*)$")
+_KINDS = {"flowchart": "flowchart", "flowchart-elk": "flowchart", "graph": "flowchart",
+          "classDiagram": "class", "classDiagram-v2": "class", "erDiagram": "er",
+          "stateDiagram": "state", "stateDiagram-v2": "state"}
+
+
+def statements(lines: list[str], first: int) -> list[tuple[int, str]]:
+    """(line number, statement) of `lines` (numbered from `first`): comments (`%%`)
+    dropped, blank lines skipped, `;` separating statements outside quotes and brackets."""
+    out: list[tuple[int, str]] = []
+    pending, start = "", first
+    for n, raw in enumerate(lines, first):
+        line = raw.strip()
+        if pending:
+            line, n = pending + "\n" + line, start
+            pending = ""
+        elif not line or line.startswith("%%"):
+            continue
+        if line.count('"') % 2 and n - first < len(lines) - 1:  # a quoted text goes on
+            pending, start = line, n
+            continue
+        for part in split_semicolons(line):
+            if part.strip():
+                out.append((n, part.strip()))
+    if pending:
+        out.append((start, pending))
+    return out
+
+
+def split_semicolons(line: str) -> list[str]:
+    parts, depth, quoted, start = [], 0, False, 0
+    for k, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "[({":
+            depth += 1
+        elif not quoted and ch in "])}":
+            depth = max(0, depth - 1)
+        elif ch == ";" and not quoted and depth == 0:
+            parts.append(line[start:k])
+            start = k + 1
+    parts.append(line[start:])
+    return parts
+
+
+def read_mermaid(text: str) -> list[Parsed]:
+    """The diagram of a Mermaid source (flowchart, class, ER or state)."""
+    import importlib
+
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    k = 0
+    if lines and lines[0].strip() == "---":  # front matter
+        end = next((j for j in range(1, len(lines)) if lines[j].strip() == "---"), None)
+        k = (end + 1) if end is not None else len(lines)
+    while k < len(lines) and (not lines[k].strip() or lines[k].strip().startswith("%%")):
+        k += 1
+    if k >= len(lines):
+        return [Parsed(0, 1, "mermaid", "empty", GraphDiagram("mermaid", "flowchart"),
+                       (Diagnostic(1, "", "empty source: no diagram"),))]
+    m = _HEADER.match(lines[k])
+    if m is None:
+        return [Parsed(0, k + 1, "mermaid", "unknown", GraphDiagram("mermaid", "flowchart"),
+                       (Diagnostic(k + 1, lines[k], "not a flowchart, class, ER or state "
+                                                    "diagram header"),))]
+    kind = _KINDS[m.group(1)]
+    module = {"flowchart": "flowchart", "class": "classes", "er": "er", "state": "state"}[kind]
+    reader = importlib.import_module(f"diagbench.formats.mermaid.{module}").read
+    rest = m.group(2)
+    header = ""
+    if kind == "flowchart":
+        d = re.match(r"\s*(TB|TD|BT|RL|LR|<|>|\^|v)?\s*;?(.*)$", rest)
+        header, rest = (d.group(1) or "", d.group(2)) if d else ("", rest)
+    body = [rest.strip().lstrip(";"), *lines[k + 1:]]
+    diagram, diagnostics = reader(body, k + 1, header)
+    return [Parsed(0, k + 1, "mermaid", kind, diagram,
+                   tuple(sorted(diagnostics, key=lambda d: d.line)))]
+
+
+def unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1]
+    if len(text) >= 2 and text[0] == text[-1] == "`":
+        text = text[1:-1]
+    return text
+
+
+__all__ = ["read_mermaid"]
