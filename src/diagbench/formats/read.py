@@ -21,6 +21,9 @@ from diagbench.references import load
 #: language → "module:function" taking the text and returning list[Parsed].
 READERS: dict[str, str] = {
     "plantuml": "diagbench.formats.plantuml.read:read_plantuml",
+    "mermaid": "diagbench.formats.mermaid:read_mermaid",
+    "dot": "diagbench.formats.dot:read_dot",
+    "dbml": "diagbench.formats.dbml:read_dbml",
 }
 #: file suffix → language.
 SUFFIXES: dict[str, str] = {
