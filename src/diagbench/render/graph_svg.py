@@ -13,9 +13,9 @@ excluded), **clusters** the containers drawn, **notes** the notes.
   as `<g class="node …" id="<render id>-<prefix>-<name>-<n>">` (prefix `flowchart`,
   `classId`, `entity`, `state`), edges as `<path data-edge="true" data-id=…>`, and
   containers as `<g class="cluster …">` (flowchart subgraphs, class namespaces) or
-  `<g class="statediagram-state statediagram-cluster">` (composite states; the
-  `statediagram-cluster-alt` boxes are the regions of a concurrent state, parts of
-  it, not containers of their own). Notes are nodes with an id `note<n>` (class
+  `<g class="statediagram-state statediagram-cluster">` (composite states, and with
+  `statediagram-cluster-alt` the regions of a concurrent state, drawn as containers
+  of their own). Notes are nodes with an id `note<n>` (class
   diagram) or the class `statediagram-note` (state diagram); their connectors are
   the edges `edgeNote<n>` and `…note-edge`. A flowchart link `~~~` is drawn as an
   invisible path (class `edge-thickness-invisible`): not a relation.
@@ -100,8 +100,7 @@ def mermaid_statistics(svg: str) -> GraphStats:
                 continue
             named = _MM_PREFIX.search(ident)
             entities.append(named.group(2) if named else ident)
-        elif ("cluster" in classes or "statediagram-cluster" in classes) \
-                and "statediagram-cluster-alt" not in classes:
+        elif "cluster" in classes or "statediagram-cluster" in classes:
             clusters.append(_attr(tag, "data-id") or ident.removeprefix(prefix))
     relations: list[tuple[str, str]] = []
     for m in _MM_PATH.finditer(svg):

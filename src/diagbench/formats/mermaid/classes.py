@@ -1,0 +1,185 @@
+"""Mermaid classDiagram: classes (declared, with bodies, or implied by relations),
+members, annotations, relations with their meaning and cardinalities, namespaces
+(clusters) and notes."""
+
+from __future__ import annotations
+
+import re
+
+from diagbench.diagram.graph import (
+    Cluster,
+    Entity,
+    EntityKind,
+    GraphDiagram,
+    Head,
+    LineStyle,
+    Member,
+    Note,
+    Relation,
+    RelationType,
+)
+from diagbench.formats.diagnostics import Diagnostic
+from diagbench.formats.mermaid import statements, unquote
+
+_NAME = r"`[^`]+`|[\w.$-]+(?:~[^~]*~)?"
+_REL = re.compile(
+    rf"^(?P<a>{_NAME})\s*(?:\"(?P<ca>[^\"]*)\"\s*)?(?P<l><\||\*|o|<|\(\))?(?P<body>--|\.\.)"
+    rf"(?P<r>\|>|\*|o|>|\(\))?\s*(?:\"(?P<cb>[^\"]*)\"\s*)?(?P<b>{_NAME})\s*(?::\s*(?P<label>.*))?$")
+_CLASS = re.compile(rf"^class\s+(?P<n>{_NAME})\s*(?:\[\"?(?P<label>[^\]\"]*)\"?\])?\s*"
+                    r"(?::::[\w-]+)?\s*(?P<open>\{)?\s*(?P<rest>.*)$")
+_MEMBER = re.compile(rf"^(?P<n>{_NAME})\s*:\s*(?P<m>.+)$")
+_ANNOTATION = re.compile(rf"^<<\s*(?P<a>[^>]+?)\s*>>\s*(?P<n>{_NAME})?$")
+_NOTE = re.compile(r'^note\s+(?:for\s+(?P<n>\S+)\s+)?"(?P<t>[^"]*)"\s*$')
+_SKIP = re.compile(r"^(classDef|cssClass|style|click|callback|link|direction|accTitle|accDescr"
+                   r"|class\s+\S+(?:\s*,\s*\S+)*\s*:::)\b")
+_HEADS: dict[str, Head] = {"<|": "triangle", "|>": "triangle", "*": "filled_diamond",
+                           "o": "diamond", "<": "arrow", ">": "arrow", "()": "circle"}
+_KINDS: dict[str, EntityKind] = {"interface": "interface", "abstract": "abstract",
+                                 "enumeration": "enum", "enum": "enum", "service": "class"}
+
+
+def _id(name: str) -> str:
+    return unquote(name.strip("`")).split("~")[0]
+
+
+def _member(text: str) -> Member:
+    text = text.strip()
+    vis = text[0] if text and text[0] in "+-#~" else ""
+    body = text[1:] if vis else text
+    if "(" in body:
+        name, _, rest = body.partition("(")
+        params, _, ret = rest.partition(")")
+        return Member(name.strip(), ret.strip(" $*"), vis, (), params, text=text)  # type: ignore[arg-type]
+    parts = body.split()
+    name, type_ = (parts[-1], " ".join(parts[:-1])) if len(parts) > 1 else (body, "")
+    return Member(name, type_, vis, text=text)  # type: ignore[arg-type]
+
+
+def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[Diagnostic]]:
+    classes: dict[str, dict] = {}
+    relations: list[Relation] = []
+    clusters: list[Cluster] = []
+    members: dict[str, list[str]] = {}
+    notes: list[Note] = []
+    diagnostics: list[Diagnostic] = []
+    stack: list[str] = []
+    body_of: str | None = None
+    body_line = 0
+
+    def touch(name: str, line: int) -> str:
+        ident = _id(name)
+        if ident not in classes:
+            classes[ident] = {"name": "", "kind": "class", "attrs": [], "methods": [],
+                              "stereo": [], "parent": stack[-1] if stack else None,
+                              "line": line}
+            if stack:
+                members[stack[-1]].append(ident)
+        return ident
+
+    def add_member(ident: str, text: str) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if text.startswith("<<") and text.endswith(">>"):
+            set_annotation(ident, text[2:-2].strip())
+            return
+        m = _member(text)
+        classes[ident]["methods" if m.is_method else "attrs"].append(m)
+
+    def set_annotation(ident: str, text: str) -> None:
+        classes[ident]["stereo"].append(text)
+        kind = _KINDS.get(text.lower())
+        if kind:
+            classes[ident]["kind"] = kind
+
+    for n, text in statements(lines, first):
+        if body_of is not None:
+            if text.startswith("}"):
+                body_of = None
+                continue
+            add_member(body_of, text)
+            continue
+        if text == "}" and stack:
+            stack.pop()
+            continue
+        ns = re.match(r"^namespace\s+(\S+)\s*\{\s*$", text)
+        if ns:
+            clusters.append(Cluster(ns.group(1), "", "namespace",
+                                    parent=stack[-1] if stack else None, line=n))
+            members[ns.group(1)] = []
+            stack.append(ns.group(1))
+            continue
+        m = _CLASS.match(text)
+        if m:
+            ident = touch(m.group("n"), n)
+            if m.group("label"):
+                classes[ident]["name"] = m.group("label")
+            rest = m.group("rest").strip()
+            if m.group("open"):
+                if rest.endswith("}"):
+                    for part in rest[:-1].split("\n"):
+                        add_member(ident, part)
+                else:
+                    body_of, body_line = ident, n
+                    add_member(ident, rest)
+            continue
+        m = _ANNOTATION.match(text)
+        if m and m.group("n"):
+            set_annotation(touch(m.group("n"), n), m.group("a"))
+            continue
+        m = _NOTE.match(text)
+        if m:
+            notes.append(Note(m.group("t"), (_id(m.group("n")),) if m.group("n") else (),
+                              "right" if m.group("n") else "floating", line=n))
+            continue
+        if _SKIP.match(text):
+            continue
+        m = _REL.match(text)
+        if m:
+            a, b = touch(m.group("a"), n), touch(m.group("b"), n)
+            left, right = m.group("l") or "", m.group("r") or ""
+            dashed = m.group("body") == ".."
+            rtype, source, target, reverse = _meaning(left, right, dashed)
+            src, dst = (b, a) if reverse else (a, b)
+            ca, cb = m.group("ca") or "", m.group("cb") or ""
+            heads = (left != "") + (right != "")
+            style: LineStyle = "dashed" if dashed else "solid"
+            relations.append(Relation(
+                src, dst, rtype, "double" if heads == 2 else "single" if heads else "none",
+                unquote(m.group("label") or ""), source, target, style,
+                cb if reverse else ca, ca if reverse else cb, reversed=reverse, line=n))
+            continue
+        m = _MEMBER.match(text)
+        if m and not text.startswith("class "):
+            add_member(touch(m.group("n"), n), m.group("m"))
+            continue
+        diagnostics.append(Diagnostic(n, text, "not a class diagram statement"))
+    if body_of is not None:
+        diagnostics.append(Diagnostic(body_line, "", f"class {body_of!r}: body never closed"))
+    for ident in stack:
+        diagnostics.append(Diagnostic(first, "", f"namespace {ident!r} never closed"))
+    entities = tuple(Entity(i, c["name"], c["kind"], stereotypes=tuple(c["stereo"]),
+                            attributes=tuple(c["attrs"]), methods=tuple(c["methods"]),
+                            parent=c["parent"], line=c["line"]) for i, c in classes.items())
+    drawn = tuple(Cluster(c.id, c.name, c.kind, c.shape, c.parent, tuple(members[c.id]),
+                          line=c.line) for c in clusters)
+    return GraphDiagram("mermaid", "class", entities, tuple(relations), drawn,
+                        tuple(notes)), diagnostics
+
+
+def _meaning(left: str, right: str, dashed: bool) -> tuple[RelationType, Head, Head, bool]:
+    """(type, head at source, head at target, written target-first) of a link."""
+    rtype: RelationType
+    lh, rh = _HEADS.get(left, "none"), _HEADS.get(right, "none")
+    meanings: tuple[tuple[Head, RelationType], ...] = (
+        ("triangle", "realization" if dashed else "inheritance"),
+        ("filled_diamond", "composition"), ("diamond", "aggregation"))
+    for head, rtype in meanings:
+        if lh == head:  # A <|-- B: B is the child
+            return rtype, rh, lh, True
+        if rh == head:
+            return rtype, lh, rh, False
+    rtype = "dependency" if dashed and "arrow" in (lh, rh) else "association"
+    if lh == "arrow" and rh == "none":
+        return rtype, "none", "arrow", True
+    return rtype, lh, rh, False
