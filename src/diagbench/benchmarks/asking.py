@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.models.image_policy import ImagePolicy, ImagePolicyError, image_problem
@@ -88,8 +88,9 @@ def settings_from_manifest(entry: dict) -> ModelSettings:
     parameters = dict(entry["parameters"])
     policy = ImagePolicy(**parameters.pop("image_policy"))
     known = {f.name for f in fields(GenerationConfig)}
-    config = GenerationConfig(**{k: tuple(v) if isinstance(v, list) else v
-                                 for k, v in parameters.items() if k in known})
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v  # as JSON held them
+                              for k, v in parameters.items() if k in known}
+    config = GenerationConfig(**values)
     spec = ModelSpec(entry["provider"], entry["model"], entry["base_url"])
     return ModelSettings(spec, config, 0.0, RetryPolicy(), policy, None)
 

@@ -80,8 +80,12 @@ class Benchmark(ABC, Generic[S, T]):
         raise NotImplementedError(f"{self.name} has nothing to build")
 
     @abstractmethod
-    def samples(self, run: Path, bars: Bars, **options: Any) -> Dataset:
-        """The samples of a run (raises `DataError` when the data cannot be used)."""
+    def samples(self, run: Path, bars: Bars, *args: Any, **options: Any) -> Dataset:
+        """The samples of a run (raises `DataError` when the data cannot be used).
+
+        `*args: Any, **options: Any` lets each benchmark name its own options in its
+        signature (type checkers accept any override of this gradual signature); the
+        commands pass options by keyword only."""
 
     @abstractmethod
     def prompts(self, data: Dataset) -> list[Ask]:

@@ -3,7 +3,7 @@ from numbers already computed and writes it to `path`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -22,7 +22,7 @@ def _save(fig, path: Path) -> Path:
     return path
 
 
-def grouped_bars(path: Path, categories: Sequence[str], series: dict[str, Values],
+def grouped_bars(path: Path, categories: Sequence[str], series: Mapping[str, Values],
                  ylabel: str, title: str, percent: bool = False) -> Path:
     """One group of bars per category, one bar per series (a missing value: no bar);
     `percent` fixes the axis at 0–100."""
@@ -46,8 +46,9 @@ def grouped_bars(path: Path, categories: Sequence[str], series: dict[str, Values
     return _save(fig, path)
 
 
-def error_bar_lines(path: Path, bins: Sequence[str], series: dict[str, tuple[Values, Values]],
-                    xlabel: str, ylabel: str, title: str) -> Path:
+def error_bar_lines(path: Path, bins: Sequence[str],
+                    series: Mapping[str, tuple[Values, Values]], xlabel: str, ylabel: str,
+                    title: str) -> Path:
     """One line per series over `bins`: (means, error half-widths); None where a bin is empty."""
     fig, ax = plt.subplots(figsize=(7, 4))
     for name, (means, errors) in series.items():

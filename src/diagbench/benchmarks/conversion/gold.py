@@ -85,6 +85,7 @@ def _rendered_images(texts: dict[str, tuple[Path, str]], image_dir: Path,
                                                f"the ground truth does not render: "
                                                f"{render.error}{where}"))
                 continue
+            assert render.image is not None  # a valid render has its image
             target = image_dir / f"{name}.png"
             target.parent.mkdir(parents=True, exist_ok=True)
             render.image.replace(target)

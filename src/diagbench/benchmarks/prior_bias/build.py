@@ -69,8 +69,8 @@ def build_benchmark(out: Path, vocabulary: Vocabulary, per_cell: int, seed: int,
 
 def _scaled(image: Path, scale: float, out: Path, ident: str) -> tuple[str, ImageFile]:
     name = f"images/{ident}@{scale_name(scale)}.png"
-    with Image.open(image) as img:
-        img = img.convert("RGB")
+    with Image.open(image) as opened:
+        img = opened.convert("RGB")
         if scale != 1.0:
             img = img.resize((round(img.width * scale), round(img.height * scale)),
                              Image.Resampling.LANCZOS)

@@ -140,7 +140,7 @@ def _diagram(build: Build, relation: str, condition: str, edges: list[Relation],
 
 def _queries(diagram: Diagram, relation: str, condition: str, edges: list[Relation]
              ) -> list[Instance]:
-    out = []
+    out: list[Instance] = []
     for edge in edges:
         for a, b in ((edge.source, edge.target), (edge.target, edge.source)):
             out.append(Instance(f"{diagram.id}-q{len(out)}", diagram.id, relation, condition,
@@ -171,7 +171,7 @@ def _matched(instances: list[Instance], partners: list[Instance]) -> list[Instan
 def _two_class(build: Build, vocabulary: Vocabulary, relation: str,
                pairs: list[tuple[str, str]], per_cell: int) -> None:
     seen_free: set[tuple] = set()
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for source, target in pairs:
         if counts["prior-conform"] >= per_cell:
             break

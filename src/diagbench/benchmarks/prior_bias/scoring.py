@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Literal
 
 from diagbench.benchmarks.asking import Answer, Ask
 from diagbench.benchmarks.jsonl import read_jsonl
@@ -78,7 +79,7 @@ def _score(model: str, item: Item, scale: str, names: Answer, answer: Answer
            ) -> PriorBiasScore:
     listed = parse_name_list(names.text) if names.status == "ok" else None
     truth = parse_truth(answer.text) if answer.status == "ok" else None
-    gold = "True" if item.gold else "False"
+    gold: Literal["True", "False"] = "True" if item.gold else "False"
     return PriorBiasScore(
         model, item.id, item.condition, item.relation, scale, gold,
         "ok" if truth and names.status == "ok" else "error", answer.error or names.error,
