@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Literal
 
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Instance
@@ -23,27 +23,18 @@ class ImageFile:
 
 
 @dataclass(frozen=True, slots=True)
-class Item:
-    """One instance as the data directory lists it: the diagram it asks about, the
+class Item(Instance):
+    """One instance as the data directory lists it (the diagram it asks about, the
     relation and condition, the class names, the queried pair (A, B), the gold answer
-    (A → B is drawn), its matched instance, its source and its images by scale."""
+    — A → B is drawn —, its matched instance), with its source and images by scale."""
 
-    id: str
-    diagram: str
-    relation: str
-    condition: str
-    classes: tuple[str, ...]
-    query: tuple[str, str]
-    gold: bool
-    matched: str | None
-    source: str
-    images: dict[str, ImageFile]
+    source: str = ""
+    images: dict[str, ImageFile] = field(default_factory=dict)
 
     @classmethod
     def of(cls, instance: Instance, images: dict[str, ImageFile]) -> Item:
-        return cls(instance.id, instance.diagram, instance.relation, instance.condition,
-                   instance.classes, instance.query, instance.gold, instance.matched,
-                   f"diagrams/{instance.diagram}.puml", images)
+        return cls(**{f.name: getattr(instance, f.name) for f in fields(Instance)},
+                   source=f"diagrams/{instance.diagram}.puml", images=images)
 
     def to_json(self) -> dict:
         return asdict(self) | {"classes": list(self.classes), "query": list(self.query)}
