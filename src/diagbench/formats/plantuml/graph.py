@@ -119,9 +119,9 @@ def link_relation(a: str, b: str, shape: LinkShape, family: str, label: str = ""
         words = " ".join(stereotypes).lower() + " " + label.lower()
         if family == "state":
             kind = "transition"
-        elif "include" in words and family == "usecase":
+        elif "<<include>>" in words and family != "class":
             kind = "include"
-        elif "extend" in words and family == "usecase":
+        elif "<<extend>>" in words and family != "class":
             kind = "extend"
         elif family == "c4":
             kind = "flow"

@@ -7,7 +7,17 @@ line is a sequence statement; so do we (`parse_sequence` and its
 
 from __future__ import annotations
 
+import re
+
 from diagbench.formats.read import Parsed
+
+#: Link forms only description and class diagrams accept: a direction inside the arrow
+#: (`-up->`, `.l.>`) or a socket end (`-(`, `)-`). A block holding one is not a sequence
+#: diagram, whatever our sequence reader made of it.
+_GRAPH_ONLY = re.compile(
+    r"^[ \t]*\S+[ \t]*\S*[-.](?:\[[^\]\n]*\])?(?i:up|down|left|right|le|ri|do|u|d|l|r)"
+    r"(?:\[[^\]\n]*\])?[-.]|^[ \t]*\S+[ \t]*[-.]+\([ \t]|^[ \t]*\S+[ \t]*\)[-.]", re.M)
+_BLOCK = re.compile(r"^[ \t]*@startuml\b.*?(?:^[ \t]*@enduml\b|\Z)", re.M | re.S | re.I)
 
 
 def read_plantuml(text: str) -> list[Parsed]:
@@ -18,9 +28,12 @@ def read_plantuml(text: str) -> list[Parsed]:
     sequences = parse_sequence(text)
     graphs: list[Parsed] | None = None
     out = []
+    blocks = [m.group(0) for m in _BLOCK.finditer(text)]
     for parsed in sequences:
-        if parsed.kind in ("sequence", "empty") or parsed.kind not in (
-                "class", "state", "usecase", "component", "object", "unknown", "activity"):
+        graph_only = parsed.kind == "sequence" and parsed.index < len(blocks) and \
+            _GRAPH_ONLY.search(blocks[parsed.index]) is not None
+        if not graph_only and (parsed.kind in ("sequence", "empty") or parsed.kind not in (
+                "class", "state", "usecase", "component", "object", "unknown", "activity")):
             out.append(Parsed(parsed.index, parsed.first_line, "plantuml", parsed.kind,
                               parsed.diagram, parsed.diagnostics))
             continue

@@ -1,0 +1,281 @@
+"""A grammar of PlantUML class, component, use-case, state and C4 diagrams, for
+differential testing of the graph reader against PlantUML itself.
+
+`diagram(rng)` draws one diagram: each production picks among the written
+forms PlantUML accepts for the same construct (declarations with and without
+quotes, aliases, stereotypes and bodies; arrows of every head, line and
+direction hint; multiplicities and labels; nested containers; notes of every
+placement). The oracle is PlantUML's SVG (`diagbench.render.graph_stats`),
+so the generator needs no expectation of its own.
+"""
+
+from __future__ import annotations
+
+import random
+
+KINDS = ("class", "component", "usecase", "state", "c4")
+_WORDS = ("Order", "User", "Cart", "Item", "Bank", "Shop", "Auth", "Mail", "Queue", "Store",
+          "Api", "Web", "Db", "Log", "Pay", "Ship")
+_DIRS = ("", "", "up", "down", "left", "right", "u", "d", "l", "r")
+
+
+def _name(rng: random.Random, k: int) -> str:
+    return f"{rng.choice(_WORDS)}{k}"
+
+
+def _label(rng: random.Random) -> str:
+    return rng.choice(("", "", "uses", "calls it", "1..*", "reads / writes", "<<use>>"))
+
+
+def _body(rng: random.Random, dotted: bool = False) -> str:
+    c = "." if dotted else "-"
+    d = rng.choice(_DIRS)
+    style = rng.choice(("", "", "", "[#red]", "[bold]", "[dashed]"))
+    if d:
+        return c + style + d + c
+    return c * rng.choice((1, 2, 2, 3)) if not style else c + style + c
+
+
+def _notes(rng: random.Random, ids: list[str], lines: list[str]) -> None:
+    for n in range(rng.choice((0, 0, 1, 2))):
+        target = rng.choice(ids)
+        form = rng.randrange(4)
+        if form == 0:
+            lines.append(f"note {rng.choice(('left', 'right', 'top', 'bottom'))} of {target}"
+                         " : a note")
+        elif form == 1:
+            lines += [f"note right of {target}", "two", "lines", "end note"]
+        elif form == 2:
+            lines += [f'note "floating {n}" as N{n}']
+        else:
+            lines += [f'note "linked {n}" as NL{n}', f"NL{n} .. {target}"]
+
+
+def class_diagram(rng: random.Random) -> str:
+    lines = ["@startuml"]
+    ids: list[str] = []
+    open_packages = 0
+    for k in range(rng.randint(1, 7)):
+        if rng.random() < 0.15:
+            lines.append(f"package {rng.choice(('P', 'Pkg', 'Domain'))}{k} {{")
+            open_packages += 1
+        name = _name(rng, k)
+        keyword = rng.choice(("class", "class", "abstract class", "interface", "enum",
+                              "annotation", "abstract", "entity", "struct"))
+        form = rng.randrange(4)
+        stereo = rng.choice(("", "", " <<Entity>>", " <<S1>> <<S2>>"))
+        generic = rng.choice(("", "", "<T>", " <K, V>"))
+        if form == 0:
+            lines.append(f"{keyword} {name}{generic}{stereo}")
+        elif form == 1:
+            lines.append(f'{keyword} "{name} long" as {name}{stereo}')
+        elif form == 2:
+            lines += [f"{keyword} {name}{stereo} {{", "  +id : int", "  -name : String",
+                      "  --", "  +run(a : int) : void", "}"]
+        else:
+            lines.append(f"{keyword} {name} {{ }}" if rng.random() < 0.5 else
+                         f"{keyword} {name}\n{{\n  field\n}}")
+        ids.append(name)
+        if open_packages and rng.random() < 0.5:
+            lines.append("}")
+            open_packages -= 1
+    lines += ["}"] * open_packages
+    heads = (("", ">"), ("<|", ""), ("", "|>"), ("*", ""), ("", "*"), ("o", ""), ("", "o"),
+             ("", ""), ("<", ">"), ("", "#"), ("", "+"), ("x", ""))
+    for k in range(rng.randint(0, 7)):
+        a, b = rng.choice(ids), rng.choice(ids + [f"Implicit{k}"] * (k % 5 == 4))
+        left, right = rng.choice(heads)
+        ma = rng.choice(("", "", '"1" ', '"0..*" '))
+        mb = rng.choice(("", "", ' "many"', ' "1"'))
+        label = _label(rng)
+        hidden = "[hidden]" if rng.random() < 0.05 else ""
+        body = _body(rng, rng.random() < 0.3)
+        if hidden:
+            body = "-[hidden]-"
+        lines.append(f"{a} {ma}{left}{body}{right}{mb} {b}" + (f" : {label}" if label else ""))
+    if rng.random() < 0.3:
+        target = rng.choice(ids)
+        lines.append(f"{target} : +extra : int")
+    _notes(rng, ids, lines)
+    lines.append("@enduml")
+    return "\n".join(lines) + "\n"
+
+
+def component_diagram(rng: random.Random, usecase: bool = False) -> str:
+    lines = ["@startuml"]
+    if rng.random() < 0.3:
+        lines.append("left to right direction")
+    ids: list[str] = []
+    refs: dict[str, str] = {}
+    depth = 0
+    containers = ("package", "node", "folder", "frame", "cloud", "rectangle", "database")
+    for k in range(rng.randint(1, 7)):
+        if rng.random() < 0.2:
+            lines.append(f'{rng.choice(containers)} "Box {k}" {{' if rng.random() < 0.5 else
+                         f"{rng.choice(containers)} Box{k} {{")
+            depth += 1
+        name = _name(rng, k)
+        if usecase:
+            form = rng.randrange(5)
+            if form == 0:
+                lines.append(f"actor {name}")
+                refs[name] = name
+            elif form == 1:
+                lines.append(f":{name} Person: as {name}")
+                refs[name] = name
+            elif form == 2:
+                lines.append(f"({name} case) as {name}")
+                refs[name] = name
+            elif form == 3:
+                lines.append(f'usecase "{name} goal" as {name}')
+                refs[name] = name
+            else:
+                lines.append(f"({name})")
+                refs[name] = f"({name})"
+        else:
+            form = rng.randrange(6)
+            if form == 0:
+                lines.append(f"[{name}]")
+                refs[name] = f"[{name}]"
+            elif form == 1:
+                lines.append(f"[{name} long] as {name}")
+                refs[name] = name
+            elif form == 2:
+                lines.append(f"component {name}" + rng.choice(("", " <<service>>")))
+                refs[name] = name
+            elif form == 3:
+                lines.append(f"interface {name}" if rng.random() < 0.5 else f'() "{name}"')
+                refs[name] = name
+            elif form == 4:
+                kw = rng.choice(("node", "database", "queue", "artifact", "actor", "file",
+                                 "storage", "card", "agent", "collections"))
+                lines.append(f'{kw} "{name} x" as {name}')
+                refs[name] = name
+            else:
+                lines += [f"component {name} [", "  A multi-line", "  description", "]"]
+                refs[name] = name
+        ids.append(name)
+        if depth and rng.random() < 0.4:
+            lines.append("}")
+            depth -= 1
+    lines += ["}"] * depth
+    heads = (("", ">"), ("<", ""), ("", ""), ("<", ">"), ("", "("), (")", ""))
+    for _ in range(rng.randint(0, 7)):
+        a, b = rng.choice(ids), rng.choice(ids)
+        left, right = rng.choice(heads)
+        label = rng.choice(("", "", "uses", "<<include>>", "<<extend>>"))
+        body = "-[hidden]-" if rng.random() < 0.05 else _body(rng, rng.random() < 0.3)
+        lines.append(f"{refs[a]} {left}{body}{right} {refs[b]}" +
+                     (f" : {label}" if label else ""))
+    _notes(rng, [refs[i] if refs[i][0] in "[(" else i for i in ids], lines)
+    lines.append("@enduml")
+    return "\n".join(lines) + "\n"
+
+
+def state_diagram(rng: random.Random) -> str:
+    lines = ["@startuml"]
+    ids: list[str] = []
+
+    def states(depth: int, count: int) -> list[str]:
+        local: list[str] = []
+        for k in range(count):
+            name = f"S{depth}{len(ids)}"
+            form = rng.randrange(6)
+            if form == 0:
+                lines.append(f"state {name}")
+            elif form == 1:
+                lines.append(f'state "{name} long" as {name}')
+            elif form == 2:
+                lines.append(f"{name} : a description")
+            elif form == 3 and depth < 2:
+                lines.append(f"state {name} {{")
+                ids.append(name)
+                inner = states(depth + 1, rng.randint(1, 3))
+                lines.append(f"[*] --> {inner[0]}")
+                if rng.random() < 0.3:
+                    lines.append("--")
+                    inner2 = states(depth + 1, 1)
+                    lines.append(f"[*] --> {inner2[0]}")
+                lines.append("}")
+                local.append(name)
+                continue
+            elif form == 4:
+                lines.append(f"state {name} <<{rng.choice(('choice', 'fork', 'join'))}>>")
+            else:
+                lines.append(f"state {name} #lightblue")
+            ids.append(name)
+            local.append(name)
+            if k and rng.random() < 0.6:
+                arrow = rng.choice(("-->", "->", "-down->", "-left->", "-[dotted]->",
+                                    "-[#red]->"))
+                lines.append(f"{local[k - 1]} {arrow} {name}" +
+                             rng.choice(("", " : event", " : e [guard] / act")))
+        return local
+
+    top = states(0, rng.randint(1, 5))
+    lines.append(f"[*] --> {top[0]}")
+    if rng.random() < 0.7:
+        lines.append(f"{rng.choice(top)} --> [*]")
+    for _ in range(rng.randint(0, 3)):
+        lines.append(f"{rng.choice(top)} --> {rng.choice(top)}")
+    _notes(rng, top, lines)
+    lines.append("@enduml")
+    return "\n".join(lines) + "\n"
+
+
+def c4_diagram(rng: random.Random) -> str:
+    lines = ["@startuml", "!include https://raw.githubusercontent.com/plantuml-stdlib/"
+                          "C4-PlantUML/master/C4_Container.puml"]
+    ids: list[str] = []
+    depth = 0
+    for k in range(rng.randint(1, 7)):
+        if rng.random() < 0.2:
+            macro = rng.choice(("System_Boundary", "Container_Boundary", "Enterprise_Boundary",
+                                "Boundary"))
+            lines.append(f'{macro}(b{k}, "Boundary {k}") {{')
+            depth += 1
+        alias = f"e{k}"
+        macro = rng.choice(("Person", "Person_Ext", "System", "System_Ext", "SystemDb",
+                            "SystemQueue", "Container", "ContainerDb", "ContainerQueue",
+                            "Container_Ext", "ContainerDb_Ext"))
+        if macro.startswith("Container"):
+            lines.append(f'{macro}({alias}, "Name {k}", "Java", "Does things")')
+        else:
+            lines.append(f'{macro}({alias}, "Name {k}"' +
+                         rng.choice((")", ', "A description")', ', $tags="v1")')))
+        ids.append(alias)
+        if depth and rng.random() < 0.4:
+            lines.append("}")
+            depth -= 1
+    lines += ["}"] * depth
+    for _ in range(rng.randint(0, 6)):
+        a, b = rng.choice(ids), rng.choice(ids)
+        macro = rng.choice(("Rel", "Rel_D", "Rel_Up", "Rel_Back", "Rel_Neighbor", "BiRel",
+                            "Rel_R", "Lay_R", "Lay_D"))
+        if macro.startswith("Lay"):
+            lines.append(f"{macro}({a}, {b})")
+        else:
+            lines.append(f'{macro}({a}, {b}, "uses"' + rng.choice((")", ', "HTTPS")')))
+    if rng.random() < 0.2:
+        lines.append("SHOW_LEGEND()")
+    lines.append("@enduml")
+    return "\n".join(lines) + "\n"
+
+
+def diagram(rng: random.Random, kind: str | None = None) -> tuple[str, str]:
+    """(kind, PlantUML text) of one random diagram."""
+    kind = kind or rng.choice(KINDS)
+    if kind == "class":
+        return kind, class_diagram(rng)
+    if kind == "component":
+        return kind, component_diagram(rng)
+    if kind == "usecase":
+        return kind, component_diagram(rng, usecase=True)
+    if kind == "state":
+        return kind, state_diagram(rng)
+    return kind, c4_diagram(rng)
+
+
+def corpus(n: int, seed: int = 0) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    return [diagram(rng, KINDS[k % len(KINDS)]) for k in range(n)]
