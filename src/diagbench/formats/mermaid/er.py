@@ -10,10 +10,12 @@ from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.mermaid import statements, unquote
 
 _NAME = r'"[^"]*"|[\w$-]+(?:\[[^\]]*\])?'
-_CARD_L = {"||": "1", "|o": "0..1", "}|": "1..*", "}o": "0..*"}
-_CARD_R = {"||": "1", "o|": "0..1", "|{": "1..*", "o{": "0..*"}
-_REL = re.compile(rf"^(?P<a>{_NAME})\s*(?P<l>\|\||\|o|\}}\||\}}o)(?P<body>--|\.\.)"
-                  rf"(?P<r>\|\||o\||\|\{{|o\{{)\s*(?P<b>{_NAME})\s*(?::\s*(?P<label>.*))?$")
+_CARDS = {"||": "1", "|o": "0..1", "o|": "0..1", "}|": "1..*", "|{": "1..*", "}o": "0..*",
+          "o{": "0..*"}
+_CARD_L = _CARD_R = _CARDS
+_CARD = r"\|\||\|o|o\||\}\||\|\{|\}o|o\{"
+_REL = re.compile(rf"^(?P<a>{_NAME})(?::::[\w-]+)?\s*(?P<l>{_CARD})(?P<body>--|\.\.)"
+                  rf"(?P<r>{_CARD})\s*(?P<b>{_NAME})(?::::[\w-]+)?\s*(?::\s*(?P<label>.*))?$")
 _ENTITY = re.compile(rf"^(?P<n>{_NAME})\s*(?::::[\w-]+)?\s*(?P<open>\{{)?\s*(?P<rest>.*)$")
 _ATTR = re.compile(r'^(?P<t>[\w()\[\],.-]+)\s+(?P<n>[\w*-]+)(?:\s+(?P<k>(?:PK|FK|UK)(?:\s*,\s*'
                    r'(?:PK|FK|UK))*))?(?:\s+"(?P<c>[^"]*)")?\s*$')
