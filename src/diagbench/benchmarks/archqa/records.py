@@ -1,0 +1,200 @@
+"""The records of the archqa benchmark, each with the JSON it reads and writes:
+`Annotation` (a line of DATA/annotations.jsonl: one diagram in SADU's annotation schema),
+`Question` (a line of DATA/questions.jsonl) and `ArchQAScore` (a line of RUN/scores.jsonl:
+one model × question)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+#: The diagram families, as diagbench names them (SADU: behavior, structural, ER).
+Family = Literal["behavioral", "structural", "er"]
+FAMILIES: tuple[Family, ...] = ("behavioral", "structural", "er")
+SADU_FAMILY: dict[str, Family] = {"behavior": "behavioral", "structural": "structural",
+                                  "ER": "er"}
+Kind = Literal["counting", "retrieval"]
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """An attribute of an entity: its name; for ER diagrams also its data type, key
+    (``PK``, ``FK``, ``PK,FK``, ``UK`` or empty) and comment."""
+
+    name: str
+    type: str = ""
+    key: str = ""
+    comment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """An entity: its id (``entity_3``), name, attributes and methods (None where the
+    annotation has no such list, which is not the same as an empty one)."""
+
+    id: str
+    name: str
+    attributes: tuple[Attribute, ...] | None = None
+    methods: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """A cluster: its id, name, the entities it includes (nested ones too, as SADU
+    annotates them) and its sub-clusters."""
+
+    id: str
+    name: str
+    entities: tuple[str, ...] = ()
+    clusters: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A relation from `source` to `target` (entity or cluster ids) with its label and,
+    per family: `direction` (behavioural: single, double, none), `type` (structural: UML
+    association, inheritance, composition, dependency, aggregation; ER: identifying or
+    non-identifying) and the ER cardinalities of each side."""
+
+    source: str
+    target: str
+    label: str = ""
+    direction: str | None = None
+    type: str | None = None
+    source_cardinality: str | None = None
+    target_cardinality: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """One diagram: its id (``family/file``), family, image (a path into the source
+    folder), entities, clusters and relations in annotation order, and difficulty."""
+
+    id: str
+    family: Family
+    file: str
+    image: str
+    entities: tuple[Entity, ...]
+    clusters: tuple[Cluster, ...]
+    relations: tuple[Relation, ...]
+    difficulty: str | None = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Annotation:
+        """An annotation from its JSON (KeyError, TypeError or ValueError when not one)."""
+        if data["family"] not in FAMILIES:
+            raise ValueError(f"unknown diagram family {data['family']!r}")
+        entities = tuple(
+            Entity(e["id"], e["name"],
+                   None if e.get("attributes") is None
+                   else tuple(Attribute(**a) for a in e["attributes"]),
+                   None if e.get("methods") is None else tuple(e["methods"]))
+            for e in data["entities"])
+        clusters = tuple(Cluster(c["id"], c["name"], tuple(c["entities"]),
+                                 tuple(c["clusters"])) for c in data["clusters"])
+        relations = tuple(Relation(**r) for r in data["relations"])
+        return cls(data["id"], data["family"], data["file"], data["image"], entities,
+                   clusters, relations, data.get("difficulty"))
+
+    def entity(self, ident: str) -> Entity | None:
+        return next((e for e in self.entities if e.id == ident), None)
+
+    def cluster(self, ident: str) -> Cluster | None:
+        return next((c for c in self.clusters if c.id == ident), None)
+
+    def name(self, ident: str) -> str | None:
+        """The name of the entity or cluster `ident` (None when it has neither)."""
+        element = self.entity(ident) or self.cluster(ident)
+        return None if element is None else element.name
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question: id (``family/file/N``, N its place in the published QA file), the
+    diagram it asks about, its text (with the strict output format), the gold answer as
+    published, the gold answer diagbench recomputes from the annotation (None where it
+    cannot), subtype, kind and difficulty (None where SADU gives none)."""
+
+    id: str
+    diagram: str
+    family: Family
+    text: str
+    gold: Any
+    subtype: str
+    kind: Kind
+    difficulty: str | None = None
+    recomputed: Any = None
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Question:
+        if data["family"] not in FAMILIES or data["kind"] not in ("counting", "retrieval"):
+            raise ValueError(f"unknown family {data['family']!r} or kind {data['kind']!r}")
+        return cls(data["id"], data["diagram"], data["family"], data["text"], data["gold"],
+                   data["subtype"], data["kind"], data.get("difficulty"),
+                   data.get("recomputed"))
+
+
+Status = Literal["ok", "unparsable", "call_error", "missing"]
+Where = Literal["markers", "open_marker", "outside"]
+
+
+@dataclass(frozen=True, slots=True)
+class ArchQAScore:
+    """One answer scored: `status` (ok: an answer was read; unparsable: none could be;
+    call_error: the call failed; missing: no response for the question), `correct`, the
+    answer read (`answer`), where it was found (`where`: inside the markers, after a
+    ``[start]`` with no ``[end]``, or outside any marker — the last two are format
+    violations), its normal form (`prediction`: a number, or a sorted list of items)
+    next to the gold's (`gold`), notes on what was accepted, and the tokens used."""
+
+    model: str
+    id: str
+    family: Family
+    subtype: str
+    kind: Kind
+    difficulty: str | None
+    scorer: str
+    status: Status
+    correct: bool
+    answer: Any = None
+    where: Where | None = None
+    prediction: Any = None
+    gold: Any = None
+    notes: tuple[str, ...] = ()
+    error: str | None = None
+    tokens: dict[str, int | None] = field(default_factory=dict)
+
+    @property
+    def violation(self) -> bool:
+        """Whether the answer was read from outside the `[start]…[end]` markers."""
+        return self.where in ("open_marker", "outside")
+
+    def to_json(self) -> dict:
+        return asdict(self) | {"notes": list(self.notes)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ArchQAScore:
+        return cls(**(data | {"notes": tuple(data.get("notes", ()))}))
+
+
+@dataclass(frozen=True, slots=True)
+class ArchQASummary:
+    """summary.json: per model (`models`), its accuracies, counting and retrieval
+    metrics, tokens and outcome counts; the paired comparisons between models."""
+
+    scorer: str
+    models: dict[str, dict]
+    paired: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> ArchQASummary:
+        return cls(data["scorer"], data["models"], data.get("paired", []))
