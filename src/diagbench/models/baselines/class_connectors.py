@@ -200,7 +200,8 @@ def _hole_area(grey: np.ndarray, boxes: list[Box], pts: np.ndarray, at: np.ndarr
     local = pts[(pts[:, 0] >= y0) & (pts[:, 0] < y0 + dark.shape[0])
                 & (pts[:, 1] >= x0) & (pts[:, 1] < x0 + dark.shape[1])].astype(int)
     own[local[:, 0] - y0, local[:, 1] - x0] = True
-    dark &= ndimage.binary_dilation(own, np.ones((3, 3)), int(np.ceil(reach / _DECORATION)) + 3)
+    dark &= ndimage.binary_dilation(own, np.ones((3, 3), bool),
+                                    int(np.ceil(reach / _DECORATION)) + 3)
     holes = ndimage.binary_fill_holes(dark) & ~dark
     for b in boxes:
         holes[max(b.y0 - y0, 0):max(b.y1 - y0 + 1, 0), max(b.x0 - x0, 0):max(b.x1 - x0 + 1, 0)] = 0

@@ -96,7 +96,7 @@ def _by_glyph(crop: np.ndarray, ch: str, x: float) -> str:
     if not count:
         return ch
     found = ndimage.find_objects(labels)
-    sizes = ndimage.sum(labels > 0, labels, range(1, count + 1))
+    sizes = np.asarray(ndimage.sum(labels > 0, labels, range(1, count + 1)))  # one per label
     glyph = found[min(range(count), key=lambda i: (
         not found[i][1].start <= x < found[i][1].stop,  # the largest one at x (not a dot)
         abs((found[i][1].start + found[i][1].stop - 1) / 2 - x) - sizes[i]))]

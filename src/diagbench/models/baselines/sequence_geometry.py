@@ -158,7 +158,7 @@ def _thin(ink: np.ndarray, y: int, x0: int, x1: int) -> bool:
 def find_arrows(grey: np.ndarray, lifelines: list[Lifeline], body: tuple[int, int]) -> list[Arrow]:
     """Every message line between body[0] and body[1], top to bottom."""
     raw = grey < INK
-    ink = ndimage.binary_closing(raw, structure=np.ones((1, 4)))
+    ink = ndimage.binary_closing(raw, structure=np.ones((1, 4), bool))
     ink[:body[0]] = False
     ink[body[1]:] = False
     arrows = []

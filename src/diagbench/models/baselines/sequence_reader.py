@@ -8,6 +8,7 @@ The reading is a `SequenceDiagram`, printed by the project's writer.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Callable
@@ -91,7 +92,7 @@ def strip_autonumber(labels: list[str]) -> tuple[list[str], bool]:
     """Labels without `autonumber`'s numbers, and whether they had them: most labels start
     with their own number (1, 2, 3 …) with no dot after it (a dot means hand numbering)."""
     plain = [_AUTONUMBER.fullmatch(label) for label in labels]
-    if len(labels) < 2 or sum(bool(m) and int(m.group(1)) == k + 1
+    if len(labels) < 2 or sum(m is not None and int(m.group(1)) == k + 1
                               for k, m in enumerate(plain)) <= len(labels) / 2:
         return labels, False
     numbered = [_NUMBER.fullmatch(label) for label in labels]
@@ -101,6 +102,28 @@ def strip_autonumber(labels: list[str]) -> tuple[list[str], bool]:
 
 def _quote(text: str) -> str:
     return text.replace('"', "'")
+
+
+def _centred_in(rect: Rect, above: float = math.inf) -> Callable[[TextBox], bool]:
+    """Whether a text box's centre is inside `rect` (and above the row `above`)."""
+    return lambda t: rect.holds(t.cx, t.cy) and t.cy < above
+
+
+def _under_separator(row: int, frame: Rect) -> Callable[[TextBox], bool]:
+    """Whether a text box is the label of the `else` separator at `row` of `frame`."""
+    return lambda t: row <= t.cy <= row + 14 and t.x0 <= frame.x0 + 20
+
+
+def _label_line(y: float, lo: float, hi: float) -> Callable[[TextBox], bool]:
+    """Whether a text box is the line of a label just above a message line at `y`,
+    starting between the columns `lo` and `hi`."""
+    return lambda t: y - 16 <= t.cy <= y - 2 and lo <= t.x0 <= hi
+
+
+def _line_above(top: float, lo: float, hi: float) -> Callable[[TextBox], bool]:
+    """Whether a text box is a further label line ending near the row `top`, starting
+    between the columns `lo` and `hi`."""
+    return lambda t: top - 12 <= t.y1 <= top + 4 and lo <= t.x0 <= hi
 
 
 def _join(boxes: list[TextBox], sep: str = " ") -> str:
@@ -130,13 +153,11 @@ class _Reading:
 
     def diagram(self) -> SequenceDiagram:
         lay = self.layout
-        notes = [(rect, _join(self.take(lambda t, r=rect: r.holds(t.cx, t.cy)), "\n"))
-                 for rect in lay.notes]
+        notes = [(rect, _join(self.take(_centred_in(rect)), "\n")) for rect in lay.notes]
         frames = [(frame, self._frame_texts(frame)) for frame in lay.frames]
         names = self._names()
-        boxes = [(rect, colour, _join(self.take(
-            lambda t, r=rect: r.holds(t.cx, t.cy) and t.cy < lay.heads_top)))
-            for rect, colour in lay.boxes]
+        boxes = [(rect, colour, _join(self.take(_centred_in(rect, above=lay.heads_top))))
+                 for rect, colour in lay.boxes]
         title = _join(self.take(lambda t: t.y1 < lay.heads_top + 4))
         labels, autonumber = strip_autonumber(self._labels())
         order: list[tuple[EventKind, int]] = [("directive", 0)] if autonumber else []
@@ -171,7 +192,7 @@ class _Reading:
                                and r.y0 - 4 <= t.cy <= r.y0 + 14), key=lambda t: t.x0)
         else_labels = []
         for row in frame.else_rows:
-            found = self.take(lambda t, y=row: y <= t.cy <= y + 14 and t.x0 <= r.x0 + 20)
+            found = self.take(_under_separator(row, r))
             else_labels.append(_join(found).strip("[] "))
         if not top:
             return "group", "", else_labels
@@ -189,11 +210,11 @@ class _Reading:
         names = []
         for line in self.layout.lifelines:
             top = _name_area(line.head, line.actor, True)
-            found = self.take(lambda t, r=top: r.holds(t.cx, t.cy))
-            spare = []
+            found = self.take(_centred_in(top))
+            spare: list[TextBox] = []
             if line.foot is not None:
                 foot = _name_area(line.foot, line.actor, False)
-                spare = self.take(lambda t, r=foot: r.holds(t.cx, t.cy))
+                spare = self.take(_centred_in(foot))
             names.append(_join(found or spare))
         return names
 
@@ -233,12 +254,10 @@ class _Reading:
         for arrow in self.layout.arrows:
             lo, hi = min(arrow.x0, arrow.x1) - 15, max(arrow.x0, arrow.x1)
             y = arrow.label_y
-            stack = self.take(lambda t, y=y, lo=lo, hi=hi: y - 16 <= t.cy <= y - 2
-                              and lo <= t.x0 <= hi)
+            stack = self.take(_label_line(y, lo, hi))
             while stack:
                 top = min(t.y0 for t in stack)
-                more = self.take(lambda t, top=top, lo=lo, hi=hi: top - 12 <= t.y1 <= top + 4
-                                 and lo <= t.x0 <= hi)
+                more = self.take(_line_above(top, lo, hi))
                 if not more:
                     break
                 stack += more

@@ -37,7 +37,7 @@ class Frame:
 
 def colour_mask(rgb: np.ndarray, colour: tuple[int, int, int], tol: int = 6) -> np.ndarray:
     """Pixels within `tol` of `colour` in every channel."""
-    return (np.abs(rgb.astype(np.int16) - np.array(colour, np.int16)) <= tol).all(axis=2)
+    return np.all(np.abs(rgb.astype(np.int16) - np.array(colour, np.int16)) <= tol, axis=2)
 
 
 def components(mask: np.ndarray) -> list[tuple[Rect, int]]:
@@ -82,9 +82,9 @@ def _else_rows(grey: np.ndarray, rect: Rect) -> list[int]:
     inner = grey[rect.y0 + 18:rect.y1 - 3, rect.x0 + 3:rect.x1 - 2]
     if inner.size == 0:
         return []
-    ink = ndimage.binary_closing(inner < INK, structure=np.ones((1, 4)))
+    ink = ndimage.binary_closing(inner < INK, structure=np.ones((1, 4), bool))
     dark = (inner < BLACK).mean(axis=1)
-    rows = [rect.y0 + 18 + k for k in np.flatnonzero(ink.mean(axis=1) > 0.97)
+    rows = [rect.y0 + 18 + k for k in np.flatnonzero(ink.mean(axis=1) > 0.97).tolist()
             if 0.15 < dark[k] < 0.6]
     return [r for k, r in enumerate(rows) if k == 0 or r - rows[k - 1] > 2]
 
@@ -99,12 +99,13 @@ def find_boxes(rgb: np.ndarray, span: tuple[int, int]) -> list[tuple[Rect, tuple
                 np.abs(colour - np.array(fill)).max() <= 10 for fill in ELEMENT_FILLS):
             continue
         mask = colour_mask(rgb, tuple(colour), 8)  # closed: lifelines and lines cut it
-        for rect, size in components(ndimage.binary_closing(mask, np.ones((5, 5))) | mask):
+        for rect, size in components(ndimage.binary_closing(mask, np.ones((5, 5), bool)) | mask):
             w, h = rect.x1 - rect.x0 + 1, rect.y1 - rect.y0 + 1
             if (w < 20 or h < 0.6 * (span[1] - span[0]) or size < 0.4 * w * h
                     or any(abs(rect.x0 - r.x0) + abs(rect.x1 - r.x1) < 10 for r, _ in found)):
                 continue
             inside = mask[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1]
             pixels = rgb[rect.y0:rect.y1 + 1, rect.x0:rect.x1 + 1][inside]
-            found.append((rect, tuple(int(c) for c in np.median(pixels, axis=0))))
+            red, green, blue = (int(c) for c in np.median(pixels, axis=0))
+            found.append((rect, (red, green, blue)))
     return sorted(found, key=lambda b: b[0].x0)
