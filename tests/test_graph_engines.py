@@ -37,6 +37,11 @@ def _files(folder: str, *suffixes: str) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.suffix in suffixes)
 
 
+def _svg(result) -> str:
+    assert result.image is not None
+    return result.image.read_text(encoding="utf-8")
+
+
 def _counts(stats) -> dict[str, int]:
     return {k: stats[k] for k in COUNTED}
 
@@ -53,7 +58,7 @@ def test_dot_gallery_counts_equal_graphviz(tmp_path):
             continue
         compared += 1
         parsed = read_dot(source)[0]
-        want = _counts(graphviz_statistics(result.image.read_text(encoding="utf-8")))
+        want = _counts(graphviz_statistics(_svg(result)))
         if parsed.diagram.counts() != want or parsed.errors:
             wrong.append((f.name, parsed.diagram.counts(), want))
         again = read_dot(write_dot(parsed.diagram))[0]
@@ -92,7 +97,7 @@ def test_dbml_engine_draws_what_dbml_core_reads(tmp_path):
     good, bad = DbmlEngine(jobs=1).render([source, "Table x {\n id int [pk\n}\n"], tmp_path,
                                           "svg")
     assert good.ok and not bad.ok and bad.error_line == 3
-    stats = graphviz_statistics(good.image.read_text(encoding="utf-8"))
+    stats = graphviz_statistics(_svg(good))
     assert _counts(stats) == read_dbml(source)[0].diagram.counts() == {
         "entities": 2, "relations": 1, "clusters": 1, "notes": 1}
 
@@ -108,11 +113,72 @@ def test_mermaid_flowcharts_equal_mermaid_cli(tmp_path):
         if not result.ok:
             continue
         compared += 1
-        want = _counts(mermaid_statistics(result.image.read_text(encoding="utf-8")))
+        want = _counts(mermaid_statistics(_svg(result)))
         got = read_mermaid(source)[0].diagram.counts()
         if got != want:
             wrong.append((f.name, got, want))
     assert compared >= 90 and wrong == []
+
+
+MERMAID_KINDS = {"classDiagram": "class", "entityRelationshipDiagram": "er",
+                 "stateDiagram": "state"}
+
+
+def test_mermaid_class_er_state_equal_mermaid_cli(tmp_path):
+    """Every class, ER and state diagram of the Mermaid docs that mermaid-cli draws: the
+    parsed entities, relations, clusters and notes are what its SVG shows (one batch)."""
+    from diagbench.render.mermaid import MermaidEngine
+
+    files = [f for folder in MERMAID_KINDS for f in _files(f"mermaid-docs/{folder}", ".mmd")]
+    sources = [f.read_text(encoding="utf-8") for f in files]
+    results = MermaidEngine(jobs=2).render(sources, tmp_path, "svg")
+    compared: dict[str, int] = dict.fromkeys(MERMAID_KINDS.values(), 0)
+    wrong = []
+    for f, source, result in zip(files, sources, results, strict=True):
+        if not result.ok:
+            continue
+        parsed = read_mermaid(source)[0]
+        compared[parsed.kind] += 1
+        assert parsed.kind == MERMAID_KINDS[f.parent.name], f.name
+        want = _counts(mermaid_statistics(_svg(result)))
+        if parsed.diagram.counts() != want:
+            wrong.append((f.name, parsed.diagram.counts(), want))
+    assert compared["class"] >= 28 and compared["er"] >= 14 and compared["state"] >= 15
+    assert wrong == []
+
+
+@pytest.mark.parametrize("source, counts", [
+    ("erDiagram\n  CAR 1 to zero or more NAMED-DRIVER : allows\n"
+     "  PERSON many(0) optionally to 0+ NAMED-DRIVER : is\n", (3, 2, 0)),
+    ("erDiagram\n  A only one to one or more B : x\n  B }|..|{ C : y\n  C u--o{ D : z\n",
+     (4, 3, 0)),
+    ("erDiagram\n  subgraph Outer\n    subgraph Inner\n      A ||--o{ B : has\n    end\n"
+     "    A ||--|| C : y\n  end\n  Inner ||--|| Z : r\n", (4, 3, 2)),
+    ("classDiagram\n  namespace Auth[\"Authentication Service\"] {\n    class U\n  }\n",
+     (1, 0, 1)),
+    ("classDiagram\n  namespace A.B.C {\n    class X\n  }\n  namespace A.B {\n    class Y\n"
+     "  }\n", (2, 0, 3)),
+    ("classDiagram\n  namespace A {\n    namespace B {\n      class X\n    }\n  }\n",
+     (1, 0, 2)),
+    ("---\nconfig:\n  class:\n    hierarchicalNamespaces: false\n---\nclassDiagram\n"
+     "  namespace A.B.C {\n    class X\n  }\n  namespace A {\n    class Y\n  }\n", (2, 0, 2)),
+    ("classDiagram\n  X --() Y\n  Z --() Y\n  W ()-- X\n  X ()--> Z\n", (5, 4, 0)),
+])
+def test_mermaid_class_er_constructs(source, counts):
+    """Constructs found by the realworld and differential checks (counts per mermaid-cli
+    11: spelled-out ER cardinalities, ER subgraphs, qualified and dotted namespaces,
+    lollipop interfaces drawn once per relation)."""
+    parsed = read_mermaid(source)[0]
+    c = parsed.diagram.counts()
+    assert (c["entities"], c["relations"], c["clusters"]) == counts
+    assert not parsed.diagnostics
+
+
+def test_mermaid_namespaces_nest_by_qualified_id():
+    d = read_mermaid("classDiagram\n  namespace A.B {\n    class X\n  }\n"
+                     "  namespace A {\n    namespace C {\n      class Y\n    }\n  }\n")[0].diagram
+    assert [(c.id, c.name, c.parent, c.members) for c in d.clusters] == [
+        ("A", "", None, ()), ("A.B", "B", "A", ("X",)), ("A.C", "C", "A", ("Y",))]
 
 
 @pytest.mark.parametrize("source, counts", [

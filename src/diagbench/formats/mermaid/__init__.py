@@ -18,6 +18,7 @@ from diagbench.formats.read import Parsed
 
 _HEADER = re.compile(r"^\s*(flowchart-elk|flowchart|graph|classDiagram-v2|classDiagram|erDiagram|"
                      r"stateDiagram-v2|stateDiagram)\b(.*)$")
+_FLAT = re.compile(r"hierarchicalNamespaces\W+false", re.I)
 _KINDS = {"flowchart": "flowchart", "flowchart-elk": "flowchart", "graph": "flowchart",
           "classDiagram": "class", "classDiagram-v2": "class", "erDiagram": "er",
           "stateDiagram": "state", "stateDiagram-v2": "state"}
@@ -90,6 +91,8 @@ def read_mermaid(text: str) -> list[Parsed]:
     if kind == "flowchart":
         d = re.match(r"\s*(TB|TD|BT|RL|LR|<|>|\^|v)?\s*;?(.*)$", rest)
         header, rest = (d.group(1) or "", d.group(2)) if d else ("", rest)
+    elif kind == "class" and _FLAT.search("\n".join(lines[:k + 1])):
+        header = "flat"  # config class.hierarchicalNamespaces: false
     body = [rest.strip().lstrip(";"), *lines[k + 1:]]
     diagram, diagnostics = reader(body, k + 1, header)
     return [Parsed(0, k + 1, "mermaid", kind, diagram,

@@ -27,6 +27,7 @@ _REL = re.compile(
     rf"(?P<r>\|>|\*|o|>|\(\))?\s*(?:\"(?P<cb>[^\"]*)\"\s*)?(?P<b>{_NAME})\s*(?::\s*(?P<label>.*))?$")
 _CLASS = re.compile(rf"^class\s+(?P<n>{_NAME})\s*(?:\[\"?(?P<label>[^\]\"]*)\"?\])?\s*"
                     r"(?::::[\w-]+)?\s*(?P<open>\{)?\s*(?P<rest>.*)$")
+_NAMESPACE = re.compile(r'^namespace\s+(?P<n>[\w.$-]+)\s*(?:\[(?P<label>[^\]]*)\])?\s*\{\s*$')
 _MEMBER = re.compile(rf"^(?P<n>{_NAME})\s*:\s*(?P<m>.+)$")
 _ANNOTATION = re.compile(rf"^<<\s*(?P<a>[^>]+?)\s*>>\s*(?P<n>{_NAME})?$")
 _NOTE = re.compile(r'^note\s+(?:for\s+(?P<n>\S+)\s+)?"(?P<t>[^"]*)"\s*$')
@@ -58,9 +59,11 @@ def _member(text: str) -> Member:
 def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[Diagnostic]]:
     classes: dict[str, dict] = {}
     relations: list[Relation] = []
-    clusters: list[Cluster] = []
-    members: dict[str, list[str]] = {}
+    clusters: list[str] = []
+    cluster_of: dict[str, Cluster] = {}
+    explicit: set[str] = set()  # namespaces declared as such, not only dotted prefixes
     notes: list[Note] = []
+    interfaces: list[Entity] = []
     diagnostics: list[Diagnostic] = []
     stack: list[str] = []
     body_of: str | None = None
@@ -70,11 +73,29 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
         ident = _id(name)
         if ident not in classes:
             classes[ident] = {"name": "", "kind": "class", "attrs": [], "methods": [],
-                              "stereo": [], "parent": stack[-1] if stack else None,
-                              "line": line}
-            if stack:
-                members[stack[-1]].append(ident)
+                              "stereo": [], "parent": None, "line": line}
         return ident
+
+    def open_namespace(name: str, label: str, line: int) -> None:
+        """Mermaid's addNamespace: the id is qualified by the enclosing namespace, and
+        each dotted prefix of it is a namespace of its own (drawn nested)."""
+        qualified = f"{stack[-1]}.{name}" if stack else name
+        parts = qualified.split(".")
+        for k in range(1, len(parts) + 1):
+            ident = ".".join(parts[:k])
+            leaf = k == len(parts)
+            if ident not in cluster_of:
+                title = label if leaf and label else parts[k - 1]
+                cluster_of[ident] = Cluster(ident, "" if title == ident else title,
+                                            "namespace", parent=".".join(parts[:k - 1]) or None,
+                                            line=line)
+                clusters.append(ident)
+            if leaf:
+                explicit.add(ident)
+            if leaf and label:
+                c = cluster_of[ident]
+                cluster_of[ident] = Cluster(c.id, label, c.kind, c.shape, c.parent, line=c.line)
+        stack.append(qualified)
 
     def add_member(ident: str, text: str) -> None:
         text = text.strip()
@@ -102,16 +123,15 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
         if text == "}" and stack:
             stack.pop()
             continue
-        ns = re.match(r"^namespace\s+(\S+)\s*\{\s*$", text)
+        ns = _NAMESPACE.match(text)
         if ns:
-            clusters.append(Cluster(ns.group(1), "", "namespace",
-                                    parent=stack[-1] if stack else None, line=n))
-            members[ns.group(1)] = []
-            stack.append(ns.group(1))
+            open_namespace(ns.group("n"), unquote(ns.group("label") or ""), n)
             continue
         m = _CLASS.match(text)
         if m:
             ident = touch(m.group("n"), n)
+            if stack:  # a class declared in a namespace is drawn in it
+                classes[ident]["parent"] = stack[-1]
             if m.group("label"):
                 classes[ident]["name"] = m.group("label")
             rest = m.group("rest").strip()
@@ -136,9 +156,24 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
             continue
         m = _REL.match(text)
         if m:
-            a, b = touch(m.group("a"), n), touch(m.group("b"), n)
             left, right = m.group("l") or "", m.group("r") or ""
             dashed = m.group("body") == ".."
+            if (left == "()") != (right == "()") and "" in (left, right):
+                # a lollipop: its interface end is a node of its own per relation
+                # (Mermaid's addInterface), not a class
+                lollipop_left = left == "()"
+                label = _id(m.group("a") if lollipop_left else m.group("b"))
+                ident = f"interface{len(interfaces)}"
+                interfaces.append(Entity(ident, label, "circle", "()", line=n))
+                owner = touch(m.group("b") if lollipop_left else m.group("a"), n)
+                ca, cb = m.group("ca") or "", m.group("cb") or ""
+                relations.append(Relation(
+                    owner, ident, "realization", "single", unquote(m.group("label") or ""),
+                    "none", "circle", "dashed" if dashed else "solid",
+                    cb if lollipop_left else ca, ca if lollipop_left else cb,
+                    reversed=lollipop_left, line=n))
+                continue
+            a, b = touch(m.group("a"), n), touch(m.group("b"), n)
             rtype, source, target, reverse = _meaning(left, right, dashed)
             src, dst = (b, a) if reverse else (a, b)
             ca, cb = m.group("ca") or "", m.group("cb") or ""
@@ -158,11 +193,21 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
         diagnostics.append(Diagnostic(body_line, "", f"class {body_of!r}: body never closed"))
     for ident in stack:
         diagnostics.append(Diagnostic(first, "", f"namespace {ident!r} never closed"))
+    if header == "flat":  # hierarchicalNamespaces: false draws the declared ones, unnested
+        clusters = [i for i in clusters if i in explicit]
+        for i in clusters:
+            old = cluster_of[i]
+            cluster_of[i] = Cluster(old.id, "", old.kind, old.shape, None, line=old.line)
+        for cls in classes.values():
+            while cls["parent"] is not None and cls["parent"] not in explicit:
+                cls["parent"] = cluster_of[cls["parent"]].parent
     entities = tuple(Entity(i, c["name"], c["kind"], stereotypes=tuple(c["stereo"]),
                             attributes=tuple(c["attrs"]), methods=tuple(c["methods"]),
-                            parent=c["parent"], line=c["line"]) for i, c in classes.items())
-    drawn = tuple(Cluster(c.id, c.name, c.kind, c.shape, c.parent, tuple(members[c.id]),
-                          line=c.line) for c in clusters)
+                            parent=c["parent"], line=c["line"]) for i, c in classes.items()
+                     ) + tuple(interfaces)
+    drawn = tuple(Cluster(c.id, c.name, c.kind, c.shape, c.parent,
+                          tuple(e.id for e in entities if e.parent == c.id), line=c.line)
+                  for c in (cluster_of[i] for i in clusters))
     return GraphDiagram("mermaid", "class", entities, tuple(relations), drawn,
                         tuple(notes)), diagnostics
 
