@@ -58,8 +58,20 @@ def parsed_drawing(text: str) -> dict[str, object]:
         "messages": messages,
         "notes": len(d.notes),
         "groups": len(d.groups),
-        "boxes": len(d.boxes),
+        "boxes": box_frames(d),
     }
+
+
+def box_frames(d) -> int:
+    """The frames PlantUML draws for the boxes of `d`: one per run of a box's members that
+    stand side by side once participants are ordered (`order` can split a box; a box
+    without members draws nothing)."""
+    position = {p.id: k for k, p in enumerate(d.participants)}
+    frames = 0
+    for box in d.boxes:
+        places = sorted(position[m] for m in box.members if m in position)
+        frames += sum(1 for k, at in enumerate(places) if k == 0 or places[k - 1] != at - 1)
+    return frames
 
 
 _MANGLED = re.compile(r"[^A-Za-z0-9_]")

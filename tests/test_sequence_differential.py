@@ -50,6 +50,37 @@ CASES = {
     # PlantUML draws the messages of a group never closed, but not the group
     "unterminated group": "A -> B\nalt x\nA -> B\nelse y\nB -> A",
     "unterminated group around a closed one": "alt x\nA -> B\nloop y\nB -> A\nend\nA -> C",
+    # CommandArrow's direction: a head or slash on the right, or a cross at both ends, goes
+    # left to right; else a head or slash on the left goes right to left; else a cross does
+    "cross on the right of a left head": "A <-x B",
+    "cross on the right of a half head": "A \\-x B\nA /--x B\nA //-[#red]x B",
+    "cross alone on the left": "A x-- B",
+    "circle and head on the left, cross on the right": "A o<--x B",
+    "cross and head on the left": "A x<-- B",
+    "crosses at both ends": "A x-x B",
+    # comments are removed before continued lines are joined
+    "comment inside a continued line": "A -> B : ab\\\n  ' c\nC -> D",
+    "block comment inside a continued line": "A -> B : ab\\\n/' x '/\nC -> D",
+    # a participant declared again moves to the end, and keeps its kind, name and colour
+    "declared again after use": 'A -> B\nA -> C\nactor B as "Long B" #red',
+    "declared again, with an order": "participant B order 5\nA -> B\nparticipant B\nC -> D",
+    "declared again inside a box": "A -> B\nbox\nparticipant A\nend box\nC -> D",
+    # boxes: one frame per run of members side by side; an empty box draws nothing
+    "box split by order": "box\nparticipant A\nparticipant B order 14\nend box\nC -> D",
+    "empty box": "box\nend box\nC -> D",
+    # a coloured group frame is drawn filled, then as a border
+    "group with a colour": "break #technology success\nA -> B\nend",
+    "group with a colour against the keyword": "alt#red x\nA -> B\nelse y\nB -> A\nend",
+    # `ref over`: `@` separates participants too
+    "ref over a name with @": 'ref over a@b@c : x\nref over "d@e", f : y',
+    # `return` goes back along the message that activated the last activation
+    "return to a caller on the border": "[-> A ++ : call\nA -> B : x\nreturn done",
+    "return after autoactivated replies": "autoactivate on\nA -> B\nB --> A\nreturn r",
+    "return after activate": "A -> B\nC -> D\nactivate B\nreturn r",
+    "return after a return": "A -> B ++\nB -> C ++\nreturn x\nreturn y",
+    # `hide unlinked`: participants no event deals with are not drawn
+    "hide unlinked": "hide unlinked\nparticipant A\nparticipant B\nparticipant C\n"
+                     "A -> C\nactivate C\nnote over A : n",
 }
 
 

@@ -50,10 +50,12 @@ def test_implicit_participants_in_order_of_first_use():
     assert [p.declared for p in d.participants] == [True, False, False]
 
 
-def test_later_declaration_keeps_position_and_sets_kind():
-    d = body("A -> B\nactor B")
-    assert [(p.id, p.kind, p.declared) for p in d.participants] == [
-        ("A", "participant", False), ("B", "actor", True)]
+def test_later_declaration_moves_to_the_end_and_changes_nothing_else():
+    # PlantUML (CommandParticipant) only moves a participant declared again to the end
+    d = body('A -> B\nA -> C\nactor B as "Long" #red')
+    assert [(p.id, p.name, p.kind, p.declared, p.color) for p in d.participants] == [
+        ("A", "A", "participant", False, None), ("C", "C", "participant", False, None),
+        ("B", "B", "participant", False, None)]
 
 
 def test_arrow_directions_and_styles():

@@ -46,6 +46,9 @@ SEQUENCE_MARKERS = (
 _NOTE_MARK = "stroke-width:0.31;"
 _GROUP_MARK = "stroke-width:0.32;"
 _BOX_MARK = "stroke-width:0.37;"
+#: What is not a rectangle's place and size (a coloured group's frame is drawn filled, then
+#: as a border).
+_GEOMETRY = re.compile(r'\s(?:fill|style)="[^"]*"')
 _ELEMENT = re.compile(r"<(path|polygon|rect)\b([^>]*)/>")
 _LIFELINE = re.compile(
     r'<g class="participant-lifeline" data-entity-uid="([^"]*)" data-qualified-name="([^"]*)"')
@@ -68,8 +71,8 @@ def sequence_drawing(svg: str) -> dict[str, object]:
     {"diagram_type", "participants": [ids in drawing order], "messages": [(from id, to id)]
     (a message to or from the border has the participant at both ends), "notes", "groups",
     "boxes"}. A note is one folded body (its corner is a second, shorter path), a hexagon
-    (`hnote`) or a rectangle (`rnote`); a group frame may be drawn twice (body, then border):
-    identical frames count once.
+    (`hnote`) or a rectangle (`rnote`); a group frame may be drawn twice (body, then border,
+    in its colour when it has one): frames of the same place and size count once.
     """
     kind = _DIAGRAM_TYPE.search(svg)
     names = {uid: html.unescape(name) for uid, name in _LIFELINE.findall(svg)}
@@ -78,7 +81,7 @@ def sequence_drawing(svg: str) -> dict[str, object]:
         if _NOTE_MARK in attrs:
             notes += tag != "path" or attrs.count(" L") == 5
         elif _GROUP_MARK in attrs and tag == "rect":
-            groups.add(attrs)
+            groups.add(_GEOMETRY.sub("", attrs))
         elif _BOX_MARK in attrs and tag == "rect":
             boxes += 1
     return {

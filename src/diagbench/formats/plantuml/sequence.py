@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, cast
 
 from diagbench.diagram.sequence import (
@@ -28,6 +27,8 @@ from diagbench.diagram.sequence import (
     EventKind,
     Group,
     GroupKind,
+    Head,
+    LineStyle,
     Message,
     Note,
     NotePosition,
@@ -120,24 +121,59 @@ def _style(style: str | None, dotted: bool) -> tuple[str, str | None]:
     return line_style, color
 
 
-@lru_cache(maxsize=4096)  # a corpus has few distinct arrows; every message has one
-def _arrow_shape(left: str, body1: str, style: str | None, body2: str, right: str) -> tuple | None:
-    """(forward, bidirectional, line style, head, tail, head circle, tail circle, colour)
-    of an arrow split into its MESSAGE groups; None when it has no head at all."""
-    left, right = _DRESSING_NOISE.sub("", left), _DRESSING_NOISE.sub("", right)
-    left_core, right_core = left.strip("ox"), right.strip("ox")
-    if not (left_core or right_core or "x" in left or "x" in right):
+#: What an arrow means: (forward, bidirectional, line style, head, tail, head circle, tail
+#: circle, colour); forward is False when the receiver is written first (`A <- B`).
+ArrowInfo = tuple[bool, bool, LineStyle, Head, Head, bool, bool, str | None]
+_ARROWS: dict[str, ArrowInfo | None] = {}  # a corpus has few distinct arrows
+
+
+def parse_arrow(text: str) -> ArrowInfo | None:
+    """What the arrow `text` (MESSAGE's `arrow` group) means, as CommandArrow reads it;
+    None when PlantUML rejects it (no head, cross or slash at either end)."""
+    try:
+        return _ARROWS[text]
+    except KeyError:
+        pass
+    m = syn.ARROW_PARTS.fullmatch(text)
+    info = None if m is None else _arrow_meaning(*m.group(
+        "left", "body1", "style", "body2", "body3", "style2", "body4", "right"))
+    if len(_ARROWS) < 4096:
+        _ARROWS[text] = info
+    return info
+
+
+def _arrow_meaning(left: str, body1: str | None, style: str | None, body2: str | None,
+                   body3: str | None, style2: str | None, body4: str | None,
+                   right: str) -> ArrowInfo | None:
+    """CommandArrow's direction rule: a head or slash on the right makes the arrow go left to
+    right, so does a cross at both ends; else a head or slash on the left makes it go right
+    to left; else a cross at either end makes it go left to right."""
+    if body1 is None:
+        body1, style, body2 = body3, style2, body4
+    left = _DRESSING_NOISE.sub("", left).lower()
+    right = _DRESSING_NOISE.sub("", right).lower()
+    has1 = "<" in left or "/" in left or "\\" in left
+    has2 = ">" in right or "/" in right or "\\" in right
+    x1, x2 = "x" in left, "x" in right
+    if has2 or (x1 and x2):
+        forward = True
+    elif has1:
+        forward = False
+    elif x1 or x2:
+        forward = True
+    else:
         return None
-    forward = bool(right_core) or "x" in right or not (left_core or "x" in left)
-    bidirectional = forward and bool(left_core) and bool(right_core)
-    head_side, tail_side = (right, left) if forward else (left, right)
-    line_style, color = _style(style, len(body1) + len(body2) > 1)
-    return (
-        forward, bidirectional, line_style,
-        _head(head_side, left=not forward),
-        _head(tail_side, left=forward) if bidirectional else "none",
-        "o" in head_side, "o" in tail_side, color,
-    )
+    line_style, color = _style(style, len(body1 or "") + len(body2 or "") > 1)
+    if forward:
+        head = _head(right, left=False)
+        tail = _head(left, left=True) if has1 or x1 else "none"
+        head_side, tail_side = right, left
+    else:
+        head = _head(left, left=True)
+        tail = _head(right, left=False) if x2 else "none"
+        head_side, tail_side = left, right
+    return (forward, has1 and has2, line_style, head, tail,
+            "o" in head_side, "o" in tail_side, color)
 
 
 def _join_continuations(lines: list[str], first: int):
@@ -145,7 +181,8 @@ def _join_continuations(lines: list[str], first: int):
 
     Returns (logical lines, the source line number of each, {logical index: offsets
     in the logical line where a backslash and line break were removed}). A line ending
-    in two backslashes is not continued.
+    in two backslashes is not continued. Comments are gone before lines are joined: a
+    comment line is never continued, and a continued line goes on past comment lines.
     """
     out: list[str] = []
     numbers: list[int] = []
@@ -154,9 +191,12 @@ def _join_continuations(lines: list[str], first: int):
     while k < n:
         text, start, breaks = lines[k], first + k, []
         k += 1
-        while k < n:
+        while k < n and not text.lstrip().startswith("'"):
             stripped = text.rstrip()
             if not stripped.endswith("\\") or stripped.endswith("\\\\"):
+                break
+            k = _skip_comments(lines, k)
+            if k >= n:
                 break
             text = stripped[:-1]
             breaks.append(len(text))
@@ -167,6 +207,26 @@ def _join_continuations(lines: list[str], first: int):
         out.append(text)
         numbers.append(start)
     return out, numbers, joins
+
+
+def _skip_comments(lines: list[str], k: int) -> int:
+    """The index of the first line from `k` on that is not (inside) a comment."""
+    n = len(lines)
+    while k < n:
+        line = lines[k].lstrip()
+        if line.startswith("'"):
+            k += 1
+        elif line.startswith("/'"):
+            rest = line[2:]
+            while "'/" not in rest:
+                k += 1
+                if k >= n:
+                    return n
+                rest = lines[k]
+            k += 1
+        else:
+            break
+    return k
 
 
 @dataclass(slots=True)
@@ -203,7 +263,13 @@ class _Builder:
         self.order: list[tuple[EventKind, int]] = []
         self.autonumber = Autonumber()
         self.autoactivate = False
-        self.active: list[tuple[str, str | None]] = []  # (callee, caller) activation stack
+        # PlantUML's activation state, for `return`: the messages whose activations are still
+        # open (an activation pushes the message just before it, a deactivation pops the top),
+        # the last message or group end (None: none yet; -1: a group end), and the last
+        # message, `else` or group end (-1: not a message)
+        self.activating: list[int] = []
+        self.last_event: int | None = None
+        self.last_leaf: int | None = None
         self.raw = ""  # the current source line, when continuation lines were joined
         self.breaks: tuple[int, ...] = ()  # offsets in `raw` where a continuation was joined
 
@@ -216,6 +282,7 @@ class _Builder:
         if any(line.rstrip().endswith("\\") for line in lines):
             lines, numbers, joins = _join_continuations(lines, first)
         match_message = syn.MESSAGE.match
+        match_simple = syn.SIMPLE_MESSAGE.match
         i, n = 0, len(lines)
         while i < n:
             raw = lines[i]
@@ -238,6 +305,9 @@ class _Builder:
                 if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
                     line = line[1:].lstrip()
             if "-" in line:  # most lines are messages: try them first
+                m = match_simple(line)
+                if m and self._simple_message(m, number):
+                    continue
                 m = match_message(line)
                 if (m and self._message(m, number)) or self._exo(line, number):
                     continue
@@ -319,20 +389,39 @@ class _Builder:
 
     # ---------------------------------------------------------------- messages
     def _message(self, m: re.Match[str], number: int) -> bool:
-        (_, aq, aqa, ac, acl, arrow, left, body1, style, body2, body3, style2, body4, right,
-         bq, bqa, bc, bcl, multicast, activation, _, _, _, label) = m.groups()  # MESSAGE_GROUPS
-        if body1 is None:
-            body1, style, body2 = body3, style2, body4
-        shape = _arrow_shape(left or "", body1, style, body2, right or "")
+        """A message read by MESSAGE (any participant reference, anchors, multicast, …)."""
+        (_, aq, aqa, ac, acl, arrow, bq, bqa, bc, bcl, multicast, activation, _, _, _,
+         label) = m.groups()  # MESSAGE_GROUPS
+        shape = parse_arrow(arrow)
         if shape is None:
             return False
-        forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
         known = self.participants  # fast path: a plain name already known
         a = ac if acl is None and ac in known else self._reference(aq, aqa, ac, acl, number)
         b = bc if bcl is None and bc in known else self._reference(bq, bqa, bc, bcl, number)
         if multicast:  # `A -> B & C`: one arrow drawn, the other receivers created
             for extra in multicast.split("&")[1:]:
                 self._participant(extra.strip(), number)
+        self._add_message(a, b, arrow, shape, activation, label, number, m)
+        return True
+
+    def _simple_message(self, m: re.Match[str], number: int) -> bool:
+        """A message read by SIMPLE_MESSAGE: `A -> B`, `A -[#red]> B ++ : label`."""
+        a, arrow, b, activation, label = m.groups()
+        shape = parse_arrow(arrow)
+        if shape is None:
+            return False
+        known = self.participants
+        if a not in known:
+            self._participant(a, number)
+        if b not in known:
+            self._participant(b, number)
+        self._add_message(a, b, arrow, shape, activation, label, number, m)
+        return True
+
+    def _add_message(self, a: str, b: str, arrow: str, shape: ArrowInfo,
+                     activation: str | None, label: str | None, number: int,
+                     m: re.Match[str]) -> None:
+        forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
         sender, receiver = (a, b) if forward else (b, a)
         index = len(self.messages)
         text = label.strip() if label else ""
@@ -343,11 +432,18 @@ class _Builder:
             self._label_breaks(m, text) if self.breaks else (),
         ))
         self.order.append(("message", index))
+        self.last_event = self.last_leaf = index
         if self.open_groups:
             self._enclose(index)
-        if activation or self.autoactivate:
-            self._track_activation(sender, receiver, activation)
-        return True
+        if activation:  # CommandArrow.manageActivations
+            if activation[0] == "+":
+                self._activation_event(True)
+            elif activation[0] == "-":
+                self._activation_event(False)
+            if len(activation) == 4:
+                self._activation_event(activation[2] == "+")
+        elif self.autoactivate and head != "lost":
+            self._activation_event(line_style != "dotted")
 
     def _label_breaks(self, m: re.Match[str], text: str) -> tuple[int, ...]:
         """Offsets into the label where the source line was continued (trailing backslash)."""
@@ -396,56 +492,52 @@ class _Builder:
             self._label_breaks(m, text) if self.breaks else (),
         ))
         self.order.append(("message", index))
+        self.last_event = self.last_leaf = index
         if self.open_groups:
             self._enclose(index)
-        if activation:
-            self._exo_activation(pid, activation)
-        elif self.autoactivate and not inward and line_style == "dotted":
-            self._pop_activation(pid)
-        elif self.autoactivate and inward:
-            self.active.append((pid, None))
+        if activation:  # CommandExoArrowAny: the first character decides
+            if activation[0] in "+-":
+                self._activation_event(activation[0] == "+")
+        elif self.autoactivate and head != "lost":
+            self._activation_event(line_style != "dotted")
         return True
 
-    def _exo_activation(self, pid: str, activation: str) -> None:
-        if activation[0] == "+":
-            self.active.append((pid, None))
-        elif activation[0] == "-":
-            self._pop_activation(pid)
-
-    def _track_activation(self, sender: str, receiver: str, activation: str | None) -> None:
-        if activation and activation.startswith("--"):
-            self._pop_activation(sender)
-        if (activation and ("++" in activation or activation == "**")) or (
-            self.autoactivate and activation is None
-        ):
-            self.active.append((receiver, sender))
-
-    def _pop_activation(self, pid: str) -> None:
-        for k in range(len(self.active) - 1, -1, -1):
-            if self.active[k][0] == pid:
-                del self.active[k]
-                return
+    def _activation_event(self, activate: bool) -> None:
+        """SequenceDiagram.activate: an activation pushes the last message (when the last
+        event was one), a deactivation pops; neither does anything before the first message."""
+        last = self.last_event
+        if last is None:
+            return
+        if activate:
+            if last >= 0:
+                self.activating.append(last)
+        elif self.activating:
+            self.activating.pop()
 
     def _return(self, line: str, raw: str, number: int, lines: list[str], i: int) -> None:
+        """CommandReturn: a dotted reply along the message of the last open activation, which
+        it closes; with none open, back along the last message (not after `else`/`end`)."""
         m = syn.RETURN.match(line)
-        if self.active and self.active[-1][1] is not None:
-            callee, caller = self.active.pop()
-        elif self.messages and not self.messages[-1].border and self.messages[-1].border is None:
-            # nothing activated: PlantUML sends the reply back along the last message
-            last = self.messages[-1]
-            callee, caller = last.receiver, last.sender
+        if self.activating:
+            call, deactivate = self.messages[self.activating[-1]], True
+        elif self.last_leaf is not None and self.last_leaf >= 0 \
+                and self.messages[self.last_leaf].border is None:
+            call, deactivate = self.messages[self.last_leaf], False
         else:
-            self._error(number, raw, "return with nowhere to return to (no activation, and "
-                        "the last message is not between two participants)")
+            self._error(number, raw, "return with nowhere to return to (no open activation, "
+                        "and the last message is not between two participants)")
             return
         index = len(self.messages)
         self.messages.append(Message(
-            sender=callee, receiver=caller, arrow="-->", line_style="dotted",
+            sender=call.receiver, receiver=call.sender, arrow="-->", line_style="dotted",
             color=m.group("color"), label=_label(m.group("label")), is_return=True,
-            autonumber=self.autonumber.next(), line=number,
+            autonumber=self.autonumber.next(), line=number, border=call.border,
         ))
         self._record("message", index)
+        self.last_event = self.last_leaf = index
         self._enclose(index)
+        if deactivate:
+            self._activation_event(False)
 
     # ------------------------------------------------------------ participants
     def _declaration(self, line: str, raw: str, number: int, lines: list[str], i: int):
@@ -470,12 +562,18 @@ class _Builder:
         color = syn.COLOR.search(leftover)
         if syn.COLOR.sub("", leftover).strip():
             return False
-        existing = pid in self.participants
-        record = self.participants.setdefault(pid, [pid, name, "participant", True, None, None,
-                                                    None, number])
-        record[1:] = [name, m.group("kind"), True, int(order.group(1)) if order else None,
-                      stereotype.group(1).strip() if stereotype else None,
-                      color.group(1) if color else None, record[7] if existing else number]
+        if pid in self.participants:
+            # declared again: PlantUML only moves it to the end (and into the open box, or out
+            # of any); its kind, name, colour and order stay as they were
+            self.participants[pid] = self.participants.pop(pid)
+            for box in self.boxes:
+                if pid in box[2]:
+                    box[2].remove(pid)
+        else:
+            self.participants[pid] = [
+                pid, name, m.group("kind"), True, int(order.group(1)) if order else None,
+                stereotype.group(1).strip() if stereotype else None,
+                color.group(1) if color else None, number]
         self._record("participant", pid)  # resolved to an index in _freeze
         if self.open_box is not None:
             self.boxes[self.open_box][2].append(pid)
@@ -483,24 +581,21 @@ class _Builder:
 
     def _activate(self, line: str, raw: str, number: int, lines: list[str], i: int):
         if syn.CREATE_DECLARATION.match(line):
+            known = len(self.participants)
             pid = self._declaration(line[6:].lstrip(), raw, number, lines, i)
             if pid is False:
                 return False
-            declared = self.order[-1][1]
-            self._add_activation("create", declared, None, number)
-            return None
+            if len(self.participants) > known:  # one declared again is not created
+                self._add_activation("create", self.order[-1][1], None, number)
+            return pid
         m = syn.ACTIVATE.match(line)
         if not m:
             return False
         pid = self._participant(m.group("q") or m.group("c"), number)
         action = cast(ActivationAction, m.group("action"))
         self._add_activation(action, pid, m.group("color"), number)
-        if action == "activate":
-            caller = next((msg.sender for msg in reversed(self.messages) if msg.receiver == pid),
-                          None)
-            self.active.append((pid, caller))
-        elif action in ("deactivate", "destroy"):
-            self._pop_activation(pid)
+        if action in ("activate", "deactivate"):
+            self._activation_event(action == "activate")
         return None
 
     def _add_activation(self, action: ActivationAction, pid: str, color: str | None,
@@ -547,7 +642,11 @@ class _Builder:
         m = syn.REF.match(line)
         if not m:
             return False
-        targets = self._targets(m.group("targets"), number)
+        names = []  # PlantUML splits the list at commas, and unquoted names at `@`
+        for name in m.group("targets").split(","):
+            name = name.strip()
+            names.extend([name.strip('"')] if name.startswith('"') else name.split("@"))
+        targets = tuple(self._participant(name, number) for name in names if name)
         text, nxt = m.group("text"), None
         if text is None:
             text, nxt = self._collect_until(syn.REF_END, lines, i, number, raw, "end ref")
@@ -572,11 +671,13 @@ class _Builder:
             gi = self.open_groups[-1]
             self.groups[gi].branches.append([label, [], color, number])
             self._record("else", gi)
+            self.last_leaf = -1
         elif kind == "end":
             if not self.open_groups:
                 self._error(number, raw, "'end' without an open group")
                 return None
             self._record("group_end", self.open_groups.pop())
+            self.last_event = self.last_leaf = -1
         else:
             secondary = None
             if kind == "group":

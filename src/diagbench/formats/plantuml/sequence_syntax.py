@@ -35,29 +35,42 @@ def _name(prefix: str) -> str:
 STYLE = r"#?\w+(?:\s*,\s*#?\w+)*"
 _ANCHOR = r"(?:\{\w+\}\s+)?"
 #: A dash body with the style before, inside or after it (`[#red]->`, `-[#red]->`, `-[#red]>`).
-_BODY = (r"(?:(?P<body1>-+)(?:\[(?P<style>" + STYLE + r")\])?(?P<body2>-*)"
-         r"|(?P<body3>-*)\[(?P<style2>" + STYLE + r")\](?P<body4>-+))")
+_BODY = (r"(?:-+(?:\[" + STYLE + r"\])?-*|-*\[" + STYLE + r"\]-+)")
 #: CommandArrow's dressings: a circle or cross is read only with a space before it on the
 #: left (`A o-> B`) and after it on the right (`A ->o B`); `_` and `(n)` (inclination) are
 #: accepted and ignored.
-ARROW = (
-    r"(?P<left>(?:(?<=\s)[ox])?(?:\(\d+\))?(?:<<?_?|//?|\\\\?)?)"
-    + _BODY +
-    r"(?P<right>_?>>?(?:[ox]\s|\(\d+\))?|//?(?:[ox]\s)?|\\\\?(?:[ox]\s)?|[ox]\s)?"
+_LEFT = r"(?:\(\d+\))?(?:<<?_?|//?|\\\\?)?"
+_RIGHT = r"(?:_?>>?(?:[ox]\s|\(\d+\))?|//?(?:[ox]\s)?|\\\\?(?:[ox]\s)?|[ox]\s)?"
+ARROW = r"(?:(?<=\s)[ox])?" + _LEFT + _BODY + _RIGHT
+#: One arrow as MESSAGE's `arrow` group holds it (a leading circle or cross was preceded by
+#: a space), split into its dressings, body and style; see `parse_arrow`.
+ARROW_PARTS = re.compile(
+    r"(?P<left>[ox]?" + _LEFT + r")"
+    r"(?:(?P<body1>-+)(?:\[(?P<style>" + STYLE + r")\])?(?P<body2>-*)"
+    r"|(?P<body3>-*)\[(?P<style2>" + STYLE + r")\](?P<body4>-+))"
+    r"(?P<right>" + _RIGHT + r")"
 )
 _TAIL = (
     r"(?P<stereo>\s*<<.*?>>)?(?P<url>\s*\[\[.*?\]\])?"
     r"\s*(?::\s*(?P<label>.*))?$"
 )
+_ACTIVATION = r"(?P<act>\+\+|\*\*|!!|--|--\+\+|\+\+--)?"
 MESSAGE = re.compile(
     r"^(?P<par>&\s*)?" + _ANCHOR + _name("a") + _ANCHOR + r"\s*(?P<arrow>" + ARROW + r")\s*"
     + _name("b") + r"(?P<multicast>(?:\s&\s" + CODE + r")*)" + _ANCHOR + r"\s*"
-    r"(?P<act>\+\+|\*\*|!!|--|--\+\+|\+\+--)?\s*(?P<actcolor>#\w+)?" + _TAIL
+    + _ACTIVATION + r"\s*(?P<actcolor>#\w+)?" + _TAIL
 )
 #: The groups of MESSAGE in order; the parser unpacks `match.groups()` by position.
-MESSAGE_GROUPS = ("par", "aq", "aqa", "ac", "acl", "arrow", "left", "body1", "style", "body2",
-                  "body3", "style2", "body4", "right", "bq", "bqa", "bc", "bcl", "multicast", "act",
-                  "actcolor", "stereo", "url", "label")
+MESSAGE_GROUPS = ("par", "aq", "aqa", "ac", "acl", "arrow", "bq", "bqa", "bc", "bcl",
+                  "multicast", "act", "actcolor", "stereo", "url", "label")
+#: The common message, read without MESSAGE's alternatives: two plain names around an arrow
+#: without circles, crosses or inclinations, an optional activation and label. Its arrow is
+#: the run of characters between the names (`[…]` kept whole), checked by `parse_arrow`;
+#: a line it does not read is read by MESSAGE.
+SIMPLE_MESSAGE = re.compile(
+    r"([\w.@]+)\s*((?:[-<>/\\]|\[[^\]]*\])+)\s*([\w.@]+)\s*" + _ACTIVATION
+    + r"\s*(?::\s*(?P<label>.*))?$"
+)
 
 _EXO_BODY = (
     r"(?:(?P<both><<?|//?|\\\\?)?(?P<body1>-+)(?:\[(?P<style>" + STYLE + r")\])?(?P<body2>-*)"
