@@ -17,6 +17,8 @@ import pytest
 
 from diagbench.scoring import metrics
 from diagbench.scoring.metrics import (
+    CountBias,
+    RetrievalScores,
     METRICS,
     PairedTest,
     Prerequisite,
@@ -58,7 +60,9 @@ def test_docstring_cites_paper_and_has_example(name):
     for paper, section in cited:
         if (PAPERS / paper).exists():  # the section exists in that paper
             text = (PAPERS / paper).read_text(encoding="utf-8")
-            assert re.search(rf"^{re.escape(section)} [A-Z]", text, re.M), (name, paper, section)
+            # "3.3.2 Title" or, as paper 003 numbers them, "3.3.2. Title"
+            assert re.search(rf"^{re.escape(section)}\.? [A-Z]", text, re.M), \
+                (name, paper, section)
 
 
 def test_importing_the_metrics_loads_neither_numpy_nor_scipy():
@@ -224,6 +228,30 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     "paired_test": [(([1.0], [1.0, 2.0]), ValueError),
                     (([], []), PairedTest(0, None, None, None, None, None)),
                     (([0.5, 0.5], [0.5, 0.5]), PairedTest(2, 0.0, 0.0, 0.0, None, 1.0))],
+    # paper 003 (SADU), §3.3
+    "qa_accuracy": [(([],), None), (([False],), 0.0), (([True, True],), 100.0)],
+    "accuracy_by": [(([], []), {}), ((["a"], []), ValueError),
+                    ((["b", "a", "b"], [True, False, False]), {"a": 0.0, "b": 50.0})],
+    "tolerance_accuracy": [(([], [], 1), None), (([None], [3], 2), 0.0),
+                           (([1], [], 1), ValueError), (([4, 7], [5, 5], 1), 0.5)],
+    "mean_absolute_error": [(([], []), None), (([None], [3]), None),
+                            (([1], [1, 2]), ValueError), (([4, 7], [5, 5]), 1.5)],
+    "count_bias": [(([], []), CountBias(None, None, None, 0)),
+                   (([None, None], [1, 2]), CountBias(None, 0.0, 0.0, 2)),
+                   (([1], []), ValueError), (([4, 7], [5, 5]), CountBias(0.5, 0.5, 0.5, 2))],
+    "retrieval_scores": [(([], []), None), (([None], [["a"]]), RetrievalScores(
+                             0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1)),
+                         (([["a"]], []), ValueError),
+                         (([[]], [[]]), RetrievalScores(0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+                                                        0.0, 1))],
+    "mean_tokens": [(([],), None), (([None],), None), (([0, 3],), 1.5)],
+    "accuracy_interval": [(([],), None), (([False] * 5,), (0.0, 0.0)),
+                          (([True],), (100.0, 100.0))],
+    "paired_accuracy": [(({}, {}), PairedTest(0, None, None, None, None, None)),
+                        (({"q": True}, {"r": False}), PairedTest(0, None, None, None, None,
+                                                                 None)),
+                        (({"q": True, "r": False}, {"q": True, "r": False}),
+                         PairedTest(2, 0.0, 0.0, 0.0, None, 1.0))],
 }
 
 

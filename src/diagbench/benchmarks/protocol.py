@@ -73,11 +73,18 @@ class Benchmark(ABC, Generic[S, T]):
     description: ClassVar[str]  # one line, for `diagbench benchmarks`
     build_options: ClassVar[tuple[Option, ...]] = ()  # empty: nothing to build
     eval_options: ClassVar[tuple[Option, ...]] = ()
+    score_options: ClassVar[tuple[Option, ...]] = ()  # further options of `score NAME`
     commands: ClassVar[tuple[Any, ...]] = ()  # further commands of its own (click commands)
 
     def build(self, out: Path, bars: Bars, **options: Any) -> list[str]:
         """Write the data set into `out`; return the lines to print."""
         raise NotImplementedError(f"{self.name} has nothing to build")
+
+    def score_responses(self, paths: tuple[Path, ...], bars: Bars, **options: Any) -> Any:
+        """`score NAME PATH… OPTIONS` for a benchmark with `score_options`: the
+        `RunResult` of what it scored, or None to score the run directory PATH again
+        from its saved responses (the default)."""
+        return None
 
     @abstractmethod
     def samples(self, run: Path, bars: Bars, *args: Any, **options: Any) -> Dataset:

@@ -58,7 +58,7 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
     asks = bench.prompts(data)
     answers = {s.name: ask_model(asks, s, model_dir(run, s.name) / "responses.jsonl",
                                  max_connections, bars) for s in models}
-    result = _score(bench, data, run, answers)
+    result = score_answers(bench, data, run, answers)
     served = {name: sorted({a.served_model for a in by_id.values() if a.served_model})
               for name, by_id in answers.items()}
     write_manifest(run, fields | {"served_models": served})
@@ -75,7 +75,7 @@ def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunR
         settings = settings_from_manifest(entry)
         answers[settings.name] = replay(asks, settings,
                                         model_dir(run, settings.name) / "responses.jsonl")
-    return _score(bench, data, run, answers)
+    return score_answers(bench, data, run, answers)
 
 
 def rereport(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunResult:
@@ -105,8 +105,9 @@ def read_manifest(bench: Benchmark[Any, Any], run: Path) -> dict:
     return manifest
 
 
-def _score(bench: Benchmark[Any, Any], data: Dataset, run: Path,
-           answers: Mapping[str, Mapping[str, Answer]]) -> RunResult:
+def score_answers(bench: Benchmark[Any, Any], data: Dataset, run: Path,
+                  answers: Mapping[str, Mapping[str, Answer]]) -> RunResult:
+    """Score every model's answers, write scores.jsonl, summary.json and the report."""
     scores = {name: bench.score(data, name, by_id, model_dir(run, name))
               for name, by_id in answers.items()}
     with (run / "scores.jsonl").open("w", encoding="utf-8") as out:

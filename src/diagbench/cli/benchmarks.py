@@ -124,16 +124,47 @@ def _benchmark(name: str) -> Any:
         raise click.UsageError(str(exc.args[0])) from None
 
 
-@click.command()
-@click.argument("name")
-@_RUN
-def score(name: str, run: Path) -> None:
-    """Score the run RUN of benchmark NAME again from its saved responses (no model is
-    called): scores.jsonl, summary.json and the report are rewritten. A sample whose
-    response is not in the run counts as a failed call."""
-    from diagbench.benchmarks.runs import rescore
-    bench = _benchmark(name)
-    _finish(bench, _guarded(lambda: rescore(bench, run, progress_bar)))
+class _ScoreGroup(RegistryGroup):
+    """`score NAME …`: an unknown NAME is a usage error naming the known benchmarks."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        if args and not args[0].startswith("-"):
+            _benchmark(args[0])
+        return super().resolve_command(ctx, args)
+
+
+def _score_command(cls: Any) -> click.Command:
+    def rescore_run(run: Any, **options: Any) -> None:
+        from diagbench.benchmarks.runs import rescore
+        bench = cls()
+        result = None
+        if cls.score_options:
+            result = _guarded(lambda: bench.score_responses(tuple(run), progress_bar,
+                                                            **options))
+            if result is None:
+                if len(run) != 1 or not run[0].is_dir():
+                    raise click.UsageError("give one run directory RUN")
+                run = run[0]
+        if result is None:
+            result = _guarded(lambda: rescore(bench, run, progress_bar))
+        _finish(bench, result)
+
+    if cls.score_options:
+        run = click.argument("run", nargs=-1, type=click.Path(exists=True, path_type=Path))
+    else:
+        run = _RUN
+    help_text = (f"{cls.description}. Score the run RUN again from its saved responses (no "
+                 "model is called): scores.jsonl, summary.json and the report are "
+                 "rewritten. A sample whose response is not in the run counts as a failed "
+                 "call." + (" The options below are this benchmark's own."
+                            if cls.score_options else ""))
+    return _command(cls.name, help_text, (run, *cls.score_options), rescore_run)
+
+
+@click.group(name="score", cls=_ScoreGroup, make=_score_command)
+def score() -> None:
+    """Score a run of benchmark NAME again from its saved responses (no model is
+    called): `score NAME RUN`; some benchmarks take options of their own."""
 
 
 @click.command()

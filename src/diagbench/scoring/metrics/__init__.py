@@ -6,6 +6,9 @@ bools or floats), one module per family:
   similarity;
 - `prior_bias`: paper 002's EM, RelAcc, conflict gap Δ, its bootstrap interval and the
   prerequisite check;
+- `archqa`: paper 003's question-answering accuracy, counting (Acc@±k, MAE, Bias) and
+  retrieval (P/R/F1, EM/subset/superset rates, missing, spurious) metrics, token cost, a
+  bootstrap interval on accuracy and a paired comparison of models;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -19,6 +22,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from diagbench.scoring.metrics.archqa import (
+    CountBias,
+    RetrievalScores,
+    accuracy_by,
+    accuracy_interval,
+    count_bias,
+    mean_absolute_error,
+    mean_tokens,
+    paired_accuracy,
+    qa_accuracy,
+    retrieval_scores,
+    tolerance_accuracy,
+)
 from diagbench.scoring.metrics.components import (
     LENGTH_BINS,
     by_length,
@@ -59,10 +75,48 @@ METRICS: dict[str, Callable] = {
     "gap_interval": gap_interval,
     "prerequisite": prerequisite,
     "paired_test": paired_test,
+    "qa_accuracy": qa_accuracy,
+    "accuracy_by": accuracy_by,
+    "tolerance_accuracy": tolerance_accuracy,
+    "mean_absolute_error": mean_absolute_error,
+    "count_bias": count_bias,
+    "retrieval_scores": retrieval_scores,
+    "mean_tokens": mean_tokens,
+    "accuracy_interval": accuracy_interval,
+    "paired_accuracy": paired_accuracy,
 }
 
-__all__ = ["EM_THRESHOLD", "LENGTH_BINS", "METRICS", "PRIOR_FREE_THRESHOLD", "PairedTest",
-           "Prerequisite", "by_length", "cell_average", "conflict_gap", "error_rate", "exact_match",
-           "gap_interval", "length_bin", "mean_gap", "mean_label_similarity",
-           "mean_standard_error", "ordering_score", "paired_test", "prerequisite", "rate",
-           "rel_acc"]
+__all__ = [
+    "EM_THRESHOLD",
+    "LENGTH_BINS",
+    "METRICS",
+    "PRIOR_FREE_THRESHOLD",
+    "CountBias",
+    "PairedTest",
+    "Prerequisite",
+    "RetrievalScores",
+    "accuracy_by",
+    "accuracy_interval",
+    "by_length",
+    "cell_average",
+    "conflict_gap",
+    "count_bias",
+    "error_rate",
+    "exact_match",
+    "gap_interval",
+    "length_bin",
+    "mean_absolute_error",
+    "mean_gap",
+    "mean_label_similarity",
+    "mean_standard_error",
+    "mean_tokens",
+    "ordering_score",
+    "paired_accuracy",
+    "paired_test",
+    "prerequisite",
+    "qa_accuracy",
+    "rate",
+    "rel_acc",
+    "retrieval_scores",
+    "tolerance_accuracy",
+]

@@ -1,0 +1,201 @@
+"""The archqa benchmark (paper 003_26afdd344a01d15b.txt, SADU): questions about software
+architecture diagrams answered in the strict format of Fig. 2.
+
+    DATA/ (import sadu)  annotations.jsonl, questions.jsonl, import.json
+    RUN/  (eval)         models/MODEL/responses.jsonl; scores.jsonl; summary.json
+    RUN/  (score --responses LOG…)  scores.jsonl, summary.json for SADU-format logs
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from diagbench.benchmarks.archqa.command import (
+    DATA_OPTION,
+    GOLD_OPTION,
+    SCORER_OPTION,
+    import_group,
+)
+from diagbench.benchmarks.progress import Bars
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.registry import benchmark
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.archqa.records import ArchQAScore, ArchQASummary
+    from diagbench.benchmarks.asking import Answer, Ask
+
+
+@benchmark("archqa")
+class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
+    description = ("Architecture-diagram question answering: entities, relations and "
+                   "clusters of behavioural, structural and ER diagrams (paper 003, SADU)")
+    eval_options = (
+        DATA_OPTION,
+        click.option("--prompt", type=click.Choice(["full", "without-definitions",
+                                                    "without-rules", "only-question"]),
+                     default="full", show_default=True,
+                     help="The prompt of Fig. 2, or one of its ablations (§4.3)."),
+        SCORER_OPTION, GOLD_OPTION,
+        click.option("--limit", type=click.IntRange(1), help="Only the first N questions."),
+    )
+    score_options = (
+        click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path),
+                     help="With --responses: the data set the logs answer."),
+        click.option("--responses", multiple=True,
+                     type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="A response log in SADU's format (repeatable; the model is named "
+                          "after the file)."),
+        SCORER_OPTION, GOLD_OPTION,
+        click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+                     help="With --responses: the run directory to write."),
+    )
+    commands = (import_group,)
+
+    def __init__(self) -> None:
+        self.scorer = "strict"
+        self.gold = "published"
+        self.variant = "full"
+        self.images: dict[str, str] = {}
+        self.scorer_override: str | None = None
+        self.gold_override: str | None = None
+
+    def samples(self, run: Path, bars: Bars, *, data: str, prompt: str = "full",
+                scorer: str = "strict", gold: str = "published", limit: int | None = None,
+                **_: Any) -> Dataset:
+        from diagbench.benchmarks.archqa.data import load_data
+        from diagbench.benchmarks.archqa.prompts import template_hash
+
+        self.variant = prompt
+        self.scorer = self.scorer_override or scorer
+        self.gold = self.gold_override or gold
+        questions, self.images, digest = load_data(Path(data))
+        if limit:
+            questions = questions[:limit]
+        return Dataset(questions, (), {"data": str(data), "dataset_hash": digest,
+                                       "questions": len(questions), "prompt": prompt,
+                                       "scorer": self.scorer, "gold": self.gold,
+                                       "prompt_template_hash": template_hash(prompt)})
+
+    def prompts(self, data: Dataset) -> list[Ask]:
+        from diagbench.benchmarks.archqa.prompts import prompt
+        from diagbench.benchmarks.asking import Ask
+
+        return [Ask(q.id, prompt(q.text, self.variant), Path(self.images[q.diagram]))
+                for q in data.samples]
+
+    def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
+              out: Path) -> list[ArchQAScore]:
+        from diagbench.benchmarks.archqa.summary import score_model
+        return score_model(model, list(data.samples), answers, self.scorer,  # type: ignore[arg-type]
+                           self.gold)
+
+    def summarize(self, data: Dataset, scores: Mapping[str, list[ArchQAScore]]
+                  ) -> ArchQASummary:
+        from diagbench.benchmarks.archqa.summary import summarize
+        return summarize(self.scorer, scores)
+
+    def read_summary(self, data: dict) -> ArchQASummary:
+        from diagbench.benchmarks.archqa.records import ArchQASummary
+        return ArchQASummary.from_json(data)
+
+    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[ArchQAScore]]:
+        from diagbench.benchmarks.archqa.records import ArchQAScore
+        from diagbench.benchmarks.jsonl import read_jsonl
+
+        scores: dict[str, list[ArchQAScore]] = {model: [] for model in models}
+        for number, line in read_jsonl(run / "scores.jsonl"):
+            try:
+                scores.setdefault(line["model"], []).append(ArchQAScore.from_json(line))
+            except (KeyError, TypeError) as exc:
+                raise DataError(f"{run / 'scores.jsonl'}:{number}: not an archqa score "
+                                f"({exc})") from None
+        return scores
+
+    def report(self, run: Path, data: Dataset, scores: Mapping[str, list[ArchQAScore]],
+               summary: ArchQASummary) -> Path:
+        from diagbench.benchmarks.archqa.report import write_report
+        return write_report(run, summary)
+
+    def lines(self, summary: ArchQASummary, scores: Mapping[str, list[ArchQAScore]]
+              ) -> list[str]:
+        """The accuracy table (percent), format violations and failures per model."""
+        width = max([len(n) for n in summary.models] + [5])
+        out = [f"scorer: {summary.scorer}",
+               f"{'model':<{width}}  {'behav.':>7}{'struct.':>8}{'ER':>7}{'all':>7}"
+               f"{'95% CI':>15}{'viol.':>7}{'unpars.':>8}{'failed':>7}"]
+        for name, m in summary.models.items():
+            acc = m["accuracy"]
+            ci = m["accuracy_ci95"]
+            out.append(f"{name:<{width}}  " + "".join(
+                f"{_pct(acc[c]):>{w}}" for c, w in (("behavioral", 7), ("structural", 8),
+                                                   ("er", 7), ("all", 7)))
+                + f"{(f'{ci[0]:.1f}–{ci[1]:.1f}' if ci else '—'):>15}"
+                + f"{m['format_violations']:>7}{m['outcomes'].get('unparsable', 0):>8}"
+                + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
+        return out
+
+    def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
+                        data: Path | None = None, responses: tuple[Path, ...] = (),
+                        scorer: str = "strict", gold: str = "published",
+                        out: Path | None = None, **_: Any) -> Any:
+        """`score archqa --data DATA --responses LOG… --out RUN`: score response logs in
+        SADU's format (each a model named after its file; the files after the first
+        --responses are logs too) into RUN. Without --responses, PATHS is one run of
+        `eval archqa` scored again (with --scorer and --gold)."""
+        if not responses:
+            if data is not None or out is not None:
+                raise click.UsageError("--data and --out go with --responses")
+            self.scorer_override = scorer
+            self.gold_override = gold
+            return None
+        if data is None or out is None:
+            raise click.UsageError("--responses needs --data and --out")
+        folders = [p for p in paths if p.is_dir()]
+        if folders:
+            raise click.UsageError(f"{folders[0]}: a directory; give either a run RUN or "
+                                   "--responses LOG…")
+        responses = tuple(responses) + tuple(paths)
+        from diagbench.benchmarks.archqa.answers import read_log
+        from diagbench.benchmarks.archqa.data import load_data
+        from diagbench.benchmarks.asking import Answer
+        from diagbench.benchmarks.protocol import Problem
+        from diagbench.benchmarks.runs import score_answers
+        from diagbench.models.response import Usage
+
+        questions, self.images, digest = load_data(data)
+        self.scorer, self.gold = scorer, gold
+        answers: dict[str, dict[str, Answer]] = {}
+        problems: list[Problem] = []
+        logs = {}
+        for path in responses:
+            log = read_log(path, questions)
+            if log.name in answers:
+                raise click.UsageError(f"two logs are named {log.name!r}")
+            logs[log.name] = {"file": str(path), "answers": len(log.answers),
+                              "unmatched": len(log.unmatched), "duplicates": log.duplicates,
+                              "logged_gold_differs": log.gold_differs}
+            problems += [Problem(log.name, str(path), u) for u in log.unmatched[:20]]
+            answers[log.name] = {
+                qid: Answer(qid, "ok" if a.response is not None else "call_error", a.response,
+                            None if a.response is not None else "no response in the log",
+                            Usage(a.tokens.get("prompt") or 0, a.tokens.get("completion") or 0,
+                                  a.tokens.get("reasoning") or 0))
+                for qid, a in log.answers.items()}
+        out.mkdir(parents=True, exist_ok=True)
+        dataset = Dataset(questions, problems, {"data": str(data), "dataset_hash": digest,
+                                                "questions": len(questions)})
+        (out / "manifest.json").write_text(json.dumps(
+            {"benchmark": self.name, "source": "response logs", "data": str(data),
+             "dataset_hash": digest, "scorer": scorer, "gold": gold, "logs": logs},
+            indent=1) + "\n", encoding="utf-8")
+        return score_answers(self, dataset, out, answers)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+

@@ -1,0 +1,57 @@
+"""`diagbench import sadu SRC --out DATA`, the archqa benchmark's own command group
+(contributed through `ArchQABenchmark.commands`), and the options archqa's `eval` and
+`score` share."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from diagbench.console import EXIT_BAD_INPUT, EXIT_OK
+
+DATA_OPTION = click.option(
+    "--data", required=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A data set written by diagbench import sadu.")
+SCORER_OPTION = click.option(
+    "--scorer", type=click.Choice(["strict", "sadu"]), default="strict", show_default=True,
+    help="strict: the strict format compared fairly, answers outside the markers scored and "
+         "counted as format violations; sadu: SADU's public rule-based scorer reproduced.")
+GOLD_OPTION = click.option(
+    "--gold", type=click.Choice(["published", "recomputed"]), default="published",
+    show_default=True, help="The gold answers as SADU published them, or as diagbench "
+                            "recomputes them from the annotations (published where none).")
+
+
+@click.group(name="import")
+def import_group() -> None:
+    """Import a published data set into diagbench's format."""
+
+
+@import_group.command(name="sadu")
+@click.argument("source", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Directory for the data set.")
+def import_sadu_command(source: Path, out: Path) -> None:
+    """Read SADU's dataset/SAD folder (behavior, structural, ER; each with Diagram,
+    json_object, QA) into OUT: annotations.jsonl, questions.jsonl (questions and answers
+    as published, and recomputed from the annotations) and import.json (the differences
+    between the two, each with its reason). Images stay in SOURCE. Exit 3 when SOURCE
+    cannot be read."""
+    from diagbench.benchmarks.archqa.sadu_import import import_sadu
+    from diagbench.benchmarks.protocol import DataError
+
+    try:
+        info = import_sadu(source, out)
+    except DataError as exc:
+        click.echo(f"diagbench: error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    share = 100 * info["recomputed_equal"] / info["questions"] if info["questions"] else 0.0
+    click.echo(f"{info['questions']} questions about {info['diagrams']} diagrams "
+               f"({', '.join(f'{k} {v}' for k, v in info['by_family'].items())})")
+    click.echo(f"gold answers recomputed equal: {info['recomputed_equal']} ({share:.2f} %)")
+    for reason, n in sorted(info["differences_by_reason"].items(), key=lambda x: -x[1]):
+        click.echo(f"  {n:>4}  {reason}")
+    click.echo(f"-> {out} (differences in {out / 'import.json'})")
+    sys.exit(EXIT_OK)

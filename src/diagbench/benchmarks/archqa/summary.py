@@ -1,0 +1,142 @@
+"""Scoring a model's answers (`score_model`) and the summary of every model
+(`summarize`): accuracy per diagram type, subtype and difficulty (paper 003 Table 2,
+Fig. 3), the counting metrics per diagram type (Tables 4–6), the retrieval metrics
+(Table 7), mean tokens (Table 3), a bootstrap interval on accuracy, outcome counts and
+paired comparisons of the models on the questions they share."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, replace
+from typing import Any
+
+from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary, Question
+from diagbench.benchmarks.archqa.scorers import Scorer, gold_form, gold_of, judge
+from diagbench.scoring.metrics.archqa import (
+    accuracy_by,
+    accuracy_interval,
+    count_bias,
+    mean_absolute_error,
+    mean_tokens,
+    paired_accuracy,
+    qa_accuracy,
+    retrieval_scores,
+    tolerance_accuracy,
+)
+
+#: Bootstrap resamples in summaries (each draws a resamples × questions index matrix).
+RESAMPLES = 2_000
+
+
+def score_model(model: str, questions: Sequence[Question], responses: Mapping[str, Any],
+                scorer: Scorer, gold: str = "published") -> list[ArchQAScore]:
+    """One score per question. `responses` maps a question id to an object with
+    `status` ("ok" or a failure), `text`, `error` and `usage` (an `Answer`)."""
+    out = []
+    for q in questions:
+        answer = responses.get(q.id)
+        expected = gold_of(q, gold)
+        tokens: dict[str, int | None] = {}
+        if answer is not None and getattr(answer, "usage", None) is not None:
+            u = answer.usage
+            tokens = {"prompt": u.input_tokens, "completion": u.output_tokens,
+                      "reasoning": u.reasoning_tokens}
+        base = ArchQAScore(model, q.id, q.family, q.subtype, q.kind, q.difficulty, scorer,
+                           "missing", False, gold=gold_form(q, expected), tokens=tokens,
+                           error="no response")
+        if answer is None:
+            out.append(base)
+            continue
+        if answer.status != "ok" or answer.text is None:
+            out.append(replace(base, status="call_error", error=answer.error or answer.status))
+            continue
+        j = judge(scorer, q, answer.text, expected)
+        out.append(replace(base, status="ok" if j.read else "unparsable", correct=j.correct,
+                           answer=j.answer, where=j.where, prediction=j.prediction,
+                           gold=j.gold if j.gold is not None else base.gold, notes=j.notes,
+                           error=j.error))
+    return out
+
+
+def _r(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _counting(scores: list[ArchQAScore]) -> dict[str, Any]:
+    predicted = [s.prediction if isinstance(s.prediction, int | float) else None
+                 for s in scores]
+    gold = [s.gold for s in scores]
+    bias = count_bias(predicted, gold)
+    return {"n": len(scores), "acc": _r(tolerance_accuracy(predicted, gold, 0)),
+            "acc_1": _r(tolerance_accuracy(predicted, gold, 1)),
+            "acc_2": _r(tolerance_accuracy(predicted, gold, 2)),
+            "mae": _r(mean_absolute_error(predicted, gold)), "bias": _r(bias.bias),
+            "p_over": _r(bias.p_over), "p_under": _r(bias.p_under)}
+
+
+def _retrieval(scores: list[ArchQAScore]) -> dict[str, Any] | None:
+    result = retrieval_scores([s.prediction if isinstance(s.prediction, list) else None
+                               for s in scores], [s.gold for s in scores])
+    return None if result is None else {k: _r(v) if isinstance(v, float) else v
+                                        for k, v in asdict(result).items()}
+
+
+def _by_family(scores: list[ArchQAScore], metric: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {family: metric([s for s in scores if s.family == family])
+                           for family in FAMILIES}
+    out["all"] = metric(scores)
+    return out
+
+
+def _tokens(scores: list[ArchQAScore], parts: tuple[str, ...]) -> dict[str, float | None]:
+    def mean(group: list[ArchQAScore]) -> float | None:
+        values = []
+        for s in group:
+            known = [s.tokens.get(p) for p in parts]
+            values.append(None if not s.tokens or all(v is None for v in known)
+                          else sum(v or 0 for v in known))
+        return _r(mean_tokens(values), 2)
+    return _by_family(scores, mean)
+
+
+def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
+    """Every metric of one model's scores."""
+    correct = [s.correct for s in scores]
+    interval = accuracy_interval(correct, RESAMPLES)
+    violations = [s for s in scores if s.violation]
+    return {
+        "questions": len(scores),
+        "accuracy": _by_family(scores, lambda g: _r(qa_accuracy([s.correct for s in g]), 2)),
+        "accuracy_ci95": None if interval is None else [_r(interval[0], 2), _r(interval[1], 2)],
+        "by_subtype": {k: _r(v, 2) for k, v in accuracy_by([s.subtype for s in scores],
+                                                           correct).items()},
+        "by_difficulty": {k: _r(v, 2) for k, v in accuracy_by(
+            [s.difficulty or "none" for s in scores], correct).items()},
+        "counting": _by_family([s for s in scores if s.kind == "counting"], _counting),
+        "retrieval": _by_family([s for s in scores if s.kind == "retrieval"], _retrieval),
+        "tokens": {"total": _tokens(scores, ("prompt", "completion", "reasoning")),
+                   "completion": _tokens(scores, ("completion",))},
+        "outcomes": dict(Counter(s.status for s in scores)),
+        "format_violations": len(violations),
+        "format_violations_correct": sum(s.correct for s in violations),
+        "accuracy_within_format": _by_family(
+            scores, lambda g: _r(qa_accuracy([s.correct and not s.violation for s in g]), 2)),
+        "errors": dict(Counter(s.error for s in scores if s.error)),
+        "notes": dict(Counter(n for s in scores for n in s.notes)),
+    }
+
+
+def summarize(scorer: str, scores: Mapping[str, list[ArchQAScore]]) -> ArchQASummary:
+    """The summary of every model, and each pair of models compared on the questions
+    both were asked."""
+    models = {name: summarize_model(records) for name, records in scores.items()}
+    names = list(scores)
+    paired = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            test = paired_accuracy({s.id: s.correct for s in scores[a]},
+                                   {s.id: s.correct for s in scores[b]}, RESAMPLES)
+            paired.append({"a": a, "b": b} | {k: _r(v) if isinstance(v, float) else v
+                                               for k, v in test.as_dict().items()})
+    return ArchQASummary(scorer, models, paired)
