@@ -17,11 +17,11 @@ import pytest
 
 from diagbench.scoring import metrics
 from diagbench.scoring.metrics import (
-    CountBias,
-    RetrievalScores,
     METRICS,
+    CountBias,
     PairedTest,
     Prerequisite,
+    RetrievalScores,
     by_length,
     cell_average,
     conflict_gap,
