@@ -120,21 +120,31 @@ def _diagram(graph: pygraphviz.AGraph, text: str) -> GraphDiagram:
     clusters: list[Cluster] = []
     parent_of: dict[str, str] = {}
 
-    def walk(sub: Any, parent: str | None) -> None:
+    claimed: dict[str | None, set[str]] = {}
+
+    def walk(sub: Any, parent: str | None, removed: frozenset[str]) -> None:
+        # dot gives a node to the first cluster holding it among the clusters of one
+        # level and deletes it from the later ones (mark_clusters: "already in a
+        # rankset, deleted from cluster"); a cluster left without nodes is not drawn.
         for child in sub.subgraphs():
             name = child.name or ""
-            inner = parent
-            if name.lower().startswith("cluster") and child.number_of_nodes() > 0:
-                members = [str(n) for n in child.nodes()]
-                clusters.append(Cluster(name, str(child.graph_attr.get("label") or ""),
-                                        "subgraph", name, parent, (), (),
-                                        properties=_attrs_graph(child), line=line_of(name)))
-                for m in members:
-                    parent_of[m] = name  # deeper clusters overwrite: innermost wins
-                inner = name
-            walk(child, inner)
+            if not name.lower().startswith("cluster"):
+                walk(child, parent, removed)
+                continue
+            nodes = [str(n) for n in child.nodes() if str(n) not in removed]
+            taken = claimed.setdefault(parent, set())
+            own = [n for n in nodes if n not in taken]
+            if not own:
+                continue
+            clusters.append(Cluster(name, str(child.graph_attr.get("label") or ""),
+                                    "subgraph", name, parent, (), (),
+                                    properties=_attrs_graph(child), line=line_of(name)))
+            for m in own:
+                parent_of[m] = name  # deeper clusters overwrite: innermost wins
+            taken.update(own)
+            walk(child, name, removed | {n for n in nodes if n not in own})
 
-    walk(graph, None)
+    walk(graph, None, frozenset())
     direct: dict[str, list[str]] = {}
     entities = []
     node_names = sorted(graph.node_attr.keys())

@@ -1,0 +1,476 @@
+"""A grammar of Mermaid (flowchart, class, ER, state), Graphviz DOT and DBML diagrams, for
+differential testing of the readers against their engines (mermaid-cli's SVG,
+Graphviz's SVG, the reference DBML parser @dbml/core).
+
+`generate(rng, language, kind)` draws one diagram; each production picks among the
+written forms the engine accepts for the same construct and records the construct's
+name in `Generated.constructs`, so disagreements can be grouped by construct. The
+oracle is the engine: the generator has no expectation of its own.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+#: (language, kind) pairs the grammar draws, and the share of each in a mixed corpus.
+KINDS: tuple[tuple[str, str], ...] = (
+    ("mermaid", "flowchart"), ("mermaid", "class"), ("mermaid", "er"), ("mermaid", "state"),
+    ("dot", "graph"), ("dbml", "er"))
+_WORDS = ("Order", "User", "Cart", "Item", "Bank", "Shop", "Auth", "Mail", "Queue", "Store",
+          "Api", "Web", "Db", "Log", "Pay", "Ship")
+
+
+@dataclass
+class Generated:
+    language: str
+    kind: str
+    text: str
+    constructs: set[str] = field(default_factory=set)
+
+
+class _G:
+    """The diagram being drawn: its lines and the constructs used."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.lines: list[str] = []
+        self.constructs: set[str] = set()
+
+    def use(self, construct: str) -> None:
+        self.constructs.add(construct)
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def pick(self, options):
+        return self.rng.choice(options)
+
+
+def _name(g: _G, k: int) -> str:
+    return f"{g.pick(_WORDS)}{k}"
+
+
+# Mermaid flowchart -------------------------------------------------------------------
+
+_SHAPES = (("[", "]"), ("(", ")"), ("([", "])"), ("[[", "]]"), ("[(", ")]"), ("((", "))"),
+           (">", "]"), ("{", "}"), ("{{", "}}"), ("[/", "/]"), ("[\\", "\\]"), ("[/", "\\]"),
+           ("[\\", "/]"), ("(((", ")))"))
+_FLOW_LINKS = ("-->", "---", "-.->", "-.-", "==>", "===", "<-->", "--o", "--x", "o--o",
+               "x--x", "--->", "<-.->", "<==>", "~~~")
+
+
+def _flow_node(g: _G, ident: str, fresh: bool) -> str:
+    if not fresh or g.chance(0.4):
+        return ident
+    form = g.rng.randrange(6)
+    if form == 0:
+        g.use("flow:@{shape}")
+        shape = g.pick(("rect", "rounded", "diam", "circle", "cyl", "hex", "stadium", "doc"))
+        return f'{ident}@{{ shape: {shape}, label: "{ident} x" }}'
+    opening, closing = g.pick(_SHAPES)
+    g.use(f"flow:shape {opening}{closing}")
+    label = f'"{ident} (quoted)"' if form == 1 else f"{ident} text"
+    if form == 2:
+        g.use("flow:class suffix")
+        return f"{ident}{opening}{label}{closing}:::hot"
+    return f"{ident}{opening}{label}{closing}"
+
+
+def _flow_link(g: _G) -> str:
+    link = g.pick(_FLOW_LINKS)
+    g.use(f"flow:link {link}")
+    form = g.rng.randrange(4)
+    if form == 0 and link not in ("~~~",):
+        g.use("flow:|text|")
+        return f"{link}|says {g.rng.randrange(9)}|"
+    if form == 1 and link in ("-->", "---", "==>", "-.->"):
+        g.use("flow:-- text -->")
+        opening = {"-->": "--", "---": "--", "==>": "==", "-.->": "-."}[link]
+        return f"{opening} text {link}"
+    return link
+
+
+def mermaid_flowchart(g: _G) -> None:
+    g.lines.append(f"flowchart {g.pick(('TD', 'LR', 'TB', 'RL', 'BT'))}")
+    ids = [f"{g.pick(('n', 'A', 'node', 'x'))}{k}" for k in range(g.rng.randint(2, 8))]
+    seen: set[str] = set()
+    depth = 0
+    subgraphs: list[str] = []
+    for _ in range(g.rng.randint(2, 10)):
+        r = g.rng.random()
+        if r < 0.12:
+            sid = f"sg{len(subgraphs)}"
+            form = g.rng.randrange(3)
+            g.use("flow:subgraph" + (" nested" if depth else ""))
+            g.lines.append(f"  subgraph {sid}" if form == 0 else
+                           f'  subgraph {sid} ["Group {sid}"]' if form == 1 else
+                           f"  subgraph {sid}[Group]")
+            subgraphs.append(sid)
+            depth += 1
+            continue
+        if r < 0.22 and depth:
+            g.lines.append("  end")
+            depth -= 1
+            continue
+        if r < 0.27:
+            g.use("flow:style statements")
+            g.lines.append(g.pick(("  classDef hot fill:#f96", "  style n0 fill:#bbf",
+                                   "  linkStyle default stroke:#333", "  %% a comment")))
+            continue
+        a = g.pick(ids)
+        parts = [_flow_node(g, a, a not in seen)]
+        seen.add(a)
+        if g.chance(0.15):
+            g.use("flow:& group")
+            b = g.pick(ids)
+            parts[0] += f" & {_flow_node(g, b, b not in seen)}"
+            seen.add(b)
+        for _ in range(g.pick((0, 1, 1, 1, 2))):
+            if len(parts) > 1:
+                g.use("flow:chain")
+            b = g.pick(ids + subgraphs[:-1] if g.chance(0.1) and len(subgraphs) > 1 else ids)
+            if b in subgraphs:
+                g.use("flow:link to subgraph")
+            parts.append(_flow_link(g))
+            parts.append(_flow_node(g, b, b not in seen and b not in subgraphs))
+            seen.add(b)
+        g.lines.append("  " + " ".join(parts) + (";" if g.chance(0.1) else ""))
+    g.lines += ["  end"] * depth
+
+
+# Mermaid class ------------------------------------------------------------------------
+
+_CLASS_LINKS = ("<|--", "--|>", "*--", "--*", "o--", "--o", "-->", "<--", "--", "..>", "<..",
+                "..|>", "<|..", "..", "<-->", "()--", "--()", "*--o")
+
+
+def mermaid_class(g: _G) -> None:
+    g.lines.append("classDiagram")
+    if g.chance(0.2):
+        g.use("class:direction")
+        g.lines.append(f"  direction {g.pick(('LR', 'RL', 'TB', 'BT'))}")
+    ids = [_name(g, k) for k in range(g.rng.randint(2, 7))]
+    ns_depth = 0
+    for k, name in enumerate(ids):
+        if g.chance(0.12) and ns_depth < 2:
+            form = g.rng.randrange(3)
+            g.use("class:namespace" + (" nested" if ns_depth else "") +
+                  (" dotted" if form == 1 else " titled" if form == 2 else ""))
+            g.lines.append(f"  namespace Ns{k} {{" if form == 0 else
+                           f"  namespace Com.Ns{k} {{" if form == 1 else
+                           f'  namespace Ns{k}["Title {k}"] {{')
+            ns_depth += 1
+        form = g.rng.randrange(5 if not ns_depth else 3)
+        if form == 0:
+            g.lines.append(f"  class {name}")
+        elif form == 1:
+            g.use("class:body")
+            annotation = g.pick(("", "", "    <<interface>>", "    <<abstract>>",
+                                 "    <<enumeration>>"))
+            g.lines += [f"  class {name} {{", *([annotation] if annotation else []),
+                        "    +int id", "    -String name", "    +run(a, b) bool", "  }"]
+        elif form == 2:
+            g.use("class:label")
+            g.lines.append(f'  class {name}["{name} label"]')
+        elif form == 3:
+            g.use("class:generic")
+            g.lines.append(f"  class {name}~T~")
+        else:
+            g.use("class:annotation statement")
+            g.lines.append(f"  class {name}")
+            g.lines.append(f"  <<{g.pick(('interface', 'service', 'abstract'))}>> {name}")
+        if ns_depth and g.chance(0.5):
+            g.lines.append("  }")
+            ns_depth -= 1
+    g.lines += ["  }"] * ns_depth
+    for _ in range(g.rng.randint(0, 6)):
+        a, b = g.pick(ids), g.pick([*ids, f"Extra{g.rng.randrange(3)}"])
+        link = g.pick(_CLASS_LINKS)
+        g.use(f"class:link {link}")
+        card_a = f' "{g.pick(("1", "0..*", "many"))}"' if g.chance(0.2) else ""
+        card_b = f'"{g.pick(("1", "1..*"))}" ' if g.chance(0.2) else ""
+        if card_a or card_b:
+            g.use("class:cardinality")
+        label = f" : {g.pick(('uses', 'has many', 'owns'))}" if g.chance(0.4) else ""
+        g.lines.append(f"  {a}{card_a} {link} {card_b}{b}{label}")
+    if g.chance(0.3):
+        g.use("class:member statement")
+        g.lines.append(f"  {g.pick(ids)} : +String extra")
+        g.lines.append(f"  {g.pick(ids)} : +go() int")
+    if g.chance(0.25):
+        g.use("class:note")
+        g.lines.append(g.pick((f'  note for {g.pick(ids)} "a note"', '  note "free note"')))
+    if g.chance(0.15):
+        g.use("class:style")
+        g.lines += ["  classDef hot fill:#f96", f"  cssClass \"{ids[0]}\" hot"]
+
+
+# Mermaid ER -----------------------------------------------------------------------------
+
+_ER_LEFT = ("||", "|o", "}|", "}o", "one", "zero or one", "one or more", "zero or more",
+            "only one", "many(0)", "1+", "0+", "1")
+_ER_RIGHT = ("||", "o|", "|{", "o{", "one", "zero or one", "one or more", "zero or more",
+             "only one", "many(1)", "1+", "0+", "1")
+
+
+def mermaid_er(g: _G) -> None:
+    g.lines.append("erDiagram")
+    ids = [_name(g, k).upper() for k in range(g.rng.randint(2, 6))]
+    if g.chance(0.15):
+        g.use("er:hyphenated name")
+        ids[0] = ids[0] + "-ITEM"
+    declared: set[str] = set()
+    depth = 0
+    for _ in range(g.rng.randint(2, 8)):
+        r = g.rng.random()
+        if r < 0.1 and depth < 2:
+            g.use("er:subgraph" + (" nested" if depth else ""))
+            g.lines.append(f"  subgraph Sg{g.rng.randrange(99)}{depth}")
+            depth += 1
+            continue
+        if r < 0.18 and depth:
+            g.lines.append("  end")
+            depth -= 1
+            continue
+        if r < 0.45:
+            name = g.pick(ids)
+            alias = ""
+            if name not in declared and g.chance(0.2):
+                g.use("er:alias")
+                alias = f'["{name.title()} alias"]'
+            declared.add(name)
+            if g.chance(0.7):
+                g.use("er:attributes")
+                attrs = ["    int id PK", "    string name", '    string email UK "login"',
+                         "    int owner_id FK", "    string[] tags", "    decimal(10,2) price",
+                         "    int a PK, FK"]
+                g.lines += [f"  {name}{alias} {{", *g.rng.sample(attrs, g.rng.randint(1, 4)),
+                            "  }"]
+            else:
+                g.use("er:bare entity")
+                g.lines.append(f"  {name}{alias}")
+            continue
+        a, b = g.pick(ids), g.pick(ids)
+        left, right = g.pick(_ER_LEFT), g.pick(_ER_RIGHT)
+        words = left[0] not in "|}" or right[-1] not in "|{"
+        body = g.pick(("--", "..", "to", "optionally to")) if words else g.pick(("--", ".."))
+        g.use("er:words" if words else "er:crow's feet")
+        g.use(f"er:{'identifying' if body in ('--', 'to') else 'non-identifying'}")
+        label = g.pick(("places", '"is part of"', '""'))
+        sep = " " if words else ""
+        # Mermaid's lexer reads a "1" as a cardinality only before a name, a digit or a
+        # line symbol right after it
+        left_sep = "" if left == "1" and body[0] in "-." else sep
+        g.lines.append(f"  {a} {left}{left_sep}{body}{sep}{right} {b} : {label}")
+    g.lines += ["  end"] * depth
+
+
+# Mermaid state --------------------------------------------------------------------------
+
+def mermaid_state(g: _G) -> None:
+    g.lines.append(g.pick(("stateDiagram-v2", "stateDiagram-v2", "stateDiagram")))
+    counter = [0]
+
+    def scope(depth: int, indent: str) -> list[str]:
+        names = [f"S{counter[0] + k}" for k in range(g.rng.randint(1, 4))]
+        counter[0] += len(names) + 1
+        if g.chance(0.7):
+            g.use("state:[*] start")
+            g.lines.append(f"{indent}[*] --> {names[0]}")
+        for k, name in enumerate(names):
+            form = g.rng.randrange(6)
+            if form == 0:
+                g.use("state:described")
+                g.lines.append(f"{indent}{name} : does things")
+            elif form == 1:
+                g.use("state:state as")
+                g.lines.append(f'{indent}state "Long {name}" as {name}')
+            elif form == 2 and depth < 2:
+                g.use("state:composite" + (" nested" if depth else ""))
+                g.lines.append(f"{indent}state {name} {{")
+                scope(depth + 1, indent + "  ")
+                if g.chance(0.3):
+                    g.use("state:concurrent regions")
+                    g.lines.append(f"{indent}  --")
+                    scope(depth + 1, indent + "  ")
+                g.lines.append(f"{indent}}}")
+            elif form == 3:
+                kind = g.pick(("fork", "join", "choice"))
+                g.use(f"state:<<{kind}>>")
+                g.lines.append(f"{indent}state {name} <<{kind}>>")
+            if k:
+                label = f" : {g.pick(('go', 'event x'))}" if g.chance(0.4) else ""
+                g.use("state:transition")
+                g.lines.append(f"{indent}{names[k - 1]} --> {name}{label}")
+        if g.chance(0.5):
+            g.use("state:[*] end")
+            g.lines.append(f"{indent}{g.pick(names)} --> [*]")
+        if g.chance(0.15):
+            g.use("state:note")
+            g.lines.append(f"{indent}note right of {g.pick(names)} : a note")
+        if g.chance(0.1):
+            g.use("state:note block")
+            g.lines += [f"{indent}note left of {g.pick(names)}", f"{indent}  two",
+                        f"{indent}  lines", f"{indent}end note"]
+        return names
+
+    scope(0, "  ")
+    if g.chance(0.15):
+        g.use("state:style")
+        g.lines += ["  classDef hot fill:#f96", "  class S0 hot"]
+
+
+# DOT ------------------------------------------------------------------------------------
+
+def dot_graph(g: _G) -> None:
+    directed = g.chance(0.7)
+    strict = g.chance(0.15)
+    if strict:
+        g.use("dot:strict")
+    g.lines.append(f"{'strict ' if strict else ''}{'digraph' if directed else 'graph'} G {{")
+    op = "->" if directed else "--"
+    ids = [f"{g.pick(('n', 'a', 'node_', 'v'))}{k}" for k in range(g.rng.randint(2, 9))]
+    if g.chance(0.2):
+        g.use("dot:quoted id")
+        ids[-1] = f'"{ids[-1]} q"'
+    depth = 0
+    for _ in range(g.rng.randint(2, 12)):
+        r = g.rng.random()
+        if r < 0.12 and depth < 3:
+            cluster = g.chance(0.7)
+            g.use("dot:cluster" if cluster else "dot:plain subgraph")
+            if depth:
+                g.use("dot:nested subgraph")
+            g.lines.append(f"  subgraph {'cluster_' if cluster else 's'}{g.rng.randrange(99)} {{")
+            if g.chance(0.3):
+                g.lines.append('    label="Group"')
+            depth += 1
+            continue
+        if r < 0.2 and depth:
+            g.lines.append("  }")
+            depth -= 1
+            continue
+        if r < 0.26:
+            g.use("dot:defaults")
+            g.lines.append(g.pick(("  node [shape=box]", "  edge [color=red]",
+                                   "  node [style=invis]", "  node [style=filled]",
+                                   "  rankdir=LR", "  // comment")))
+            continue
+        if r < 0.4:
+            g.use("dot:node statement")
+            attrs = g.pick(("", " [label=\"L\"]", " [shape=box, label=\"a\\nb\"]",
+                            " [style=invis]", " [label=<<b>html</b>>]"))
+            if "invis" in attrs:
+                g.use("dot:invisible node")
+            g.lines.append(f"  {g.pick(ids)}{attrs}")
+            continue
+        chain = [g.pick(ids) for _ in range(g.pick((2, 2, 2, 3, 4)))]
+        if len(chain) > 2:
+            g.use("dot:edge chain")
+        if g.chance(0.1):
+            g.use("dot:subgraph endpoint")
+            chain[0] = "{" + " ".join(g.rng.sample(ids, 2)) + "}"
+        if g.chance(0.1):
+            g.use("dot:port")
+            chain[-1] += g.pick((":n", ":s", ":ne", ":w"))
+        attrs = g.pick(("", "", " [label=\"x\"]", " [style=invis]", " [dir=both]",
+                        " [style=dashed]"))
+        if "invis" in attrs:
+            g.use("dot:invisible edge")
+        g.lines.append(f"  {f' {op} '.join(chain)}{attrs}{';' if g.chance(0.3) else ''}")
+    g.lines += ["  }"] * depth
+    g.lines.append("}")
+
+
+# DBML -----------------------------------------------------------------------------------
+
+def dbml(g: _G) -> None:
+    tables = [f"{g.pick(('users', 'orders', 'items', 'shops', 'posts'))}_{k}"
+              for k in range(g.rng.randint(1, 6))]
+    if g.chance(0.15):
+        g.use("dbml:Project")
+        g.lines += ["Project shop {", "  database_type: 'PostgreSQL'", "}"]
+    schema = {}
+    for t in tables:
+        name = t
+        if g.chance(0.1):
+            g.use("dbml:schema")
+            name = f"core.{t}"
+        schema[t] = name
+        alias = ""
+        if g.chance(0.15):
+            g.use("dbml:alias")
+            alias = f" as {t[0].upper()}{t[-1]}"
+        settings = ""
+        if g.chance(0.1):
+            g.use("dbml:table settings")
+            settings = " [headercolor: #3498DB]"
+        g.lines.append(f"Table {name}{alias}{settings} {{")
+        g.lines.append(g.pick(("  id int [pk, increment]", "  id integer [primary key]",
+                               "  id uuid [pk]")))
+        for c in g.rng.sample(["name varchar", "email varchar [unique, not null]",
+                               "created_at timestamp [default: `now()`]",
+                               "status varchar [note: 'state']", "price \"decimal(10,2)\"",
+                               "owner_id int"], g.rng.randint(0, 4)):
+            g.lines.append(f"  {c}")
+        if g.chance(0.2) and len(tables) > 1:
+            g.use("dbml:inline ref")
+            other = g.pick([x for x in tables if x != t])
+            g.lines.append(f"  ref_id int [ref: {g.pick(('>', '<', '-', '<>'))} "
+                           f"{schema.get(other, other)}.id]" if other in schema else
+                           "  ref_id int")
+        if g.chance(0.1):
+            g.use("dbml:indexes")
+            g.lines += ["  indexes {", g.pick(("    id", "    id [unique]", "    (id) [pk]")),
+                        "  }"]
+        if g.chance(0.1):
+            g.use("dbml:table note")
+            g.lines.append("  Note: 'a table'")
+        g.lines.append("}")
+    pairs: set[frozenset[str]] = set()
+    for k in range(g.rng.randint(0, 4) if len(tables) > 1 else 0):
+        a, b = (schema[t] for t in g.rng.sample(tables, 2))
+        if frozenset((a, b)) in pairs:  # @dbml/core refuses a second ref between them
+            continue
+        pairs.add(frozenset((a, b)))
+        op = g.pick((">", "<", "-", "<>"))
+        form = g.rng.randrange(3)
+        if form == 0:
+            g.use("dbml:short ref")
+            g.lines.append(f"Ref: {a}.id {op} {b}.id")
+        elif form == 1:
+            g.use("dbml:named ref")
+            g.lines.append(f"Ref r{k} {{\n  {a}.id {op} {b}.id\n}}")
+        else:
+            g.use("dbml:ref settings")
+            g.lines.append(f"Ref: {a}.id {op} {b}.id [delete: cascade]")
+    if g.chance(0.25):
+        g.use("dbml:enum")
+        g.lines += ["Enum status {", "  active", "  gone [note: 'x']", "}"]
+    if g.chance(0.25) and tables:
+        g.use("dbml:TableGroup")
+        g.lines += ["TableGroup g1 {", *(f"  {schema[t]}" for t in
+                                         g.rng.sample(tables, g.rng.randint(1, len(tables)))),
+                    "}"]
+    if g.chance(0.15):
+        g.use("dbml:sticky note")
+        g.lines += ["Note n1 {", "  'a sticky note'", "}"]
+
+
+_PRODUCTIONS = {("mermaid", "flowchart"): mermaid_flowchart, ("mermaid", "class"): mermaid_class,
+                ("mermaid", "er"): mermaid_er, ("mermaid", "state"): mermaid_state,
+                ("dot", "graph"): dot_graph, ("dbml", "er"): dbml}
+
+
+def generate(rng: random.Random, language: str, kind: str) -> Generated:
+    g = _G(rng)
+    _PRODUCTIONS[(language, kind)](g)
+    return Generated(language, kind, "\n".join(g.lines) + "\n", g.constructs)
+
+
+def corpus(counts: dict[tuple[str, str], int], seed: int = 0) -> list[Generated]:
+    """`counts[(language, kind)]` diagrams of each kind, drawn from one seeded stream."""
+    rng = random.Random(seed)
+    return [generate(rng, language, kind) for (language, kind), n in counts.items()
+            for _ in range(n)]
