@@ -155,3 +155,35 @@ def test_strict_notes_what_it_accepted_and_flags_answers_outside_the_markers():
 def test_a_crash_of_sadus_script_is_a_parse_error_not_an_exception():
     judged = judge("sadu", METHODS, '[start]{"answer": 3}[end]', METHODS.gold)
     assert not judged.read and not judged.correct and "TypeError" in (judged.error or "")
+
+
+def test_a_summary_worked_out_by_hand():
+    from types import SimpleNamespace
+
+    from diagbench.benchmarks.archqa.summary import score_model, summarize_model
+
+    count2 = _q("total_relation_number", "counting", [5], "er")
+    count2 = Question("f/e/1", "f/e", "er", count2.text, [5], count2.subtype, "counting")
+    names = Question("f/d/2", "f/d", "structural", NAMES.text, NAMES.gold, NAMES.subtype,
+                     "retrieval")
+    questions = [COUNT, count2, names]
+
+    def ok(text):
+        return SimpleNamespace(status="ok", text=text, error=None, usage=None)
+
+    responses = {COUNT.id: ok('[start]{"answer": 7}[end]'),  # gold 6: off by +1
+                 count2.id: ok('{"answer": 5}'),  # right, outside the markers
+                 names.id: ok('[start]{"answer": ["User"]}[end]')}  # gold {Order, User}
+    scores = score_model("m", questions, responses, "strict")
+    m = summarize_model(scores)
+    assert m["accuracy"] == {"behavioral": None, "structural": 0.0, "er": 100.0,
+                             "all": 33.33}
+    # counting: |7 − 6| = 1, |5 − 5| = 0 → Acc ½, Acc@±1 1, MAE ½, Bias ½, one over
+    assert m["counting"]["all"] == {"n": 2, "acc": 0.5, "acc_1": 1.0, "acc_2": 1.0,
+                                    "mae": 0.5, "bias": 0.5, "p_over": 0.5, "p_under": 0.0}
+    # retrieval: P = {User}, G = {Order, User} → precision 1, recall ½, F1 ⅔, a subset
+    r = m["retrieval"]["all"]
+    assert (r["precision"], r["recall"], r["f1"], r["subset_rate"], r["missing"]) == \
+        (1.0, 0.5, 0.6667, 1.0, 1.0)
+    assert m["format_violations"] == 1 and m["format_violations_correct"] == 1
+    assert m["accuracy_within_format"]["all"] == 0.0
