@@ -201,8 +201,9 @@ def mean_tokens(tokens: Sequence[int | None]) -> float | None:
 def accuracy_interval(correct: Sequence[bool], resamples: int = RESAMPLES, seed: int = 0
                       ) -> tuple[float, float] | None:
     """The 95 % percentile bootstrap interval of Acc
-    (003_26afdd344a01d15b.txt §3.3.2, Eq. 1), in percent: the 2.5th and 97.5th percentiles of the accuracies of
-    `resamples` resamples of the questions with replacement (seeded numpy PCG64).
+    (003_26afdd344a01d15b.txt §3.3.2, Eq. 1), in percent: the 2.5th and 97.5th
+    percentiles of the accuracies of `resamples` resamples of the questions with
+    replacement (seeded numpy PCG64).
 
     Edge cases: no question → None; all correct → (100.0, 100.0).
 
