@@ -97,6 +97,8 @@ def mermaid_flowchart(g: _G) -> None:
     seen: set[str] = set()
     depth = 0
     subgraphs: list[str] = []
+    open_: list[str] = []
+    closed: list[str] = []  # a link to an enclosing subgraph is refused by Mermaid
     for _ in range(g.rng.randint(2, 10)):
         r = g.rng.random()
         if r < 0.12:
@@ -107,10 +109,12 @@ def mermaid_flowchart(g: _G) -> None:
                            f'  subgraph {sid} ["Group {sid}"]' if form == 1 else
                            f"  subgraph {sid}[Group]")
             subgraphs.append(sid)
+            open_.append(sid)
             depth += 1
             continue
         if r < 0.22 and depth:
             g.lines.append("  end")
+            closed.append(open_.pop())
             depth -= 1
             continue
         if r < 0.27:
@@ -129,7 +133,7 @@ def mermaid_flowchart(g: _G) -> None:
         for _ in range(g.pick((0, 1, 1, 1, 2))):
             if len(parts) > 1:
                 g.use("flow:chain")
-            b = g.pick(ids + subgraphs[:-1] if g.chance(0.1) and len(subgraphs) > 1 else ids)
+            b = g.pick(closed if closed and g.chance(0.1) else ids)
             if b in subgraphs:
                 g.use("flow:link to subgraph")
             parts.append(_flow_link(g))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from diagbench.diagram.graph import GraphDiagram
+from diagbench.diagram.graph import GraphDiagram, Relation
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.read import Parsed
 
@@ -97,6 +97,23 @@ def read_mermaid(text: str) -> list[Parsed]:
     diagram, diagnostics = reader(body, k + 1, header)
     return [Parsed(0, k + 1, "mermaid", kind, diagram,
                    tuple(sorted(diagnostics, key=lambda d: d.line)))]
+
+
+def one_self_loop(relations: list[Relation], diagnostics: list[Diagnostic]) -> tuple[Relation, ...]:
+    """The relations Mermaid draws: every self-loop on one element after the first is
+    drawn over the first (its layout gives each element one loop), so it is left out,
+    with a warning."""
+    looped: set[str] = set()
+    kept = []
+    for r in relations:
+        if r.source == r.target:
+            if r.source in looped:
+                diagnostics.append(Diagnostic(r.line, "", f"a second self-loop on {r.source!r} "
+                                              "is drawn over the first", "warning"))
+                continue
+            looped.add(r.source)
+        kept.append(r)
+    return tuple(kept)
 
 
 def unquote(text: str) -> str:

@@ -19,7 +19,7 @@ from diagbench.diagram.graph import (
     RelationType,
 )
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.mermaid import statements, unquote
+from diagbench.formats.mermaid import one_self_loop, statements, unquote
 
 _NAME = r"`[^`]+`|[\w.$-]+(?:~[^~]*~)?"
 _REL = re.compile(
@@ -208,7 +208,7 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
     drawn = tuple(Cluster(c.id, c.name, c.kind, c.shape, c.parent,
                           tuple(e.id for e in entities if e.parent == c.id), line=c.line)
                   for c in (cluster_of[i] for i in clusters))
-    return GraphDiagram("mermaid", "class", entities, tuple(relations), drawn,
+    return GraphDiagram("mermaid", "class", entities, one_self_loop(relations, diagnostics), drawn,
                         tuple(notes)), diagnostics
 
 

@@ -15,7 +15,7 @@ from diagbench.diagram.graph import (
     Relation,
 )
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.mermaid import statements, unquote
+from diagbench.formats.mermaid import one_self_loop, statements, unquote
 
 _NAME = r'"[^"]*"|[\w$*-]+(?:\[[^\]]*\])?'
 #: Cardinality words and symbols in the order Mermaid's lexer tries them (first match
@@ -127,10 +127,18 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
         diagnostics.append(Diagnostic(first, "", f"entity {body_of!r}: body never closed"))
     for ident, _, line, _ in open_:
         diagnostics.append(Diagnostic(line, "", f"subgraph {ident!r} is never closed with 'end'"))
-    clusters = tuple(Cluster(c.id, c.name, c.kind, parent=outer_of.get(c.id), members=c.members,
-                             line=c.line) for c in sorted(closed, key=lambda c: c.line))
+    # a subgraph holding nothing is drawn as an entity box (in its parent, if any)
+    empty = {c.id for c in closed if not c.members and c.id not in outer_of.values()}
+    closed.sort(key=lambda c: c.line)
+    clusters = tuple(Cluster(c.id, c.name, c.kind, parent=outer_of.get(c.id),
+                             members=c.members + tuple(d.id for d in closed if d.id in empty
+                                                       and outer_of.get(d.id) == c.id),
+                             line=c.line) for c in closed if c.id not in empty)
     return GraphDiagram("mermaid", "er", tuple(
         Entity(i, e["name"], "table", attributes=tuple(e["attrs"]), parent=parent.get(i),
                line=e["line"])
-        for i, e in entities.items()), tuple(relations), clusters), diagnostics
+        for i, e in entities.items() if i not in empty) + tuple(
+        Entity(c.id, c.name, "table", parent=outer_of.get(c.id), line=c.line)
+        for c in closed if c.id in empty), one_self_loop(relations, diagnostics),
+        clusters), diagnostics
 

@@ -21,19 +21,20 @@ from diagbench.diagram.graph import (
     Relation,
 )
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.mermaid import statements, unquote
+from diagbench.formats.mermaid import one_self_loop, statements, unquote
 
 #: opening delimiter → (closing delimiter, kind); longest first.
 SHAPES: list[tuple[str, str, EntityKind]] = [
     ("(((", ")))", "end"), ("((", "))", "process"), ("([", "])", "terminal"),
     ("[[", "]]", "subroutine"), ("[(", ")]", "database"), ("{{", "}}", "hexagon"),
-    ("[/", "/]", "io"), ("[\\", "\\]", "io"), ("[/", "\\]", "io"), ("[\\", "/]", "io"),
+    ("[/", "/]", "io"), ("[/", "\\]", "io"), ("[\\", "\\]", "io"), ("[\\", "/]", "io"),
     ("(", ")", "process"), ("[", "]", "process"), ("{", "}", "decision"), (">", "]", "process"),
 ]
 _ID = re.compile(r"[^\s\[\](){}<>|&;:\"'`=~.-][^\s\[\](){}<>|&;\"'`=~]*?"
                  r"(?=$|[\s\[\](){}<>|&;\"'`=~]|-[-.>ox]|:::|@\{)")
-_LINK = re.compile(
-    r"(?:\w+@)?(?P<l>[<ox])?(?P<body>-{2,}|={2,}|-\.+-|~{3,})(?P<r>>|[ox](?![\w]))?")
+#: A whole link token as Mermaid's lexer reads it (tried before a link with text:
+#: `A o--o B` is a link, not `o--` + text + `--o`).
+_LINK = re.compile(r"(?:\w+@)?(?P<tok>[xo<]?--+[-xo>]|[xo<]?==+[=xo>]|[xo<]?-?\.+-[xo>]?|~~~+)")
 _TEXT_LINK = re.compile(
     r"(?:\w+@)?(?P<l>[<ox])?(?P<open>--|==|-\.)(?![-=.>])\s*(?P<text>[^|\n]*?)\s*"
     r"(?P<close>-{2,}>|-{3,}|={2,}>|={3,}|\.-+>|\.-+|-{2,}[ox](?!\w)|={2,}[ox](?!\w))")
@@ -49,29 +50,30 @@ class _Builder:
         self.relations: list[Relation] = []
         self.clusters: list[Cluster] = []
         self.members: dict[str, list[str]] = {}
+        self.mentions: dict[str, list[str]] = {}
+        self.owner: dict[str, str] = {}
         self.stack: list[str] = []
         self.diagnostics: list[Diagnostic] = []
 
     def node(self, ident: str, label: str | None, kind: EntityKind | None, shape: str,
              line: int) -> None:
-        parent = self.stack[-1] if self.stack else None
         old = self.nodes.get(ident)
         if old is None:
-            self.nodes[ident] = Entity(ident, label or "", kind or "process", shape,
-                                       parent=parent, line=line)
+            self.nodes[ident] = Entity(ident, label or "", kind or "process", shape, line=line)
         elif label is not None or kind is not None:
             self.nodes[ident] = Entity(ident, label if label is not None else old.name,
-                                       kind or old.kind, shape or old.shape,
-                                       parent=old.parent, line=old.line)
-        if parent is not None:
-            for members in self.members.values():
-                if ident in members:
-                    members.remove(ident)
-            self.members[parent].append(ident)
-            node = self.nodes[ident]
-            if node.parent != parent:
-                self.nodes[ident] = Entity(node.id, node.name, node.kind, node.shape,
-                                           parent=parent, line=node.line)
+                                       kind or old.kind, shape or old.shape, line=old.line)
+        if self.stack:
+            self.mentions[self.stack[-1]].append(ident)
+
+    def close(self) -> None:
+        """Mermaid's addSubGraph: a subgraph holds the nodes its statements name that no
+        subgraph closed before holds (an inner one closes first)."""
+        ident = self.stack.pop()
+        mine = [i for i in dict.fromkeys(self.mentions[ident]) if i not in self.owner]
+        for i in mine:
+            self.owner[i] = ident
+        self.members[ident] = mine
 
 
 def _node(text: str, pos: int) -> tuple[str, str | None, EntityKind | None, str, int] | None:
@@ -94,7 +96,10 @@ def _node(text: str, pos: int) -> tuple[str, str | None, EntityKind | None, str,
         kind = "decision" if shape in ("diam", "diamond", "decision", "question") else "process"
         end = close + 1
     else:
+        found: tuple[int, str, str, EntityKind] | None = None
         for opening, closing, k in SHAPES:
+            if found is not None and opening != found[1]:
+                break  # the longest opening that closes; of its closings the nearest
             if text.startswith(opening, end):
                 start = end + len(opening)
                 if text.startswith('"', start):
@@ -102,11 +107,13 @@ def _node(text: str, pos: int) -> tuple[str, str | None, EntityKind | None, str,
                     close = text.find(closing, q + 1 if q >= 0 else start)
                 else:
                     close = text.find(closing, start)
-                if close < 0:
-                    continue
-                label, kind, shape = unquote(text[start:close]), k, opening
-                end = close + len(closing)
-                break
+                if close >= 0 and (found is None or close < found[0]):
+                    found = (close, opening, closing, k)
+        if found is not None:
+            close, opening, closing, kind = found
+            start = end + len(opening)
+            label, shape = unquote(text[start:close]), opening
+            end = close + len(closing)
     m2 = re.compile(r":::[\w-]+").match(text, end)
     if m2:
         end = m2.end()
@@ -145,17 +152,19 @@ def _statement(text: str, b: _Builder, line: int) -> str | None:
         if pos >= len(text):
             return None
         label = ""
-        m = _TEXT_LINK.match(text, pos)
-        if m and m.group("text"):
+        m = _LINK.match(text, pos)
+        if m is not None:
+            body = m.group("tok")
+            lhead = body[0] if body[0] in "xo<" else None
+            rhead = body[-1] if body[-1] in "xo>" and len(body) > 1 else None
+        else:
+            m = _TEXT_LINK.match(text, pos)
+            if m is None or not m.group("text"):
+                return f"unexpected text {text[pos:pos + 20]!r}"
             lhead, close = m.group("l"), m.group("close")
             rhead = close[-1] if close[-1] in ">ox" and not close.endswith("--") else None
             body = m.group("open") + close
             label = m.group("text")
-        else:
-            m = _LINK.match(text, pos)
-            if m is None:
-                return f"unexpected text {text[pos:pos + 20]!r}"
-            lhead, rhead, body = m.group("l"), m.group("r"), m.group("body")
         pos = m.end()
         pipe = _PIPE.match(text, pos)
         if pipe:
@@ -183,6 +192,10 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
     direction = header
     for n, text in statements(lines, first):
         if _SKIP.match(text) and not re.match(r"^(class|style|click)\s*(-|=|&|\[|\(|$)", text):
+            style = re.match(r"^style\s+([^\s,]+)", text)
+            if style and style.group(1) not in b.nodes and style.group(1) not in b.members:
+                # `style X …` declares X (and names it in no subgraph)
+                b.nodes[style.group(1)] = Entity(style.group(1), "", "process", line=n)
             continue
         sub = _SUBGRAPH.match(text)
         if sub:
@@ -197,11 +210,12 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
             b.clusters.append(Cluster(ident, title if title != ident else "", "subgraph",
                                       parent=b.stack[-1] if b.stack else None, line=n))
             b.members[ident] = []
+            b.mentions[ident] = []
             b.stack.append(ident)
             continue
         if text == "end":
             if b.stack:
-                b.stack.pop()
+                b.close()
             else:
                 b.diagnostics.append(Diagnostic(n, text, "'end' without a subgraph"))
             continue
@@ -211,10 +225,22 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
     for ident in b.stack:
         b.diagnostics.append(Diagnostic(first, "", f"subgraph {ident!r} is never closed "
                                                    "with 'end'"))
-    subgraphs = {c.id for c in b.clusters}
-    entities = tuple(e for e in b.nodes.values() if e.id not in subgraphs)
+    while b.stack:
+        b.close()
+    # a subgraph holding nothing is drawn as a node (in its parent, if any)
+    empty = {c.id for c in b.clusters
+             if not b.members[c.id] and not any(d.parent == c.id for d in b.clusters)}
+    subgraphs = {c.id for c in b.clusters} - empty
+    entities = tuple(Entity(e.id, e.name, e.kind, e.shape, parent=b.owner.get(e.id),
+                            line=e.line)
+                     for e in b.nodes.values() if e.id not in subgraphs and e.id not in empty)
+    entities += tuple(Entity(c.id, c.name, "process", parent=c.parent, line=c.line)
+                      for c in b.clusters if c.id in empty)
     clusters = tuple(Cluster(c.id, c.name, c.kind, c.shape, c.parent,
-                             tuple(m for m in b.members[c.id] if m not in subgraphs),
-                             line=c.line) for c in b.clusters)
-    return GraphDiagram("mermaid", "flowchart", entities, tuple(b.relations), clusters, (),
+                             tuple(m for m in b.members[c.id] if m not in subgraphs)
+                             + tuple(d.id for d in b.clusters
+                                     if d.parent == c.id and d.id in empty),
+                             line=c.line) for c in b.clusters if c.id not in empty)
+    return GraphDiagram("mermaid", "flowchart", entities,
+                        one_self_loop(b.relations, b.diagnostics), clusters, (),
                         direction=direction), b.diagnostics

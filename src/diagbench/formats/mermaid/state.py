@@ -10,7 +10,7 @@ import re
 
 from diagbench.diagram.graph import Cluster, Entity, EntityKind, GraphDiagram, Note, Relation
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.mermaid import statements, unquote
+from diagbench.formats.mermaid import one_self_loop, statements, unquote
 
 _NAME = r"\[\*\]|[\w.$-]+"
 _TRANS = re.compile(rf"^(?P<a>{_NAME})(?::::[\w-]+)?\s*-->\s*(?P<b>{_NAME})(?::::[\w-]+)?"
@@ -149,5 +149,5 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
     drawn = tuple(Cluster(i, c["name"], c["kind"], parent=c["parent"],
                           members=tuple(members[i]), line=c["line"])
                   for i, c in clusters.items())
-    return GraphDiagram("mermaid", "state", entities, tuple(relations), drawn,
+    return GraphDiagram("mermaid", "state", entities, one_self_loop(relations, diagnostics), drawn,
                         tuple(notes)), diagnostics
