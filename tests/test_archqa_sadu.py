@@ -134,7 +134,7 @@ def test_the_sadu_scorer_reproduces_sadus_script_on_every_published_log(imported
     for name, expected in SADU_SCRIPT.items():
         log = read_log(LOGS / f"{name}.log", questions)
         assert len(log.answers) == 2431 and not log.unmatched and not log.gold_differs
-        cells = defaultdict(list)
+        cells: defaultdict[str, list[bool]] = defaultdict(list)
         for qid, logged in log.answers.items():
             q = by_id[qid]
             ok = judge("sadu", q, logged.response, q.gold).correct
