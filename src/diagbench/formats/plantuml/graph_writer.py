@@ -61,6 +61,8 @@ def _declaration(e: Entity, kind: str) -> list[str]:
             e.label != e.id else f"state {e.id}"
         if e.kind in _STATE_STEREOTYPES:
             line += f" <<{_STATE_STEREOTYPES[e.kind]}>>"
+            stereo = "".join(f" <<{s}>>" for s in e.stereotypes
+                             if s.lower().replace(" ", "") != _STATE_STEREOTYPES[e.kind].lower())
         lines = [line + stereo]
         lines += [f"{e.id} : {d}" for d in e.description.splitlines() if d.strip()]
         return lines
@@ -126,6 +128,10 @@ def _relation(r: Relation, kind: str, pseudo: dict[str, str]) -> str:
             args.append(_quoted(r.technology))
         return f"{macro}({', '.join(args)})"
     line = "." if r.style in ("dashed", "dotted") else "-"
+    if kind == "state":  # state diagrams draw no `..` arrows: the style goes in brackets
+        style = f"[{r.style}]" if r.style in ("dashed", "dotted", "bold") else ""
+        head = "->" if r.direction != "none" else "-"
+        return f"{a} -{style}{head} {b}{label}"
     if r.type in ("identifying", "non_identifying"):
         body = ".." if r.type == "non_identifying" else "--"
         left = _CROWS_LEFT.get(r.source_cardinality, "||")
