@@ -141,3 +141,35 @@ def test_graph_diagrams_give_graph_counts(tmp_path):
     assert second["kind"] == "class"
     relation = second["diagram"]["relations"][0]
     assert (relation["source"], relation["target"], relation["type"]) == ("Y", "X", "inheritance")
+
+
+def test_directory_of_graph_languages_with_bad_files(tmp_path):
+    """`diagbench parse DIR`: every Mermaid, DOT and DBML file under it; a 20 MB, binary,
+    empty or non-UTF-8 file is one line on stderr, the others are still parsed, and an
+    unterminated block is a diagnostic."""
+    good = {"flow.mmd": "flowchart LR\n  A --> B\n", "g.dot": "digraph { a -> b -> c }\n",
+            "db.dbml": "Table a {\n  id int [pk]\n}\n", "seq.puml": GOOD,
+            "open.mmd": "flowchart LR\n  subgraph s\n    A --> B\n"}
+    for name, text in good.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    for name, line in (("huge.mmd", "  n1 --> n2\n"), ("huge.dot", "  n1 -> n2;\n"),
+                       ("huge.dbml", "Table t {\n id int\n}\n")):
+        with (tmp_path / name).open("w") as f:
+            f.write(line * (20_000_000 // len(line)))
+    (tmp_path / "binary.dot").write_bytes(b"digraph {\x00\x01}")
+    (tmp_path / "empty.dbml").write_bytes(b"")
+    (tmp_path / "latin.mmd").write_bytes("flowchart LR\n  A[caf\xe9]\n".encode("latin-1"))
+    (tmp_path / "notes.txt").write_text("not a diagram", "utf-8")
+    done = run("--json", str(tmp_path))
+    assert done.returncode == 3
+    errors = done.stderr.strip().splitlines()
+    assert len(errors) == 6
+    assert all(e.startswith(f"diagbench: error: {tmp_path}/") for e in errors)
+    assert sum("over the 5,000,000-byte limit" in e for e in errors) == 3
+    records = {Path(r["file"]).name: r for r in json.loads(done.stdout)}
+    assert set(records) == set(good)
+    assert records["flow.mmd"]["counts"] == {"entities": 2, "relations": 1, "clusters": 0,
+                                             "notes": 0}
+    assert records["g.dot"]["language"] == "dot" and records["g.dot"]["counts"]["relations"] == 2
+    assert records["db.dbml"]["kind"] == "er"
+    assert "never closed" in records["open.mmd"]["diagnostics"][0]["reason"]

@@ -24,13 +24,26 @@ def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) 
 
     The language comes from the file's suffix, else from its first statement
     (PlantUML, Mermaid, Graphviz DOT, DBML); every @startuml block of a
-    PlantUML file is one diagram. Files that cannot be read are reported on
-    stderr and skipped; the others are still parsed.
+    PlantUML file is one diagram. A directory stands for the files under it with
+    a diagram suffix. Files that cannot be read are reported on stderr and
+    skipped; the others are still parsed.
     """
-    from diagbench.formats.read import READERS, language_of, read
+    from diagbench.formats.read import READERS, SUFFIXES, language_of, read
 
     records, worst = [], EXIT_OK
-    for path in files:
+    paths: list[Path] = []
+    for given in files:
+        if given.is_dir():
+            found = sorted(p for p in given.rglob("*")
+                           if p.is_file() and p.suffix.lower() in SUFFIXES)
+            if not found:
+                click.echo(f"diagbench: error: {given}: no diagram files in this directory",
+                           err=True)
+                worst = EXIT_BAD_INPUT
+            paths += found
+        else:
+            paths.append(given)
+    for path in paths:
         try:
             text = read_source(path, max_bytes)
         except SourceError as exc:

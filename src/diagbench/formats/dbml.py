@@ -81,6 +81,11 @@ def _blank(text: str) -> tuple[str, list[Diagnostic]]:
     return "\n".join(lines), notes
 
 
+#: The largest DBML source read: pydbml (pyparsing) reads a few hundred lines a second, so
+#: a bigger one would keep `diagbench parse` busy for minutes; it gets one diagnostic.
+MAX_CHARS = 1_000_000
+
+
 def read_dbml(text: str) -> list[Parsed]:
     """The ER diagram of a DBML source, with diagnostics."""
     from pydbml import PyDBML  # type: ignore[import-untyped]
@@ -88,6 +93,10 @@ def read_dbml(text: str) -> list[Parsed]:
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     if not text.strip():
         return [_parsed(GraphDiagram("dbml", "er"), [Diagnostic(1, "", "empty source")])]
+    if len(text) > MAX_CHARS:
+        return [_parsed(GraphDiagram("dbml", "er"), [Diagnostic(
+            1, "", f"DBML source of {len(text):,} characters not read: over the reader's "
+                   f"{MAX_CHARS:,} (pydbml reads a few hundred lines a second)")])]
     cleaned, diagnostics = _blank(text)
     try:
         database = PyDBML(cleaned)
