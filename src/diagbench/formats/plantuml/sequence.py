@@ -48,6 +48,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 _STYLE_SEPARATOR = re.compile("[,;]")
 _DRESSING_NOISE = re.compile(r"[\s_]|\(\d+\)")  # spaces, `_` and inclinations `(n)`
 _BORDER_MARKS = "[]?"
+_CONTINUED = re.compile(r"\\[ \t]*$", re.MULTILINE)  # a line ending in a backslash
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ def _label(raw: str | None) -> str:
     return raw.strip() if raw else ""
 
 
-def _head(dressing: str, left: bool) -> str:
+def _head(dressing: str, left: bool) -> Head:
     """Arrow-head shape from the dressing characters at one end of the arrow."""
     core = dressing.strip("ox")
     if "x" in dressing:
@@ -103,14 +104,15 @@ def _head(dressing: str, left: bool) -> str:
     if core in (">", "<"):
         return "normal"
     top = "/" if left else "\\"
-    shape = "half_top" if core[0] == top else "half_bottom"
-    return shape + "_async" if len(core) == 2 else shape
+    if core[0] == top:
+        return "half_top_async" if len(core) == 2 else "half_top"
+    return "half_bottom_async" if len(core) == 2 else "half_bottom"
 
 
-def _style(style: str | None, dotted: bool) -> tuple[str, str | None]:
+def _style(style: str | None, dotted: bool) -> tuple[LineStyle, str | None]:
     """(line style, colour) of a body with `style` between its brackets."""
     color = None
-    line_style = "dotted" if dotted else "solid"
+    line_style: LineStyle = "dotted" if dotted else "solid"
     if style:
         tokens = [t.strip() for t in _STYLE_SEPARATOR.split(style)]
         if "dashed" in tokens or "dotted" in tokens:
@@ -260,7 +262,8 @@ class _Builder:
         self.spacings: list[Spacing] = []
         self.activations: list[Activation] = []
         self.directives: list[Directive] = []
-        self.order: list[tuple[EventKind, int]] = []
+        # (kind, index); a participant's is its id until _freeze makes it an index
+        self.order: list[tuple[EventKind, Any]] = []
         self.autonumber = Autonumber()
         self.autoactivate = False
         # PlantUML's activation state, for `return`: the messages whose activations are still
@@ -278,11 +281,12 @@ class _Builder:
         lines = self.block.lines
         first = self.block.first_line
         numbers: list[int] | None = None
-        joins: dict[int, tuple[int, ...]] | None = None
-        if any(line.rstrip().endswith("\\") for line in lines):
+        joins: dict[int, tuple[int, ...]] = {}
+        if _CONTINUED.search("\n".join(lines)):
             lines, numbers, joins = _join_continuations(lines, first)
         match_message = syn.MESSAGE.match
         match_simple = syn.SIMPLE_MESSAGE.match
+        arrows, known = _ARROWS, self.participants
         i, n = 0, len(lines)
         while i < n:
             raw = lines[i]
@@ -306,8 +310,16 @@ class _Builder:
                     line = line[1:].lstrip()
             if "-" in line:  # most lines are messages: try them first
                 m = match_simple(line)
-                if m and self._simple_message(m, number):
-                    continue
+                if m:  # `A -> B : label`, read inline: this is the loop's hot path
+                    a, arrow, b, activation, label = m.groups()
+                    shape = arrows[arrow] if arrow in arrows else parse_arrow(arrow)
+                    if shape is not None:
+                        if a not in known:
+                            self._participant(a, number)
+                        if b not in known:
+                            self._participant(b, number)
+                        self._add_message(a, b, arrow, shape, activation, label, number, m)
+                        continue
                 m = match_message(line)
                 if (m and self._message(m, number)) or self._exo(line, number):
                     continue
@@ -370,8 +382,8 @@ class _Builder:
                 return self._declare_inline(alias, quoted, number)
             return self._participant(quoted, number)
         if long is not None:
-            return self._declare_inline(code, long, number)
-        return self._participant(code, number)
+            return self._declare_inline(cast(str, code), long, number)
+        return self._participant(cast(str, code), number)
 
     def _declare_inline(self, pid: str, name: str, number: int) -> str:
         if pid in self.participants:
@@ -380,7 +392,7 @@ class _Builder:
             self._participant(pid, number, name)
         return pid
 
-    def _record(self, kind: EventKind, index: int) -> None:
+    def _record(self, kind: EventKind, index: int | str) -> None:
         self.order.append((kind, index))
 
     def _enclose(self, message_index: int) -> None:
@@ -401,20 +413,6 @@ class _Builder:
         if multicast:  # `A -> B & C`: one arrow drawn, the other receivers created
             for extra in multicast.split("&")[1:]:
                 self._participant(extra.strip(), number)
-        self._add_message(a, b, arrow, shape, activation, label, number, m)
-        return True
-
-    def _simple_message(self, m: re.Match[str], number: int) -> bool:
-        """A message read by SIMPLE_MESSAGE: `A -> B`, `A -[#red]> B ++ : label`."""
-        a, arrow, b, activation, label = m.groups()
-        shape = parse_arrow(arrow)
-        if shape is None:
-            return False
-        known = self.participants
-        if a not in known:
-            self._participant(a, number)
-        if b not in known:
-            self._participant(b, number)
         self._add_message(a, b, arrow, shape, activation, label, number, m)
         return True
 
@@ -514,10 +512,12 @@ class _Builder:
         elif self.activating:
             self.activating.pop()
 
-    def _return(self, line: str, raw: str, number: int, lines: list[str], i: int) -> None:
+    def _return(self, line: str, raw: str, number: int, lines: list[str], i: int):
         """CommandReturn: a dotted reply along the message of the last open activation, which
         it closes; with none open, back along the last message (not after `else`/`end`)."""
         m = syn.RETURN.match(line)
+        if m is None:
+            return False
         if self.activating:
             call, deactivate = self.messages[self.activating[-1]], True
         elif self.last_leaf is not None and self.last_leaf >= 0 \
@@ -586,7 +586,7 @@ class _Builder:
             if pid is False:
                 return False
             if len(self.participants) > known:  # one declared again is not created
-                self._add_activation("create", self.order[-1][1], None, number)
+                self._add_activation("create", cast(str, self.order[-1][1]), None, number)
             return pid
         m = syn.ACTIVATE.match(line)
         if not m:
@@ -642,7 +642,7 @@ class _Builder:
         m = syn.REF.match(line)
         if not m:
             return False
-        names = []  # PlantUML splits the list at commas, and unquoted names at `@`
+        names: list[str] = []  # PlantUML splits the list at commas, and unquoted names at `@`
         for name in m.group("targets").split(","):
             name = name.strip()
             names.extend([name.strip('"')] if name.startswith('"') else name.split("@"))
@@ -837,7 +837,7 @@ class _Builder:
 
     def _drop_groups(self, dropped: set[int]) -> None:
         """Remove groups (their messages stay), renumbering the others and the order."""
-        new = {}
+        new: dict[int, int] = {}
         for gi in range(len(self.groups)):
             if gi not in dropped:
                 new[gi] = len(new)

@@ -64,11 +64,12 @@ MESSAGE = re.compile(
 MESSAGE_GROUPS = ("par", "aq", "aqa", "ac", "acl", "arrow", "bq", "bqa", "bc", "bcl",
                   "multicast", "act", "actcolor", "stereo", "url", "label")
 #: The common message, read without MESSAGE's alternatives: two plain names around an arrow
-#: without circles, crosses or inclinations, an optional activation and label. Its arrow is
-#: the run of characters between the names (`[…]` kept whole), checked by `parse_arrow`;
-#: a line it does not read is read by MESSAGE.
+#: without inclinations or a circle or cross on the left, an optional activation and label.
+#: Its arrow is the run of characters between the names (`[…]` kept whole, a circle or
+#: cross on the right with the space after it), checked by `parse_arrow`; a line it does not
+#: read is read by MESSAGE.
 SIMPLE_MESSAGE = re.compile(
-    r"([\w.@]+)\s*((?:[-<>/\\]|\[[^\]]*\])+)\s*([\w.@]+)\s*" + _ACTIVATION
+    r"([\w.@]+)\s*((?:[-<>/\\]|\[[^\]]*\])+(?:[ox]\s)?)\s*([\w.@]+)\s*" + _ACTIVATION
     + r"\s*(?::\s*(?P<label>.*))?$"
 )
 
