@@ -1,5 +1,8 @@
 """Parser throughput: a synthetic corpus of sequence diagrams, parsed on one core.
 
+Then diagrams/s of every graph reader (Mermaid kinds, DOT, DBML, PlantUML graph kinds)
+on generated diagrams (bench/parse_graph.py).
+
 Prints diagrams/s, lines/s and peak memory, beside the same corpus merely split
 into lines (the floor any parser pays) and the issue's target of 2,000
 diagrams/s. Usage: python bench/parse.py [--diagrams N] [--seed S]
@@ -33,6 +36,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--diagrams", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--graph-diagrams", type=int, default=300,
+                    help="generated diagrams per graph language/kind (0: skip them)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     corpus = [synthetic_diagram(rng) for _ in range(args.diagrams)]
@@ -58,6 +63,10 @@ def main() -> None:
     print(f"parse / split time: {parse / split:,.0f}x; "
           f"rate / target ({TARGET_PER_SECOND:,}/s): {rate / TARGET_PER_SECOND:.2f}x")
     print(f"peak traced memory while parsing one diagram at a time: {peak / 1e6:.2f} MB")
+    if args.graph_diagrams:
+        from parse_graph import print_graph_rates
+
+        print_graph_rates(args.graph_diagrams, args.seed)
 
 
 if __name__ == "__main__":
