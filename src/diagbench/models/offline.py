@@ -26,6 +26,7 @@ BASELINES: dict[str, str] = {
     "ocr": "diagbench.models.offline:read_sequence_image",
     "prior": "diagbench.benchmarks.prior_bias.baselines:answer_from_prior",
     "vision-uml": "diagbench.benchmarks.prior_bias.baselines:answer_from_diagram",
+    "blind": "diagbench.benchmarks.archqa.baselines:answer_blind",
 }
 
 

@@ -34,6 +34,17 @@ if TYPE_CHECKING:
 class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     description = ("Architecture-diagram question answering: entities, relations and "
                    "clusters of behavioural, structural and ER diagrams (paper 003, SADU)")
+    build_options = (
+        click.option("--from", "sources", multiple=True, required=True,
+                     type=click.Path(exists=True, path_type=Path),
+                     help="A diagram file, or a folder of them (repeatable): PlantUML, "
+                          "Mermaid, DOT, DBML."),
+        click.option("--per-subtype", type=click.IntRange(0), default=1, show_default=True,
+                     help="Well-defined questions kept per subtype and diagram, the first "
+                          "ones (0: all; SADU keeps one)."),
+        click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
+                     help="Processes per rendering engine."),
+    )
     eval_options = (
         DATA_OPTION,
         click.option("--prompt", type=click.Choice(["full", "without-definitions",
@@ -63,6 +74,25 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.images: dict[str, str] = {}
         self.scorer_override: str | None = None
         self.gold_override: str | None = None
+
+    def build(self, out: Path, bars: Bars, *, sources: tuple[Path, ...] = (),
+              per_subtype: int = 1, jobs: int = 2, **_: Any) -> list[str]:
+        """Diagrams as code → rendered images, annotations and the 24 question subtypes
+        (`build.build_archqa`)."""
+        from diagbench.benchmarks.archqa.build import build_archqa
+
+        info = build_archqa(list(sources), out, per_subtype, jobs)
+        families = ", ".join(f"{k} {v['questions']}" for k, v in info["by_family"].items())
+        lines = [f"{info['diagrams']} diagrams, {info['questions']} questions ({families})",
+                 f"engine check: {info['engine_check_equal']}/{len(info['engine_check'])} "
+                 "diagrams drawn with the counts read"]
+        lines += [f"  {n:>4}  {s}" for s, n in info["by_subtype"].items()]
+        rejected = sum(info["rejected"].values())
+        lines.append(f"{rejected} candidate questions rejected, "
+                     f"{len(info['diagrams_rejected'])} diagrams rejected:")
+        lines += [f"  {n:>4}  {r}" for r, n in info["rejected"].items()]
+        lines.append(f"-> {out} (reasons in {out / 'build.json'})")
+        return lines
 
     def samples(self, run: Path, bars: Bars, *, data: str, prompt: str = "full",
                 scorer: str = "strict", gold: str = "published", limit: int | None = None,

@@ -27,7 +27,7 @@ def load_annotations(data: Path) -> list[Annotation]:
 def load_data(data: Path) -> tuple[list[Question], dict[str, str], str]:
     """The questions of `data`, the image of each diagram (by diagram id) and the
     sha256 of questions.jsonl."""
-    images = {a.id: a.image for a in load_annotations(data)}
+    images = {a.id: str(data / a.image) for a in load_annotations(data)}  # relative: to DATA
     questions = []
     for number, row in read_jsonl(data / "questions.jsonl"):
         try:
