@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from diagbench.benchmarks.protocol import DataError
+
+R = TypeVar("R")
 
 
 def read_text(path: Path) -> str:
@@ -32,3 +36,17 @@ def read_jsonl(path: Path) -> list[tuple[int, dict]]:
             raise DataError(f"{path}:{number}: not a JSON object")
         rows.append((number, row))
     return rows
+
+
+def read_scores(path: Path, models: list[str], record: Callable[[dict], R],
+                what: str) -> dict[str, list[R]]:
+    """Every model's score records in a scores.jsonl (each line names its "model"),
+    read by `record` (DataError naming the line when one is not a `what`)."""
+    scores: dict[str, list[R]] = {model: [] for model in models}
+    for number, line in read_jsonl(path):
+        try:
+            scores.setdefault(line["model"], []).append(record(line))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataError(f"{path}:{number}: not {what} ({type(exc).__name__}: {exc})"
+                            ) from None
+    return scores

@@ -22,7 +22,7 @@ from diagbench.benchmarks.archqa.command import (
     import_group,
 )
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.protocol import Benchmark, Dataset
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -135,16 +135,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[ArchQAScore]]:
         from diagbench.benchmarks.archqa.records import ArchQAScore
-        from diagbench.benchmarks.jsonl import read_jsonl
+        from diagbench.benchmarks.jsonl import read_scores
 
-        scores: dict[str, list[ArchQAScore]] = {model: [] for model in models}
-        for number, line in read_jsonl(run / "scores.jsonl"):
-            try:
-                scores.setdefault(line["model"], []).append(ArchQAScore.from_json(line))
-            except (KeyError, TypeError) as exc:
-                raise DataError(f"{run / 'scores.jsonl'}:{number}: not an archqa score "
-                                f"({exc})") from None
-        return scores
+        return read_scores(run / "scores.jsonl", models, ArchQAScore.from_json,
+                           "an archqa score")
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[ArchQAScore]],
                summary: ArchQASummary) -> Path:

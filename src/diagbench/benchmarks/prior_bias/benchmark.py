@@ -112,17 +112,11 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         return PriorBiasSummary.from_json(data)
 
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[PriorBiasScore]]:
-        from diagbench.benchmarks.jsonl import read_jsonl
+        from diagbench.benchmarks.jsonl import read_scores
         from diagbench.benchmarks.prior_bias.records import PriorBiasScore
 
-        scores: dict[str, list[PriorBiasScore]] = {model: [] for model in models}
-        for number, line in read_jsonl(run / "scores.jsonl"):
-            try:
-                scores[line["model"]].append(PriorBiasScore.from_json(line))
-            except (KeyError, TypeError) as exc:
-                raise DataError(f"{run / 'scores.jsonl'}:{number}: not a prior-bias score "
-                                f"({exc})") from None
-        return scores
+        return read_scores(run / "scores.jsonl", models, PriorBiasScore.from_json,
+                           "a prior-bias score")
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[PriorBiasScore]],
                summary: PriorBiasSummary) -> Path:
