@@ -620,6 +620,10 @@ class _Builder:
         text, nxt = m.group("text"), None
         if text is None:
             text, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
+            if not any(not s.lstrip().startswith("'") for s in lines[i:nxt - 1]):
+                # `note …` then `end note`, or only comments between
+                self._warn(number, raw, "note without a line: PlantUML draws nothing")
+                return nxt
         self._record("note", len(self.notes))
         self.notes.append(Note(position, targets, text.strip(), cast(NoteShape, m.group("shape")),
                                m.group("color"), on_message, number))
@@ -631,12 +635,17 @@ class _Builder:
 
     def _collect_until(self, end: re.Pattern[str], lines: list[str], i: int, number: int,
                        raw: str, what: str) -> tuple[str, int]:
-        """Text of the lines up to the one matching `end`; the index after it."""
+        """Text of the lines up to the one matching `end`, comment lines left out (PlantUML
+        drops them first); the index after it."""
         for j in range(i, len(lines)):
             if end.match(lines[j].strip().lower()):
-                return "\n".join(s.strip() for s in lines[i:j]), j + 1
-        self._error(number, raw, f"unterminated block: no '{what}' before the end of the diagram")
-        return "\n".join(s.strip() for s in lines[i:]), len(lines)
+                break
+        else:
+            self._error(number, raw,
+                        f"unterminated block: no '{what}' before the end of the diagram")
+            j = len(lines)
+        body = [s.strip() for s in lines[i:j]]
+        return "\n".join(s for s in body if not s.startswith("'")), min(j + 1, len(lines))
 
     def _ref(self, line: str, raw: str, number: int, lines: list[str], i: int):
         m = syn.REF.match(line)
