@@ -65,7 +65,8 @@ RETRIEVAL_FORMAT = ("Required Output Format (strict).\n[start]\n{\"answer\": [\"
 #: The difficulty SADU gives each subtype (None: it gives none).
 _DEFAULT_DIFFICULTY: dict[str, str | None] = {
     t.subtype: ("intermediate" if t.kind == "retrieval" else "basic") for t in TEMPLATES}
-DIFFICULTY: dict[str, str | None] = _DEFAULT_DIFFICULTY | {"how_many_attributes_certain_entity_has": "intermediate",
+DIFFICULTY: dict[str, str | None] = _DEFAULT_DIFFICULTY | {
+    "how_many_attributes_certain_entity_has": "intermediate",
      "how_many_methods_certain_entity_has": "intermediate",
      "cluster_has_most_entities": "basic", "relation_statement": "basic",
      "label_on_the_relation_source": None, "label_on_the_relation_target": None}
@@ -412,37 +413,39 @@ def build_archqa(paths: list[Path], out: Path, per_subtype: int = 1, jobs: int =
         stem = s.path.stem + (f"-{s.block}" if s.block else "")
         used[stem] += 1
         s.ident = stem if used[stem] == 1 else f"{stem}-{used[stem]}"
-    staging = out / ".staging"
     drawn: dict[str, dict[str, int] | None] = {}
     images: dict[str, str] = {}
     versions: dict[str, str] = {}
-    try:
-        for name in ENGINES:
-            group = [s for s in sources if s.engine == name]
-            if not group:
-                continue
-            progress(f"rendering {len(group)} {name} diagrams")
-            for fmt in ("png", "svg"):
-                shutil.rmtree(staging, ignore_errors=True)
-                staging.mkdir()
-                results = do_render(name, [_prepare(s, fmt == "svg") for s in group],
-                                    staging, fmt)
-                for s, result in zip(group, results, strict=True):
-                    versions[name] = getattr(result, "version", "") or versions.get(name, "")
-                    if not result.ok or result.image is None:
-                        if fmt == "png":
-                            images[s.ident] = ""
-                            s.notes.append(f"not rendered: {result.error}")
-                        continue
-                    if fmt == "png":
-                        target = out / "images" / f"{s.ident}.png"
-                        shutil.move(str(result.image), target)
-                        images[s.ident] = f"images/{s.ident}.png"
-                    else:
-                        drawn[s.ident] = _drawn(name, Path(result.image).read_text(
-                            encoding="utf-8", errors="replace"))
-    finally:
+
+    def one(name: str, group: list[Source], fmt: str) -> None:
+        staging = out / f".staging-{fmt}"
         shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir()
+        try:
+            results = do_render(name, [_prepare(s, fmt == "svg") for s in group], staging, fmt)
+            for s, result in zip(group, results, strict=True):
+                versions[name] = getattr(result, "version", "") or versions.get(name, "")
+                if not result.ok or result.image is None:
+                    if fmt == "png":
+                        images[s.ident] = ""
+                        s.notes.append(f"not rendered: {result.error}")
+                    continue
+                if fmt == "png":
+                    shutil.move(str(result.image), out / "images" / f"{s.ident}.png")
+                    images[s.ident] = f"images/{s.ident}.png"
+                else:
+                    drawn[s.ident] = _drawn(name, Path(result.image).read_text(
+                        encoding="utf-8", errors="replace"))
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+
+    from concurrent.futures import ThreadPoolExecutor
+    for name in ENGINES:
+        group = [s for s in sources if s.engine == name]
+        if group:
+            progress(f"rendering {len(group)} {name} diagrams")
+            with ThreadPoolExecutor(max_workers=2) as pool:  # the image and the SVG at once
+                list(pool.map(one, (name, name), (group, group), ("png", "svg")))
 
     annotations: list[Annotation] = []
     questions: list[Question] = []

@@ -1,0 +1,151 @@
+"""archqa built from code (the bundled examples/archqa, real engines) and run end to end:
+with baseline:blind (no key) and against the local fake servers of three providers
+(OpenAI-compatible, Anthropic, Gemini); questions per subtype and rejections by reason;
+the question logic on small parsed diagrams worked out by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from diagbench.benchmarks.archqa.baselines import blind_answer
+from diagbench.benchmarks.archqa.build import annotate, candidates, check
+from diagbench.benchmarks.archqa.questions import SUBTYPES
+from diagbench.formats.read import read
+from tests.fake_providers import FakeServer
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "archqa"
+
+
+def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
+                          text=True, timeout=600, env=env)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    out = tmp_path_factory.mktemp("archqa") / "data"
+    done = _cli("build", "archqa", "--from", str(EXAMPLES), "--out", str(out), "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_build_counts_every_subtype_and_every_rejection(data):
+    info = json.loads((data / "build.json").read_text())
+    assert info["diagrams"] == 19 and info["diagrams_rejected"] == []
+    assert set(info["by_subtype"]) == set(SUBTYPES)
+    assert all(n >= 1 for n in info["by_subtype"].values())  # all 24 subtypes asked
+    questions = _rows(data / "questions.jsonl")
+    assert len(questions) == info["questions"] == sum(info["by_subtype"].values())
+    # the engines drew what the readers read, diagram by diagram
+    assert info["engine_check_equal"] == 19
+    assert {c["engine"] for c in info["engine_check"]} == {"plantuml", "mermaid", "graphviz",
+                                                           "dbml"}
+    # every rejection is listed with its reason, and counted
+    assert sum(info["rejected"].values()) == len(info["rejections"])
+    reasons = {(r["diagram"], r["reason"]) for r in info["rejections"]}
+    assert ("er/blog_schema", "a cardinality has no SADU wording") in reasons  # DBML "*"
+    assert ("behavioral/build_system", "N elements match the label and end") in reasons
+    assert ("behavioral/player_states", "an element it names has no name") in reasons
+    assert {f: v["diagrams"] for f, v in info["by_family"].items()} == {
+        "behavioral": 12, "structural": 3, "er": 4}
+    for a in _rows(data / "annotations.jsonl"):
+        assert (data / a["image"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_gold_answers_worked_out_by_hand(data):
+    gold = {(q["diagram"], q["subtype"]): q["gold"] for q in _rows(data / "questions.jsonl")}
+    lib = "structural/library_classes"
+    assert gold[lib, "total_entity_number"] == [6]
+    assert gold[lib, "total_relation_number"] == [5]
+    assert gold[lib, "total_cluster_number"] == [2]
+    assert gold[lib, "how_many_relation_types"] == [4]  # inheritance, aggregation, assoc., dep.
+    assert gold[lib, "how_many_attributes_certain_entity_has"] == [2]  # Item: title, year
+    assert gold[lib, "entity_contains_certain_method"] == ["isAvailable"]
+    assert gold[lib, "cluster_has_most_entities"] == ["Catalogue"]
+    assert gold[lib, "which_relation_has_certain_label"] == [["Member", "Loan"]]
+    assert gold["er/hotel_er", "type_on_the_relation"] == [["exactly one", "zero or more"]]
+    assert gold["behavioral/build_system", "how_many_clusters_have_clusters_within"] == [1]
+    assert gold["behavioral/build_system", "how_many_entities_does_certain_cluster_have"] \
+        == [3]  # CI Server holds the Scheduler and, nested, both agents
+    assert gold["behavioral/etl_pipeline", "how_many_relation_types"] == [2]  # single, double
+
+
+def test_questions_from_a_parsed_diagram_and_their_rejections():
+    [parsed] = read('digraph g {\n subgraph cluster_a { label="Zone"; a [label="Cache"];\n'
+                    ' b [label="Cache"]; }\n c [label="Client"];\n'
+                    ' c -> a [label="get"];\n c -> b [label="get"];\n}\n', "dot")
+    annotation, notes = annotate(parsed.diagram, "behavioral/g", "g.dot", "g.png")
+    assert notes == []
+    verdicts = {text.split("\n")[0]: check(annotation, subtype, text)
+                for subtype, text in candidates(annotation)}
+    assert verdicts["How many entities are in the diagram?"][0] == [3]
+    assert verdicts["How many entities are contained in Cluster 'Zone'?"][0] == [2]
+    answer, reason, _ = verdicts["Which entity has a relation with Entity 'Client'?"]
+    assert answer is None and reason.startswith("ambiguous name")
+    answer, reason, _ = verdicts["Which entity has a relation with Entity 'Cache'?"]
+    assert answer is None and reason.startswith("ambiguous name")
+    assert verdicts["Which relation(s) carry the label 'get'? Please use format [source "
+                    "entity, target entity] to represent certain relation."][1] \
+        == "ambiguous name in the answer"
+    assert verdicts["Which cluster(s) contain the most entities?"][0] == ["Zone"]
+
+
+def test_blind_baseline_end_to_end(data, tmp_path):
+    done = _cli("eval", "archqa", "--data", str(data), "--model", "baseline:blind",
+                "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    model = summary["models"]["baseline:blind"]
+    assert model["outcomes"] == {"ok": len(_rows(data / "questions.jsonl"))}
+    assert model["format_violations"] == 0
+    # worked out from the annotations: it says 5 entities, right for the 5-entity diagrams
+    annotations = _rows(data / "annotations.jsonl")
+    five = sum(len(a["entities"]) == 5 for a in annotations)
+    assert model["by_subtype"]["total_entity_number"] == round(100 * five / 19, 2)
+    # a question naming an element gives nothing away: never right
+    assert model["by_subtype"]["relation_statement"] == 0.0
+    scores = _rows(tmp_path / "run" / "scores.jsonl")
+    again = _cli("score", "archqa", str(tmp_path / "run"))
+    assert again.returncode == 0, again.stderr
+    assert _rows(tmp_path / "run" / "scores.jsonl") == scores  # deterministic
+    assert blind_answer("How many clusters are in the diagram?") == 0
+
+
+def test_three_providers_end_to_end_with_token_usage(data, tmp_path):
+    questions = _rows(data / "questions.jsonl")
+
+    def reply(prompt: str) -> str:  # 3 to every count, nothing found otherwise
+        answer = 3 if "x must be a number" in prompt else ["nothing"]
+        return f"Looking at the diagram.\n[start]\n{json.dumps({'answer': answer})}\n[end]"
+
+    env = {**os.environ, "OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k",
+           "GEMINI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "cache.sqlite")}
+    with FakeServer(reply=reply) as server:
+        done = _cli("eval", "archqa", "--data", str(data), "--limit", "40",
+                    "--model", f"openai:vlm@{server.base_url}",
+                    "--model", f"anthropic:claude@{server.url}",
+                    "--model", f"gemini:gem@{server.url}", "--out", str(tmp_path / "run"),
+                    env=env)
+    assert done.returncode == 0, done.stderr
+    assert len(server.requests) == 120
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    asked = questions[:40]
+    counting = sum(q["gold"] == [3] for q in asked if q["kind"] == "counting")
+    for name in ("openai:vlm", "anthropic:claude", "gemini:gem"):
+        model = summary["models"][name]
+        assert model["accuracy"]["all"] == round(100 * counting / 40, 2), name
+        assert model["tokens"]["total"]["all"] == 18.0  # 11 prompt + 7 completion
+        assert model["tokens"]["completion"]["all"] == 7.0
+    scores = _rows(tmp_path / "run" / "scores.jsonl")
+    assert {s["tokens"]["prompt"] for s in scores} == {11}
+    assert {s["tokens"]["reasoning"] for s in scores if s["model"] == "gemini:gem"} == {0}
