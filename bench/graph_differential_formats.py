@@ -75,6 +75,9 @@ def main() -> None:
     total_drawn, total_agree = sum(drawn.values()), sum(agree.values())
     print(f"{'all':22}{total_drawn:>8}{total_agree:>8}"
           f"{total_agree / max(1, total_drawn):>9.2%}{sum(refused.values()):>9}")
+    reasons = Counter(o.error[:70] for o in results if o.drawn is None)
+    if reasons:
+        print("\nrefusals:", reasons.most_common(5))
     if wrong_with:
         print("\ndisagreements by construct (share of the diagrams using it that disagree):")
         for c, n in sorted(wrong_with.items(), key=lambda x: -x[1] / used[x[0]])[:25]:

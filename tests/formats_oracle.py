@@ -17,6 +17,8 @@ from pathlib import Path
 from diagbench.formats.read import read
 
 KEYS = ("entities", "relations", "clusters", "notes")
+#: Mermaid diagrams per engine call.
+CHUNK = 200
 
 
 @dataclass
@@ -70,8 +72,13 @@ def drawn_counts(language: str, texts: list[str], jobs: int = 2
         if language == "mermaid":
             from diagbench.render.mermaid import MermaidEngine
 
-            results = MermaidEngine(jobs=jobs).render(texts, Path(work), "svg")
-            return _svg_counts(results, mermaid_statistics)
+            # in chunks: one browser rendering thousands of diagrams in a row stops
+            out = []
+            for k in range(0, len(texts), CHUNK):
+                results = MermaidEngine(jobs=jobs).render(texts[k:k + CHUNK], Path(work),
+                                                          "svg")
+                out += _svg_counts(results, mermaid_statistics)
+            return out
         from diagbench.render.graphviz import GraphvizEngine
 
         results = GraphvizEngine(jobs=jobs).render(texts, Path(work), "svg")
