@@ -15,7 +15,9 @@ import pytest
 
 from diagbench.benchmarks.archqa.baselines import blind_answer
 from diagbench.benchmarks.archqa.build import annotate, candidates, check
+from diagbench.benchmarks.archqa.judging import judge_summary
 from diagbench.benchmarks.archqa.questions import SUBTYPES
+from diagbench.benchmarks.archqa.records import ArchQAScore
 from diagbench.formats.read import read
 from tests.fake_providers import FakeServer
 
@@ -149,3 +151,58 @@ def test_three_providers_end_to_end_with_token_usage(data, tmp_path):
     scores = _rows(tmp_path / "run" / "scores.jsonl")
     assert {s["tokens"]["prompt"] for s in scores} == {11}
     assert {s["tokens"]["reasoning"] for s in scores if s["model"] == "gemini:gem"} == {0}
+
+
+def _score(correct: bool, judge: bool | None, kind: str, prediction, gold) -> ArchQAScore:
+    return ArchQAScore("m", f"q{id(prediction)}", "behavioral", "x", kind, None, "strict",
+                       "ok", correct, prediction=prediction, gold=gold, judge=judge)
+
+
+def test_judge_agreement_table_and_disagreements_by_hand():
+    scores = [
+        _score(True, True, "counting", 4, [4]),            # T_Same
+        _score(False, True, "counting", 5, [4]),           # T_Diff, off by one
+        _score(False, True, "counting", 9, [4]),           # T_Diff, close (5)
+        _score(False, True, "counting", 20, [4]),          # T_Diff, large
+        _score(False, False, "counting", 1, [4]),          # F_Same
+        _score(False, True, "retrieval", ["Order"], ["Order Service"]),  # T_Diff, substring
+        _score(False, True, "retrieval", ["Ledgr"], ["Ledger"]),         # T_Diff, fuzzy
+        _score(True, False, "retrieval", ["Cart"], ["Cart"]),            # F_Diff
+        _score(False, None, "retrieval", ["Cart"], ["Pay"]),             # no verdict
+    ]
+    summary = judge_summary(scores)
+    assert summary is not None
+    assert summary["agreement"] == {"n": 8, "unjudged": 1, "T_Same": 12.5, "F_Same": 12.5,
+                                    "T_Diff": 62.5, "F_Diff": 12.5, "All_Same": 25.0}
+    assert summary["t_diff"] == {"counting": {"off_by_one": 1, "close": 1, "large": 1},
+                                 "retrieval": {"substring": 1, "fuzzy": 1}}
+    assert summary["f_diff"] == {"counting": {}, "retrieval": {"same_elements": 1}}
+    assert summary["by_kind"]["counting"]["n"] == 5
+    assert judge_summary([_score(True, None, "counting", 1, [1])]) is None
+
+
+def test_judge_end_to_end_against_a_fake_server(data, tmp_path):
+    def reply(prompt: str) -> str:  # the judge takes every count for right, no list
+        response = prompt.split("# Response #\n", 1)[1].split("\n# Answer #", 1)[0]
+        return "True\nSame number." if '"answer": [' not in response else "false\nNo."
+
+    env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
+    with FakeServer(reply=reply) as server:
+        done = _cli("eval", "archqa", "--data", str(data), "--model", "baseline:blind",
+                    "--limit", "12", "--judge", f"openai:judge@{server.base_url}",
+                    "--out", str(tmp_path / "run"), env=env)
+        assert done.returncode == 0, done.stderr
+        assert len(server.requests) == 12
+        first = server.requests[0]["messages"][-1]["content"]
+        assert any(p["type"] == "image_url" for p in first)  # the diagram is sent
+        assert "# Question #\nHow many entities are in the diagram?" in next(
+            p["text"] for p in first if p["type"] == "text")
+    scores = _rows(tmp_path / "run" / "scores.jsonl")
+    assert all(s["judge"] is (s["kind"] == "counting") for s in scores)
+    judge = json.loads((tmp_path / "run" / "summary.json").read_text()
+                       )["models"]["baseline:blind"]["judge"]
+    t_same = sum(s["correct"] and s["kind"] == "counting" for s in scores)
+    f_diff = sum(s["correct"] and s["kind"] == "retrieval" for s in scores)
+    assert judge["agreement"]["T_Same"] == round(100 * t_same / 12, 4)
+    assert judge["agreement"]["F_Diff"] == round(100 * f_diff / 12, 4)
+    assert (tmp_path / "run" / "models" / "baseline_blind" / "judge_responses.jsonl").exists()

@@ -53,6 +53,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      help="The prompt of Fig. 2, or one of its ablations (§4.3)."),
         SCORER_OPTION, GOLD_OPTION,
         click.option("--limit", type=click.IntRange(1), help="Only the first N questions."),
+        click.option("--judge", metavar="MODEL",
+                     help="An LLM judge (PROVIDER:MODEL[@URL]) sent the question, the "
+                          "diagram and both answers; its agreement with the rule-based "
+                          "scorer is reported (Table 10)."),
     )
     score_options = (
         click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -62,6 +66,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      help="A response log in SADU's format (repeatable; the model is named "
                           "after the file)."),
         SCORER_OPTION, GOLD_OPTION,
+        click.option("--judge", metavar="MODEL",
+                     help="An LLM judge (PROVIDER:MODEL[@URL]) sent the question, the "
+                          "diagram and both answers; its agreement with the rule-based "
+                          "scorer is reported (Table 10)."),
         click.option("--out", type=click.Path(file_okay=False, path_type=Path),
                      help="With --responses: the run directory to write."),
     )
@@ -74,6 +82,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.images: dict[str, str] = {}
         self.scorer_override: str | None = None
         self.gold_override: str | None = None
+        self.judge: str | None = None
+        self.judge_override: str | None = None
 
     def build(self, out: Path, bars: Bars, *, sources: tuple[Path, ...] = (),
               per_subtype: int = 1, jobs: int = 2, **_: Any) -> list[str]:
@@ -96,20 +106,22 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def samples(self, run: Path, bars: Bars, *, data: str, prompt: str = "full",
                 scorer: str = "strict", gold: str = "published", limit: int | None = None,
-                **_: Any) -> Dataset:
+                judge: str | None = None, **_: Any) -> Dataset:
         from diagbench.benchmarks.archqa.data import load_data
         from diagbench.benchmarks.archqa.prompts import template_hash
 
         self.variant = prompt
         self.scorer = self.scorer_override or scorer
         self.gold = self.gold_override or gold
+        self.judge = self.judge_override or judge
         questions, self.images, digest = load_data(Path(data))
         if limit:
             questions = questions[:limit]
         return Dataset(questions, (), {"data": str(data), "dataset_hash": digest,
                                        "questions": len(questions), "prompt": prompt,
                                        "scorer": self.scorer, "gold": self.gold,
-                                       "prompt_template_hash": template_hash(prompt)})
+                                       "prompt_template_hash": template_hash(prompt),
+                                       "judge": self.judge})
 
     def prompts(self, data: Dataset) -> list[Ask]:
         from diagbench.benchmarks.archqa.prompts import prompt
@@ -121,8 +133,14 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
               out: Path) -> list[ArchQAScore]:
         from diagbench.benchmarks.archqa.summary import score_model
-        return score_model(model, list(data.samples), answers, self.scorer,  # type: ignore[arg-type]
-                           self.gold)
+        scores = score_model(model, list(data.samples), answers,
+                             self.scorer, self.gold)  # type: ignore[arg-type]
+        if self.judge:
+            from diagbench.benchmarks.archqa.judging import judge_scores
+            texts = {i: a.text if a.status == "ok" else None for i, a in answers.items()}
+            scores = judge_scores(scores, list(data.samples), texts, self.images, self.judge,
+                                  out)
+        return scores
 
     def summarize(self, data: Dataset, scores: Mapping[str, list[ArchQAScore]]
                   ) -> ArchQASummary:
@@ -166,7 +184,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),
                         scorer: str = "strict", gold: str = "published",
-                        out: Path | None = None, **_: Any) -> Any:
+                        judge: str | None = None, out: Path | None = None, **_: Any) -> Any:
         """`score archqa --data DATA --responses LOG… --out RUN`: score response logs in
         SADU's format (each a model named after its file; the files after the first
         --responses are logs too) into RUN. Without --responses, PATHS is one run of
@@ -176,6 +194,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 raise click.UsageError("--data and --out go with --responses")
             self.scorer_override = scorer
             self.gold_override = gold
+            self.judge_override = judge
             return None
         if data is None or out is None:
             raise click.UsageError("--responses needs --data and --out")
@@ -192,7 +211,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         from diagbench.models.response import Usage
 
         questions, self.images, digest = load_data(data)
-        self.scorer, self.gold = scorer, gold
+        self.scorer, self.gold, self.judge = scorer, gold, judge
         answers: dict[str, dict[str, Answer]] = {}
         problems: list[Problem] = []
         logs = {}

@@ -169,6 +169,8 @@ class ArchQAScore:
     notes: tuple[str, ...] = ()
     error: str | None = None
     tokens: dict[str, int | None] = field(default_factory=dict)
+    judge: bool | None = None  # the LLM judge's verdict (None: not judged, or no verdict)
+    judge_note: str | None = None
 
     @property
     def violation(self) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
+from diagbench.benchmarks.archqa.judging import judge_summary
 from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary, Question
 from diagbench.benchmarks.archqa.scorers import Scorer, gold_form, gold_of, judge
 from diagbench.scoring.metrics.archqa import (
@@ -124,6 +125,7 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
             scores, lambda g: _r(qa_accuracy([s.correct and not s.violation for s in g]), 2)),
         "errors": dict(Counter(s.error for s in scores if s.error)),
         "notes": dict(Counter(n for s in scores for n in s.notes)),
+        "judge": judge_summary(scores),
     }
 
 
