@@ -252,6 +252,19 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                                                                  None)),
                         (({"q": True, "r": False}, {"q": True, "r": False}),
                          PairedTest(2, 0.0, 0.0, 0.0, None, 1.0))],
+    # paper 004 (STRUDEL), §4–5
+    "set_f1": [((0, 0, 0), (1.0, 1.0, 1.0)), ((0, 3, 0), (0.0, 0.0, 0.0)),
+               ((0, 0, 2), (0.0, 0.0, 0.0)), ((0, 2, 2), (0.0, 0.0, 0.0)),
+               ((3, 2, 5), ValueError), ((2, 4, 4), (0.5, 0.5, 0.5))],
+    "image_to_code_score": [((False, 1.0, 1.0), 0.0), ((True, 0.0, 0.0), 0.0),
+                            ((True, 1.0, 0.5), 0.75), ((True, 1.5, 0.0), ValueError)],
+    "count_f1": [(({}, {}), 1.0), (({"class": 2}, {}), 0.0), (({}, {"class": 1}), 0.0),
+                 (({"class": 2}, {"class": 2}), 1.0), (({"class": 2}, {"enum": 2}), 0.0)],
+    "strudel_count_score": [((True, {}, {}), 1.0), ((False, {}, {}), 0.5),
+                            ((False, {"a": 1}, {}), 0.0), ((True, {"a": 2}, {"a": 2}), 1.0)],
+    "complexity_consistency": [(({},), None), (({"low": []},), None),
+                               (({"low": [10.0], "medium": [11.0]},), 0.0),
+                               (({"low": [10.0], "medium": [12.0], "high": [20.0]},), 100.0)],
 }
 
 

@@ -32,12 +32,17 @@ from diagbench.formats.source import DEFAULT_MAX_BYTES
 def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | None,
             gold_ref: str | None, pred_ref: str | None, json_path: Path | None,
             csv_path: Path | None, max_bytes: int) -> None:
-    """Compare predicted PlantUML sequence diagrams with the ground truth.
+    """Compare predicted diagrams with the ground truth: sequence diagrams (PlantUML)
+    element by element, and class, component, state, ER, flow and other graph
+    diagrams (PlantUML, Mermaid, DOT, DBML) by the image-to-code score.
 
     GOLD and PRED are two files, or two directories whose scripts are paired by
     relative path. With --repo, --gold-ref and --pred-ref, the scripts of two
-    refs of one git repository are paired instead. Prints the pooled error
-    rates per component (the paper's Table 2) and a line per file.
+    refs of one git repository are paired instead. For sequences, prints the
+    pooled error rates per component (the paper's Table 2) and a line per file;
+    for graph diagrams (detected from the parsed ground truth), the score =
+    renders × mean of entity F1 (normalised name and kind) and relation F1
+    (ends, direction, type), with STRUDEL's counts-only score beside it.
     """
     from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
     from diagbench.compare.report import csv_text, report, run, table
@@ -55,15 +60,67 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
     except InputError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    pairs, graph_items, graph_errors = _split_graphs(pairs)
     with progress_bar(len(pairs), "comparing") as bar:
         results = run(pairs, method, progress=lambda: bar.update(1))
     for r in results:
         if not r.ok:
             click.echo(f"diagbench: error: {r.pair.name}: {r.pair.error}", err=True)
+    graphs = _compare_graphs(graph_items, graph_errors)
     if json_path is not None:
-        write_output(json_path, json.dumps(report(results, method), indent=1, ensure_ascii=False))
+        document = report(results, method) if results or not graphs else {}
+        if graphs:
+            from diagbench.compare.graph import graph_summary
+            files = [g.as_dict() for g in graphs]
+            if document:
+                document["files"] += files
+                document["graph_summary"] = graph_summary(graphs)
+            else:
+                document = {"method": "graph", "files": files, "summary": graph_summary(graphs)}
+        write_output(json_path, json.dumps(document, indent=1, ensure_ascii=False))
     if csv_path is not None:
         write_output(csv_path, csv_text(results))
     if "-" not in (str(json_path), str(csv_path)):
-        click.echo(table(results, method))
-    sys.exit(EXIT_OK if all(r.ok for r in results) else EXIT_BAD_INPUT)
+        if results or not graphs:
+            click.echo(table(results, method))
+        if graphs:
+            from diagbench.compare.graph import graph_table
+            click.echo(graph_table(graphs))
+    ok = all(r.ok for r in results) and all(g.comparison is not None for g in graphs)
+    sys.exit(EXIT_OK if ok else EXIT_BAD_INPUT)
+
+
+def _split_graphs(pairs: list) -> tuple[list, list, list]:
+    """(sequence pairs, graph items, graph pairs that failed): a pair goes to the graph
+    comparison when its ground truth's first diagram is not a sequence diagram
+    (the kind is detected from the parsed gold, whatever the language)."""
+    from diagbench.diagram.graph import GraphDiagram
+    from diagbench.formats.read import language_of, read
+    from diagbench.formats.source import SourceError
+
+    sequences, items, errors = [], [], []
+    for pair in pairs:
+        if pair.error is not None or pair.load is None:
+            sequences.append(pair)
+            continue
+        try:
+            gold_text, pred_text = pair.load()
+        except SourceError:
+            sequences.append(pair)  # the sequence route reports the error
+            continue
+        language = language_of(Path(pair.gold or pair.name), gold_text)
+        parsed = read(gold_text, language)
+        if not parsed or not isinstance(parsed[0].diagram, GraphDiagram):
+            sequences.append(pair)
+        else:
+            items.append((pair.name, pair.gold, pair.pred, language, gold_text, pred_text))
+    return sequences, items, errors
+
+
+def _compare_graphs(items: list, errors: list) -> list:
+    if not items:
+        return list(errors)
+    from diagbench.compare.graph import run_graph
+    from diagbench.render.validity import check
+
+    return run_graph(items, check) + list(errors)

@@ -13,6 +13,9 @@ from diagbench.formats.source import check_size, decode_source, read_source
 
 #: File name endings read as PlantUML scripts in directories and git trees.
 SCRIPT_SUFFIXES = (".puml", ".plantuml", ".pu", ".iuml", ".wsd")
+#: File name endings `diagbench compare` pairs in directories and git trees: PlantUML,
+#: and the other languages whose graph diagrams it compares (Mermaid, DOT, DBML).
+DIAGRAM_SUFFIXES = (*SCRIPT_SUFFIXES, ".mmd", ".mermaid", ".dot", ".gv", ".dbml")
 
 
 class InputError(Exception):
@@ -57,7 +60,7 @@ def pairs_from_paths(gold: Path, pred: Path, max_bytes: int) -> list[Pair]:
 
 def _scripts(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*")
-            if p.suffix.lower() in SCRIPT_SUFFIXES and p.is_file()}
+            if p.suffix.lower() in DIAGRAM_SUFFIXES and p.is_file()}
 
 
 def _file_pair(name: str, gold: Path, pred: Path, max_bytes: int) -> Pair:
@@ -107,7 +110,7 @@ def _tree(repo: Path, ref: str) -> dict[str, str]:
         meta, path = entry.split(b"\t", 1)
         _, kind, blob = meta.split()
         name = path.decode(errors="replace")
-        if kind == b"blob" and Path(name).suffix.lower() in SCRIPT_SUFFIXES:
+        if kind == b"blob" and Path(name).suffix.lower() in DIAGRAM_SUFFIXES:
             files[name] = blob.decode()
     return files
 

@@ -9,6 +9,8 @@ bools or floats), one module per family:
 - `archqa`: paper 003's question-answering accuracy, counting (Acc@±k, MAE, Bias) and
   retrieval (P/R/F1, EM/subset/superset rates, missing, spurious) metrics, token cost, a
   bootstrap interval on accuracy and a paired comparison of models;
+- `structure`: paper 004's image-to-code scores (diagbench's element F1 score and
+  STRUDEL's counts-only one) and the complexity consistency of generated code;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -58,6 +60,13 @@ from diagbench.scoring.metrics.prior_bias import (
     prerequisite,
     rel_acc,
 )
+from diagbench.scoring.metrics.structure import (
+    complexity_consistency,
+    count_f1,
+    image_to_code_score,
+    set_f1,
+    strudel_count_score,
+)
 
 #: Every metric, by name.
 METRICS: dict[str, Callable] = {
@@ -84,6 +93,11 @@ METRICS: dict[str, Callable] = {
     "mean_tokens": mean_tokens,
     "accuracy_interval": accuracy_interval,
     "paired_accuracy": paired_accuracy,
+    "set_f1": set_f1,
+    "image_to_code_score": image_to_code_score,
+    "count_f1": count_f1,
+    "strudel_count_score": strudel_count_score,
+    "complexity_consistency": complexity_consistency,
 }
 
 __all__ = [
@@ -99,11 +113,14 @@ __all__ = [
     "accuracy_interval",
     "by_length",
     "cell_average",
+    "complexity_consistency",
     "conflict_gap",
     "count_bias",
+    "count_f1",
     "error_rate",
     "exact_match",
     "gap_interval",
+    "image_to_code_score",
     "length_bin",
     "mean_absolute_error",
     "mean_gap",
@@ -118,5 +135,7 @@ __all__ = [
     "rate",
     "rel_acc",
     "retrieval_scores",
+    "set_f1",
+    "strudel_count_score",
     "tolerance_accuracy",
 ]

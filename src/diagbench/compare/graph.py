@@ -1,0 +1,274 @@
+"""Image-to-code score on parsed diagrams (paper 004_34f8485b6a3a0424.txt §5.1, fixed):
+which entities and which relations of the ground truth the prediction has.
+
+Both scripts are read by `diagbench.formats` (any language: PlantUML, Mermaid, DOT,
+DBML), and their elements are matched as multisets:
+
+- an **entity** by its normalised displayed name (NFKC, case-folded, only letters and
+  digits kept: ``Order Item`` = ``order_item``) and its kind (`Entity.kind`; a
+  participant's kind in a sequence diagram); an unnamed pseudo-state (``[*]``) is
+  named after its kind;
+- a **relation** by its two ends (the normalised names of the entities — or
+  clusters — it links), its drawn direction ("single", "double", "none") and its
+  type (`Relation.type`; "message" in a sequence diagram). The ends are ordered
+  (source → target in the sense of the type) unless the relation is drawn without
+  any direction, when `A -- B` equals `B -- A`.
+
+The score is `scoring.metrics.image_to_code_score`: 0 when the prediction does not
+render (the caller says whether it does: rendering is not this package's job), else
+the mean of entity F1 and relation F1. STRUDEL's counts-only score
+(`strudel_count_score`, per-kind counts of entities and relation types) is given
+beside it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from diagbench.diagram.graph import GraphDiagram
+from diagbench.diagram.sequence import SequenceDiagram
+from diagbench.scoring import metrics
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+Key = tuple[str, ...]
+
+
+def normalise(name: str) -> str:
+    """A name as elements are matched: NFKC, case-folded, letters and digits only.
+
+    >>> normalise(' "Order_Item" ')
+    'orderitem'
+    """
+    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", name).casefold())
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """How many elements each side has and how many are matched, with P, R, F1."""
+
+    gold: int
+    pred: int
+    matched: int
+    missing: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+
+    @property
+    def scores(self) -> tuple[float, float, float]:
+        return metrics.set_f1(self.matched, self.gold, self.pred)
+
+    @property
+    def f1(self) -> float:
+        return self.scores[2]
+
+    def as_dict(self) -> dict[str, Any]:
+        precision, recall, f1 = self.scores
+        return {"gold": self.gold, "pred": self.pred, "matched": self.matched,
+                "precision": round(precision, 6), "recall": round(recall, 6),
+                "f1": round(f1, 6), "missing": list(self.missing), "extra": list(self.extra)}
+
+
+@dataclass(frozen=True, slots=True)
+class GraphComparison:
+    """The comparison of one prediction with its ground truth."""
+
+    kind: str
+    valid: bool
+    entities: Match
+    relations: Match
+    gold_counts: dict[str, int] = field(default_factory=dict)
+    pred_counts: dict[str, int] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def score(self) -> float:
+        return metrics.image_to_code_score(self.valid, self.entities.f1, self.relations.f1)
+
+    @property
+    def counts_score(self) -> float:
+        return metrics.strudel_count_score(self.valid, self.gold_counts, self.pred_counts)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"status": "ok", "kind": self.kind, "valid": self.valid,
+                "entities": self.entities.as_dict(), "relations": self.relations.as_dict(),
+                "score": round(self.score, 6), "counts_score": round(self.counts_score, 6),
+                "warnings": list(self.warnings)}
+
+
+def elements(diagram: Any) -> tuple[list[Key], list[Key]]:
+    """The entity keys and relation keys of a `GraphDiagram` or `SequenceDiagram`."""
+    if isinstance(diagram, SequenceDiagram):
+        names = {p.id: normalise(p.name or p.id) for p in diagram.participants}
+        entities = [(str(p.kind), names[p.id]) for p in diagram.participants]
+        relations = []
+        for m in diagram.messages:
+            a, b = names.get(m.sender, normalise(m.sender)), names.get(m.receiver,
+                                                                       normalise(m.receiver))
+            direction = "double" if m.bidirectional else "single"
+            if m.bidirectional:
+                a, b = sorted((a, b))
+            relations.append(("message", direction, a, b))
+        return entities, relations
+    if not isinstance(diagram, GraphDiagram):
+        return [], []
+    labels: dict[str, str] = {}
+    for c in diagram.clusters:
+        labels[c.id] = normalise(c.label)
+    entities = []
+    for e in diagram.entities:
+        name = normalise(e.name or ("" if not e.name and e.kind in _UNNAMED else e.id))
+        labels[e.id] = name or e.kind
+        entities.append((e.kind, labels[e.id]))
+    relations = []
+    for r in diagram.relations:
+        a, b = labels.get(r.source, normalise(r.source)), labels.get(r.target,
+                                                                    normalise(r.target))
+        if r.direction == "none":
+            a, b = sorted((a, b))
+        relations.append((r.type, r.direction, a, b))
+    return entities, relations
+
+
+_UNNAMED = frozenset({"start", "end", "fork", "join", "choice", "history", "deep_history",
+                      "entry_point", "exit_point", "junction"})
+
+
+def match(gold: list[Key], pred: list[Key]) -> Match:
+    """The multiset match of two lists of keys."""
+    g, p = Counter(gold), Counter(pred)
+    common = g & p
+    return Match(len(gold), len(pred), sum(common.values()),
+                 tuple(sorted("/".join(k) for k in (g - p).elements())),
+                 tuple(sorted("/".join(k) for k in (p - g).elements())))
+
+
+def type_counts(diagram: Any) -> dict[str, int]:
+    """STRUDEL's statistics of a diagram: how many entities of each kind and relations
+    of each type (names and ends ignored)."""
+    entities, relations = elements(diagram)
+    counts = Counter(f"entity:{k[0]}" for k in entities)
+    counts.update(f"relation:{k[0]}" for k in relations)
+    return dict(sorted(counts.items()))
+
+
+def compare_models(gold: Any, pred: Any | None, valid: bool, kind: str = "",
+                   warnings: tuple[str, ...] = ()) -> GraphComparison:
+    """Compare two parsed diagrams (`pred` None: nothing was read from the prediction)."""
+    ge, gr = elements(gold)
+    pe, pr = elements(pred) if pred is not None else ([], [])
+    return GraphComparison(kind or getattr(gold, "kind", "sequence"), valid, match(ge, pe),
+                           match(gr, pr), type_counts(gold),
+                           type_counts(pred) if pred is not None else {}, warnings)
+
+
+def first_diagram(text: str, language: str) -> tuple[Any | None, str, tuple[str, ...]]:
+    """(model, kind, warnings) of the first diagram of `text` read as `language`."""
+    from diagbench.formats.read import read
+
+    try:
+        parsed = read(text, language)
+    except Exception as exc:  # a reader never raises by contract; be safe on bad input
+        return None, "unknown", (f"not read as {language}: {exc}",)
+    if not parsed:
+        return None, "empty", ("no diagram",)
+    first = parsed[0]
+    warnings = tuple(f"line {d.line}: {d.reason}" for d in first.errors[:3])
+    return first.diagram, first.kind, warnings
+
+
+def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str
+                  ) -> GraphComparison:
+    """Compare a predicted script with its ground truth, both read as `language`."""
+    gold, kind, _ = first_diagram(gold_text, language)
+    pred, _, warnings = first_diagram(pred_text, language)
+    return compare_models(gold, pred, valid, kind, warnings)
+
+
+#: (language, texts) → per text (valid, engine error); the CLI passes the renderer's.
+Validity = Callable[[str, list[str]], list[tuple[bool, str | None]]]
+
+
+@dataclass(slots=True)
+class GraphFile:
+    """One compared pair of non-sequence (or any FRL) scripts, or its error."""
+
+    name: str
+    gold: str | None
+    pred: str | None
+    language: str = ""
+    comparison: GraphComparison | None = None
+    error: str | None = None
+    render_error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        base: dict[str, Any] = {"name": self.name, "gold": self.gold, "pred": self.pred,
+                                "language": self.language}
+        if self.comparison is None:
+            return base | {"status": "error", "error": self.error}
+        return base | self.comparison.as_dict() | {"render_error": self.render_error}
+
+
+def run_graph(items: list[tuple[str, str | None, str | None, str, str, str]],
+              validity: Validity) -> list[GraphFile]:
+    """Compare (name, gold path, pred path, language, gold text, pred text) items; the
+    predictions are rendered in one batch per language by `validity`."""
+    by_language: dict[str, list[int]] = {}
+    for k, item in enumerate(items):
+        by_language.setdefault(item[3], []).append(k)
+    valid: dict[int, tuple[bool, str | None]] = {}
+    for language, indices in by_language.items():
+        texts = [items[k][5] for k in indices]
+        for k, text, result in zip(indices, texts, validity(language, texts), strict=True):
+            valid[k] = (False, "empty prediction") if not text.strip() else result
+    out = []
+    for k, (name, gold_path, pred_path, language, gold_text, pred_text) in enumerate(items):
+        ok, error = valid[k]
+        out.append(GraphFile(name, gold_path, pred_path, language,
+                             compare_texts(gold_text, pred_text, ok, language),
+                             render_error=error))
+    return out
+
+
+def graph_summary(files: list[GraphFile]) -> dict[str, Any]:
+    """Pooled figures: mean score, mean counts-only score, validity, pooled F1s."""
+    done = [f.comparison for f in files if f.comparison is not None]
+
+    def pooled(side: str) -> dict[str, Any]:
+        gold = sum(getattr(c, side).gold for c in done)
+        pred = sum(getattr(c, side).pred for c in done)
+        matched = sum(getattr(c, side).matched for c in done)
+        p, r, f = metrics.set_f1(matched, gold, pred)
+        return {"gold": gold, "pred": pred, "matched": matched, "precision": round(p, 6),
+                "recall": round(r, 6), "f1": round(f, 6)}
+
+    n = len(done)
+    return {"files": len(files), "compared": n, "errors": len(files) - n,
+            "valid": sum(c.valid for c in done),
+            "mean_score": round(sum(c.score for c in done) / n, 6) if n else None,
+            "mean_counts_score": round(sum(c.counts_score for c in done) / n, 6) if n else None,
+            "entities": pooled("entities"), "relations": pooled("relations")}
+
+
+def graph_table(files: list[GraphFile]) -> str:
+    """One line per file and the pooled figures, as `diagbench compare` prints them."""
+    s = graph_summary(files)
+    mean, counts = s["mean_score"], s["mean_counts_score"]
+    lines = [f"image-to-code score (validity × mean of entity and relation F1): "
+             f"{'—' if mean is None else mean}; STRUDEL's counts-only score: "
+             f"{'—' if counts is None else counts}",
+             f"valid {s['valid']}/{s['compared']}; entity F1 {s['entities']['f1']}, "
+             f"relation F1 {s['relations']['f1']} (pooled)", "", "per file:"]
+    for f in files:
+        c = f.comparison
+        if c is None:
+            lines.append(f"  {f.name}: error: {f.error}")
+            continue
+        lines.append(f"  {f.name}: {c.kind}, {'valid' if c.valid else 'does not render'}, "
+                     f"entity F1 {c.entities.f1:.3f}, relation F1 {c.relations.f1:.3f}, "
+                     f"score {c.score:.3f} (counts-only {c.counts_score:.3f})")
+    return "\n".join(lines)

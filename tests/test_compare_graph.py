@@ -1,0 +1,99 @@
+"""The image-to-code score on parsed graph diagrams (paper 004 §5.1, fixed): entity and
+relation F1 behind a validity gate, and STRUDEL's counts-only score beside it."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from diagbench.compare.graph import compare_texts
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLD = (ROOT / "examples" / "archqa" / "library_classes.puml").read_text(encoding="utf-8")
+NAMES = ["Item", "Book", "Periodical", "Loan", "Member", "Librarian"]
+
+
+def renamed(text: str) -> str:
+    """Every class renamed (same counts, same relations between new names)."""
+    for k, name in enumerate(NAMES):
+        text = re.sub(rf"\b{name}\b", f"Zz{k}", text)
+    return text
+
+
+REVERSED = GOLD.replace("Loan --> Item : lends", "Item --> Loan : lends")
+BROKEN = GOLD.replace("class Loan {", "class Loan {{ ((")
+
+
+def test_gold_against_itself_scores_one():
+    c = compare_texts(GOLD, GOLD, True, "plantuml")
+    assert (c.entities.gold, c.relations.gold) == (6, 5)
+    assert c.entities.f1 == c.relations.f1 == c.score == c.counts_score == 1.0
+
+
+def test_every_class_renamed_has_entity_f1_zero_but_full_counts_score():
+    c = compare_texts(GOLD, renamed(GOLD), True, "plantuml")
+    assert c.entities.pred == 6 and c.entities.matched == 0 and c.entities.f1 == 0.0
+    assert c.relations.f1 == 0.0 and c.score == 0.0
+    assert c.counts_score == 1.0  # the anchor's flaw: same counts, full marks
+
+
+def test_one_reversed_relation():
+    c = compare_texts(GOLD, REVERSED, True, "plantuml")
+    assert c.entities.f1 == 1.0
+    assert c.relations.matched == 4 and c.relations.f1 == pytest.approx(0.8)
+    assert c.score == pytest.approx(0.9)
+    assert c.relations.missing == ("association/single/loan/item",)
+
+
+def test_undirected_relation_either_way_and_names_normalised():
+    gold = "@startuml\nclass OrderItem\nclass Cart\nCart -- OrderItem\n@enduml\n"
+    pred = "@startuml\nclass order_item\nclass cart\norder_item -- cart\n@enduml\n"
+    assert compare_texts(gold, pred, True, "plantuml").score == 1.0
+
+
+def test_kind_matters():
+    gold = "@startuml\nclass A\ninterface B\nA ..|> B\n@enduml\n"
+    pred = "@startuml\nclass A\nclass B\nA ..|> B\n@enduml\n"
+    c = compare_texts(gold, pred, True, "plantuml")
+    assert c.entities.matched == 1 and c.relations.f1 == 1.0
+
+
+def test_not_rendering_scores_zero():
+    c = compare_texts(GOLD, GOLD, False, "plantuml")
+    assert c.score == 0.0 and c.counts_score == 0.5
+
+
+def test_other_languages():
+    gold = "flowchart LR\n  A[Start] --> B{Ok?}\n  B --> C[Done]\n"
+    assert compare_texts(gold, gold, True, "mermaid").score == 1.0
+    dot = "digraph { a -> b; b -> c }\n"
+    c = compare_texts(dot, "digraph { a -> b; c -> b }\n", True, "dot")
+    assert c.entities.f1 == 1.0 and c.relations.f1 == 0.5
+
+
+def test_cli_json_on_a_directory(tmp_path):
+    gold, pred = tmp_path / "gold", tmp_path / "pred"
+    gold.mkdir()
+    pred.mkdir()
+    for name, text in {"same": GOLD, "renamed": renamed(GOLD), "reversed": REVERSED,
+                       "broken": BROKEN}.items():
+        (gold / f"{name}.puml").write_text(GOLD, encoding="utf-8")
+        (pred / f"{name}.puml").write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "diagbench", "compare", str(gold), str(pred),
+                           "--json", "-"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    files = {Path(f["name"]).stem: f for f in json.loads(done.stdout)["files"]}
+    assert set(files["same"]) >= {"status", "kind", "valid", "entities", "relations", "score"}
+    assert files["same"]["kind"] == "class" and files["same"]["valid"] is True
+    assert files["same"]["score"] == 1.0
+    assert files["renamed"]["entities"]["f1"] == 0.0
+    assert files["renamed"]["counts_score"] == 1.0
+    assert files["reversed"]["relations"]["f1"] < 1.0
+    assert files["broken"]["valid"] is False and files["broken"]["score"] == 0.0
+    assert set(files["same"]["entities"]) >= {"gold", "pred", "matched", "precision",
+                                              "recall", "f1"}
