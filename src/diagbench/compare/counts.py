@@ -116,6 +116,7 @@ class Comparison:
             return
         counted = [f"{name} {kind}" + (f" ×{n - b}" if n - b > 1 else "")
                    for name, old, new in zip(self.components, before, after, strict=True)
+                   if old != new
                    for kind, b, n in zip(ERROR_KINDS, old, new, strict=True) if n > b]
         self.differences.append(f"{element}: {', '.join(counted)}")
 

@@ -34,23 +34,31 @@ def node_count(message: Message) -> int:
     return sum(p not in BOUNDARIES for p in (message.sender, message.receiver))
 
 
-def gold_counts(diagram: SequenceDiagram, counts: Counts) -> None:
-    """Add the ground truth's element counts to `counts`."""
+def gold_counts(diagram: SequenceDiagram, counts: Counts,
+                labels: list[str] | None = None) -> None:
+    """Add the ground truth's element counts to `counts` (`labels`: the messages'
+    normalised labels, when the caller has them already)."""
     messages = diagram.messages
+    if labels is None:
+        labels = [normalize_label(m.label) for m in messages]
     counts["participant"].gold += len(diagram.participants)
     counts["node"].gold += sum(map(node_count, messages))
     counts["edge_direction"].gold += len(messages)
     counts["edge_type"].gold += len(messages)
-    counts["message"].gold += sum(bool(normalize_label(m.label)) for m in messages)
+    counts["message"].gold += sum(map(bool, labels))
     counts["note"].gold += len(diagram.notes)
     counts["group"].gold += len(diagram.groups)
     counts["box"].gold += len(diagram.boxes)
 
 
-def message_removed(message: Message, counts: Counts, kind: str) -> None:
-    """Count a message present on one side only (`kind`: "deletion" or "insertion")."""
+def message_removed(message: Message, counts: Counts, kind: str,
+                    label: str | None = None) -> None:
+    """Count a message present on one side only (`kind`: "deletion" or "insertion";
+    `label`: its normalised label, when the caller has it already)."""
+    if label is None:
+        label = normalize_label(message.label)
     for component, n in (("edge_direction", 1), ("node", node_count(message)),
-                         ("message", int(bool(normalize_label(message.label))))):
+                         ("message", int(bool(label)))):
         c = counts[component]
         setattr(c, kind, getattr(c, kind) + n)
 
@@ -71,12 +79,14 @@ def arrow_type(message: Message) -> tuple:
 
 
 def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
-                 pred_ends: tuple[str, str], counts: Counts) -> float | None:
+                 pred_ends: tuple[str, str], counts: Counts,
+                 labels: tuple[str, str] | None = None) -> float | None:
     """Count the errors of a matched message; return its label similarity (None if unlabelled).
 
     A message read the other way round is one direction substitution and no
     node error; endpoints that still differ are node substitutions, or node
-    insertions/deletions where one side is the diagram border.
+    insertions/deletions where one side is the diagram border. `labels`: both
+    normalised labels, when the caller has them already.
     """
     flipped, _ = orientation(gold_ends, pred_ends)
     if flipped and not (gold.bidirectional and pred.bidirectional):
@@ -95,7 +105,7 @@ def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
             node.substitution += 1
     if arrow_type(gold) != arrow_type(pred):
         counts["edge_type"].substitution += 1
-    gold_label, pred_label = normalize_label(gold.label), normalize_label(pred.label)
+    gold_label, pred_label = labels or (normalize_label(gold.label), normalize_label(pred.label))
     message = counts["message"]
     if gold_label and not pred_label:
         message.deletion += 1
@@ -107,9 +117,12 @@ def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
 
 
 def participant_pair(gold: Participant, pred: Participant, counts: Counts,
-                     normalizations: list[str]) -> None:
-    """A matched participant is wrong when its displayed name differs; kind is not counted."""
-    if normalize_name(gold.name) != normalize_name(pred.name):
+                     normalizations: list[str], same_name: bool | None = None) -> None:
+    """A matched participant is wrong when its displayed name differs; kind is not counted.
+    `same_name`: whether the normalised names are equal, when the caller knows."""
+    if same_name is None:
+        same_name = normalize_name(gold.name) == normalize_name(pred.name)
+    if not same_name:
         counts["participant"].substitution += 1
     if gold.kind != pred.kind:
         normalizations.append(f"participant {pred.id}: {pred.kind} in the prediction, "

@@ -34,8 +34,13 @@ def normalize_prediction(text: str) -> tuple[str, list[str]]:
     lines = text.split("\n")
     fixes: list[str] = []
     renames = _quote_special_names(lines, fixes)
+    # without renames or dotted arrows, only lines that name a note (or ref) can start,
+    # end or change anything
+    notes_only = not renames and not _DOTTED_ARROW.search(text)
     in_note = False
     for k, line in enumerate(lines):
+        if notes_only and "note" not in (low := line.lower()) and "ref" not in low:
+            continue
         if in_note:  # free text: leave it as written
             in_note = not _NOTE_END.match(line)
             continue

@@ -10,8 +10,6 @@ is one direction substitution.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
@@ -19,7 +17,7 @@ from rapidfuzz.process import cdist
 from diagbench.compare import elements as el
 from diagbench.compare.assignment import assign, discordant_pairs, jaccard, position_gap
 from diagbench.compare.counts import Comparison
-from diagbench.compare.text import normalize_label, normalize_name, similarity
+from diagbench.compare.text import normalize_label, normalize_name
 from diagbench.diagram.sequence import BOUNDARIES, Message, SequenceDiagram
 
 #: A pair is matched only when its cost is below the limit (see `assign`).
@@ -34,21 +32,15 @@ _UNMATCHED = "\0pred:"
 def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram) -> Comparison:
     """Count the errors of `pred` against `gold`, component by component."""
     result = Comparison()
-    el.gold_counts(gold, result.components)
+    gold_labels = [normalize_label(m.label) for m in gold.messages]  # once per message
+    pred_labels = [normalize_label(m.label) for m in pred.messages]
+    el.gold_counts(gold, result.components, gold_labels)
     ids = _match_participants(gold, pred, result)
-    matched = _match_messages(gold, pred, ids, result)
+    matched = _match_messages(gold, pred, ids, result, gold_labels, pred_labels)
     _match_notes(gold, pred, ids, result)
     _match_groups(gold, pred, matched, result)
     _match_boxes(gold, pred, ids, result)
     return result
-
-
-def _pairs(gold: Sequence, pred: Sequence, cost: Callable, limit: float) -> list[tuple[int, int]]:
-    """Optimal pairs of two small element lists under `cost`, ties broken by position."""
-    if not gold or not pred:
-        return []
-    matrix = np.array([[cost(g, p) for p in pred] for g in gold], dtype=float)
-    return assign(matrix + TIE_BREAK * position_gap(len(gold), len(pred)), limit)
 
 
 def _count_unmatched(component: str, n_gold: int, n_pred: int, pairs: list, result) -> None:
@@ -57,27 +49,42 @@ def _count_unmatched(component: str, n_gold: int, n_pred: int, pairs: list, resu
     counts.insertion += n_pred - len(pairs)
 
 
-def _name_keys(participants) -> tuple[list[str], list[int]]:
-    """The normalised alias and display name of each participant, and their owners."""
-    keys, owners = [], []
-    for k, p in enumerate(participants):
-        for key in dict.fromkeys((normalize_name(p.id), normalize_name(p.name))):
+def _names(participants) -> list[tuple[str, str]]:
+    """The normalised alias and display name of each participant."""
+    return [(normalize_name(p.id), normalize_name(p.name)) for p in participants]
+
+
+def _name_keys(names: list[tuple[str, str]]) -> tuple[list[str], list[int], list[int]]:
+    """The distinct non-empty names of each participant (from `_names`); the
+    participants that have any, in order; and where each one's keys start."""
+    keys: list[str] = []
+    owners: list[int] = []
+    starts: list[int] = []
+    for k, both in enumerate(names):
+        first = True
+        for key in dict.fromkeys(both):
             if key:
+                if first:
+                    owners.append(k)
+                    starts.append(len(keys))
+                    first = False
                 keys.append(key)
-                owners.append(k)
-    return keys, owners
+    return keys, owners, starts
 
 
-def _participant_costs(gold: SequenceDiagram, pred: SequenceDiagram) -> np.ndarray:
-    """1 − the best similarity between any name of gold i and any name of prediction j."""
-    cost = np.ones((len(gold.participants), len(pred.participants)))
-    gold_keys, gold_owners = _name_keys(gold.participants)
-    pred_keys, pred_owners = _name_keys(pred.participants)
+def _participant_costs(gold: list[tuple[str, str]], pred: list[tuple[str, str]]) -> np.ndarray:
+    """1 − the best similarity between any name of gold i and any name of prediction j
+    (names as `_names` gives them)."""
+    cost = np.ones((len(gold), len(pred)))
+    gold_keys, gold_owners, gold_starts = _name_keys(gold)
+    pred_keys, pred_owners, pred_starts = _name_keys(pred)
     if gold_keys and pred_keys:
         sims = cdist(gold_keys, pred_keys, scorer=Levenshtein.normalized_similarity,
                      dtype=np.float64, workers=1)
-        rows, cols = np.meshgrid(gold_owners, pred_owners, indexing="ij")
-        np.minimum.at(cost, (rows, cols), 1.0 - sims)
+        # the best pair of names per pair of participants: one reduction per axis
+        best = np.maximum.reduceat(np.maximum.reduceat(sims, gold_starts, axis=0),
+                                   pred_starts, axis=1)
+        cost[np.ix_(gold_owners, pred_owners)] = 1.0 - best
     return cost
 
 
@@ -85,17 +92,25 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
                         result: Comparison) -> dict[str, str]:
     """Map every prediction participant id to a gold id (or to an id of its own)."""
     pairs: list[tuple[int, int]] = []
-    if gold.participants and pred.participants:
-        n, m = len(gold.participants), len(pred.participants)
-        pairs = assign(_participant_costs(gold, pred) + TIE_BREAK * position_gap(n, m),
-                       PARTICIPANT_LIMIT)
+    gold_names, pred_names = _names(gold.participants), _names(pred.participants)
+    if gold_names and pred_names:
+        n, m = len(gold_names), len(pred_names)
+        if gold_names == pred_names and all(a or b for a, b in gold_names):
+            # the same names in the same order: each pair costs 0 and any other
+            # assignment more (position gap), so the optimum is the identity
+            pairs = [(k, k) for k in range(n)]
+        else:
+            pairs = assign(_participant_costs(gold_names, pred_names)
+                           + TIE_BREAK * position_gap(n, m), PARTICIPANT_LIMIT)
     ids = {p.id: _UNMATCHED + p.id for p in pred.participants}
     for i, j in pairs:
         g, p = gold.participants[i], pred.participants[j]
         ids[p.id] = g.id
-        before = result.snapshot()
-        el.participant_pair(g, p, result.components, result.normalizations)
-        result.describe(before, f"participant {g.name!r} read as {p.name!r}")
+        same_name = gold_names[i][1] == pred_names[j][1]
+        before = result.snapshot() if not same_name else ()
+        el.participant_pair(g, p, result.components, result.normalizations, same_name)
+        if not same_name:  # else nothing is counted
+            result.describe(before, f"participant {g.name!r} read as {p.name!r}")
     before = result.snapshot()
     _count_unmatched("participant", len(gold.participants), len(pred.participants), pairs,
                      result)
@@ -123,40 +138,55 @@ def _end(pid: str, ids: dict[str, str] | None) -> str:
 
 
 def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
-                    result: Comparison) -> dict[int, int]:
-    """Match messages globally; count their errors; return {pred index: gold index}."""
+                    result: Comparison, gold_labels: list[str],
+                    pred_labels: list[str]) -> dict[int, int]:
+    """Match messages globally; count their errors; return {pred index: gold index}.
+    `gold_labels`, `pred_labels`: the messages' normalised labels."""
     gm, pm = gold.messages, pred.messages
-    gold_ends = [(_end(m.sender, None), _end(m.receiver, None)) for m in gm]
+    gold_ends = [(el.BORDER if m.sender in BOUNDARIES else m.sender,
+                  el.BORDER if m.receiver in BOUNDARIES else m.receiver) for m in gm]
     pred_ends = [(_end(m.sender, ids), _end(m.receiver, ids)) for m in pm]
     pairs: list[tuple[int, int]] = []
     if gm and pm:
-        labels = cdist([normalize_label(m.label) for m in gm],
-                       [normalize_label(m.label) for m in pm],
-                       scorer=Levenshtein.normalized_similarity, dtype=np.float32, workers=1)
-        codes: dict[str, int] = {}
-        g = np.array([[codes.setdefault(e, len(codes)) for e in ends] for ends in gold_ends])
-        p = np.array([[codes.setdefault(e, len(codes)) for e in ends] for ends in pred_ends])
+        labels = cdist(gold_labels, pred_labels, scorer=Levenshtein.normalized_similarity,
+                       dtype=np.float32, workers=1)
+        codes: dict[str, int] = {}  # endpoints as integers, (sender, receiver) per row
+        g = np.array([codes.setdefault(e, len(codes)) for ends in gold_ends for e in ends]
+                     ).reshape(-1, 2)
+        p = np.array([codes.setdefault(e, len(codes)) for ends in pred_ends for e in ends]
+                     ).reshape(-1, 2)
         gs, gr, ps, pr = g[:, :1], g[:, 1:], p[:, 0], p[:, 1]
         same = (gs != ps).astype(float) + (gr != pr)
         flipped = (gs != pr).astype(float) + (gr != ps) + el.REVERSAL_PENALTY
         cost = (0.25 * np.minimum(same, flipped) + 0.5 * (1.0 - labels)
                 + TIE_BREAK * position_gap(len(gm), len(pm)))
         pairs = assign(cost, MESSAGE_LIMIT)
+    counts = result.components
     for i, j in pairs:
+        gold_message, pred_message = gm[i], pm[j]
+        both = (gold_labels[i], pred_labels[j])
+        if (gold_ends[i] == pred_ends[j] and both[0] == both[1]
+                and el.arrow_type(gold_message) == el.arrow_type(pred_message)):
+            if both[0]:  # read right: no error, and a label similarity of 1
+                result.add_similarity(1.0)
+            continue
         before = result.snapshot()
-        sim = el.message_pair(gm[i], pm[j], gold_ends[i], pred_ends[j], result.components)
+        sim = el.message_pair(gold_message, pred_message, gold_ends[i], pred_ends[j], counts,
+                              both)
         if sim is not None:
             result.add_similarity(sim)
-        result.describe(before, f"message {_shown(gm[i])!r} read as {_shown(pm[j])!r}")
+        if result.snapshot() != before:
+            result.describe(before, f"message {_shown(gold_message)!r} read as "
+                                    f"{_shown(pred_message)!r}")
     matched_gold = {i for i, _ in pairs}
     matched_pred = {j for _, j in pairs}
     for i, message in enumerate(gm):
         if i not in matched_gold:
-            el.message_removed(message, result.components, "deletion")
+            el.message_removed(message, counts, "deletion", gold_labels[i])
             result.differences.append(f"message missing: {_shown(message)}")
     for j, message in enumerate(pm):
         if j not in matched_pred:
-            el.message_removed(message, result.components, "insertion")
+            el.message_removed(message, counts, "insertion", pred_labels[j])
             result.differences.append(f"message extra: {_shown(message)}")
     in_gold_order = [j for _, j in sorted(pairs)]
     result.ordering.pairs += len(pairs) * (len(pairs) - 1) // 2
@@ -179,16 +209,33 @@ _PAIR_RULES = {
 }
 
 
+def _row_key(row: tuple) -> tuple:
+    """What the cost and the counting of an element row look at: text, members, kind."""
+    return row[1], row[2], getattr(row[0], "kind", None)
+
+
 def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tuple],
                     result: Comparison) -> None:
     """Match (element, text, members) rows of notes, groups or boxes; count their errors."""
     text_w, members_w, kind_w = _WEIGHTS[component]
-
-    def cost(g: tuple, p: tuple) -> float:
-        return (text_w * (1.0 - similarity(g[1], p[1])) + members_w * (1.0 - jaccard(g[2], p[2]))
-                + kind_w * (getattr(g[0], "kind", None) != getattr(p[0], "kind", None)))
-
-    pairs = _pairs(gold_rows, pred_rows, cost, ELEMENT_LIMIT)
+    pairs: list[tuple[int, int]] = []
+    if list(map(_row_key, gold_rows)) == list(map(_row_key, pred_rows)):
+        # the same texts, members and kinds in the same order: nothing to count (each
+        # pair costs 0 and any other assignment more, by the position gap)
+        return
+    if gold_rows and pred_rows:
+        # text_w·(1 − similarity) + members_w·(1 − Jaccard) + kind_w·(kinds differ)
+        texts = cdist([g[1] for g in gold_rows], [p[1] for p in pred_rows],
+                      scorer=Levenshtein.normalized_similarity, dtype=np.float64, workers=1)
+        overlap = np.array([[jaccard(g[2], p[2]) for p in pred_rows] for g in gold_rows],
+                           dtype=float)
+        matrix = text_w * (1.0 - texts) + members_w * (1.0 - overlap)
+        if kind_w:
+            kinds = [[getattr(g[0], "kind", None) != getattr(p[0], "kind", None)
+                      for p in pred_rows] for g in gold_rows]
+            matrix = matrix + kind_w * np.array(kinds, dtype=float)
+        pairs = assign(matrix + TIE_BREAK * position_gap(len(gold_rows), len(pred_rows)),
+                       ELEMENT_LIMIT)
     for i, j in pairs:
         before = result.snapshot()
         _PAIR_RULES[component](gold_rows[i], pred_rows[j], result.components)

@@ -6,7 +6,6 @@ import re
 
 from rapidfuzz.distance import Levenshtein
 
-_SPACE = re.compile(r"(?:\\n|\s)+")
 _NOT_ALNUM = re.compile(r"(?:\\n|[\W_])+")
 
 
@@ -14,7 +13,9 @@ def normalize_label(text: str) -> str:
     """A label with `\\n` and runs of white space folded to one space, trimmed."""
     if "\\" not in text and "  " not in text and "\t" not in text and "\r" not in text:
         return text.strip()  # the common case, without a regex
-    return _SPACE.sub(" ", text).strip()
+    # = re.sub(r"(?:\\n|\s)+", " ", text).strip(): `\s` and str.split() mean the same
+    # white space (str.isspace)
+    return " ".join(text.replace("\\n", " ").split())
 
 
 def normalize_name(text: str) -> str:
