@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -206,3 +208,37 @@ def test_judge_end_to_end_against_a_fake_server(data, tmp_path):
     assert judge["agreement"]["T_Same"] == round(100 * t_same / 12, 4)
     assert judge["agreement"]["F_Diff"] == round(100 * f_diff / 12, 4)
     assert (tmp_path / "run" / "models" / "baseline_blind" / "judge_responses.jsonl").exists()
+    _check_report_in_chromium(tmp_path / "run", tmp_path)
+
+
+_CHECK = """<script>
+const images = [...document.images];
+images.forEach(img => { img.loading = "eager"; });
+window.addEventListener("load", () => {
+  const broken = images.filter(img => !(img.complete && img.naturalWidth > 0));
+  document.body.setAttribute("data-check",
+    `images=${images.length} broken=${broken.map(i => i.getAttribute("src")).join(",")}`);
+});
+</script></body>"""
+
+
+def _check_report_in_chromium(run: Path, tmp_path: Path) -> None:
+    """The report holds Tables 2–10 and the three plots, and every image loads in
+    headless Chromium (skipped without it)."""
+    page = (run / "report.html").read_text(encoding="utf-8")
+    for heading in ("Table 2", "Tables 4–6", "Table 7", "Table 3", "Tables 8–9", "Table 10",
+                    "Fig. 3"):
+        assert heading in page, heading
+    figures = re.findall(r'<img src="(plots/[^"]+)"', page)
+    assert figures == ["plots/subtypes.png", "plots/complexity.png", "plots/tokens.png"]
+    if shutil.which("chromium") is None:
+        pytest.skip("needs Debian's chromium")
+    checked = run / "report_check.html"
+    checked.write_text(page.replace("</body>", _CHECK), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+             f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000"]
+    dom = subprocess.run(["chromium", *flags, "--dump-dom", checked.as_uri()],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    marker = re.search(r'data-check="images=(\d+) broken=([^"]*)"', dom)
+    assert marker, "the page did not finish loading"
+    assert int(marker.group(1)) == len(figures) and marker.group(2) == ""

@@ -81,3 +81,19 @@ def scatter_thresholds(path: Path, points: dict[str, tuple[float, float]], xline
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     return _save(fig, path)
+
+
+def labelled_scatter(path: Path, points: Mapping[str, tuple[float, float]], xlabel: str,
+                     ylabel: str, title: str, ylim: tuple[float, float] | None = (0, 105)
+                     ) -> Path:
+    """One labelled point per name (x, y), axes scaled to the data (y fixed at `ylim`)."""
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    for name, (x, y) in points.items():
+        ax.scatter([x], [y], s=40)
+        ax.annotate(name, (x, y), textcoords="offset points", xytext=(5, 5), fontsize=8)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    return _save(fig, path)

@@ -160,8 +160,18 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[ArchQAScore]],
                summary: ArchQASummary) -> Path:
+        from diagbench.benchmarks.archqa.data import load_annotations
         from diagbench.benchmarks.archqa.report import write_report
-        return write_report(run, summary)
+
+        complexity: dict[str, int] = {}
+        source = data.manifest.get("data")
+        if source and (Path(source) / "annotations.jsonl").exists():
+            complexity = {a.id: len(a.entities) + len(a.relations)
+                          for a in load_annotations(Path(source))}
+        manifest = {}
+        if (run / "manifest.json").exists():
+            manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+        return write_report(run, summary, scores, complexity, manifest)
 
     def lines(self, summary: ArchQASummary, scores: Mapping[str, list[ArchQAScore]]
               ) -> list[str]:

@@ -1,20 +1,53 @@
 """report.html of an archqa run: per model the accuracy per diagram type (paper 003
 Table 2 layout) with its bootstrap interval and the format violations, the counting
-(Tables 4–6) and retrieval (Table 7) metrics, mean completion tokens (Table 3) and the
-accuracy per subtype (Fig. 3) — tables only; plots are for a later report."""
+(Tables 4–6) and retrieval (Table 7) metrics, mean completion tokens (Table 3), the
+prompt variant and reasoning setting of the run (Tables 8–9: one run per variant), the
+LLM judge's agreement (Table 10) and its disagreement categories (§4.5), the accuracy per
+subtype (Fig. 3, bars), against diagram complexity (entities + relations, Fig. 4) and
+against token cost — PNG plots in RUN/plots/."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from diagbench.benchmarks.archqa.records import FAMILIES, ArchQASummary
+from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary
 from diagbench.report.html import HtmlReport
+
+#: Bins of diagram complexity (entities + relations), as (label, low, high).
+COMPLEXITY_BINS = (("≤ 10", 0, 10), ("11–15", 11, 15), ("16–20", 16, 20), ("21–30", 21, 30),
+                   ("> 30", 31, 10**9))
 
 _COLUMNS = [*FAMILIES, "all"]
 
 
-def write_report(run: Path, summary: ArchQASummary) -> Path:
-    """Write RUN/report.html; return its path."""
+def complexity_accuracy(scores: Sequence[ArchQAScore], complexity: Mapping[str, int]
+                        ) -> list[tuple[str, int, float | None, float | None]]:
+    """Per complexity bin: (label, questions, accuracy in percent, its standard error)
+    over the scores whose diagram's complexity is known."""
+    out: list[tuple[str, int, float | None, float | None]] = []
+    for label, low, high in COMPLEXITY_BINS:
+        hits = [s.correct for s in scores
+                if low <= complexity.get(s.id.rsplit("/", 1)[0], -1) <= high]
+        if not hits:
+            out.append((label, 0, None, None))
+            continue
+        p = sum(hits) / len(hits)
+        out.append((label, len(hits), round(100 * p, 2),
+                    round(100 * math.sqrt(p * (1 - p) / len(hits)), 2)))
+    return out
+
+
+def write_report(run: Path, summary: ArchQASummary,
+                 scores: Mapping[str, Sequence[ArchQAScore]] | None = None,
+                 complexity: Mapping[str, int] | None = None,
+                 manifest: Mapping[str, Any] | None = None) -> Path:
+    """Write RUN/report.html and its plots; return its path. `complexity` maps a diagram
+    id to its entities + relations (from the data set's annotations)."""
+    from diagbench.report.plots import error_bar_lines, grouped_bars, labelled_scatter
+
     report = HtmlReport("Architecture-diagram question answering (SADU)")
     report.paragraph(f"Scorer: {summary.scorer}. Accuracy is exact match (paper 003 §3.3.2) "
                      "in percent; counting and retrieval metrics are fractions, as in the "
@@ -50,6 +83,61 @@ def write_report(run: Path, summary: ArchQASummary) -> Path:
     report.heading("Accuracy per subtype (Fig. 3)")
     report.table(["Subtype", *models], [[s, *(m["by_subtype"].get(s) for m in models.values())]
                                         for s in subtypes])
+    options = dict((manifest or {}).get("options", {}))
+    report.heading("Prompt and reasoning (Tables 8–9)")
+    report.paragraph("Tables 8 and 9 compare runs: one run per prompt variant (--prompt) "
+                     "and reasoning setting (--reasoning); this run's are below.", note=True)
+    entries = {e.get("name"): e for e in (manifest or {}).get("models", [])}
+    report.table(["Model", "prompt", "reasoning", "accuracy (all)", "mean tokens (total)",
+                  "mean completion tokens"],
+                 [[name, options.get("prompt", "—"),
+                   (entries.get(name, {}).get("parameters", {}).get("reasoning") or "—"),
+                   m["accuracy"]["all"], m["tokens"]["total"]["all"],
+                   m["tokens"]["completion"]["all"]] for name, m in models.items()])
+    judged = {name: m["judge"] for name, m in models.items() if m.get("judge")}
+    if judged:
+        report.heading("LLM as judge against the rule-based scorer (Table 10)")
+        report.paragraph(f"Judge: {options.get('judge') or 'see the manifest'}. Shares of the "
+                         "judged questions in percent; T_Diff: the judge says True, the "
+                         "rules False; F_Diff: the judge False, the rules True.", note=True)
+        cols = ("All_Same", "T_Same", "F_Same", "T_Diff", "F_Diff", "n", "unjudged")
+        report.table(["Model", *cols], [[name, *(j["agreement"][c] for c in cols)]
+                                        for name, j in judged.items()])
+        rows = []
+        for name, j in judged.items():
+            for case in ("t_diff", "f_diff"):
+                for kind, counts in j[case].items():
+                    for category, n in sorted(counts.items()):
+                        rows.append([name, case.upper().replace("_", "_"), kind, category, n])
+        report.table(["Model", "case", "kind", "category (§4.5)", "questions"], rows)
+    plots = run / "plots"
+    if subtypes:
+        grouped_bars(plots / "subtypes.png", subtypes,
+                     {n: [m["by_subtype"].get(s) for s in subtypes] for n, m in models.items()},
+                     "accuracy (%)", "Accuracy per subtype (Fig. 3)", percent=True)
+        report.figure("plots/subtypes.png", "Accuracy per question subtype")
+    if scores and complexity:
+        bins = [label for label, *_ in COMPLEXITY_BINS]
+        table = {name: complexity_accuracy(records, complexity)
+                 for name, records in scores.items()}
+        error_bar_lines(plots / "complexity.png", bins,
+                        {n: ([r[2] for r in rows_], [r[3] for r in rows_])
+                         for n, rows_ in table.items()},
+                        "entities + relations", "accuracy (%)",
+                        "Accuracy against diagram complexity (Fig. 4)")
+        report.figure("plots/complexity.png", "Accuracy (± one standard error) per bin of "
+                      "diagram complexity")
+        report.table(["Model", *bins], [[n, *(f"{r[2]} (n={r[1]})" if r[2] is not None
+                                              else "—" for r in rows_)]
+                                        for n, rows_ in table.items()])
+    points = {n: (m["tokens"]["total"]["all"], m["accuracy"]["all"])
+              for n, m in models.items()
+              if m["tokens"]["total"]["all"] is not None and m["accuracy"]["all"] is not None}
+    if points:
+        labelled_scatter(plots / "tokens.png", points, "mean tokens per request "
+                         "(prompt + completion + reasoning)", "accuracy (%)",
+                         "Token cost against accuracy")
+        report.figure("plots/tokens.png", "Token cost against accuracy, one point per model")
     if summary.paired:
         report.heading("Paired comparisons (same questions)")
         report.table(["A", "B", "n", "A − B (points)", "95 % CI", "p (Wilcoxon)"],
