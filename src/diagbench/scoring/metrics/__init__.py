@@ -9,6 +9,8 @@ bools or floats), one module per family:
 - `archqa`: paper 003's question-answering accuracy, counting (Acc@±k, MAE, Bias) and
   retrieval (P/R/F1, EM/subset/superset rates, missing, spurious) metrics, token cost, a
   bootstrap interval on accuracy and a paired comparison of models;
+- `judge`: paper 003's LLM judge against the rule-based scorer (Table 10's agreement)
+  and the categories of their disagreements (§4.5);
 - `structure`: paper 004's image-to-code scores (diagbench's element F1 score and
   STRUDEL's counts-only one) and the complexity consistency of generated code;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
@@ -46,6 +48,12 @@ from diagbench.scoring.metrics.components import (
     mean_standard_error,
     ordering_score,
     rate,
+)
+from diagbench.scoring.metrics.judge import (
+    counting_disagreement,
+    edit_distance,
+    judge_agreement,
+    retrieval_disagreement,
 )
 from diagbench.scoring.metrics.paired import PairedTest, paired_test
 from diagbench.scoring.metrics.prior_bias import (
@@ -93,6 +101,10 @@ METRICS: dict[str, Callable] = {
     "mean_tokens": mean_tokens,
     "accuracy_interval": accuracy_interval,
     "paired_accuracy": paired_accuracy,
+    "judge_agreement": judge_agreement,
+    "counting_disagreement": counting_disagreement,
+    "retrieval_disagreement": retrieval_disagreement,
+    "edit_distance": edit_distance,
     "set_f1": set_f1,
     "image_to_code_score": image_to_code_score,
     "count_f1": count_f1,
@@ -117,10 +129,13 @@ __all__ = [
     "conflict_gap",
     "count_bias",
     "count_f1",
+    "counting_disagreement",
+    "edit_distance",
     "error_rate",
     "exact_match",
     "gap_interval",
     "image_to_code_score",
+    "judge_agreement",
     "length_bin",
     "mean_absolute_error",
     "mean_gap",
@@ -134,6 +149,7 @@ __all__ = [
     "qa_accuracy",
     "rate",
     "rel_acc",
+    "retrieval_disagreement",
     "retrieval_scores",
     "set_f1",
     "strudel_count_score",
