@@ -20,6 +20,8 @@ from diagbench.render.plantuml_pipe import PlantUMLEngine
 from diagbench.render.svg_stats import mark_sequence, sequence_drawing
 
 _BORDERS = frozenset({"[", "]", "?"})
+#: The warning on a note the parser read but PlantUML does not draw (a block without a line).
+UNDRAWN_NOTE = "note without a line"
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ def parsed_drawing(text: str) -> dict[str, object]:
         return {"diagram_type": None}
     first = parsed[0]
     d = first.diagram
+    undrawn = {x.line for x in first.diagnostics if x.reason.startswith(UNDRAWN_NOTE)}
     drawn = d.drawn_participants() if hasattr(d, "drawn_participants") else d.participants
     messages = []
     for m in d.messages:
@@ -56,7 +59,7 @@ def parsed_drawing(text: str) -> dict[str, object]:
         "diagram_type": "SEQUENCE" if first.kind == "sequence" else first.kind,
         "participants": [p.id for p in drawn],
         "messages": messages,
-        "notes": len(d.notes),
+        "notes": sum(n.line not in undrawn for n in d.notes),
         "groups": len(d.groups),
         "boxes": box_frames(d),
     }

@@ -319,3 +319,12 @@ def test_unterminated_group_is_dropped_and_the_others_renumbered():
     assert [(g.kind, g.parent, g.messages) for g in d.groups] == [("loop", None, (1,))]
     assert [e for e in d.order if e[0] != "message"] == [("group_start", 0), ("group_end", 0)]
     assert len(d.messages) == 3
+
+
+def test_multicast_receivers_kept_and_written_back():
+    from diagbench.formats.plantuml.sequence_writer import write_sequence
+
+    d = body("A -> B & C : x\nB <- A & D")
+    assert [m.multicast for m in d.messages] == [("C",), ("D",)]
+    assert [p.id for p in d.participants] == ["A", "B", "C", "D"]
+    assert parse_one(write_sequence(d)) == d

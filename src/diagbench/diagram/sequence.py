@@ -93,6 +93,9 @@ class Message:
     #: where the label was continued on the next source line (a trailing backslash): offsets
     #: into `label`
     breaks: tuple[int, ...] = ()
+    #: the other receivers of a multicast (`A -> B & C`): PlantUML draws the one arrow to
+    #: `receiver`, and creates these participants
+    multicast: tuple[str, ...] = ()
 
     @property
     def is_self(self) -> bool:

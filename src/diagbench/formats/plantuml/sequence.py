@@ -410,10 +410,10 @@ class _Builder:
         known = self.participants  # fast path: a plain name already known
         a = ac if acl is None and ac in known else self._reference(aq, aqa, ac, acl, number)
         b = bc if bcl is None and bc in known else self._reference(bq, bqa, bc, bcl, number)
-        if multicast:  # `A -> B & C`: one arrow drawn, the other receivers created
-            for extra in multicast.split("&")[1:]:
-                self._participant(extra.strip(), number)
         self._add_message(a, b, arrow, shape, activation, label, number, m)
+        if multicast:  # `A -> B & C`: one arrow drawn, the other receivers created
+            extras = tuple(self._participant(x.strip(), number) for x in multicast.split("&")[1:])
+            self.messages[-1].multicast = extras
         return True
 
     def _add_message(self, a: str, b: str, arrow: str, shape: ArrowInfo,
@@ -620,10 +620,13 @@ class _Builder:
         text, nxt = m.group("text"), None
         if text is None:
             text, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
-            if not any(not s.lstrip().startswith("'") for s in lines[i:nxt - 1]):
-                # `note …` then `end note`, or only comments between
+            body = lines[i:nxt]
+            if body and syn.NOTE_END.match(body[-1].strip().lower()):
+                body.pop()
+            if not any(not s.lstrip().startswith("'") for s in body):
+                # `note …` then `end note`, or only comments between (kept in the model: a
+                # note head read alone, as compare.diff reads lines, is still a note)
                 self._warn(number, raw, "note without a line: PlantUML draws nothing")
-                return nxt
         self._record("note", len(self.notes))
         self.notes.append(Note(position, targets, text.strip(), cast(NoteShape, m.group("shape")),
                                m.group("color"), on_message, number))

@@ -64,6 +64,7 @@ def message_line(m: Message, named: dict[str, str] | None = None) -> str:
         text = f"{quote(left)} {m.arrow}{m.border}"
     else:
         text = f"{named.pop(left, quote(left))} {m.arrow} {named.pop(right, quote(right))}"
+        text += "".join(f" & {extra}" for extra in m.multicast)
     if m.activation:
         text += f" {m.activation}"
     if m.label:
