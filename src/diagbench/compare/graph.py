@@ -104,8 +104,8 @@ def elements(diagram: Any) -> tuple[list[Key], list[Key]]:
     """The entity keys and relation keys of a `GraphDiagram` or `SequenceDiagram`."""
     if isinstance(diagram, SequenceDiagram):
         names = {p.id: normalise(p.name or p.id) for p in diagram.participants}
-        entities = [(str(p.kind), names[p.id]) for p in diagram.participants]
-        relations = []
+        entities: list[Key] = [(str(p.kind), names[p.id]) for p in diagram.participants]
+        relations: list[Key] = []
         for m in diagram.messages:
             a, b = names.get(m.sender, normalise(m.sender)), names.get(m.receiver,
                                                                        normalise(m.receiver))

@@ -27,6 +27,7 @@ BASELINES: dict[str, str] = {
     "prior": "diagbench.benchmarks.prior_bias.baselines:answer_from_prior",
     "vision-uml": "diagbench.benchmarks.prior_bias.baselines:answer_from_diagram",
     "blind": "diagbench.benchmarks.archqa.baselines:answer_blind",
+    "synth": "diagbench.benchmarks.structure.synth:answer_synth",
 }
 
 

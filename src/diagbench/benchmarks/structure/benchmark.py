@@ -1,0 +1,147 @@
+"""The structure benchmark (paper 004_34f8485b6a3a0424.txt, STRUDEL) for software
+diagrams.
+
+    DATA/ (build)  samples.jsonl, tasks.jsonl, images/, sources/, build.json,
+                   generation/responses.jsonl, timings.json
+    RUN/  (eval)   models/MODEL/responses.jsonl; scores.jsonl; summary.json; report.html
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from diagbench.benchmarks.progress import Bars
+from diagbench.benchmarks.protocol import Benchmark, Dataset
+from diagbench.benchmarks.registry import benchmark
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
+
+_CATEGORIES = "class,sequence,component,usecase,state,er,flowchart"
+_LANGUAGES = "plantuml,mermaid,dot,dbml"
+
+
+def _csv(allowed: str) -> Any:
+    def convert(ctx: Any, param: Any, value: str) -> list[str]:
+        items = [v.strip() for v in value.split(",") if v.strip()]
+        bad = [v for v in items if v not in allowed.split(",")]
+        if bad or not items:
+            raise click.BadParameter(f"{', '.join(bad) or 'nothing'}: choose among {allowed}")
+        return items
+    return convert
+
+
+@benchmark("structure")
+class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
+    description = ("Structured software diagrams from code (paper 004, STRUDEL): synthesis, "
+                   "rendering, filters; counting, association, matching and image-to-code "
+                   "tasks")
+    build_options = (
+        click.option("--model", "generator", required=True,
+                     help="The model that writes the diagrams (PROVIDER:MODEL[@URL]); "
+                          "baseline:synth writes them offline."),
+        click.option("--categories", default=_CATEGORIES, show_default=True,
+                     callback=_csv(_CATEGORIES), help="Comma-separated categories."),
+        click.option("--languages", default=_LANGUAGES, show_default=True,
+                     callback=_csv(_LANGUAGES), help="Comma-separated FRLs."),
+        click.option("--per-category", type=click.IntRange(1), default=5, show_default=True,
+                     help="Samples per category and FRL."),
+        click.option("--complexity", "complexities", default="low,medium,high",
+                     show_default=True, callback=_csv("low,medium,high"),
+                     help="Complexity levels, cycled through."),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.7,
+                     show_default=True, help="Of the generating model."),
+        click.option("--max-tokens", type=click.IntRange(1), default=4096, show_default=True),
+        click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
+                     help="Processes per rendering engine."),
+        click.option("--max-connections", type=click.IntRange(1), default=8,
+                     show_default=True),
+    )
+    eval_options = (
+        click.option("--data", required=True,
+                     type=click.Path(exists=True, file_okay=False, path_type=Path),
+                     help="A data set of `build structure`."),
+        click.option("--tasks", "task_types", default="structural,association,problem_match,"
+                     "description_match,image_to_code", show_default=True,
+                     callback=_csv("structural,association,problem_match,description_match,"
+                                   "image_to_code")),
+        click.option("--limit", type=click.IntRange(1), help="Only the first N tasks."),
+    )
+
+    def __init__(self) -> None:
+        self.data_dir = Path(".")
+
+    def build(self, out: Path, bars: Bars, *, generator: str = "baseline:synth",
+              categories: list[str] | None = None, languages: list[str] | None = None,
+              per_category: int = 5, complexities: list[str] | None = None, seed: int = 0,
+              temperature: float = 0.7, max_tokens: int = 4096, jobs: int = 2,
+              max_connections: int = 8, **_: Any) -> list[str]:
+        from diagbench.benchmarks.structure.build import build_structure
+        from diagbench.benchmarks.structure.records import generator_settings
+
+        settings = generator_settings(generator, temperature, max_tokens, seed)
+        info = build_structure(out, settings, categories or _CATEGORIES.split(","),
+                               languages or _LANGUAGES.split(","), per_category,
+                               complexities or ["low", "medium", "high"], seed, jobs,
+                               max_connections)
+        lines = ["stages: " + ", ".join(f"{k} {v}" for k, v in info["stages"].items()),
+                 "removed: " + (", ".join(f"{k} {v}" for k, v in info["removed"].items())
+                                or "none"),
+                 f"engine check: {info['engine_check']['equal']}/"
+                 f"{info['engine_check']['checked']} drawn with the counts read",
+                 "tasks: " + ", ".join(f"{k} {v}" for k, v in info["tasks"].items()),
+                 f"judge: {info['judge']}", f"-> {out} (details in {out / 'build.json'})"]
+        return lines
+
+    def samples(self, run: Path, bars: Bars, *, data: str, task_types: list[str] | None = None,
+                limit: int | None = None, **_: Any) -> Dataset:
+        from diagbench.benchmarks.structure.records import load_data
+
+        self.data_dir = Path(data)
+        tasks, digest = load_data(self.data_dir)
+        if task_types:
+            tasks = [t for t in tasks if t["task"] in task_types]
+        if limit:
+            tasks = tasks[:limit]
+        return Dataset(tasks, (), {"data": str(data), "dataset_hash": digest,
+                                   "tasks": len(tasks)})
+
+    def prompts(self, data: Dataset) -> list[Ask]:
+        from diagbench.benchmarks.asking import Ask
+        return [Ask(t["id"], t["question"], self.data_dir / t["image"]) for t in data.samples]
+
+    def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
+              out: Path) -> list[StructureScore]:
+        from diagbench.benchmarks.structure.scoring import score_model
+        return score_model(model, list(data.samples), answers, self.data_dir)
+
+    def summarize(self, data: Dataset, scores: Mapping[str, list[StructureScore]]
+                  ) -> StructureSummary:
+        from diagbench.benchmarks.structure.scoring import summarize
+        return summarize(scores)
+
+    def read_summary(self, data: dict) -> StructureSummary:
+        from diagbench.benchmarks.structure.records import StructureSummary
+        return StructureSummary.from_json(data)
+
+    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[StructureScore]]:
+        from diagbench.benchmarks.jsonl import read_scores
+        from diagbench.benchmarks.structure.records import StructureScore
+        return read_scores(run / "scores.jsonl", models, StructureScore.from_json,
+                           "a structure score")
+
+    def report(self, run: Path, data: Dataset, scores: Mapping[str, list[StructureScore]],
+               summary: StructureSummary) -> Path:
+        from diagbench.benchmarks.structure.report import write_report
+        return write_report(run, summary)
+
+    def lines(self, summary: StructureSummary, scores: Mapping[str, list[StructureScore]]
+              ) -> list[str]:
+        from diagbench.benchmarks.structure.report import table_lines
+        return table_lines(summary)

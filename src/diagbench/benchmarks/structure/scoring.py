@@ -1,0 +1,131 @@
+"""Scoring of the structure benchmark: strict answer reading (`scoring.strict`,
+`scoring.truth`) and the image-to-code score on parsed models (`compare.graph`).
+
+A question is right only when the answer states the gold option, number or yes/no;
+an ambiguous or unparsed answer is wrong and counted. A failed call or an unusable
+image is not an answer: it is counted apart and left out of the accuracies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from diagbench.benchmarks.asking import Answer
+from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
+from diagbench.scoring import metrics
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.M | re.S)
+
+
+def extract_code(text: str | None) -> str | None:
+    """The last fenced block of an answer, else the whole answer (None when empty)."""
+    if not text or not text.strip():
+        return None
+    blocks = _FENCE.findall(text + "\n")
+    return (blocks[-1][1] if blocks else text).strip("\n") + "\n"
+
+
+def read_answer(task: str, text: str | None, gold: Any) -> tuple[str, Any, bool]:
+    """(how it was read, what it states, whether it is right) for a question task."""
+    from diagbench.scoring.strict import parse_choice, parse_number
+    from diagbench.scoring.truth import parse_truth
+
+    if task == "structural":
+        r = parse_number(text)
+        return r.status, r.value, r.value is not None and float(r.value) == float(gold)
+    if task == "association":
+        c = parse_choice(text)
+        return c.status, c.value, c.value == gold
+    t = parse_truth(text)
+    value = {"True": "yes", "False": "no"}.get(t.label)
+    status = t.status if t.label != "Unknown" or t.status != "parsed" else "unsure"
+    return status, value, value == gold
+
+
+def score_model(model: str, tasks: list[dict[str, Any]], answers: Mapping[str, Answer],
+                data: Path) -> list[StructureScore]:
+    """One score per task (in task order)."""
+    from diagbench.compare.graph import compare_texts
+    from diagbench.render.validity import check
+
+    out: dict[str, StructureScore] = {}
+    codes: dict[str, list[tuple[dict[str, Any], str]]] = {}
+    for t in tasks:
+        a = answers.get(t["id"])
+        base = dict(model=model, id=t["id"], task=t["task"], category=t["category"],
+                    language=t["language"], gold=t["gold"])
+        if a is None or a.status != "ok":
+            out[t["id"]] = StructureScore(**base, status=a.status if a else "call_error",
+                                          error=a.error if a else "no answer")
+            continue
+        if t["task"] == "image_to_code":
+            code = extract_code(a.text)
+            if code is None:
+                out[t["id"]] = StructureScore(**base, status="ok", read="no_code",
+                                              correct=False, score=0.0, counts_score=0.0,
+                                              valid=False, entity_f1=0.0, relation_f1=0.0)
+            else:
+                codes.setdefault(t["language"], []).append((t, code))
+            continue
+        read, value, right = read_answer(t["task"], a.text, t["gold"])
+        out[t["id"]] = StructureScore(**base, status="ok", read=read, predicted=value,
+                                      correct=right)
+    for language, items in codes.items():
+        results = check(language, [c for _, c in items])
+        for (t, code), (valid, error) in zip(items, results, strict=True):
+            gold = (data / t["gold"]).read_text(encoding="utf-8")
+            c = compare_texts(gold, code, valid, language)
+            out[t["id"]] = StructureScore(
+                model, t["id"], t["task"], t["category"], t["language"], t["gold"], "ok",
+                "code", None, None, round(c.score, 6), round(c.counts_score, 6), valid,
+                round(c.entities.f1, 6), round(c.relations.f1, 6), error)
+    return [out[t["id"]] for t in tasks]
+
+
+def _accuracy(rows: list[StructureScore]) -> float | None:
+    return metrics.qa_accuracy([bool(r.correct) for r in rows])
+
+
+def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
+    """Per model: outcomes, reads, accuracy per task and per task × category × FRL, and
+    the image-to-code scores (mean, counts-only mean, validity) overall and per cell."""
+    models: dict[str, dict[str, Any]] = {}
+    for name, rows in scores.items():
+        answered = [r for r in rows if r.status == "ok"]
+        questions = [r for r in answered if r.task != "image_to_code"]
+        i2c = [r for r in answered if r.task == "image_to_code"]
+        cells: dict[str, list[StructureScore]] = {}
+        for r in questions:
+            cells.setdefault(f"{r.task}|{r.category}|{r.language}", []).append(r)
+        i2c_cells: dict[str, list[StructureScore]] = {}
+        for r in i2c:
+            i2c_cells.setdefault(f"{r.category}|{r.language}", []).append(r)
+        models[name] = {
+            "outcomes": dict(sorted(Counter(r.status for r in rows).items())),
+            "reads": {task: dict(sorted(Counter(r.read for r in questions
+                                                if r.task == task).items()))
+                      for task in sorted({r.task for r in questions})},
+            "accuracy": {task: _accuracy([r for r in questions if r.task == task])
+                         for task in sorted({r.task for r in questions})}
+            | {"all": _accuracy(questions)},
+            "accuracy_cells": {k: {"n": len(v), "accuracy": _accuracy(v)}
+                               for k, v in sorted(cells.items())},
+            "image_to_code": _i2c(i2c),
+            "image_to_code_cells": {k: _i2c(v) for k, v in sorted(i2c_cells.items())},
+        }
+    return StructureSummary(models)
+
+
+def _i2c(rows: list[StructureScore]) -> dict[str, Any]:
+    n = len(rows)
+    if not n:
+        return {"n": 0, "score": None, "counts_score": None, "valid": 0}
+    return {"n": n, "score": round(sum(r.score or 0.0 for r in rows) / n, 6),
+            "counts_score": round(sum(r.counts_score or 0.0 for r in rows) / n, 6),
+            "entity_f1": round(sum(r.entity_f1 or 0.0 for r in rows) / n, 6),
+            "relation_f1": round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6),
+            "valid": sum(bool(r.valid) for r in rows)}

@@ -1,0 +1,357 @@
+"""baseline:synth — a seeded programmatic writer of software diagrams, the offline
+stand-in for the code-writing LLM of paper 004 §3.1, so that `build structure` runs
+without a key.
+
+It reads the fields of the Fig. 7 prompt (category, FRL, complexity, persona, domain),
+draws a diagram of that category at that complexity from a hand-written vocabulary of
+the domain (a generator seeded by the prompt's text: the same prompt, the same
+answer), writes it in the FRL with diagbench's writers (`formats.plantuml.graph_writer`,
+`formats.plantuml.sequence_writer`, `formats.mermaid.writer`, `formats.dot`,
+`formats.dbml`) and answers in Fig. 7's format with a templated problem statement,
+functional description and assistant answer. Nothing is checked here: the build
+renders and parses what it wrote like any model's answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from typing import Any
+
+from diagbench.diagram.graph import Entity, GraphDiagram, Member, Relation
+
+#: Entities per complexity level (inclusive range).
+SIZES = {"low": (3, 4), "medium": (6, 8), "high": (10, 13)}
+
+#: Per domain: things (classes, tables, components), actions (use cases, steps, messages).
+DOMAINS: dict[str, tuple[list[str], list[str]]] = {
+    "e-commerce": (["Customer", "Order", "Product", "Cart", "Payment", "Invoice", "Shipment",
+                    "Warehouse", "Supplier", "Review", "Coupon", "Category", "Address",
+                    "Refund"],
+                   ["browse catalogue", "add to cart", "check out", "pay order",
+                    "track shipment", "request refund", "write review", "apply coupon",
+                    "confirm order", "cancel order", "restock item", "send invoice",
+                    "update address", "rate seller"]),
+    "healthcare": (["Patient", "Doctor", "Appointment", "Prescription", "Ward", "Nurse",
+                    "Diagnosis", "Treatment", "Invoice", "Insurer", "LabTest", "Medication",
+                    "Room", "Referral"],
+                   ["book appointment", "admit patient", "order lab test", "record diagnosis",
+                    "prescribe drug", "discharge patient", "bill insurer", "assign nurse",
+                    "review results", "schedule surgery", "refer specialist",
+                    "update chart", "dispense medication", "cancel visit"]),
+    "banking": (["Account", "Customer", "Transaction", "Loan", "Card", "Branch", "Teller",
+                 "Statement", "Transfer", "Deposit", "Fee", "Ledger", "Audit", "Alert"],
+                ["open account", "deposit cash", "withdraw cash", "transfer funds",
+                 "apply for loan", "block card", "issue statement", "approve loan",
+                 "flag fraud", "close account", "charge fee", "reconcile ledger",
+                 "verify identity", "send alert"]),
+    "education": (["Student", "Course", "Teacher", "Enrollment", "Grade", "Exam", "Room",
+                   "Timetable", "Assignment", "Department", "Library", "Transcript",
+                   "Semester", "Advisor"],
+                  ["enroll course", "submit assignment", "grade exam", "publish timetable",
+                   "book room", "issue transcript", "drop course", "assign advisor",
+                   "review grade", "register semester", "borrow book", "plan exam",
+                   "approve thesis", "post notice"]),
+    "logistics": (["Parcel", "Truck", "Driver", "Route", "Depot", "Customer", "Manifest",
+                   "Scanner", "Invoice", "Carrier", "Stop", "Pallet", "Dock", "Tracker"],
+                  ["scan parcel", "plan route", "load truck", "assign driver",
+                   "deliver parcel", "report delay", "sign receipt", "return parcel",
+                   "book dock", "update tracker", "bill customer", "weigh pallet",
+                   "dispatch truck", "close manifest"]),
+    "travel": (["Traveler", "Booking", "Flight", "Hotel", "Seat", "Ticket", "Payment",
+                "Itinerary", "Airline", "Agent", "Voucher", "Baggage", "Visa", "Review"],
+               ["search flight", "book hotel", "choose seat", "pay booking", "check in",
+                "drop baggage", "cancel booking", "issue ticket", "apply visa",
+                "rate hotel", "change flight", "redeem voucher", "print itinerary",
+                "claim refund"]),
+    "manufacturing": (["Machine", "WorkOrder", "Part", "Operator", "Sensor", "Batch",
+                       "QualityCheck", "Supplier", "Line", "Schedule", "Defect",
+                       "Inventory", "Shift", "Recipe"],
+                      ["start batch", "inspect part", "log defect", "order parts",
+                       "calibrate sensor", "plan shift", "stop line", "release batch",
+                       "update recipe", "count inventory", "repair machine",
+                       "approve quality", "ship batch", "assign operator"]),
+    "streaming": (["User", "Subscription", "Video", "Playlist", "Channel", "Comment",
+                   "Creator", "Advert", "Device", "Session", "Licence", "Genre", "Payment",
+                   "Recommendation"],
+                  ["sign up", "play video", "create playlist", "upload video",
+                   "post comment", "renew subscription", "rate video", "skip advert",
+                   "download episode", "follow channel", "report content",
+                   "pay creator", "pause stream", "share link"]),
+}
+DOMAIN_NAMES = tuple(DOMAINS)
+_FIELD = re.compile(r"^(Category|FRL|Complexity|Persona|Domain): *(.*)$", re.M)
+_CATEGORY_IN_TEXT = re.compile(r"should deal with a (.+?) and should lead to a solution "
+                               r"using the code language (.+?)\. Consider that the problem "
+                               r"should be of (\w+) complexity", re.S)
+
+
+def _camel(text: str) -> str:
+    return "".join(w.capitalize() for w in text.split())
+
+
+def _snake(text: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", text).lower().replace(" ", "_")
+
+
+def synth_diagram(category: str, language: str, complexity: str, domain: str,
+                  rng: random.Random) -> tuple[Any, str]:
+    """(the diagram model, its code in `language`) for one category × complexity."""
+    things, actions = DOMAINS.get(domain, DOMAINS["e-commerce"])
+    low, high = SIZES.get(complexity, SIZES["medium"])
+    n = rng.randint(low, high)
+    names = rng.sample(things, min(n, len(things)))
+    if category == "sequence":
+        return _sequence(names, actions, n, rng)
+    if category == "state":
+        diagram = _state(language, actions, n, rng)
+    elif category == "flowchart":
+        diagram = _flowchart(language, actions, n, rng)
+    elif category == "usecase":
+        diagram = _usecase(names, actions, n, rng)
+    elif category == "component":
+        diagram = _component(names, n, rng)
+    elif category == "er":
+        diagram = _er(language, names, rng)
+    else:
+        diagram = _class(language, names, rng)
+    return diagram, write(diagram)
+
+
+def write(diagram: GraphDiagram) -> str:
+    """The code of a graph diagram in its language."""
+    if diagram.language == "mermaid":
+        from diagbench.formats.mermaid.writer import write_mermaid
+        return write_mermaid(diagram)
+    if diagram.language == "dot":
+        from diagbench.formats.dot import write_dot
+        return write_dot(diagram)
+    if diagram.language == "dbml":
+        from diagbench.formats.dbml import write_dbml
+        return write_dbml(diagram)
+    from diagbench.formats.plantuml.graph_writer import write_graph
+    return write_graph(diagram)
+
+
+def _tree_edges(n: int, extra: int, rng: random.Random) -> list[tuple[int, int]]:
+    """A connected set of edges over n nodes (a random tree) plus `extra` more."""
+    edges = [(rng.randrange(k), k) for k in range(1, n)]
+    seen = set(edges)
+    for _ in range(extra * 3):
+        if len(edges) >= n - 1 + extra:
+            break
+        a, b = rng.sample(range(n), 2) if n > 1 else (0, 0)
+        if a != b and (a, b) not in seen and (b, a) not in seen:
+            edges.append((a, b))
+            seen.add((a, b))
+    return edges
+
+
+_CLASS_TYPES = ("association", "inheritance", "composition", "aggregation", "dependency")
+_TYPES = ("String", "int", "Date", "boolean", "float")
+_HEADS = {"inheritance": ("none", "triangle"), "composition": ("filled_diamond", "none"),
+          "aggregation": ("diamond", "none"), "dependency": ("none", "arrow"),
+          "association": ("none", "arrow")}
+
+
+def _class(language: str, names: list[str], rng: random.Random) -> GraphDiagram:
+    kinds: list[Any] = ["class"] * len(names)
+    if len(names) > 4:
+        kinds[rng.randrange(len(names))] = "interface" if language == "plantuml" else "class"
+    if len(names) > 7 and language == "plantuml":
+        kinds[rng.randrange(len(names))] = "abstract"
+    entities = []
+    for name, kind in zip(names, kinds, strict=True):
+        attrs = tuple(Member(f"{_snake(name)}_{w}", rng.choice(_TYPES), "-",
+                             text=f"-{_snake(name)}_{w} : {t}")
+                      for w, t in zip(rng.sample(["id", "name", "code", "status", "total"],
+                                                 rng.randint(1, 3)), _TYPES, strict=False))
+        methods = (Member("update", "void", "+", parameters="", text="+update() : void"),) \
+            if rng.random() < 0.5 else ()
+        entities.append(Entity(name, name, kind, attributes=attrs, methods=methods))
+    relations = []
+    for a, b in _tree_edges(len(names), len(names) // 4, rng):
+        rtype: Any = rng.choice(_CLASS_TYPES)
+        head: tuple[Any, Any] = _HEADS[rtype]
+        relations.append(Relation(names[b], names[a], rtype, "single", source_head=head[0],
+                                  target_head=head[1],
+                                  style="dashed" if rtype == "dependency" else "solid"))
+    return GraphDiagram(language, "class", tuple(entities), tuple(relations))  # type: ignore[arg-type]
+
+
+def _component(names: list[str], n: int, rng: random.Random) -> GraphDiagram:
+    # the first is a component: PlantUML reads databases and queues alone as a sequence
+    kinds: list[Any] = ["component"] + [rng.choice(("component", "component", "database", "queue"))
+                             for _ in names[1:]]
+    entities = tuple(Entity(f"{name}Service" if k == "component" else f"{name}Store",
+                            f"{name} Service" if k == "component" else f"{name} Store", k)
+                     for name, k in zip(names, kinds, strict=True))
+    relations = tuple(Relation(entities[a].id, entities[b].id, "dependency", "single",
+                               target_head="arrow", style="dashed")
+                      for a, b in _tree_edges(len(entities), n // 3, rng))
+    return GraphDiagram("plantuml", "component", entities, relations)
+
+
+def _usecase(names: list[str], actions: list[str], n: int, rng: random.Random) -> GraphDiagram:
+    actors = names[:max(1, n // 4)]
+    cases = rng.sample(actions, max(2, n - len(actors)))
+    entities = [Entity(a, a, "actor") for a in actors]
+    entities += [Entity(f"UC{k}", c.capitalize(), "usecase") for k, c in enumerate(cases)]
+    relations = [Relation(actors[k % len(actors)], f"UC{k}", "association", "none")
+                 for k in range(len(cases))]
+    if len(cases) > 3:
+        relations.append(Relation("UC0", "UC1", "include", "single", target_head="arrow",
+                                  style="dashed"))
+    return GraphDiagram("plantuml", "usecase", tuple(entities), tuple(relations))
+
+
+def _state(language: str, actions: list[str], n: int, rng: random.Random) -> GraphDiagram:
+    words = rng.sample(actions, min(n, len(actions)))
+    states = [_camel(w.split()[-1] + " " + w.split()[0]) for w in words]
+    states = list(dict.fromkeys(states))
+    entities = [Entity("[*]", "", "start")] + [Entity(s, s, "state") for s in states] \
+        + [Entity("[*]end", "", "end")]
+    relations = [Relation("[*]", states[0], "transition", "single", target_head="arrow")]
+    for k in range(1, len(states)):
+        relations.append(Relation(states[k - 1], states[k], "transition", "single",
+                                  target_head="arrow", label=words[k]))
+    if len(states) > 3:
+        relations.append(Relation(states[-1], states[1], "transition", "single",
+                                  target_head="arrow", label="retry"))
+    relations.append(Relation(states[-1], "[*]end", "transition", "single", target_head="arrow"))
+    return GraphDiagram(language, "state", tuple(entities), tuple(relations))  # type: ignore[arg-type]
+
+
+def _flowchart(language: str, actions: list[str], n: int, rng: random.Random) -> GraphDiagram:
+    steps = rng.sample(actions, min(n, len(actions)))
+    kind: Any = "process" if language == "mermaid" else "vertex"
+    entities = [Entity(f"S{k}", s.capitalize(), kind, shape="" if kind == "process" else "box")
+                for k, s in enumerate(steps)]
+    relations = [Relation(f"S{k - 1}", f"S{k}", "flow" if kind == "process" else "link",
+                          "single", target_head="arrow") for k in range(1, len(steps))]
+    if len(steps) > 3:
+        a, b = rng.sample(range(len(steps)), 2)
+        relations.append(Relation(f"S{max(a, b)}", f"S{min(a, b)}",
+                                  "flow" if kind == "process" else "link", "single",
+                                  target_head="arrow", label="again"))
+    return GraphDiagram(language, "flowchart" if language == "mermaid" else "graph",  # type: ignore[arg-type]
+                        tuple(entities), tuple(relations))
+
+
+def _er(language: str, names: list[str], rng: random.Random) -> GraphDiagram:
+    entities = []
+    for name in names:
+        cols = [Member("id", "int", flags=("pk",))]
+        cols += [Member(c, rng.choice(("varchar", "int", "date")))
+                 for c in rng.sample(["name", "code", "created", "status", "amount"],
+                                     rng.randint(1, 3))]
+        entities.append(Entity(_snake(name), _snake(name), "table", attributes=tuple(cols)))
+    relations = []
+    for a, b in _tree_edges(len(names), len(names) // 4, rng):
+        relations.append(Relation(entities[a].id, entities[b].id, "non_identifying", "none",
+                                  source_cardinality="1", target_cardinality="0..*",
+                                  source_port="id" if language == "dbml" else "",
+                                  target_port=f"{entities[a].id}_id"
+                                  if language == "dbml" else "",
+                                  label="has" if language == "mermaid" else ""))
+    if language == "dbml":  # the referencing column exists
+        refs: dict[str, list[str]] = {}
+        for r in relations:
+            refs.setdefault(r.target, []).append(r.target_port)
+        entities = [Entity(e.id, e.name, "table", attributes=e.attributes + tuple(
+            Member(c, "int") for c in dict.fromkeys(refs.get(e.id, ()))))
+            for e in entities]
+    return GraphDiagram(language, "er", tuple(entities), tuple(relations))  # type: ignore[arg-type]
+
+
+def _sequence(names: list[str], actions: list[str], n: int, rng: random.Random
+              ) -> tuple[Any, str]:
+    from diagbench.diagram.sequence import Message, Participant, SequenceDiagram
+    from diagbench.formats.plantuml.sequence_writer import write_sequence
+
+    people = names[:max(2, min(len(names), n // 2 + 1))]
+    participants = tuple(Participant(p, p, "actor" if k == 0 else "participant")
+                         for k, p in enumerate(people))
+    messages = []
+    for k in range(n):
+        a, b = rng.sample(range(len(people)), 2)
+        messages.append(Message(people[a], people[b], "->", label=actions[k % len(actions)]))
+        if rng.random() < 0.3:
+            messages.append(Message(people[b], people[a], "-->", line_style="dotted",
+                                    label="ok", is_return=False))
+    order = tuple([("participant", k) for k in range(len(participants))]
+                  + [("message", k) for k in range(len(messages))])
+    diagram = SequenceDiagram(participants=participants, messages=tuple(messages),
+                              order=order)  # type: ignore[arg-type]
+    return diagram, write_sequence(diagram)
+
+
+# --- the answer ------------------------------------------------------------------------
+
+def fields(prompt: str) -> dict[str, str]:
+    """The fields of a generation prompt (Fig. 7 as `prompts.generation_prompt` fills
+    it): category, frl, complexity, persona, domain."""
+    out = {k.lower(): v.strip() for k, v in _FIELD.findall(prompt)}
+    m = _CATEGORY_IN_TEXT.search(prompt)
+    if m:
+        out.setdefault("category", m.group(1))
+        out.setdefault("frl", m.group(2))
+        out.setdefault("complexity", m.group(3))
+    return out
+
+
+def synth_answer(prompt: str) -> str:
+    """The answer baseline:synth gives to a generation prompt, in Fig. 7's format."""
+    from diagbench.benchmarks.structure.categories import CATEGORY_BY_TITLE, LANGUAGE_BY_FRL
+
+    f = fields(prompt)
+    category = CATEGORY_BY_TITLE.get(f.get("category", ""), "class")
+    language = LANGUAGE_BY_FRL.get(f.get("frl", ""), "plantuml")
+    complexity = f.get("complexity", "medium")
+    domain = f.get("domain") or DOMAIN_NAMES[int(hashlib.sha256(prompt.encode()).hexdigest(),
+                                                  16) % len(DOMAIN_NAMES)]
+    rng = random.Random(hashlib.sha256(prompt.encode()).hexdigest())
+    if domain not in DOMAINS:
+        domain = rng.choice(DOMAIN_NAMES)
+    _, code = synth_diagram(category, language, complexity, domain, rng)
+    persona = f.get("persona", "a software engineer")
+    title = f.get("category", "diagram").lower()
+    problem = (f"As {persona[0].lower() + persona[1:]}, I need a {complexity}-complexity "
+               f"{title} of a {domain} system so that my team agrees on its structure "
+               f"before we build it.")
+    description = (f"The {title} models the main parts of the {domain} system and how they "
+                   f"relate: each element is one concept of the domain, and each link "
+                   f"shows how two of them depend on or lead to each other.")
+    return (f"Problem:\n\n{problem}\n\nFunctionality:\n\n{description}\n\nCode:\n\n```\n"
+            f"{code.rstrip()}\n```\n\nAnswer:\n\nHere is the {title} you asked for.\n")
+
+
+#: What baseline:synth answers to a task question (it never looks at the image): the
+#: chance floor of `eval structure`.
+BLIND = {"number": "3", "choice": "A", "yes_no": "yes"}
+_BLIND_CODE = {"PlantUML": "@startuml\nclass A\nclass B\nA --> B\n@enduml",
+               "Mermaid": "classDiagram\n  A --> B", "Graphviz DOT": "digraph { A -> B }",
+               "DBML": "Table A {\n  id int [pk]\n}"}
+
+
+def blind_answer(prompt: str) -> str:
+    """baseline:synth's answer to a task of `eval structure`, from its text alone."""
+    if "Answer with the number only" in prompt:
+        return BLIND["number"]
+    if "NONE if" in prompt:
+        return BLIND["choice"]
+    if "Answer yes or no" in prompt:
+        return BLIND["yes_no"]
+    m = re.search(r"Write the (.+?) code that draws", prompt)
+    return f"```\n{_BLIND_CODE.get(m.group(1) if m else '', _BLIND_CODE['PlantUML'])}\n```"
+
+
+def answer_synth(request: Any) -> str:
+    """baseline:synth as an offline model: a generation prompt (Fig. 7) → its answer
+    (`synth_answer`); any other prompt — a task of `eval structure` — → the blind
+    answer (`blind_answer`)."""
+    from diagbench.models.offline import prompt_text
+
+    text = prompt_text(request)
+    return synth_answer(text) if "\nPersona: " in text else blind_answer(text)

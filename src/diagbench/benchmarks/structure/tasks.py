@@ -1,0 +1,102 @@
+"""The tasks of the structure benchmark (paper 004 §3.4), each with a gold answer from
+the code's parsed statistics or from the generated texts:
+
+- `structural` — counting questions from templates over the statistics ("How many
+  interfaces are shown in the diagram?"); gold a number;
+- `association` — which persona would have asked for this diagram: four options
+  (A–D), one of them right, or — one time in five — none of them (gold NONE);
+  distractors are personas of other samples;
+- `problem_match` / `description_match` — does this problem statement (functional
+  description) belong to the diagram? Yes for its own, no for another sample's of the
+  same category (the harder negative of §3.4) when there is one, else of any;
+- `image_to_code` — write the diagram's code in its FRL; gold the code.
+
+The closed-ended questions the paper has the model write (Fig. 10) are not derived.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+#: Plural nouns per entity kind / relation type, as questions name them.
+_PLURAL = {"class": "classes", "interface": "interfaces", "abstract": "abstract classes",
+           "enum": "enumerations", "component": "components", "database": "databases",
+           "queue": "queues", "actor": "actors", "usecase": "use cases", "state": "states",
+           "table": "tables", "process": "process boxes", "vertex": "nodes",
+           "decision": "decision nodes", "participant": "participants"}
+_RELATION = {"association": "associations", "inheritance": "inheritance relations",
+             "composition": "compositions", "aggregation": "aggregations",
+             "dependency": "dependencies", "transition": "transitions",
+             "non_identifying": "relationships", "identifying": "identifying relationships",
+             "flow": "arrows", "link": "edges", "include": "include relations"}
+ANSWER_NUMBER = "Answer with the number only."
+ANSWER_CHOICE = ("Answer with the letter of the right option (A, B, C or D), or NONE if "
+                 "none of them fits.")
+ANSWER_YES_NO = "Answer yes or no."
+
+
+def _counting(s: dict[str, Any]) -> list[tuple[str, int]]:
+    stats = s["statistics"]
+    out: list[tuple[str, int]] = []
+    if "participants" in stats:
+        out.append(("How many participants (lifelines) are shown in the diagram?",
+                    sum(stats["participants"].values())))
+        out.append(("How many messages are drawn in the diagram?", stats["messages"]))
+        return out
+    out.append(("How many elements (boxes or nodes) are shown in the diagram in total?",
+                sum(stats["entities"].values())))
+    for kind, n in stats["entities"].items():
+        if kind in _PLURAL and len(stats["entities"]) > 1:
+            out.append((f"How many {_PLURAL[kind]} are shown in the diagram?", n))
+    for rtype, n in stats["relations"].items():
+        if rtype in _RELATION:
+            out.append((f"How many {_RELATION[rtype]} are drawn in the diagram?", n))
+    return out
+
+
+def derive(samples: list[dict[str, Any]], seed: int, per_sample: int = 3
+           ) -> list[dict[str, Any]]:
+    """Every task of every sample (`per_sample` counting questions at most), seeded."""
+    rng = random.Random(seed)
+    tasks: list[dict[str, Any]] = []
+    by_category: dict[str, list[dict[str, Any]]] = {}
+    for s in samples:
+        by_category.setdefault(s["category"], []).append(s)
+
+    def add(s: dict[str, Any], task: str, question: str, gold: Any, **extra: Any) -> None:
+        tasks.append({"id": f"{s['id']}/{task}/{sum(t['sample'] == s['id'] for t in tasks)}",
+                      "sample": s["id"], "task": task, "category": s["category"],
+                      "language": s["language"], "frl": s["frl"], "image": s["image"],
+                      "question": question, "gold": gold} | extra)
+
+    for s in samples:
+        counting = _counting(s)
+        for question, n in rng.sample(counting, min(per_sample, len(counting))):
+            add(s, "structural", f"{question}\n{ANSWER_NUMBER}", n)
+        others = [o["persona"] for o in samples if o["persona"] != s["persona"]]
+        if len(set(others)) >= 4:
+            options = rng.sample(sorted(set(others)), 4)
+            none_case = rng.random() < 0.2
+            if not none_case:
+                options[rng.randrange(4)] = s["persona"]
+            gold = "NONE" if none_case else "ABCD"[options.index(s["persona"])]
+            listed = "\n".join(f"({letter}) {p}" for letter, p in zip("ABCD", options,
+                                                                       strict=True))
+            add(s, "association", "Which of these persons would most likely have asked for "
+                f"this diagram?\n{listed}\n{ANSWER_CHOICE}", gold, options=options)
+        for task, key, noun in (("problem_match", "problem", "problem statement"),
+                                ("description_match", "description",
+                                 "functional description")):
+            if not s.get(key):
+                continue
+            pool = [o for o in by_category[s["category"]] if o["id"] != s["id"] and o.get(key)
+                    and o[key] != s[key]] or \
+                [o for o in samples if o["id"] != s["id"] and o.get(key) and o[key] != s[key]]
+            positive = not pool or rng.random() < 0.5
+            text = s[key] if positive else rng.choice(pool)[key]
+            add(s, task, f"Does this {noun} correspond to the diagram?\n\n\"{text}\"\n\n"
+                f"{ANSWER_YES_NO}", "yes" if positive else "no")
+        add(s, "image_to_code", f"Write the {s['frl']} code that draws exactly this diagram. "
+            "Give the code in one fenced code block.", s["code"])
+    return tasks

@@ -1,0 +1,106 @@
+"""Strict readers of a multiple-choice letter and of a number (paper 004 §5.1 scores
+"(A)…(D) or NONE", and numbers), the fix of the anchor's substring matching: gold "A"
+is not found in "Answer: (B)", "3" not in "13 classes", "no" not in "Not sure".
+
+An answer states its choice or number when, on the answer with markdown removed,
+
+1. the whole answer is it (`B`, `(B)`, `**NONE**`, `3`, `3.`),
+2. an envelope names it (`Answer: (B)`, `The answer is 7`, `Final answer - NONE`),
+3. its last line is it (or an envelope on that line),
+4. it opens with it and a punctuation mark or a space and words (`B) Because …`,
+   `12 classes are drawn`; a choice only when followed by `)`, `.`, `:` or `,`);
+
+otherwise it is read as one only when exactly one candidate occurs in it (a lone
+`(C)`; a lone number). Several different candidates are `ambiguous`, none `unparsed`:
+both are wrong, and counted. Yes/no answers are read by `scoring.truth.parse_truth`
+("Not sure" is Unknown: wrong).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+ReadAs = Literal["parsed", "ambiguous", "unparsed", "empty"]
+_MARKDOWN = re.compile(r"[*_`\"“”]")
+_ENVELOPE = r"(?:final\s+answer|the\s+answer\s+is|answer|option|choice)\s*(?:is|:|-|=)?\s*:?\s*"
+_CHOICE = r"\(?\b(?P<c>[A-D]|NONE)\b\)?"
+_NUMBER = r"(?P<n>[-+]?\d+(?:\.\d+)?)"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What an answer states (None unless `status` is parsed) and how it was read."""
+
+    value: str | float | None
+    status: ReadAs
+
+
+def _clean(answer: str) -> str:
+    return _MARKDOWN.sub("", answer).strip()
+
+
+def parse_choice(answer: str | None, options: tuple[str, ...] = ("A", "B", "C", "D", "NONE")
+                 ) -> Reading:
+    """The option an answer states: a letter or NONE (upper case).
+
+    >>> parse_choice("Answer: (B)")
+    Reading(value='B', status='parsed')
+    >>> parse_choice("A or B").status
+    'ambiguous'
+    """
+    if answer is None or not answer.strip():
+        return Reading(None, "empty")
+    text = _clean(answer)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    whole = re.compile(rf"^\s*{_CHOICE}\s*[.!]?\s*$")
+    envelope = re.compile(rf"{_ENVELOPE}{_CHOICE}", re.I)
+    opening = re.compile(r"^\s*\(?(?P<c>[A-D]|NONE)(?:\)|\.|:|,)")
+    for pattern, target in ((whole, text), (envelope, text), (whole, lines[-1] if lines else ""),
+                            (envelope, lines[-1] if lines else ""), (opening, text)):
+        m = pattern.search(target)
+        if m and m.group("c").upper() in options:
+            return Reading(m.group("c").upper(), "parsed")
+    found = _candidates(text, options)
+    if len(found) == 1:
+        return Reading(found.pop(), "parsed")
+    return Reading(None, "ambiguous" if found else "unparsed")
+
+
+def _candidates(text: str, options: tuple[str, ...]) -> set[str]:
+    """Options written as `(X)`, or as a capital letter standing alone, or NONE."""
+    found = {m.group(1) for m in re.finditer(r"\(([A-D])\)", text)}
+    for m in re.finditer(r"(?<![\w'])([A-D])(?![\w'])", text):
+        if not re.match(r"\s+(?!or\b|and\b)[a-z]", text[m.end():]):  # not "A class …"
+            found.add(m.group(1))
+    if re.search(r"\bNONE\b", text):
+        found.add("NONE")
+    return {f for f in found if f in options}
+
+
+def parse_number(answer: str | None) -> Reading:
+    """The number an answer states (a float; 3 and 3.0 are the same).
+
+    >>> parse_number("13 classes")
+    Reading(value=13.0, status='parsed')
+    >>> parse_number("either 3 or 4").status
+    'ambiguous'
+    """
+    if answer is None or not answer.strip():
+        return Reading(None, "empty")
+    text = _clean(answer).replace(",", "")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    whole = re.compile(rf"^\s*{_NUMBER}\s*[.!]?\s*$")
+    envelope = re.compile(rf"{_ENVELOPE}{_NUMBER}", re.I)
+    opening = re.compile(rf"^\s*{_NUMBER}(?:[.:)]\s|\s+[A-Za-z])")
+    for pattern, target in ((whole, text), (envelope, text), (whole, lines[-1] if lines else ""),
+                            (envelope, lines[-1] if lines else ""), (opening, text)):
+        m = pattern.search(target)
+        if m:
+            return Reading(float(m.group("n")), "parsed")
+    found = {float(m.group(0)) for m in re.finditer(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w.])",
+                                                    text)}
+    if len(found) == 1:
+        return Reading(found.pop(), "parsed")
+    return Reading(None, "ambiguous" if found else "unparsed")
