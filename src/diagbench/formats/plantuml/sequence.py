@@ -421,18 +421,20 @@ class _Builder:
                      m: re.Match[str]) -> None:
         forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
         sender, receiver = (a, b) if forward else (b, a)
-        index = len(self.messages)
+        messages = self.messages
+        index = len(messages)
         text = label.strip() if label else ""
-        self.messages.append(Message(  # positional: keyword calls cost twice as much here
-            sender, receiver, arrow.strip(), not forward, bidirectional,
-            line_style, head, tail, head_circle, tail_circle, color,
-            text, activation, False, self.autonumber.next(), number, None,
+        messages.append(Message(  # positional: keyword calls cost twice as much here
+            sender, receiver, arrow.strip() if arrow[-1].isspace() else arrow, not forward,
+            bidirectional, line_style, head, tail, head_circle, tail_circle, color,
+            text, activation, False,
+            self.autonumber.next() if self.autonumber.active else None, number, None,
             self._label_breaks(m, text) if self.breaks else (),
         ))
         self.order.append(("message", index))
         self.last_event = self.last_leaf = index
-        if self.open_groups:
-            self._enclose(index)
+        if self.open_groups:  # inside a group: the message belongs to its current branch
+            self.groups[self.open_groups[-1]].branches[-1][1].append(index)
         if activation:  # CommandArrow.manageActivations
             if activation[0] == "+":
                 self._activation_event(True)
