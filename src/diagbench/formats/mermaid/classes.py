@@ -216,14 +216,12 @@ def _meaning(left: str, right: str, dashed: bool) -> tuple[RelationType, Head, H
     """(type, head at source, head at target, written target-first) of a link."""
     rtype: RelationType
     lh, rh = _HEADS.get(left, "none"), _HEADS.get(right, "none")
-    meanings: tuple[tuple[Head, RelationType], ...] = (
-        ("triangle", "realization" if dashed else "inheritance"),
-        ("filled_diamond", "composition"), ("diamond", "aggregation"))
-    for head, rtype in meanings:
-        if lh == head:  # A <|-- B: B is the child
-            return rtype, rh, lh, True
-        if rh == head:
-            return rtype, lh, rh, False
+    if "triangle" in (lh, rh):  # the triangle is at the parent, the target: A <|-- B
+        rtype = "realization" if dashed else "inheritance"
+        return (rtype, rh, lh, True) if lh == "triangle" else (rtype, lh, rh, False)
+    for head, rtype in (("filled_diamond", "composition"), ("diamond", "aggregation")):
+        if head in (lh, rh):  # the diamond is at the whole, the source: A *-- B
+            return (rtype, lh, rh, False) if lh == head else (rtype, rh, lh, True)
     rtype = "dependency" if dashed and "arrow" in (lh, rh) else "association"
     if lh == "arrow" and rh == "none":
         return rtype, "none", "arrow", True

@@ -1,0 +1,45 @@
+"""The same class relations written in PlantUML and in Mermaid read to the same meaning:
+composition and aggregation from the whole (the diamond's end) to the part, inheritance
+and realization from the child to the parent (the triangle's end), with the
+cardinality written at each end kept at that end."""
+
+from __future__ import annotations
+
+import pytest
+
+from diagbench.formats.read import read
+
+#: (PlantUML link, Mermaid link, expected (type, source, target)) — both sides written
+#: in both orders.
+CASES = [
+    ("Car *-- Engine", "Car *-- Engine", ("composition", "Car", "Engine")),
+    ("Engine --* Car", "Engine --* Car", ("composition", "Car", "Engine")),
+    ("Garage o-- Car", "Garage o-- Car", ("aggregation", "Garage", "Car")),
+    ("Car --o Garage", "Car --o Garage", ("aggregation", "Garage", "Car")),
+    ("Animal <|-- Dog", "Animal <|-- Dog", ("inheritance", "Dog", "Animal")),
+    ("Dog --|> Animal", "Dog --|> Animal", ("inheritance", "Dog", "Animal")),
+    ("Shape <|.. Circle", "Shape <|.. Circle", ("realization", "Circle", "Shape")),
+    ("Circle ..> Pen", "Circle ..> Pen", ("dependency", "Circle", "Pen")),
+]
+
+
+def _meaning(text: str, language: str) -> tuple[str, str, str]:
+    [parsed] = read(text, language)
+    [relation] = parsed.diagram.relations
+    return relation.type, relation.source, relation.target
+
+
+@pytest.mark.parametrize(("plantuml", "mermaid", "expected"), CASES)
+def test_plantuml_and_mermaid_mean_the_same(plantuml, mermaid, expected):
+    assert _meaning(f"@startuml\n{plantuml}\n@enduml\n", "plantuml") == expected
+    assert _meaning(f"classDiagram\n{mermaid}\n", "mermaid") == expected
+
+
+def test_cardinality_stays_at_its_end():
+    for text, language in (('@startuml\nCar "1" *-- "4" Wheel\n@enduml\n', "plantuml"),
+                           ('classDiagram\nCar "1" *-- "4" Wheel\n', "mermaid"),
+                           ('classDiagram\nWheel "4" --* "1" Car\n', "mermaid")):
+        [parsed] = read(text, language)
+        [r] = parsed.diagram.relations
+        ends = {r.source: r.source_cardinality, r.target: r.target_cardinality}
+        assert (r.type, r.source, ends) == ("composition", "Car", {"Car": "1", "Wheel": "4"})
