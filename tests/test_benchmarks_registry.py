@@ -30,7 +30,8 @@ def test_benchmarks_lists_every_registered_benchmark_one_line_each():
     done = _diagbench("benchmarks")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == ["archqa", "conversion", "prior-bias"]
+    assert [line.split()[0] for line in lines] == ["archqa", "conversion", "prior-bias",
+                                                   "structure"]
     assert all(len(line.split(maxsplit=1)[1]) > 20 for line in lines)
 
 
@@ -69,8 +70,8 @@ def test_build_lists_only_benchmarks_with_something_to_build():
 
 def test_unknown_benchmark_and_foreign_run_are_clear_errors(tmp_path):
     done = _diagbench("score", "nope", str(tmp_path))
-    assert done.returncode == 2 and "no benchmark 'nope' (known: archqa, conversion, prior-bias)" \
-        in done.stderr
+    assert done.returncode == 2 and \
+        "no benchmark 'nope' (known: archqa, conversion, prior-bias, structure)" in done.stderr
     (tmp_path / "manifest.json").write_text(json.dumps({"benchmark": "prior-bias",
                                                         "options": {}}))
     done = _diagbench("score", "conversion", str(tmp_path))

@@ -1,0 +1,130 @@
+"""The structure benchmark (paper 004, STRUDEL) end to end offline with baseline:synth
+(build, filters, engine check, tasks, eval, report; byte-identical build for a seed),
+against the fake OpenAI server, and the strict answer readers against the anchor's
+substring matching."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from diagbench.benchmarks.structure.prompts import split_answer
+from diagbench.benchmarks.structure.scoring import read_answer
+from tests.fake_providers import FakeServer
+
+ARGS = ("--model", "baseline:synth", "--categories", "class,flowchart", "--languages",
+        "plantuml,dot", "--per-category", "3", "--seed", "7")
+DETERMINISTIC = ("samples.jsonl", "tasks.jsonl", "build.json")
+
+
+def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
+                          text=True, timeout=600, env=env)
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    out = tmp_path_factory.mktemp("structure") / "data"
+    done = _cli("build", "structure", "--out", str(out), *ARGS)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+#: (task, gold, answer): the anchor's substring match gets each wrong; ours is right.
+ANCHOR_WRONG = [
+    ("association", "A", "Answer: (B)"),
+    ("association", "NONE", "(C) — none of the others fit as well"),
+    ("structural", "3", "13 classes"),
+    ("structural", "1", "There are 12 relations."),
+    ("problem_match", "no", "Not sure"),
+    ("problem_match", "no", "I cannot know"),
+    ("description_match", "no", "Nobody can tell from the image"),
+]
+
+
+@pytest.mark.parametrize(("task", "gold", "answer"), ANCHOR_WRONG)
+def test_strict_reading_fixes_substring_matching(task, gold, answer):
+    assert gold.lower() in answer.lower()  # the anchor would call it right
+    _, _, right = read_answer(task, answer, int(gold) if task == "structural" else gold)
+    assert right is False
+
+
+@pytest.mark.parametrize(("task", "gold", "answer", "read"), [
+    ("association", "B", "Answer: (B)", "parsed"), ("association", "NONE", "NONE", "parsed"),
+    ("association", "A", "A or B", "ambiguous"), ("structural", 13, "13 classes", "parsed"),
+    ("structural", 3, "either 3 or 4", "ambiguous"), ("problem_match", "no", "No.", "parsed"),
+    ("problem_match", "no", "Not sure", "unsure")])
+def test_strict_reading(task, gold, answer, read):
+    status, _, right = read_answer(task, answer, gold)
+    assert status == read and right is (read == "parsed")
+
+
+def test_split_answer_fenced_or_not():
+    s = split_answer("Problem:\nP\n\nFunctionality:\nD\n\nCode:\n\ndigraph { a -> b }\n\n"
+                     "Answer:\nok\n")
+    assert (s.problem, s.description, s.code, s.fenced) == ("P", "D", "digraph { a -> b }\n",
+                                                            False)
+    assert split_answer("nothing").code is None
+
+
+def test_build_offline_counts_filters_and_engine_check(data, tmp_path):
+    info = json.loads((data / "build.json").read_text())
+    assert info["stages"]["planned"] == 6 and info["stages"]["kept"] >= 4
+    assert sum(info["removed"].values()) == info["stages"]["planned"] - info["stages"]["kept"]
+    assert "not run" in info["judge"]
+    samples = _rows(data / "samples.jsonl")
+    for s in samples:  # statistics from the parsed model = what the engine drew
+        assert s["drawn"] == s["counts"], s["id"]
+        assert (data / s["image"]).is_file() and s["problem"] and s["description"]
+    tasks = _rows(data / "tasks.jsonl")
+    assert {t["task"] for t in tasks} == {"structural", "association", "problem_match",
+                                           "description_match", "image_to_code"}
+    # byte-identical for a seed
+    again = tmp_path / "again"
+    done = _cli("build", "structure", "--out", str(again), *ARGS)
+    assert done.returncode == 0, done.stderr
+    for name in DETERMINISTIC:
+        assert (again / name).read_bytes() == (data / name).read_bytes(), name
+
+
+def test_eval_offline_and_report(data, tmp_path):
+    run = tmp_path / "run"
+    done = _cli("eval", "structure", "--data", str(data), "--model", "baseline:synth",
+                "--out", str(run))
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((run / "summary.json").read_text())["models"]["baseline:synth"]
+    i2c = summary["image_to_code"]
+    assert i2c["n"] >= 4 and i2c["score"] == 0.0 < i2c["counts_score"]  # the anchor's flaw
+    assert summary["accuracy"]["problem_match"] is not None
+    assert (run / "report.html").is_file()
+    scores = _rows(run / "scores.jsonl")
+    structural = [s for s in scores if s["task"] == "structural"]
+    assert all(s["correct"] is (s["gold"] == 3) for s in structural)  # blind answer "3"
+
+
+def test_eval_against_fake_openai_server(data, tmp_path):
+    def reply(prompt: str) -> str:
+        return "Answer: (B)" if "NONE if" in prompt else "I count 13 classes"
+
+    env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
+    with FakeServer(reply=reply) as server:
+        done = _cli("eval", "structure", "--data", str(data), "--tasks",
+                    "structural,association", "--model", f"openai:vlm@{server.base_url}",
+                    "--out", str(tmp_path / "run"), env=env)
+    assert done.returncode == 0, done.stderr
+    scores = _rows(tmp_path / "run" / "scores.jsonl")
+    assert len(server.requests) == len(scores) > 0
+    for s in scores:
+        if s["task"] == "association":
+            assert s["predicted"] == "B" and s["correct"] is (s["gold"] == "B")
+        else:
+            assert s["predicted"] == 13.0 and s["correct"] is (s["gold"] == 13)
