@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +13,13 @@ from diagbench.cli.common import write_output
 from diagbench.compare.methods import METHODS, Method
 from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
+
+if TYPE_CHECKING:
+    from diagbench.compare.graph import GraphFile
+    from diagbench.compare.inputs import Pair
+
+#: (name, gold path, pred path, language, gold text, pred text): what `run_graph` compares.
+GraphItem = tuple[str, str | None, str | None, str, str, str]
 
 
 @click.command()
@@ -90,7 +98,7 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
     sys.exit(EXIT_OK if ok else EXIT_BAD_INPUT)
 
 
-def _split_graphs(pairs: list) -> tuple[list, list, list]:
+def _split_graphs(pairs: list[Pair]) -> tuple[list[Pair], list[GraphItem], list[GraphFile]]:
     """(sequence pairs, graph items, graph pairs that failed): a pair goes to the graph
     comparison when its ground truth's first diagram is not a sequence diagram
     (the kind is detected from the parsed gold, whatever the language)."""
@@ -98,7 +106,9 @@ def _split_graphs(pairs: list) -> tuple[list, list, list]:
     from diagbench.formats.read import language_of, read
     from diagbench.formats.source import SourceError
 
-    sequences, items, errors = [], [], []
+    sequences: list[Pair] = []
+    items: list[GraphItem] = []
+    errors: list[GraphFile] = []
     for pair in pairs:
         if pair.error is not None or pair.load is None:
             sequences.append(pair)
@@ -117,7 +127,7 @@ def _split_graphs(pairs: list) -> tuple[list, list, list]:
     return sequences, items, errors
 
 
-def _compare_graphs(items: list, errors: list) -> list:
+def _compare_graphs(items: list[GraphItem], errors: list[GraphFile]) -> list[GraphFile]:
     if not items:
         return list(errors)
     from diagbench.compare.graph import run_graph
