@@ -242,3 +242,17 @@ def _check_report_in_chromium(run: Path, tmp_path: Path) -> None:
     marker = re.search(r'data-check="images=(\d+) broken=([^"]*)"', dom)
     assert marker, "the page did not finish loading"
     assert int(marker.group(1)) == len(figures) and marker.group(2) == ""
+
+
+@pytest.mark.parametrize(("judge", "reason"), [
+    ("nope:x", "expected PROVIDER:MODEL[@BASE_URL]"),
+    ("openai:gpt-4o", "openai needs OPENAI_API_KEY in the environment or in .env")])
+def test_an_unusable_judge_stops_the_run_before_any_work(tmp_path, judge, reason):
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    done = subprocess.run([sys.executable, "-m", "diagbench", "eval", "archqa", "--data",
+                           str(tmp_path), "--model", "baseline:blind", "--judge", judge,
+                           "--out", str(tmp_path / "run")], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=tmp_path, check=False)
+    assert done.returncode == 3 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("diagbench: error: --judge: ") and reason in done.stderr
+    assert not (tmp_path / "run" / "scores.jsonl").exists()

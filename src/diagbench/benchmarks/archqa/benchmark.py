@@ -22,7 +22,7 @@ from diagbench.benchmarks.archqa.command import (
     import_group,
 )
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, Dataset
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -114,6 +114,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.scorer = self.scorer_override or scorer
         self.gold = self.gold_override or gold
         self.judge = self.judge_override or judge
+        if self.judge:
+            _check_judge(self.judge)
         questions, self.images, digest = load_data(Path(data))
         if limit:
             questions = questions[:limit]
@@ -252,3 +254,11 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
+
+def _check_judge(name: str) -> None:
+    """A judge whose name or key is unusable stops the run before any work (exit 3)."""
+    from diagbench.models.providers import ModelSpec, ModelSpecError, provider_key
+    try:
+        provider_key(ModelSpec.parse(name))
+    except ModelSpecError as exc:
+        raise DataError(f"--judge: {exc}") from None
