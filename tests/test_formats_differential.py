@@ -104,6 +104,8 @@ def test_mermaid_docs_round_trip():
     ("erDiagram\n  A ||--o{ B : x\n  subgraph S\n  end\n", (3, 1, 0)),
     # one self-loop per element is drawn
     ("flowchart LR\n  x & x --> x\n  y --> y\n  y -.-> y\n", (2, 2, 0)),
+    # ... the last drawn over the others: an invisible last one hides them all
+    ("flowchart TB\n  A ==> A ~~~ A\n  B --> B\n  B ~~~ B\n  B -.-> B\n", (2, 1, 0)),
     ("classDiagram\n  A --> A\n  A *-- A\n", (1, 1, 0)),
     ("stateDiagram-v2\n  A --> A : e1\n  A --> A : e2\n  A --> B\n", (2, 2, 0)),
     ("erDiagram\n  A ||--o{ A : x\n  A ||--o{ A : y\n  A ||--|{ B : z\n", (2, 2, 0)),

@@ -99,19 +99,25 @@ def read_mermaid(text: str) -> list[Parsed]:
                    tuple(sorted(diagnostics, key=lambda d: d.line)))]
 
 
-def one_self_loop(relations: list[Relation], diagnostics: list[Diagnostic]) -> tuple[Relation, ...]:
-    """The relations Mermaid draws: every self-loop on one element after the first is
-    drawn over the first (its layout gives each element one loop), so it is left out,
-    with a warning."""
-    looped: set[str] = set()
+def one_self_loop(relations: list[Relation], diagnostics: list[Diagnostic],
+                  hidden: tuple[tuple[str, int], ...] = ()) -> tuple[Relation, ...]:
+    """The relations Mermaid draws: each self-loop on an element is drawn over the one
+    before (its layout gives each element one loop), so only the last is kept, and
+    none when the last is an invisible `~~~` one (`hidden`: (element, position in
+    `relations` it came after)); the others are left out with a warning."""
+    last: dict[str, float] = {}
+    for k, r in enumerate(relations):
+        if r.is_self:
+            last[r.source] = k
+    for ident, position in hidden:
+        if position >= last.get(ident, -1):
+            last[ident] = position + 0.5
     kept = []
-    for r in relations:
-        if r.source == r.target:
-            if r.source in looped:
-                diagnostics.append(Diagnostic(r.line, "", f"a second self-loop on {r.source!r} "
-                                              "is drawn over the first", "warning"))
-                continue
-            looped.add(r.source)
+    for k, r in enumerate(relations):
+        if r.is_self and last[r.source] != k:
+            diagnostics.append(Diagnostic(r.line, "", f"a self-loop on {r.source!r} is drawn "
+                                          "over by a later one", "warning"))
+            continue
         kept.append(r)
     return tuple(kept)
 

@@ -53,6 +53,7 @@ class _Builder:
         self.mentions: dict[str, list[str]] = {}
         self.owner: dict[str, str] = {}
         self.stack: list[str] = []
+        self.hidden: list[tuple[str, int]] = []
         self.diagnostics: list[Diagnostic] = []
 
     def node(self, ident: str, label: str | None, kind: EntityKind | None, shape: str,
@@ -173,7 +174,9 @@ def _statement(text: str, b: _Builder, line: int) -> str | None:
         if right_found is None:
             return f"a link without a target: {text[pos:pos + 20]!r}"
         right, pos = right_found
-        if "~" not in body:
+        if "~" in body:  # invisible; a self-loop still hides an earlier one
+            b.hidden += [(a, len(b.relations) - 1) for a in left for c in right if a == c]
+        else:
             style: LineStyle = "dotted" if "." in body else "bold" if "=" in body else "solid"
             source_head: Head = _HEADS[lhead] if lhead else "none"
             target_head: Head = _HEADS[rhead] if rhead else "none"
@@ -242,5 +245,5 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
                                      if d.parent == c.id and d.id in empty),
                              line=c.line) for c in b.clusters if c.id not in empty)
     return GraphDiagram("mermaid", "flowchart", entities,
-                        one_self_loop(b.relations, b.diagnostics), clusters, (),
+                        one_self_loop(b.relations, b.diagnostics, tuple(b.hidden)), clusters, (),
                         direction=direction), b.diagnostics
