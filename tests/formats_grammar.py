@@ -133,7 +133,8 @@ def mermaid_flowchart(g: _G) -> None:
         for _ in range(g.pick((0, 1, 1, 1, 2))):
             if len(parts) > 1:
                 g.use("flow:chain")
-            b = g.pick(closed if closed and g.chance(0.1) else ids)
+            # (named inside another subgraph, a subgraph moves into it: not drawn here)
+            b = g.pick(closed if closed and not depth and g.chance(0.2) else ids)
             if b in subgraphs:
                 g.use("flow:link to subgraph")
             parts.append(_flow_link(g))

@@ -139,6 +139,7 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
                line=e["line"])
         for i, e in entities.items() if i not in empty) + tuple(
         Entity(c.id, c.name, "table", parent=outer_of.get(c.id), line=c.line)
-        for c in closed if c.id in empty), one_self_loop(relations, diagnostics),
+        for c in {c.id: c for c in reversed(closed) if c.id in empty}.values()),
+        one_self_loop(relations, diagnostics),
         clusters), diagnostics
 

@@ -37,7 +37,7 @@ _ID = re.compile(r"[^\s\[\](){}<>|&;:\"'`=~.-][^\s\[\](){}<>|&;\"'`=~]*?"
 _LINK = re.compile(r"(?:\w+@)?(?P<tok>[xo<]?--+[-xo>]|[xo<]?==+[=xo>]|[xo<]?-?\.+-[xo>]?|~~~+)")
 _TEXT_LINK = re.compile(
     r"(?:\w+@)?(?P<l>[<ox])?(?P<open>--|==|-\.)(?![-=.>])\s*(?P<text>[^|\n]*?)\s*"
-    r"(?P<close>-{2,}>|-{3,}|={2,}>|={3,}|\.-+>|\.-+|-{2,}[ox](?!\w)|={2,}[ox](?!\w))")
+    r"(?P<close>-{2,}>|-{3,}|={2,}>|={3,}|-?\.+-[xo>]?|-{2,}[ox](?!\w)|={2,}[ox](?!\w))")
 _PIPE = re.compile(r"\s*\|(?P<text>[^|]*)\|")
 _SKIP = re.compile(r"^(classDef|class|style|linkStyle|click|accTitle|accDescr|direction)\b")
 _SUBGRAPH = re.compile(r"^subgraph\b\s*(.*)$")
@@ -237,13 +237,14 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
     entities = tuple(Entity(e.id, e.name, e.kind, e.shape, parent=b.owner.get(e.id),
                             line=e.line)
                      for e in b.nodes.values() if e.id not in subgraphs and e.id not in empty)
-    entities += tuple(Entity(c.id, c.name, "process", parent=c.parent, line=c.line)
+    # (named inside a subgraph, it is that subgraph's node)
+    parent_of = {c.id: b.owner.get(c.id, c.parent) for c in b.clusters if c.id in empty}
+    entities += tuple(Entity(c.id, c.name, "process", parent=parent_of[c.id], line=c.line)
                       for c in b.clusters if c.id in empty)
-    clusters = tuple(Cluster(c.id, c.name, c.kind, c.shape, c.parent,
-                             tuple(m for m in b.members[c.id] if m not in subgraphs)
-                             + tuple(d.id for d in b.clusters
-                                     if d.parent == c.id and d.id in empty),
-                             line=c.line) for c in b.clusters if c.id not in empty)
+    clusters = tuple(Cluster(c.id, c.name, c.kind, c.shape, c.parent, tuple(dict.fromkeys(
+        [m for m in b.members[c.id] if m not in subgraphs]
+        + [e for e, parent in parent_of.items() if parent == c.id])),
+        line=c.line) for c in b.clusters if c.id not in empty)
     return GraphDiagram("mermaid", "flowchart", entities,
                         one_self_loop(b.relations, b.diagnostics, tuple(b.hidden)), clusters, (),
                         direction=direction), b.diagnostics

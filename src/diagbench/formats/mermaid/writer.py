@@ -129,20 +129,16 @@ def _class(d: GraphDiagram) -> list[str]:
         else:
             lines.append(f"    class {_class_id(e.id)}{label}")
 
-    def block(c: Cluster, indent: str) -> None:
-        name = c.id.rsplit(".", 1)[-1] if c.parent and c.id.startswith(c.parent + ".") \
-            else c.id
+    # each namespace by its qualified id, in the model's order (a dotted id declares its
+    # prefixes too, so a namespace holding only namespaces needs no block of its own)
+    for c in d.clusters:
+        if not c.members and any(x.parent == c.id for x in d.clusters):
+            continue
         segment = c.id.rsplit(".", 1)[-1]
         title = f'["{c.name}"]' if c.name and c.name != segment else ""
-        lines.append(f"{indent}namespace {name}{title} {{")
-        for member in c.members:
-            lines.append(f"{indent}    class {_class_id(member)}")
-        for inner in _nested(d, c.id):
-            block(inner, indent + "    ")
-        lines.append(f"{indent}}}")
-
-    for c in _nested(d, None):
-        block(c, "    ")
+        lines.append(f"    namespace {c.id}{title} {{")
+        lines += [f"        class {_class_id(member)}" for member in c.members]
+        lines.append("    }")
     for r in d.relations:
         a, b = (r.target, r.source) if r.reversed else (r.source, r.target)
         ha, hb = (r.target_head, r.source_head) if r.reversed else (r.source_head, r.target_head)
