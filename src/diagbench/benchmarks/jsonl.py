@@ -50,3 +50,23 @@ def read_scores(path: Path, models: list[str], record: Callable[[dict], R],
             raise DataError(f"{path}:{number}: not {what} ({type(exc).__name__}: {exc})"
                             ) from None
     return scores
+
+
+def inside(root: Path, relative: str) -> Path:
+    """`root`/`relative`, made sure to stay inside `root` (DataError for an absolute
+    path or one that climbs out with `..`): where imported rows may write a file."""
+    path = Path(relative)
+    if path.is_absolute() or ".." in path.parts or not path.parts:
+        raise DataError(f"{relative!r}: not a path inside the data directory")
+    return root / path
+
+
+def write_file(root: Path, relative: str, data: bytes | str) -> Path:
+    """Write `data` to `root`/`relative` (parents made; see `inside`)."""
+    path = inside(root, relative)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    else:
+        path.write_bytes(data)
+    return path

@@ -18,8 +18,8 @@ benchmark.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -61,6 +61,37 @@ class Dataset:
     manifest: Mapping[str, Any]
 
 
+#: The types of an exported column (`diagbench.export` maps them to its formats):
+#: "string", "int64", "float64", "bool", "json" (a JSON text, for values whose type
+#: varies from row to row), "list<string>" and "image" (PNG bytes and a relative path).
+ColumnType = str
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a benchmark's exported rows: its name, type and meaning."""
+
+    name: str
+    type: ColumnType
+    description: str
+    nullable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A data directory as rows (one per question and image; an "image" column holds
+    ``{"bytes": PNG bytes, "path": path relative to the data directory}``), with what a
+    dataset card says about it: the build parameters, the licence of the sources and
+    how the data was made."""
+
+    rows: Iterable[dict[str, Any]]
+    parameters: Mapping[str, Any]
+    licence: str  # the licence of the sources, in words
+    method: str  # how the data was made, in words (Markdown)
+    license_id: str = "other"  # the card's `license` (a Hugging Face licence identifier)
+    files: Mapping[str, str] = field(default_factory=dict)  # further files: name → text
+
+
 S = TypeVar("S", bound=Record)  # a score record
 T = TypeVar("T", bound=Record)  # the summary
 
@@ -75,10 +106,29 @@ class Benchmark(ABC, Generic[S, T]):
     eval_options: ClassVar[tuple[Option, ...]] = ()
     score_options: ClassVar[tuple[Option, ...]] = ()  # further options of `score NAME`
     commands: ClassVar[tuple[Any, ...]] = ()  # further commands of its own (click commands)
+    #: The columns of `export_rows`, in order (empty: the benchmark cannot be exported).
+    columns: ClassVar[tuple[Column, ...]] = ()
 
     def build(self, out: Path, bars: Bars, **options: Any) -> list[str]:
         """Write the data set into `out`; return the lines to print."""
         raise NotImplementedError(f"{self.name} has nothing to build")
+
+    def is_data(self, data: Path) -> bool:
+        """Whether `data` looks like this benchmark's data (for `export` without
+        --benchmark)."""
+        return False
+
+    def export_rows(self, data: Path) -> Export:
+        """The data directory `data` as rows of `columns` (raises `DataError` when the
+        data cannot be used)."""
+        raise NotImplementedError(f"{self.name} cannot be exported")
+
+    def import_rows(self, rows: Iterator[dict[str, Any]], export: Mapping[str, Any],
+                    out: Path) -> list[str]:
+        """Write the data directory `out` back from exported rows (as `export_rows`
+        gave them, in order) and what the export recorded (`parameters`, `files`), so
+        that `eval` runs on it unchanged; return the lines to print."""
+        raise NotImplementedError(f"{self.name} cannot be imported")
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, **options: Any) -> Any:
         """`score NAME PATH… OPTIONS` for a benchmark with `score_options`: the

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from diagbench.benchmarks.prior_bias.export import COLUMNS
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset, Export
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -55,6 +56,18 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
                      help="Only these image scales (e.g. 1x; repeatable). Default: all built."),
         click.option("--limit", type=click.IntRange(1), help="Only the first N instances."),
     )
+    columns = COLUMNS
+
+    def is_data(self, data: Path) -> bool:
+        return (data / "manifest.jsonl").is_file() and (data / "diagrams").is_dir()
+
+    def export_rows(self, data: Path) -> Export:
+        from diagbench.benchmarks.prior_bias.export import export_rows
+        return export_rows(data)
+
+    def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
+        from diagbench.benchmarks.prior_bias.export import import_rows
+        return import_rows(rows, export, out)
 
     def build(self, out: Path, bars: Bars, *, per_cell: int = 100, seed: int = 0,
               scales: tuple[float, ...] = (), jobs: int = 2, wordnet_dir: Path | None = None,
