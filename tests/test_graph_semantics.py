@@ -43,3 +43,26 @@ def test_cardinality_stays_at_its_end():
         [r] = parsed.diagram.relations
         ends = {r.source: r.source_cardinality, r.target: r.target_cardinality}
         assert (r.type, r.source, ends) == ("composition", "Car", {"Car": "1", "Wheel": "4"})
+
+
+#: Blocks whose every line a sequence diagram could hold but one: PlantUML draws them as
+#: description diagrams; and their sequence twins.
+KINDS = [
+    "@startuml\nleft to right direction\nactor A\nA --> A\n@enduml\n",
+    "@startuml\ntop to bottom direction\nactor \"Shop Person\" as S\nS --> S : buys\n@enduml\n",
+    "@startuml\nactor A\nA -up-> B\n@enduml\n",
+    "@startuml\nactor A\nA --> A\n@enduml\n",
+    "@startuml\nactor \"Shop Person\" as S\nS --> S : buys\n@enduml\n",
+]
+
+
+def test_the_diagram_kind_is_the_one_plantuml_draws(tmp_path):
+    from diagbench.render.plantuml_pipe import PlantUMLEngine
+    from diagbench.render.svg_stats import svg_statistics
+
+    results = PlantUMLEngine(jobs=1).render(KINDS, tmp_path, "svg")
+    for text, result in zip(KINDS, results, strict=True):
+        assert result.ok and result.image is not None, result.error
+        drawn = svg_statistics(result.image.read_text(encoding="utf-8"))["diagram_type"]
+        [parsed] = read(text, "plantuml")
+        assert (parsed.kind == "sequence") == (drawn == "sequence"), (text, parsed.kind, drawn)

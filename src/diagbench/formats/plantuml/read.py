@@ -11,12 +11,15 @@ import re
 
 from diagbench.formats.read import Parsed
 
-#: Link forms only description and class diagrams accept: a direction inside the arrow
-#: (`-up->`, `.l.>`) or a socket end (`-(`, `)-`). A block holding one is not a sequence
-#: diagram, whatever our sequence reader made of it.
+#: Statements only description and class diagrams accept: a direction inside the arrow
+#: (`-up->`, `.l.>`), a socket end (`-(`, `)-`), or a layout direction (`left to right
+#: direction`, which PlantUML's sequence reader has no command for). A block holding one
+#: is not a sequence diagram, whatever our sequence reader made of it.
 _GRAPH_ONLY = re.compile(
     r"^[ \t]*\S+[ \t]*\S*[-.](?:\[[^\]\n]*\])?(?i:up|down|left|right|le|ri|do|u|d|l|r)"
-    r"(?:\[[^\]\n]*\])?[-.]|^[ \t]*\S+[ \t]*[-.]+\([ \t]|^[ \t]*\S+[ \t]*\)[-.]", re.M)
+    r"(?:\[[^\]\n]*\])?[-.]|^[ \t]*\S+[ \t]*[-.]+\([ \t]|^[ \t]*\S+[ \t]*\)[-.]"
+    r"|^[ \t]*(?i:left[ \t]+to[ \t]+right|top[ \t]+to[ \t]+bottom)[ \t]+(?i:direction)\b",
+    re.M)
 _BLOCK = re.compile(r"^[ \t]*@startuml\b.*?(?:^[ \t]*@enduml\b|\Z)", re.M | re.S | re.I)
 
 
