@@ -18,7 +18,7 @@ from diagbench.references import load
 from diagbench.render.engines import ENGINES
 
 HEAVY = ("numpy", "scipy", "matplotlib", "PIL", "anthropic", "openai", "google.genai",
-         "onnxruntime", "rapidocr_onnxruntime", "cv2")
+         "onnxruntime", "rapidocr_onnxruntime", "cv2", "datasets", "pyarrow")
 
 
 def _diagbench(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -36,7 +36,8 @@ def test_benchmarks_lists_every_registered_benchmark_one_line_each():
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["eval", "--help"],
-                                  ["eval", "conversion", "--help"], ["build", "--help"]])
+                                  ["eval", "conversion", "--help"], ["build", "--help"],
+                                  ["export", "--help"], ["import", "--help"]])
 def test_start_up_imports_no_heavy_library(args):
     code = (f"import sys\nfrom diagbench.cli import cli\ntry:\n    cli.main({args!r})\n"
             f"except SystemExit:\n    pass\nprint('LOADED', *sorted(m for m in {HEAVY!r} "

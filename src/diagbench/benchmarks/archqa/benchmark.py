@@ -21,8 +21,9 @@ from diagbench.benchmarks.archqa.command import (
     SCORER_OPTION,
     import_group,
 )
+from diagbench.benchmarks.archqa.export import COLUMNS
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset, Export
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      help="With --responses: the run directory to write."),
     )
     commands = (import_group,)
+    columns = COLUMNS
 
     def __init__(self) -> None:
         self.scorer = "strict"
@@ -84,6 +86,17 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.gold_override: str | None = None
         self.judge: str | None = None
         self.judge_override: str | None = None
+
+    def is_data(self, data: Path) -> bool:
+        return (data / "annotations.jsonl").is_file() and (data / "questions.jsonl").is_file()
+
+    def export_rows(self, data: Path) -> Export:
+        from diagbench.benchmarks.archqa.export import export_rows
+        return export_rows(data)
+
+    def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
+        from diagbench.benchmarks.archqa.export import import_rows
+        return import_rows(rows, export, out)
 
     def build(self, out: Path, bars: Bars, *, sources: tuple[Path, ...] = (),
               per_subtype: int = 1, jobs: int = 2, **_: Any) -> list[str]:

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from diagbench.benchmarks.conversion.command import PROMPT_OPTION, RENDER_OPTIONS, convert
+from diagbench.benchmarks.conversion.export import COLUMNS
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset, Export
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -38,6 +39,19 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
                           "ground truth."),
         PROMPT_OPTION, *RENDER_OPTIONS)
     commands = (convert,)
+    columns = COLUMNS
+
+    def is_data(self, data: Path) -> bool:
+        from diagbench.benchmarks.conversion.export import is_data
+        return is_data(data)
+
+    def export_rows(self, data: Path) -> Export:
+        from diagbench.benchmarks.conversion.export import export_rows
+        return export_rows(data)
+
+    def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
+        from diagbench.benchmarks.conversion.export import import_rows
+        return import_rows(rows, export, out)
 
     def samples(self, run: Path, bars: Bars, *, gold: str, images: str | None = None,
                 prompt: str = "paper", jobs: int = 2, render_timeout: float = 20.0,

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, Dataset
+from diagbench.benchmarks.protocol import Benchmark, Dataset, Export
 from diagbench.benchmarks.registry import benchmark
+from diagbench.benchmarks.structure.export import COLUMNS
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -74,8 +75,21 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--limit", type=click.IntRange(1), help="Only the first N tasks."),
     )
 
+    columns = COLUMNS
+
     def __init__(self) -> None:
         self.data_dir = Path(".")
+
+    def is_data(self, data: Path) -> bool:
+        return (data / "samples.jsonl").is_file() and (data / "tasks.jsonl").is_file()
+
+    def export_rows(self, data: Path) -> Export:
+        from diagbench.benchmarks.structure.export import export_rows
+        return export_rows(data)
+
+    def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
+        from diagbench.benchmarks.structure.export import import_rows
+        return import_rows(rows, export, out)
 
     def build(self, out: Path, bars: Bars, *, generator: str = "baseline:synth",
               categories: list[str] | None = None, languages: list[str] | None = None,

@@ -1,0 +1,87 @@
+"""The conversion benchmark's data — ground-truth PlantUML scripts and the images a
+model sees — as rows, one per script, and back (`diagbench export`, `diagbench import
+hf`). DATA is a folder of scripts (the images are rendered, as `eval conversion --gold
+DATA` renders them), or a folder with gold/ (the scripts) and images/ (NAME.png, …), as
+`import hf` writes it."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from diagbench.benchmarks.protocol import Column, DataError, Export
+
+COLUMNS = (
+    Column("name", "string", "The script's name (its path in the gold folder, without "
+           "suffix); names every output of a run."),
+    Column("caption", "string", "The diagram's title, quoted in the prompt.", nullable=True),
+    Column("gold", "string", "The ground-truth PlantUML script."),
+    Column("gold_lines", "int64", "Lines of the ground truth (paper 000 Table 1 bins)."),
+    Column("image", "image", "The image the models convert: the ground truth rendered by "
+           "PlantUML, or the image given with it."),
+)
+
+METHOD = """The ground-truth PlantUML sequence diagrams of the data directory, each with
+the image the models convert: rendered by PlantUML (SANDBOX profile) from the script, as
+`diagbench eval conversion --gold` renders it, or the image given beside it. A run
+converts every image back to PlantUML and compares the script with the ground truth,
+component by component (paper 000, Table 2)."""
+
+LICENCE = """The scripts keep their authors' licence; diagbench's bundled call flows
+(examples/callflows, written for diagbench from the 3GPP procedures) are Apache-2.0.
+The images are rendered by PlantUML (MIT build) from the scripts."""
+
+
+def is_data(data: Path) -> bool:
+    return ((data / "gold").is_dir() and (data / "images").is_dir()) or \
+        any(data.glob("*.puml"))
+
+
+def export_rows(data: Path) -> Export:
+    from diagbench.benchmarks.conversion.gold import load_gold
+    from diagbench.render.plantuml_pipe import PlantUMLEngine
+
+    paired = (data / "gold").is_dir() and (data / "images").is_dir()
+    engine = PlantUMLEngine(2)
+    tmp = tempfile.TemporaryDirectory(prefix="diagbench-export-")
+    gold = load_gold(data / "gold" if paired else data, Path(tmp.name), engine,
+                     data / "images" if paired else None)
+    if not gold.samples:
+        tmp.cleanup()
+        raise DataError(f"{data}: no usable ground truth"
+                        + "".join(f"; {p.file}: {p.error}" for p in gold.problems[:3]))
+    parameters = {"images": "given (images/)" if paired else "rendered from the ground truth",
+                  "plantuml": engine.version(), "scripts": len(gold.samples),
+                  "not_exported": [{"name": p.name, "file": p.file, "error": p.error}
+                                   for p in gold.problems]}
+
+    def rows() -> Iterator[dict[str, Any]]:
+        try:
+            for s in gold.samples:
+                assert s.gold is not None  # load_gold sets it
+                text = s.gold.read_text(encoding="utf-8")
+                yield {"name": s.name, "caption": s.caption, "gold": text,
+                       "gold_lines": len(text.splitlines()),
+                       "image": {"bytes": s.image.read_bytes(),
+                                 "path": f"images/{s.name}{s.image.suffix.lower()}"}}
+        finally:
+            tmp.cleanup()
+
+    return Export(rows(), parameters, LICENCE, METHOD, "other")
+
+
+def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: Path
+                ) -> list[str]:
+    """gold/NAME.puml and images/NAME.png."""
+    from diagbench.benchmarks.jsonl import write_file
+
+    n = 0
+    for row in rows:
+        write_file(out, f"gold/{row['name']}.puml", row["gold"])
+        write_file(out, row["image"]["path"], row["image"]["bytes"])
+        n += 1
+    return [f"{n} ground-truth scripts with their images -> {out}",
+            f"run: diagbench eval conversion --gold {out / 'gold'} --images {out / 'images'} "
+            "--model … --out RUN"]
