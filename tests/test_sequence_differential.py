@@ -80,6 +80,8 @@ CASES = {
     "return after a return": "A -> B ++\nB -> C ++\nreturn x\nreturn y",
     # a note block without a line is not drawn
     "empty note block": "A -> B\nnote over A\nend note\nhnote left of B\nend hnote",
+    "empty note blocks on a message are drawn": "A -> B\nnote left\nend note\nB -> A\n"
+                                                "note right\n' c\nend note",
     "note block of comments": "A -> B\nnote over A\n' c\nend note\nrnote over B\n'c' d\n"
                               "x\nend rnote",
     # `hide unlinked`: participants no event deals with are not drawn
@@ -127,7 +129,7 @@ def test_generated_diagrams_agree_with_plantuml():
 
 
 #: Agreement the generated set must keep (raised as parser fixes land).
-AGREEMENT_FLOOR = 0.95
+AGREEMENT_FLOOR = 0.98
 
 
 def test_every_real_sequence_diagram_counts_what_plantuml_draws(realworld_sources):

@@ -625,9 +625,10 @@ class _Builder:
             body = lines[i:nxt]
             if body and syn.NOTE_END.match(body[-1].strip().lower()):
                 body.pop()
-            if not any(not s.lstrip().startswith("'") for s in body):
-                # `note …` then `end note`, or only comments between (kept in the model: a
-                # note head read alone, as compare.diff reads lines, is still a note)
+            if on_message is None and not any(not s.lstrip().startswith("'") for s in body):
+                # `note over …` then `end note`, or only comments between (one on a message is
+                # drawn); kept in the model: a note head read alone, as compare.diff reads
+                # lines, is still a note
                 self._warn(number, raw, "note without a line: PlantUML draws nothing")
         self._record("note", len(self.notes))
         self.notes.append(Note(position, targets, text.strip(), cast(NoteShape, m.group("shape")),
