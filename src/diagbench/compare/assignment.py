@@ -15,11 +15,17 @@ def assign(cost: np.ndarray, limit: float) -> list[tuple[int, int]]:
     the rectangular problem on `min(cost, limit)` and dropping the capped
     pairs is the optimum of the problem with "unmatched" allowed.
     """
+    rows, cols = assign_arrays(cost, limit)
+    return list(zip(rows.tolist(), cols.tolist(), strict=True))
+
+
+def assign_arrays(cost: np.ndarray, limit: float) -> tuple[np.ndarray, np.ndarray]:
+    """`assign`'s pairs as two integer arrays, rows (in increasing order) and columns."""
     if cost.size == 0:
-        return []
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
     rows, cols = linear_sum_assignment(np.minimum(cost, limit))
     keep = cost[rows, cols] < limit
-    return list(zip(rows[keep].tolist(), cols[keep].tolist(), strict=True))
+    return rows[keep], cols[keep]
 
 
 def positions(n: int) -> np.ndarray:
@@ -38,8 +44,16 @@ def jaccard(a: frozenset, b: frozenset) -> float:
     return len(a & b) / union if union else 1.0
 
 
+#: Up to this length, inversions are counted by comparing all pairs at once.
+_ALL_PAIRS = 512
+
+
 def discordant_pairs(sequence: list[int]) -> int:
-    """Pairs out of order in `sequence` (inversions), counted with a sorted prefix."""
+    """Pairs out of order in `sequence` (inversions): all pairs compared at once for
+    short sequences, else counted with a sorted prefix."""
+    if len(sequence) <= _ALL_PAIRS:
+        values = np.asarray(sequence)
+        return int(np.count_nonzero(np.triu(values[:, None] > values[None, :], 1)))
     seen: list[int] = []
     inversions = 0
     for x in sequence:

@@ -87,15 +87,18 @@ class Comparison:
     warnings: list[str] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)  # one line per element in error
 
-    def add(self, other: Comparison) -> None:
+    def add(self, other: Comparison, texts: bool = True) -> None:
+        """Add `other`'s counts, and its lists of texts unless `texts` is False (a pooled
+        total over many files needs only the counts: its memory then stays flat)."""
         for name, counts in other.components.items():
             self.components[name].add(counts)
         self.ordering.add(other.ordering)
         self.similarity_sum += other.similarity_sum
         self.similarity_count += other.similarity_count
-        self.normalizations += other.normalizations
-        self.warnings += other.warnings
-        self.differences += other.differences
+        if texts:
+            self.normalizations += other.normalizations
+            self.warnings += other.warnings
+            self.differences += other.differences
 
     @property
     def gold_elements(self) -> int:

@@ -91,11 +91,11 @@ def _total(c: Comparison) -> dict:
 
 
 def pooled(results: list[FileResult]) -> Comparison:
-    """The sums over all compared files."""
+    """The sums of the counts over all compared files (the files keep their texts)."""
     total = Comparison()
     for r in results:
         if r.comparison is not None:
-            total.add(r.comparison)
+            total.add(r.comparison, texts=False)
     return total
 
 

@@ -15,7 +15,13 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
 from diagbench.compare import elements as el
-from diagbench.compare.assignment import assign, discordant_pairs, jaccard, position_gap
+from diagbench.compare.assignment import (
+    assign,
+    assign_arrays,
+    discordant_pairs,
+    jaccard,
+    position_gap,
+)
 from diagbench.compare.counts import Comparison
 from diagbench.compare.text import normalize_label, normalize_name
 from diagbench.diagram.sequence import BOUNDARIES, Message, SequenceDiagram
@@ -143,41 +149,51 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str,
     """Match messages globally; count their errors; return {pred index: gold index}.
     `gold_labels`, `pred_labels`: the messages' normalised labels."""
     gm, pm = gold.messages, pred.messages
-    gold_ends = [(el.BORDER if m.sender in BOUNDARIES else m.sender,
-                  el.BORDER if m.receiver in BOUNDARIES else m.receiver) for m in gm]
-    pred_ends = [(_end(m.sender, ids), _end(m.receiver, ids)) for m in pm]
+    border, unmatched = el.BORDER, _UNMATCHED
+    # endpoints, (sender, receiver) of each message in a row; the prediction's on the
+    # ground truth's participants
+    gold_flat = [border if e in BOUNDARIES else e for m in gm for e in (m.sender, m.receiver)]
+    pred_flat = [border if e in BOUNDARIES else ids[e] if e in ids else unmatched + e
+                 for m in pm for e in (m.sender, m.receiver)]
     pairs: list[tuple[int, int]] = []
+    same_ends: list[bool] = []
     if gm and pm:
         labels = cdist(gold_labels, pred_labels, scorer=Levenshtein.normalized_similarity,
                        dtype=np.float32, workers=1)
-        codes: dict[str, int] = {}  # endpoints as integers, (sender, receiver) per row
-        g = np.array([codes.setdefault(e, len(codes)) for ends in gold_ends for e in ends]
-                     ).reshape(-1, 2)
-        p = np.array([codes.setdefault(e, len(codes)) for ends in pred_ends for e in ends]
-                     ).reshape(-1, 2)
+        code = {e: k for k, e in enumerate({*gold_flat, *pred_flat})}.__getitem__  # as ints
+        g = np.fromiter(map(code, gold_flat), np.intp, len(gold_flat)).reshape(-1, 2)
+        p = np.fromiter(map(code, pred_flat), np.intp, len(pred_flat)).reshape(-1, 2)
         gs, gr, ps, pr = g[:, :1], g[:, 1:], p[:, 0], p[:, 1]
         same = (gs != ps).astype(float) + (gr != pr)
         flipped = (gs != pr).astype(float) + (gr != ps) + el.REVERSAL_PENALTY
         cost = (0.25 * np.minimum(same, flipped) + 0.5 * (1.0 - labels)
                 + TIE_BREAK * position_gap(len(gm), len(pm)))
-        pairs = assign(cost, MESSAGE_LIMIT)
+        rows, cols = assign_arrays(cost, MESSAGE_LIMIT)
+        pairs = list(zip(rows.tolist(), cols.tolist(), strict=True))
+        same_ends = (same[rows, cols] == 0).tolist()
     counts = result.components
-    for i, j in pairs:
+    arrow_type = el.arrow_type
+    total, count = result.similarity_sum, result.similarity_count
+    for (i, j), ends_equal in zip(pairs, same_ends, strict=True):
         gold_message, pred_message = gm[i], pm[j]
-        both = (gold_labels[i], pred_labels[j])
-        if (gold_ends[i] == pred_ends[j] and both[0] == both[1]
-                and el.arrow_type(gold_message) == el.arrow_type(pred_message)):
-            if both[0]:  # read right: no error, and a label similarity of 1
-                result.add_similarity(1.0)
+        gold_label, pred_label = gold_labels[i], pred_labels[j]
+        if (ends_equal and gold_label == pred_label
+                and arrow_type(gold_message) == arrow_type(pred_message)):
+            if gold_label:  # read right: no error, and a label similarity of 1
+                total += 1.0
+                count += 1
             continue
         before = result.snapshot()
-        sim = el.message_pair(gold_message, pred_message, gold_ends[i], pred_ends[j], counts,
-                              both)
+        sim = el.message_pair(gold_message, pred_message, (gold_flat[2 * i], gold_flat[2 * i + 1]),
+                              (pred_flat[2 * j], pred_flat[2 * j + 1]), counts,
+                              (gold_label, pred_label))
         if sim is not None:
-            result.add_similarity(sim)
+            total += sim
+            count += 1
         if result.snapshot() != before:
             result.describe(before, f"message {_shown(gold_message)!r} read as "
                                     f"{_shown(pred_message)!r}")
+    result.similarity_sum, result.similarity_count = total, count
     matched_gold = {i for i, _ in pairs}
     matched_pred = {j for _, j in pairs}
     for i, message in enumerate(gm):
