@@ -66,3 +66,19 @@ def test_the_diagram_kind_is_the_one_plantuml_draws(tmp_path):
         drawn = svg_statistics(result.image.read_text(encoding="utf-8"))["diagram_type"]
         [parsed] = read(text, "plantuml")
         assert (parsed.kind == "sequence") == (drawn == "sequence"), (text, parsed.kind, drawn)
+
+
+def test_the_class_model_is_a_view_of_the_graph_model():
+    from diagbench.diagram.classes import Relation, UmlClass
+    from diagbench.formats.plantuml.classes import parse_class_diagram
+
+    view = parse_class_diagram('@startuml\nclass "Golden Retriever" as GR <<pet>>\n'
+                               "abstract class Animal {\n  +name : String\n  +eat()\n}\n"
+                               "GR --|> Animal\nAnimal <-- Owner : walks\nOwner -- Park\n"
+                               "note right of Park : not a class\n@enduml\n")
+    assert view.classes == [UmlClass("Golden Retriever", stereotypes=("pet",)),
+                            UmlClass("Animal", "abstract", ("+name : String",), ("+eat()",)),
+                            UmlClass("Owner"), UmlClass("Park")]
+    assert view.relations == [Relation("inheritance", "Golden Retriever", "Animal"),
+                              Relation("association", "Owner", "Animal", True, "walks"),
+                              Relation("association", "Owner", "Park")]

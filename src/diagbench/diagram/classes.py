@@ -16,16 +16,23 @@ A relation is stored by what it means, not by how a text draws it:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
-CLASS_KINDS = ("class", "interface", "abstract", "enum")
-RELATION_KINDS = ("inheritance", "realization", "composition", "aggregation", "dependency",
-                  "association")
+from diagbench.diagram.graph import GraphDiagram
+
+#: The class kinds and relation kinds of this model: a subset of the graph model's
+#: `EntityKind` and `RelationType`, with the same meanings.
+ClassKind = Literal["class", "interface", "abstract", "enum"]
+RelationKind = Literal["inheritance", "realization", "composition", "aggregation",
+                       "dependency", "association"]
+CLASS_KINDS: tuple[ClassKind, ...] = get_args(ClassKind)
+RELATION_KINDS: tuple[RelationKind, ...] = get_args(RelationKind)
 
 
 @dataclass(frozen=True, slots=True)
 class UmlClass:
     name: str
-    kind: str = "class"
+    kind: ClassKind = "class"
     attributes: tuple[str, ...] = ()
     methods: tuple[str, ...] = ()
     stereotypes: tuple[str, ...] = ()
@@ -35,15 +42,11 @@ class UmlClass:
 class Relation:
     """`kind` from `source` to `target` in the sense of the table above."""
 
-    kind: str
+    kind: RelationKind
     source: str
     target: str
     navigable: bool = False  # association only: an arrowhead at the target
     label: str = ""
-
-    @property
-    def directed(self) -> bool:
-        return self.kind != "association" or self.navigable
 
     def reversed(self) -> Relation:
         """The same relation pointing the other way (the prior-conflicting variant)."""
@@ -55,6 +58,23 @@ class ClassDiagram:
     classes: list[UmlClass] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     title: str | None = None
+
+    @classmethod
+    def from_graph(cls, graph: GraphDiagram) -> ClassDiagram:
+        """The class view of a graph diagram: its classes (by displayed name; an entity of
+        another kind is a class, so that no relation loses an end) with their members and
+        stereotypes, and the relations of the kinds above, named by their ends' displayed
+        names; an association drawn with one arrowhead is navigable towards its target."""
+        names = {e.id: e.label for e in graph.entities}
+        classes = [UmlClass(e.label, e.kind if e.kind in CLASS_KINDS else "class",
+                            tuple(m.text for m in e.attributes),
+                            tuple(m.text for m in e.methods), e.stereotypes)
+                   for e in graph.entities]
+        relations = [Relation(r.type, names.get(r.source, r.source),
+                              names.get(r.target, r.target),
+                              r.type == "association" and r.direction == "single", r.label)
+                     for r in graph.relations if r.type in RELATION_KINDS]
+        return cls(classes, relations, graph.title or None)
 
     @property
     def names(self) -> list[str]:

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import re
 
-from diagbench.diagram.classes import ClassDiagram, Relation, UmlClass
-from diagbench.diagram.graph import Member, MemberFlag, Visibility
+from diagbench.diagram.classes import ClassDiagram
+from diagbench.diagram.graph import GraphDiagram, Member, MemberFlag, Visibility
 from diagbench.diagram.graph import Relation as GraphRelation
-from diagbench.formats.plantuml.blocks import split_blocks
 from diagbench.formats.plantuml.graph import GraphBuilder, endpoint, stereotypes_of, unquote
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w]*$")
-_KEYWORDS = {"class": "class", "interface": "interface", "abstract class": "abstract",
-             "abstract": "abstract", "enum": "enum"}
 #: (kind, written with the source first) → arrow, for `FIRST arrow SECOND`.
 _ARROWS = {
     ("inheritance", True): "--|>", ("inheritance", False): "<|--",
@@ -33,15 +30,6 @@ _ARROWS = {
     ("dependency", True): "..>", ("dependency", False): "<..",
     ("association", True): "--", ("association", False): "--",
 }
-_NAME = r'(?:"[^"]+"|[\w.$]+)'
-_DECLARATION = re.compile(
-    rf"^\s*(?P<kw>abstract\s+class|abstract|class|interface|enum)\s+(?P<name>{_NAME})"
-    r"(?:\s+as\s+(?P<alias>[\w.$]+))?(?P<stereo>(?:\s*<<[^>]*>>)*)\s*(?P<body>\{)?\s*$")
-_RELATION = re.compile(
-    rf"^\s*(?P<a>{_NAME})\s*(?:\"[^\"]*\"\s*)?"
-    r"(?P<left><\||\*|o|<|\+|#)?(?P<line>[-.]+(?:\[[^\]]*\])?(?:(?:up|down|left|right|u|d|l|r)"
-    r"[-.]+)?)(?P<right>\|>|\*|o|>|\+|#)?"
-    rf"\s*(?:\"[^\"]*\"\s*)?(?P<b>{_NAME})\s*(?::\s*(?P<label>.*))?$")
 
 
 def _shown(name: str) -> str:
@@ -75,70 +63,20 @@ def write_class_diagram(diagram: ClassDiagram, first: dict[frozenset[str], str] 
     return "\n".join(lines) + "\n"
 
 
-def _relation(a: str, b: str, left: str, dotted: bool, right: str, label: str) -> Relation:
-    """The relation meant by `a LEFT line RIGHT b`."""
-    if right == "|>":
-        return Relation("realization" if dotted else "inheritance", a, b, label=label)
-    if left == "<|":
-        return Relation("realization" if dotted else "inheritance", b, a, label=label)
-    for deco, kind in (("*", "composition"), ("o", "aggregation")):
-        if left == deco:
-            return Relation(kind, a, b, label=label)
-        if right == deco:
-            return Relation(kind, b, a, label=label)
-    if right == ">":
-        return Relation("dependency", a, b, label=label) if dotted else \
-            Relation("association", a, b, navigable=True, label=label)
-    if left == "<":
-        return Relation("dependency", b, a, label=label) if dotted else \
-            Relation("association", b, a, navigable=True, label=label)
-    return Relation("association", a, b, label=label)
-
-
 def parse_class_diagram(text: str) -> ClassDiagram:
-    """The classes and relations of the first diagram in `text` (lines it does not
-    understand are skipped)."""
-    blocks = split_blocks(text)
-    diagram = ClassDiagram()
-    if not blocks:
-        return diagram
-    aliases: dict[str, str] = {}
-    declared: dict[str, UmlClass] = {}
-    in_body = False
-    for line in blocks[0].lines:
-        stripped = line.strip()
-        if in_body:
-            in_body = stripped != "}"
-            continue
-        if stripped.startswith("title "):
-            diagram.title = stripped[6:].strip()
-            continue
-        m = _DECLARATION.match(line)
-        if m:
-            name = m.group("name").strip('"')
-            aliases[m.group("alias") or name] = name
-            stereotypes = tuple(re.findall(r"<<([^>]*)>>", m.group("stereo") or ""))
-            declared[name] = UmlClass(name, _KEYWORDS[" ".join(m.group("kw").split())],
-                                      stereotypes=stereotypes)
-            in_body = bool(m.group("body"))
-            continue
-        m = _RELATION.match(line)
-        if m:
-            a, b = (aliases.get(m.group(k).strip('"'), m.group(k).strip('"')) for k in "ab")
-            for name in (a, b):
-                declared.setdefault(name, UmlClass(name))
-            dotted = "." in m.group("line")
-            diagram.relations.append(_relation(a, b, m.group("left") or "", dotted,
-                                               m.group("right") or "",
-                                               (m.group("label") or "").strip()))
-    diagram.classes = list(declared.values())
-    return diagram
+    """The class view (`ClassDiagram.from_graph`) of the first diagram in `text`, as the
+    graph reader reads it."""
+    from diagbench.formats.plantuml.graph import parse_graph
+
+    parsed = parse_graph(text)
+    diagram = parsed[0].diagram if parsed else None
+    return ClassDiagram.from_graph(diagram) if isinstance(diagram, GraphDiagram) \
+        else ClassDiagram()
 
 
 # ---------------------------------------------------------------------------- graph reader
 # Statements of class, object and ER (`entity`) diagrams for `plantuml.graph`: declarations
-# with their member bodies, `A : member` lines, `map`/`json` objects. The prior-bias
-# functions above are kept as they are (their outputs must not change).
+# with their member bodies, `A : member` lines, `map`/`json` objects.
 
 _GRAPH_KINDS: dict[str, str] = {
     "abstract class": "abstract", "abstract": "abstract", "class": "class",
@@ -243,10 +181,6 @@ def _body(builder: GraphBuilder, eid: str, kind: str, first: str, lines: list[st
         j += 1
     builder.error(number, lines[i], "member body never closed (no '}')")
     return len(lines) - 1
-
-
-def _implicit_packages(builder: GraphBuilder, name: str, number: int) -> None:
-    """Dotted class names (`a.b.C`) put the class in packages `a` and `a.b`."""
 
 
 def statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
