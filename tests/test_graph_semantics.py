@@ -45,12 +45,14 @@ def test_cardinality_stays_at_its_end():
         assert (r.type, r.source, ends) == ("composition", "Car", {"Car": "1", "Wheel": "4"})
 
 
-#: Blocks whose every line a sequence diagram could hold but one: PlantUML draws them as
-#: description diagrams; and their sequence twins.
+#: Blocks whose every line a sequence diagram could hold but one (a layout direction, a
+#: direction inside an arrow, a link with no head): PlantUML draws them as description
+#: diagrams; and their sequence twins.
 KINDS = [
     "@startuml\nleft to right direction\nactor A\nA --> A\n@enduml\n",
     "@startuml\ntop to bottom direction\nactor \"Shop Person\" as S\nS --> S : buys\n@enduml\n",
     "@startuml\nactor A\nA -up-> B\n@enduml\n",
+    "@startuml\nactor A\nA --> A : uses\nA -- A : <<include>>\n@enduml\n",  # `--`: no sequence
     "@startuml\nactor A\nA --> A\n@enduml\n",
     "@startuml\nactor \"Shop Person\" as S\nS --> S : buys\n@enduml\n",
 ]

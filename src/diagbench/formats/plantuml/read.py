@@ -2,7 +2,8 @@
 
 PlantUML tries its sequence-diagram reader first and keeps it when every
 line is a sequence statement; so do we (`parse_sequence` and its
-`guess_kind`); the other blocks go to `plantuml.graph`.
+`guess_kind`): a block with a line the sequence reader refuses goes to
+`plantuml.graph` when that reads every line, as do the other blocks.
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ def read_plantuml(text: str) -> list[Parsed]:
             _GRAPH_ONLY.search(blocks[parsed.index]) is not None
         if not graph_only and (parsed.kind in ("sequence", "empty") or parsed.kind not in (
                 "class", "state", "usecase", "component", "object", "unknown", "activity")):
+            if parsed.kind == "sequence" and _has_errors(parsed):
+                # a line the sequence reader refuses: PlantUML then tries the other
+                # readers, and draws the block as a graph when one takes every line
+                graphs = graphs if graphs is not None else parse_graph(text)
+                if not _has_errors(graphs[parsed.index]):
+                    out.append(graphs[parsed.index])
+                    continue
             out.append(Parsed(parsed.index, parsed.first_line, "plantuml", parsed.kind,
                               parsed.diagram, parsed.diagnostics))
             continue
@@ -44,3 +52,7 @@ def read_plantuml(text: str) -> list[Parsed]:
             graphs = parse_graph(text)
         out.append(graphs[parsed.index])
     return out
+
+
+def _has_errors(parsed: Parsed) -> bool:
+    return any(d.severity == "error" for d in parsed.diagnostics)
