@@ -9,7 +9,9 @@ line is a sequence statement; so do we (`parse_sequence` and its
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.read import Parsed
 
 #: Statements only description and class diagrams accept: a direction inside the arrow
@@ -38,11 +40,11 @@ def read_plantuml(text: str) -> list[Parsed]:
             _GRAPH_ONLY.search(blocks[parsed.index]) is not None
         if not graph_only and (parsed.kind in ("sequence", "empty") or parsed.kind not in (
                 "class", "state", "usecase", "component", "object", "unknown", "activity")):
-            if parsed.kind == "sequence" and _has_errors(parsed):
+            if parsed.kind == "sequence" and _has_errors(parsed.diagnostics):
                 # a line the sequence reader refuses: PlantUML then tries the other
                 # readers, and draws the block as a graph when one takes every line
                 graphs = graphs if graphs is not None else parse_graph(text)
-                if not _has_errors(graphs[parsed.index]):
+                if not _has_errors(graphs[parsed.index].diagnostics):
                     out.append(graphs[parsed.index])
                     continue
             out.append(Parsed(parsed.index, parsed.first_line, "plantuml", parsed.kind,
@@ -54,5 +56,5 @@ def read_plantuml(text: str) -> list[Parsed]:
     return out
 
 
-def _has_errors(parsed: Parsed) -> bool:
-    return any(d.severity == "error" for d in parsed.diagnostics)
+def _has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.severity == "error" for d in diagnostics)
