@@ -18,6 +18,7 @@ from PIL import Image, ImageStat
 from diagbench.compare.counts import COMPONENTS, Comparison
 from diagbench.compare.pair import compare_scripts
 from diagbench.formats.plantuml import parse_sequence
+from tests.browser import flags, loaded_images
 from tests.fake_providers import FakeServer
 
 CALLFLOWS = Path(__file__).parent.parent / "examples" / "callflows"
@@ -138,34 +139,17 @@ def test_outputs_per_image(run):
     assert manifest["samples"] == 12 and len(manifest["prompt_template_hash"]) == 64
 
 
-_CHECK = """<script>
-const images = [...document.images];
-images.forEach(img => { img.loading = "eager"; });  // before load: the load event waits
-window.addEventListener("load", () => {
-  const broken = images.filter(img => !(img.complete && img.naturalWidth > 0));
-  document.body.setAttribute("data-check",
-    `images=${images.length} broken=${broken.map(i => i.getAttribute("src")).join(",")}`);
-});
-</script></body>"""
-
-
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium")
 def test_report_opens_in_chromium_with_every_figure(run, tmp_path):
     page = (run / "report.html").read_text()
     figures = re.findall(r'<img src="(plots/[^"]+)"', page)
     assert len(figures) == 5  # 2 component bars, statuses, 2 length plots (1 model × 2 methods)
-    checked = run / "report_check.html"
-    checked.write_text(page.replace("</body>", _CHECK), encoding="utf-8")
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-             f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000"]
-    dom = subprocess.run(["chromium", *flags, "--dump-dom", checked.as_uri()],
-                         capture_output=True, text=True, timeout=120, check=True).stdout
-    marker = re.search(r'data-check="images=(\d+) broken=([^"]*)"', dom)
-    assert marker, "the page did not finish loading"
-    assert int(marker.group(1)) == len(re.findall(r"<img ", page)) > len(figures)
-    assert marker.group(2) == ""
+    images, broken = loaded_images(run / "report.html", tmp_path / "profile")
+    assert images == len(re.findall(r"<img ", page)) > len(figures)
+    assert broken == []
     shot = tmp_path / "report.png"
-    subprocess.run(["chromium", *flags, f"--screenshot={shot}", "--window-size=1280,2400",
+    subprocess.run(["chromium", *flags(tmp_path / "profile"), f"--screenshot={shot}",
+                    "--window-size=1280,2400",
                     (run / "report.html").as_uri()], capture_output=True, timeout=120,
                    check=True)
     image = Image.open(shot).convert("L")
