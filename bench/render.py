@@ -4,14 +4,23 @@ Renders the same mixed corpus (half sequence, half class diagrams, to PNG)
 three ways in one run and prints diagrams/s and the speed-up over one JVM per
 diagram, which is how the STRUDEL toolkit calls PlantUML (target: 15x). Then
 Mermaid flowcharts: one browser per diagram vs one browser per worker.
+With --whole: the whole `diagbench render` process on N files (default 200: start-up,
+JVM start and warm-up, every diagram, image checks) against one JVM per diagram, the
+two alternating over --runs runs (goal: 30x); --json prints that as one JSON object.
 Usage: python bench/render.py [--diagrams N] [--baseline N] [--mermaid N] [--seed S]
+       python bench/render.py --whole [--diagrams 200] [--baseline 10] [--runs 3] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import resource
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +35,50 @@ from diagbench.render.plantuml_pipe import PlantUMLEngine
 from synthetic import synthetic_class_diagram, synthetic_diagram
 
 TARGET_SPEEDUP = 15.0
+GOAL_WHOLE = 30.0
+BIN = Path(sys.executable).parent
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0,
+                  pythonpath: str | None = None) -> dict:
+    """`diagbench render` of `n` files, whole process, against one JVM per diagram (the
+    first `baseline` diagrams, the way the PlantUML command line is called on one file):
+    wall and CPU (the processes' own) per diagram, medians of `runs` alternating runs."""
+    sources = corpus(n, seed)
+    env = dict(os.environ) | ({"PYTHONPATH": pythonpath} if pythonpath else {})
+    rows: dict[str, list[float]] = {"whole_ms": [], "whole_cpu_ms": [], "jvm_ms": [],
+                                    "jvm_cpu_ms": [], "ratio": [], "cpu_ratio": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        src.mkdir()
+        for k, text in enumerate(sources):
+            (src / f"d{k:04d}.puml").write_text(text, encoding="utf-8")
+        for run in range(runs):
+            cpu, start = _children_cpu(), time.perf_counter()
+            one_jvm_each(sources[:baseline])
+            jvm = (time.perf_counter() - start) / baseline
+            jvm_cpu = (_children_cpu() - cpu) / baseline
+            out = Path(tmp) / f"out{run}"
+            cpu, start = _children_cpu(), time.perf_counter()
+            done = subprocess.run([str(BIN / "diagbench"), "render", str(src), "--out", str(out)],
+                                  env=env, capture_output=True, text=True, check=False)
+            whole = (time.perf_counter() - start) / n
+            whole_cpu = (_children_cpu() - cpu) / n
+            if done.returncode:
+                raise RuntimeError(f"diagbench render failed: {done.stdout[-500:]}"
+                                   f"{done.stderr[-500:]}")
+            shutil.rmtree(out, ignore_errors=True)
+            for key, value in (("whole_ms", 1000 * whole), ("whole_cpu_ms", 1000 * whole_cpu),
+                               ("jvm_ms", 1000 * jvm), ("jvm_cpu_ms", 1000 * jvm_cpu),
+                               ("ratio", jvm / whole), ("cpu_ratio", jvm_cpu / whole_cpu)):
+                rows[key].append(value)
+    return {key: statistics.median(values) for key, values in rows.items()} | {
+        "ratios": rows["ratio"], "diagrams": n, "baseline": baseline, "goal": GOAL_WHOLE}
 
 
 def corpus(n: int, seed: int) -> list[str]:
@@ -74,7 +127,23 @@ def main() -> None:
                     help="Time one JVM per diagram on only this many (default: all).")
     ap.add_argument("--mermaid", type=int, default=100, help="Mermaid flowcharts to render.")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--whole", action="store_true",
+                    help="Time the whole `diagbench render` process instead.")
+    ap.add_argument("--runs", type=int, default=3, help="Runs of --whole (medians).")
+    ap.add_argument("--json", action="store_true", help="With --whole: one JSON object.")
     args = ap.parse_args()
+    if args.whole:
+        result = whole_process(args.diagrams if args.diagrams != 500 else 200,
+                               args.baseline or 10, args.runs, args.seed)
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print(f"diagbench render of {result['diagrams']} diagrams, whole process: "
+                  f"{result['whole_ms']:.0f} ms/diagram ({result['whole_cpu_ms']:.0f} ms CPU); "
+                  f"one JVM per diagram: {result['jvm_ms']:.0f} ms ({result['jvm_cpu_ms']:.0f} "
+                  f"ms CPU); {result['ratio']:.1f}x faster (CPU {result['cpu_ratio']:.1f}x; "
+                  f"goal {GOAL_WHOLE:.0f}x; medians of {args.runs} runs)")
+        return
     sources = corpus(args.diagrams, args.seed)
     sample = sources[:args.baseline] if args.baseline else sources
     print(f"corpus: {len(sources)} diagrams (half sequence, half class), PNG")

@@ -6,7 +6,9 @@ server runs in another process), then the same load through inspect_ai's
 OpenAI-compatible provider and our ratio to it. inspect_ai lives in the bench's
 own environment (`.venv-bench`, created on first use from PyPI); without it
 that column is skipped with the reason. Target: >= 300 requests/s at 64.
-Usage: python bench/runner.py [--requests N] [--no-inspect]
+With --json: only 64 connections (or --connections), ours and inspect_ai's alternating
+over --runs runs, medians printed as one JSON object (for bench/all.py).
+Usage: python bench/runner.py [--requests N] [--no-inspect] [--json [--runs R]]
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import subprocess
 import sys
 import time
@@ -64,17 +67,49 @@ def inspect_run(python: Path, base_url: str, n: int, connections: int) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def side_by_side(python: Path | None, base_url: str, n: int, connections: int,
+                 runs: int) -> dict:
+    """Ours and inspect_ai's, alternating, `runs` times: medians of requests/s, CPU ms
+    per request and the ratio of requests/s."""
+    rows: dict[str, list[float]] = {"ours_rps": [], "ours_cpu_ms": [], "inspect_rps": [],
+                                    "inspect_cpu_ms": [], "ratio": [], "cpu_ratio": []}
+    asyncio.run(measure(base_url, min(n, 500), connections))  # warm the server
+    for _ in range(runs):
+        wall, cpu, ok = asyncio.run(measure(base_url, n, connections))
+        if ok != n:
+            raise RuntimeError(f"{n - ok} of {n} requests failed")
+        rows["ours_rps"].append(n / wall)
+        rows["ours_cpu_ms"].append(1000 * cpu / n)
+        if python:
+            theirs = inspect_run(python, base_url, n, connections)
+            if "error" in theirs:
+                raise RuntimeError(f"inspect_ai failed: {theirs['error']}")
+            rows["inspect_rps"].append(n / theirs["seconds"])
+            rows["inspect_cpu_ms"].append(1000 * theirs["cpu"] / n)
+            rows["ratio"].append(theirs["seconds"] / wall)
+            rows["cpu_ratio"].append(theirs["cpu"] / cpu)
+    return {key: statistics.median(values) if values else None for key, values in rows.items()
+            } | {"ratios": rows["ratio"], "requests": n, "connections": connections}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=5000)
     ap.add_argument("--no-inspect", action="store_true", help="Skip the inspect_ai column.")
+    ap.add_argument("--json", action="store_true", help="One JSON object (see above).")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--connections", type=int, default=64)
     args = ap.parse_args()
     python, why = (None, "--no-inspect") if args.no_inspect else inspect_python()
     server = subprocess.Popen([sys.executable, "-m", "tests.fake_providers"], cwd=REPO,
                               stdout=subprocess.PIPE, text=True)
     try:
+        assert server.stdout is not None
         base_url = server.stdout.readline().strip()
         n = args.requests
+        if args.json:
+            print(json.dumps(side_by_side(python, base_url, n, args.connections, args.runs)))
+            return
         print(f"{n:,} requests to {base_url}" + ("" if python else f"; inspect_ai skipped: {why}"))
         print(f"{'connections':>12}{'seconds':>9}{'requests/s':>12}{'CPU ms/request':>16}"
               f"{'ok':>7}" + (f"{'inspect_ai r/s':>16}{'CPU ms/req':>12}{'ok':>7}{'ratio':>8}"

@@ -18,7 +18,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from diagbench.formats.plantuml import parse_sequence
-from diagbench.render.plantuml import PLANTUML_VERSION, java_command, sandbox_env
+from diagbench.render.plantuml import (
+    PLANTUML_VERSION,
+    WARM_JVM_OPTIONS,
+    java_command,
+    sandbox_env,
+)
 from diagbench.render.result import RenderResult, finish, refusal
 
 #: Kinds PlantUML lays out with Graphviz `dot` (unless `!pragma layout smetana`).
@@ -56,7 +61,8 @@ class PipeWorker:
 
     def _start(self) -> subprocess.Popen[bytes]:
         command = java_command("-pipe", f"-t{self.fmt}", "-charset", "UTF-8", "-pipedelimitor",
-                               self.delimiter.decode(), max_heap=self.max_heap)
+                               self.delimiter.decode(), max_heap=self.max_heap,
+                               jvm_options=WARM_JVM_OPTIONS)
         return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=sandbox_env())
 
