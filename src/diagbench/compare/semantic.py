@@ -10,6 +10,9 @@ is one direction substitution.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import chain
+
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
@@ -24,7 +27,7 @@ from diagbench.compare.assignment import (
 )
 from diagbench.compare.counts import Comparison
 from diagbench.compare.text import normalize_label, normalize_name
-from diagbench.diagram.sequence import BOUNDARIES, Message, SequenceDiagram
+from diagbench.diagram.sequence import BOUNDARIES, Group, Message, SequenceDiagram
 
 #: A pair is matched only when its cost is below the limit (see `assign`).
 PARTICIPANT_LIMIT = 0.5
@@ -275,9 +278,14 @@ def _match_groups(gold: SequenceDiagram, pred: SequenceDiagram, matched: dict[in
                   result: Comparison) -> None:
     """Groups match on kind, labels and the messages they enclose."""
     _match_elements(
-        "group", [(g, el.group_label(g), frozenset(g.messages)) for g in gold.groups],
-        [(g, el.group_label(g), frozenset(matched.get(i, -1 - i) for i in g.messages))
+        "group", [(g, el.group_label(g), frozenset(_enclosed(g))) for g in gold.groups],
+        [(g, el.group_label(g), frozenset(matched.get(i, -1 - i) for i in _enclosed(g)))
          for g in pred.groups], result)
+
+
+def _enclosed(group: Group) -> Iterator[int]:
+    """`group.messages` without building its tuple (sets are made of them at once)."""
+    return chain.from_iterable(b.messages for b in group.branches)
 
 
 def _match_boxes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
