@@ -27,7 +27,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, Vocabulary
+from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, PriorRelation, Vocabulary
 from diagbench.diagram.classes import ClassDiagram, Relation, UmlClass
 from diagbench.formats.plantuml.classes import write_class_diagram
 
@@ -125,7 +125,7 @@ def generate(vocabulary: Vocabulary, per_cell: int, seed: int = 0) -> Build:
     return build
 
 
-def _diagram(build: Build, relation: str, condition: str, edges: list[Relation],
+def _diagram(build: Build, relation: PriorRelation, condition: str, edges: list[Relation],
              first: dict[frozenset[str], str]) -> Diagram:
     ordered = []  # each edge's first-written class, then the other: the same for matched ones
     for e in edges:
@@ -168,7 +168,7 @@ def _matched(instances: list[Instance], partners: list[Instance]) -> list[Instan
     return [replace(i, matched=by_query.get(i.query)) for i in instances]
 
 
-def _two_class(build: Build, vocabulary: Vocabulary, relation: str,
+def _two_class(build: Build, vocabulary: Vocabulary, relation: PriorRelation,
                pairs: list[tuple[str, str]], per_cell: int) -> None:
     seen_free: set[tuple] = set()
     counts: Counter[str] = Counter()
@@ -192,7 +192,7 @@ def _two_class(build: Build, vocabulary: Vocabulary, relation: str,
     _trim(build, relation, ("prior-conform", "2-reverse", "prior-free"), per_cell)
 
 
-def _prior_free(build: Build, vocabulary: Vocabulary, relation: str, conform: Diagram,
+def _prior_free(build: Build, vocabulary: Vocabulary, relation: PriorRelation, conform: Diagram,
                 conform_instances: list[Instance], seen: set[tuple]) -> int:
     short = {n: abbreviate(n) for n in conform.diagram.names}
     if len(set(short.values())) != len(short):
@@ -212,7 +212,7 @@ def _prior_free(build: Build, vocabulary: Vocabulary, relation: str, conform: Di
     return len(instances) if _accept(build, vocabulary, free, instances, conform) else 0
 
 
-def _three_class(build: Build, vocabulary: Vocabulary, relation: str,
+def _three_class(build: Build, vocabulary: Vocabulary, relation: PriorRelation,
                  pairs: list[tuple[str, str]], per_cell: int, rng: random.Random) -> None:
     """Two prior pairs sharing exactly one class: a chain (Dog → Mammal → Animal) or a
     branch (Library ◇ Book, Bookshelf ◇ Book)."""
@@ -230,7 +230,7 @@ def _three_class(build: Build, vocabulary: Vocabulary, relation: str,
     _trim(build, relation, ("3-reverse", "3-mixed"), per_cell)
 
 
-def _three_class_pair(build: Build, vocabulary: Vocabulary, relation: str,
+def _three_class_pair(build: Build, vocabulary: Vocabulary, relation: PriorRelation,
                       e1: tuple[str, str], e2: tuple[str, str], rng: random.Random) -> int:
     first = {frozenset(e1): e1[0], frozenset(e2): e2[0]}
     prior = [Relation(relation, *e1), Relation(relation, *e2)]

@@ -9,8 +9,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations
+from typing import Literal, get_args
 
-RELATIONS = ("aggregation", "composition", "dependency", "inheritance")  # paper Table 1 order
+#: The four relations of the benchmark, in the paper's Table 1 order.
+PriorRelation = Literal["aggregation", "composition", "dependency", "inheritance"]
+RELATIONS: tuple[PriorRelation, ...] = get_args(PriorRelation)
 
 
 @dataclass(slots=True)
@@ -52,7 +55,7 @@ def load_vocabulary(text: str | None = None,
         data = {r: data[r] + extra.get(r, []) for r in RELATIONS}
         text = json.dumps(data, sort_keys=True)
     rejected: Counter = Counter()
-    pairs = {}
+    pairs: dict[str, list[tuple[str, str]]] = {}
     for relation in RELATIONS:
         found = dict.fromkeys(pair for chain in data[relation]
                               for pair in combinations(chain, 2))

@@ -7,7 +7,7 @@ name means.
 
 from __future__ import annotations
 
-from diagbench.diagram.classes import ClassDiagram, Relation, UmlClass
+from diagbench.diagram.classes import ClassDiagram, Relation, RelationKind, UmlClass
 from diagbench.models.baselines.class_connectors import Connector, find_connectors
 from diagbench.models.baselines.class_geometry import Box, find_boxes
 from diagbench.models.baselines.class_names import read_name
@@ -40,6 +40,7 @@ def _relation(connector: Connector, names: list[str], boxes: list[Box]) -> Relat
     if shape == "diamond" and connector.dashed:
         shape = "arrow"  # a small arrowhead drawn steeply at 1× can look solid; no dashed
         # line in this notation ends in a filled diamond
+    kind: RelationKind
     if shape == "triangle":
         kind = "realization" if connector.dashed else "inheritance"
         return Relation(kind, names[b], names[a])
