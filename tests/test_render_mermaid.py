@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
+from diagbench.render import mermaid
 from diagbench.render.mermaid import MermaidEngine
 from diagbench.render.svg_stats import svg_statistics
 from tests.conftest import REALWORLD
@@ -44,3 +47,32 @@ def test_mermaid_makes_no_request(tmp_path, listener):  # noqa: F811 - fixture
     ]
     MermaidEngine(jobs=1).render(sources, tmp_path, "png")
     assert hits == []
+
+
+SMALL = [f"graph TD\n  A{k} --> B{k}\n" for k in range(7)]
+
+
+def test_a_fresh_browser_every_chunk_of_diagrams(tmp_path, monkeypatch):
+    monkeypatch.setattr(mermaid, "CHUNK", 3)
+    engine = MermaidEngine(jobs=1)
+    results = engine.render(SMALL, tmp_path, "svg")
+    assert [r.ok for r in results] == [True] * 7
+    assert engine.last_browser_launches == 3  # 3 + 3 + 1
+
+
+def test_a_renderer_that_stops_part_way_hands_the_rest_to_a_new_one(tmp_path, monkeypatch):
+    """The real renderer, its output cut after two diagrams (as when its browser dies):
+    the diagram it stopped at is reported, the others are drawn by the next process."""
+    real = shutil.which("node")
+    assert real
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "node"
+    wrapper.write_text(f'#!/bin/sh\n"{real}" "$@" | head -n 2\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    (tmp_path / "out").mkdir()
+    results = MermaidEngine(jobs=1).render(SMALL, tmp_path / "out", "svg")
+    assert [r.ok for r in results] == [True, True, False, True, True, False, True]
+    assert results[2].error.startswith("the Mermaid renderer stopped at this diagram")
+    assert all(r.image.is_file() for r in results if r.ok)

@@ -2,8 +2,11 @@
 
 One Node process (`tools/mermaid/render.mjs`) per worker launches one browser,
 loads Mermaid into one page once and renders its share of the batch diagram
-after diagram; the browser has no network (all requests go to a closed proxy
-port, loopback included) and Mermaid runs with `securityLevel: "strict"`.
+after diagram, at most `CHUNK` diagrams a process (a browser that has drawn
+thousands grows until it stops); when a process stops part-way, the diagram it
+stopped at is reported and the rest go to a new process. The browser has no
+network (all requests go to a closed proxy port, loopback included) and Mermaid
+runs with `securityLevel: "strict"`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
 
 TOOL = Path(__file__).resolve().parents[3] / "tools" / "mermaid"
 CHROMIUM_ENV = "DIAGBENCH_CHROMIUM"
+CHUNK = 300  # diagrams a browser draws before a fresh one takes over
 
 
 @cache
@@ -71,10 +75,32 @@ class MermaidEngine:
 
     def _batch(self, lane: list[int], sources: list[str], results: list[RenderResult],
                out_dir: Path, fmt: str, progress) -> int:
-        """Render the diagrams `lane` in one Node process; return its browser launches."""
+        """Render the diagrams `lane` in Node processes of at most `CHUNK` diagrams each,
+        a new process taking over after the diagram one stopped at; return the browser
+        launches."""
+        launches, todo, idle = 0, list(lane), 0
+        while todo:
+            chunk, todo = todo[:CHUNK], todo[CHUNK:]
+            launched, drawn, left = self._process(chunk, sources, results, out_dir, fmt,
+                                                  progress)
+            launches += launched
+            idle = 0 if drawn else idle + 1
+            todo = left + todo
+            if idle == 2:  # two processes in a row drew nothing: the engine is broken
+                for k in todo:
+                    results[k].error = "the Mermaid renderer stopped before this diagram"
+                    progress()
+                break
+        return launches
+
+    def _process(self, chunk: list[int], sources: list[str], results: list[RenderResult],
+                 out_dir: Path, fmt: str, progress) -> tuple[int, int, list[int]]:
+        """Render `chunk` in one Node process; return its browser launches, how many
+        diagrams it reported on and those after the one it stopped at (none when it
+        finished)."""
         with tempfile.TemporaryDirectory(prefix="diagbench-mermaid-") as work:
             job = {"format": fmt, "out_dir": work, "timeout_ms": int(self.timeout * 1000),
-                   "items": [{"id": f"{k:06d}", "code": sources[k]} for k in lane]}
+                   "items": [{"id": f"{k:06d}", "code": sources[k]} for k in chunk]}
             env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work,
                    "LANG": "C.UTF-8", CHROMIUM_ENV: os.environ.get(CHROMIUM_ENV,
                                                                    "/usr/bin/chromium")}
@@ -82,13 +108,17 @@ class MermaidEngine:
             try:
                 done = subprocess.run(["node", str(TOOL / "render.mjs")], input=json.dumps(job),
                                       capture_output=True, text=True, env=env, cwd=TOOL,
-                                      timeout=self.timeout * len(lane) + 60, check=False)
+                                      timeout=self.timeout * len(chunk) + 60, check=False)
                 lines = done.stdout.splitlines()
+                why = (done.stderr.strip().splitlines() or [""])[-1][:200]
             except subprocess.TimeoutExpired:
-                lines = []
+                lines, why = [], "timed out"
             launches, seen = 0, set()
             for line in lines:
-                report = json.loads(line)
+                try:
+                    report = json.loads(line)
+                except json.JSONDecodeError:  # a line cut short when the process died
+                    break
                 if "browser_launches" in report:
                     launches = report["browser_launches"]
                     continue
@@ -102,9 +132,11 @@ class MermaidEngine:
                 else:
                     result.error, result.error_line = report["error"], report["line"]
                 progress()
-            for k in lane:
-                if k not in seen:
-                    results[k].error = "the Mermaid renderer stopped before this diagram"
-                    results[k].seconds = time.perf_counter() - start
-                    progress()
-        return launches
+            unseen = [k for k in chunk if k not in seen]
+            if unseen:
+                stopped = results[unseen[0]]
+                stopped.error = ("the Mermaid renderer stopped at this diagram"
+                                 + (f": {why}" if why else ""))
+                stopped.seconds = time.perf_counter() - start
+                progress()
+        return max(launches, 1), len(seen), unseen[1:]
