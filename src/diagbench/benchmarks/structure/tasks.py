@@ -9,9 +9,10 @@ the code's parsed statistics or from the generated texts:
 - `problem_match` / `description_match` — does this problem statement (functional
   description) belong to the diagram? Yes for its own, no for another sample's of the
   same category (the harder negative of §3.4) when there is one, else of any;
-- `image_to_code` — write the diagram's code in its FRL; gold the code.
-
-The closed-ended questions the paper has the model write (Fig. 10) are not derived.
+- `image_to_code` — write the diagram's code in its FRL; gold the code;
+- `model_question` — the closed-ended question the generating model wrote about its
+  diagram (Fig. 10, `questions`), with its answer as gold; `answer_type` says how the
+  answer is read (choice, yes_no, number, label).
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ import random
 from typing import Any
 
 #: Plural nouns per entity kind / relation type, as questions name them.
-_PLURAL = {"class": "classes", "interface": "interfaces", "abstract": "abstract classes",
+PLURAL = {"class": "classes", "interface": "interfaces", "abstract": "abstract classes",
            "enum": "enumerations", "component": "components", "database": "databases",
            "queue": "queues", "actor": "actors", "usecase": "use cases", "state": "states",
            "table": "tables", "process": "process boxes", "vertex": "nodes",
            "decision": "decision nodes", "participant": "participants"}
-_RELATION = {"association": "associations", "inheritance": "inheritance relations",
+RELATION_PLURAL = {"association": "associations", "inheritance": "inheritance relations",
              "composition": "compositions", "aggregation": "aggregations",
              "dependency": "dependencies", "transition": "transitions",
              "non_identifying": "relationships", "identifying": "identifying relationships",
@@ -34,9 +35,14 @@ ANSWER_NUMBER = "Answer with the number only."
 ANSWER_CHOICE = ("Answer with the letter of the right option (A, B, C or D), or NONE if "
                  "none of them fits.")
 ANSWER_YES_NO = "Answer yes or no."
+ANSWER_LABEL = "Answer with the label only, as it is written in the diagram."
+#: The answer instruction of each answer type of a model-written question.
+ANSWER_BY_TYPE = {"choice": ANSWER_CHOICE, "yes_no": ANSWER_YES_NO, "number": ANSWER_NUMBER,
+                  "label": ANSWER_LABEL}
 
 
-def _counting(s: dict[str, Any]) -> list[tuple[str, int]]:
+def counting_questions(s: dict[str, Any]) -> list[tuple[str, int]]:
+    """(question, count) pairs about a sample's statistics."""
     stats = s["statistics"]
     out: list[tuple[str, int]] = []
     if "participants" in stats:
@@ -47,11 +53,11 @@ def _counting(s: dict[str, Any]) -> list[tuple[str, int]]:
     out.append(("How many elements (boxes or nodes) are shown in the diagram in total?",
                 sum(stats["entities"].values())))
     for kind, n in stats["entities"].items():
-        if kind in _PLURAL and len(stats["entities"]) > 1:
-            out.append((f"How many {_PLURAL[kind]} are shown in the diagram?", n))
+        if kind in PLURAL and len(stats["entities"]) > 1:
+            out.append((f"How many {PLURAL[kind]} are shown in the diagram?", n))
     for rtype, n in stats["relations"].items():
-        if rtype in _RELATION:
-            out.append((f"How many {_RELATION[rtype]} are drawn in the diagram?", n))
+        if rtype in RELATION_PLURAL:
+            out.append((f"How many {RELATION_PLURAL[rtype]} are drawn in the diagram?", n))
     return out
 
 
@@ -71,7 +77,7 @@ def derive(samples: list[dict[str, Any]], seed: int, per_sample: int = 3
                       "question": question, "gold": gold} | extra)
 
     for s in samples:
-        counting = _counting(s)
+        counting = counting_questions(s)
         for question, n in rng.sample(counting, min(per_sample, len(counting))):
             add(s, "structural", f"{question}\n{ANSWER_NUMBER}", n)
         others = [o["persona"] for o in samples if o["persona"] != s["persona"]]
@@ -97,6 +103,10 @@ def derive(samples: list[dict[str, Any]], seed: int, per_sample: int = 3
             text = s[key] if positive else rng.choice(pool)[key]
             add(s, task, f"Does this {noun} correspond to the diagram?\n\n\"{text}\"\n\n"
                 f"{ANSWER_YES_NO}", "yes" if positive else "no")
+        mq = s.get("model_question")
+        if mq:
+            add(s, "model_question", f"{mq['question']}\n{ANSWER_BY_TYPE[mq['type']]}",
+                mq["answer"], answer_type=mq["type"])
         add(s, "image_to_code", f"Write the {s['frl']} code that draws exactly this diagram. "
             "Give the code in one fenced code block.", s["code"])
     return tasks
