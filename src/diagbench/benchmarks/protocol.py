@@ -92,6 +92,38 @@ class Export:
     files: Mapping[str, str] = field(default_factory=dict)  # further files: name → text
 
 
+@dataclass(frozen=True, slots=True)
+class RowAsk:
+    """What `diagbench eval` asks about one exported row: the id of its `Ask`, the
+    prompt sent after the row's image, the system prompt, and the gold answer as text
+    (the target other harnesses show)."""
+
+    id: str
+    prompt: str
+    target: str
+    system: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RowMetric:
+    """The one figure each exported row is scored by (`Benchmark.score_row`)."""
+
+    name: str
+    higher_is_better: bool
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class RowScore:
+    """One response to one exported row scored by the benchmark's own scorer, as `eval`
+    scores it: the value of the row metric (None where eval's is undefined), what was
+    read from the response, and why."""
+
+    value: float | None
+    answer: str | None
+    explanation: str
+
+
 S = TypeVar("S", bound=Record)  # a score record
 T = TypeVar("T", bound=Record)  # the summary
 
@@ -108,6 +140,8 @@ class Benchmark(ABC, Generic[S, T]):
     commands: ClassVar[tuple[Any, ...]] = ()  # further commands of its own (click commands)
     #: The columns of `export_rows`, in order (empty: the benchmark cannot be exported).
     columns: ClassVar[tuple[Column, ...]] = ()
+    #: The figure `score_row` gives (None: rows cannot be scored one by one).
+    row_metric: ClassVar[RowMetric | None] = None
 
     def build(self, out: Path, bars: Bars, **options: Any) -> list[str]:
         """Write the data set into `out`; return the lines to print."""
@@ -129,6 +163,15 @@ class Benchmark(ABC, Generic[S, T]):
         gave them, in order) and what the export recorded (`parameters`, `files`), so
         that `eval` runs on it unchanged; return the lines to print."""
         raise NotImplementedError(f"{self.name} cannot be imported")
+
+    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
+        """What `eval` asks about one row of `export_rows` (JSON columns decoded)."""
+        raise NotImplementedError(f"{self.name} cannot ask one row")
+
+    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
+        """The model's answer `response` to `ask_row(row)`, scored as `eval` scores it
+        (by the benchmark's own scorer, never a copy of it)."""
+        raise NotImplementedError(f"{self.name} cannot score one row")
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, **options: Any) -> Any:
         """`score NAME PATH… OPTIONS` for a benchmark with `score_options`: the

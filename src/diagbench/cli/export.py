@@ -1,6 +1,7 @@
-"""`diagbench export DATA --format hf --out DIR` and `diagbench import hf DIR --out DATA`:
-a built benchmark as a Hugging Face dataset and back (`diagbench.export`). The libraries
-(`datasets`, `pyarrow`) are imported inside the commands."""
+"""`diagbench export DATA --format hf|lmms-eval|inspect --out DIR` and `diagbench import
+hf DIR --out DATA`: a built benchmark as a Hugging Face dataset (with, for the other
+formats, an lmms-eval or inspect_ai task beside it) and back (`diagbench.export`). The
+libraries (`datasets`, `pyarrow`) are imported inside the commands."""
 
 from __future__ import annotations
 
@@ -19,9 +20,12 @@ def _fail(exc: Exception) -> None:
 
 @click.command(name="export")
 @click.argument("data", type=click.Path(exists=True, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["hf"]), default="hf", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(["hf", "lmms-eval", "inspect"]),
+              default="hf", show_default=True,
               help="hf: a Hugging Face dataset (Parquet shards with an Image feature and a "
-                   "dataset card).")
+                   "dataset card); lmms-eval: that dataset and an lmms-eval task "
+                   "(lmms_eval/*.yaml, utils.py); inspect: that dataset and an inspect_ai "
+                   "task (task.py). The tasks prompt and score as `diagbench eval` does.")
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Directory for the exported dataset.")
 @click.option("--benchmark", "name", metavar="NAME",
@@ -37,12 +41,17 @@ def export(data: Path, fmt: str, out: Path, name: str | None, rows_per_shard: in
     from diagbench.benchmarks.registry import UnknownBenchmark
     from diagbench.export import detect, exportable
     from diagbench.export.hf import export_hf
+    from diagbench.export.inspect_task import write_inspect
+    from diagbench.export.lmms_eval import task_name, write_lmms_eval
 
     try:
         if name is not None and name not in exportable():
             raise click.UsageError(f"benchmark {name!r} cannot be exported (known: "
                                    f"{', '.join(exportable())})")
-        result = export_hf(name or detect(data), data, out, rows_per_shard)
+        name = name or detect(data)
+        result = export_hf(name, data, out, rows_per_shard)
+        tasks = {"hf": lambda: [], "lmms-eval": lambda: write_lmms_eval(name, out),
+                 "inspect": lambda: write_inspect(name, out)}[fmt]()
     except (DataError, UnknownBenchmark, OSError) as exc:
         _fail(exc)
         return
@@ -50,6 +59,13 @@ def export(data: Path, fmt: str, out: Path, name: str | None, rows_per_shard: in
     click.echo(f"{result.benchmark}: {result.rows} rows in {len(result.shards)} shards, "
                f"{result.bytes / 1e6:.2f} MB, {result.seconds:.1f} s ({rate:.0f} rows/s)")
     click.echo(f"-> {out} (card: {out / 'README.md'})")
+    for path in tasks:
+        click.echo(f"-> {path}")
+    if fmt == "lmms-eval":
+        click.echo(f"run: lmms-eval --tasks {task_name(name)} --include_path "
+                   f"{out / 'lmms_eval'} --model openai --model_args model_version=MODEL")
+    elif fmt == "inspect":
+        click.echo(f"run: inspect eval {out / 'task.py'} --model openai/MODEL")
     sys.exit(EXIT_OK)
 
 

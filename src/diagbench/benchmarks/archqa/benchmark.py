@@ -21,9 +21,16 @@ from diagbench.benchmarks.archqa.command import (
     SCORER_OPTION,
     import_group,
 )
-from diagbench.benchmarks.archqa.export import COLUMNS
+from diagbench.benchmarks.archqa.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset, Export
+from diagbench.benchmarks.protocol import (
+    Benchmark,
+    DataError,
+    Dataset,
+    Export,
+    RowAsk,
+    RowScore,
+)
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -76,6 +83,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     )
     commands = (import_group,)
     columns = COLUMNS
+    row_metric = ROW_METRIC
 
     def __init__(self) -> None:
         self.scorer = "strict"
@@ -97,6 +105,14 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
         from diagbench.benchmarks.archqa.export import import_rows
         return import_rows(rows, export, out)
+
+    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
+        from diagbench.benchmarks.archqa.export import ask_row
+        return ask_row(row)
+
+    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
+        from diagbench.benchmarks.archqa.export import score_row
+        return score_row(row, response)
 
     def build(self, out: Path, bars: Bars, *, sources: tuple[Path, ...] = (),
               per_subtype: int = 1, jobs: int = 2, **_: Any) -> list[str]:

@@ -6,9 +6,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from diagbench.benchmarks.protocol import Column, DataError, Export
+from diagbench.benchmarks.protocol import (
+    Column,
+    DataError,
+    Export,
+    RowAsk,
+    RowMetric,
+    RowScore,
+)
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.archqa.records import Question
 
 COLUMNS = (
     Column("id", "string", "The question (family/file/N)."),
@@ -97,7 +107,7 @@ def export_rows(data: Path) -> Export:
 def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: Path
                 ) -> list[str]:
     """annotations.jsonl, questions.jsonl, images/, and build.json or import.json."""
-    from diagbench.benchmarks.archqa.records import Annotation, Question
+    from diagbench.benchmarks.archqa.records import Annotation
     from diagbench.benchmarks.jsonl import write_file
 
     annotations: dict[str, Annotation] = {}
@@ -106,9 +116,7 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
         if row["diagram"] not in annotations:
             annotations[row["diagram"]] = Annotation.from_json(row["annotation"])
             write_file(out, row["image"]["path"], row["image"]["bytes"])
-        questions.append(Question(row["id"], row["diagram"], row["family"], row["text"],
-                                  row["gold"], row["subtype"], row["kind"], row["difficulty"],
-                                  row["recomputed"]))
+        questions.append(_question(row))
     for name, records in (("annotations.jsonl", [a.to_json() for a in annotations.values()]),
                           ("questions.jsonl", [q.to_json() for q in questions])):
         (out / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
@@ -117,3 +125,36 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
         write_file(out, name, text)
     return [f"{len(questions)} questions about {len(annotations)} diagrams -> {out}",
             f"run: diagbench eval archqa --data {out} --model … --out RUN"]
+
+
+ROW_METRIC = RowMetric("correct", True, "1 when the answer read from the strict format is "
+                       "the published gold answer (the strict scorer), else 0: accuracy per "
+                       "row (paper 003 §3.3)")
+
+
+def _question(row: Mapping[str, Any]) -> Question:
+    from diagbench.benchmarks.archqa.records import Question
+
+    return Question(row["id"], row["diagram"], row["family"], row["text"], row["gold"],
+                    row["subtype"], row["kind"], row["difficulty"], row["recomputed"])
+
+
+def ask_row(row: Mapping[str, Any]) -> RowAsk:
+    """The prompt of Fig. 2 (eval's default, `--prompt full`) asking the row's question."""
+    from diagbench.benchmarks.archqa.prompts import prompt
+
+    return RowAsk(row["id"], prompt(row["text"]), json.dumps(row["gold"], ensure_ascii=False))
+
+
+def score_row(row: Mapping[str, Any], response: str) -> RowScore:
+    """`summary.score_model` on this one question, with eval's defaults (`--scorer strict
+    --gold published`)."""
+    from diagbench.benchmarks.archqa.summary import score_model
+    from diagbench.benchmarks.asking import Answer
+
+    s = score_model("export", [_question(row)], {row["id"]: Answer(row["id"], "ok", response)},
+                    "strict", "published")[0]
+    why = s.error or (f"read {s.prediction!r} ({s.where}), gold {s.gold!r}"
+                      + "".join(f"; {n}" for n in s.notes))
+    return RowScore(float(s.correct), None if s.answer is None else
+                    json.dumps(s.answer, ensure_ascii=False), f"{s.status}: {why}")

@@ -16,9 +16,16 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from diagbench.benchmarks.conversion.command import PROMPT_OPTION, RENDER_OPTIONS, convert
-from diagbench.benchmarks.conversion.export import COLUMNS
+from diagbench.benchmarks.conversion.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset, Export
+from diagbench.benchmarks.protocol import (
+    Benchmark,
+    DataError,
+    Dataset,
+    Export,
+    RowAsk,
+    RowScore,
+)
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -40,6 +47,7 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
         PROMPT_OPTION, *RENDER_OPTIONS)
     commands = (convert,)
     columns = COLUMNS
+    row_metric = ROW_METRIC
 
     def is_data(self, data: Path) -> bool:
         from diagbench.benchmarks.conversion.export import is_data
@@ -52,6 +60,14 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
     def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
         from diagbench.benchmarks.conversion.export import import_rows
         return import_rows(rows, export, out)
+
+    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
+        from diagbench.benchmarks.conversion.export import ask_row
+        return ask_row(row)
+
+    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
+        from diagbench.benchmarks.conversion.export import score_row
+        return score_row(row, response)
 
     def samples(self, run: Path, bars: Bars, *, gold: str, images: str | None = None,
                 prompt: str = "paper", jobs: int = 2, render_timeout: float = 20.0,

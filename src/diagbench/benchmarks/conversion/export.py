@@ -11,7 +11,14 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.protocol import Column, DataError, Export
+from diagbench.benchmarks.protocol import (
+    Column,
+    DataError,
+    Export,
+    RowAsk,
+    RowMetric,
+    RowScore,
+)
 
 COLUMNS = (
     Column("name", "string", "The script's name (its path in the gold folder, without "
@@ -85,3 +92,43 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
     return [f"{n} ground-truth scripts with their images -> {out}",
             f"run: diagbench eval conversion --gold {out / 'gold'} --images {out / 'images'} "
             "--model … --out RUN"]
+
+
+ROW_METRIC = RowMetric("total_error_rate", False, "the script's errors over all gold "
+                       "elements by the semantic method (`total.rate` of the file in eval's "
+                       "scores; paper 000 Fig. 6–7); an answer without a script deletes "
+                       "every gold element")
+
+
+def ask_row(row: Mapping[str, Any]) -> RowAsk:
+    """The paper's prompt (eval's default, `--prompt paper`) with the row's caption."""
+    from diagbench.benchmarks.conversion.prompts import load_prompt
+
+    return RowAsk(row["name"], load_prompt("paper").text(row["caption"]), row["gold"])
+
+
+def score_row(row: Mapping[str, Any], response: str) -> RowScore:
+    """`convert.conversions` (script taken out, normalised, rendered) and `scoring.score`
+    on this one file, in a scratch directory; both methods' rates in the explanation."""
+    from diagbench.benchmarks.asking import Answer
+    from diagbench.benchmarks.conversion.convert import conversions
+    from diagbench.benchmarks.conversion.samples import Sample
+    from diagbench.benchmarks.conversion.scoring import score
+    from diagbench.benchmarks.jsonl import write_file
+    from diagbench.render.plantuml_pipe import PlantUMLEngine
+
+    with tempfile.TemporaryDirectory(prefix="diagbench-row-") as tmp:
+        root = Path(tmp)
+        gold = write_file(root, f"gold/{row['name']}.puml", row["gold"])
+        sample = Sample(row["name"], root / "image.png", row["caption"], gold)
+        records = conversions([sample], {sample.name: Answer(sample.name, "ok", response)},
+                              root / "model", PlantUMLEngine(1))
+        scores = score([sample], records, "export")
+    totals = {s.method: s.result.as_dict().get("total", {}) for s in scores}
+    record = records[0]
+    why = "; ".join(f"{method}: {t.get('errors')} errors / {t.get('gold')} gold elements"
+                    for method, t in totals.items())
+    status = "valid script" if record.valid else (record.status if record.status != "converted"
+                                                  else "script does not render")
+    return RowScore(totals["semantic"].get("rate"), None if record.script is None else "script",
+                    f"{status}; {why}" + (f"; {record.error}" if record.error else ""))

@@ -15,9 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from diagbench.benchmarks.prior_bias.export import COLUMNS
+from diagbench.benchmarks.prior_bias.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset, Export
+from diagbench.benchmarks.protocol import (
+    Benchmark,
+    DataError,
+    Dataset,
+    Export,
+    RowAsk,
+    RowScore,
+)
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -57,6 +64,7 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         click.option("--limit", type=click.IntRange(1), help="Only the first N instances."),
     )
     columns = COLUMNS
+    row_metric = ROW_METRIC
 
     def is_data(self, data: Path) -> bool:
         return (data / "manifest.jsonl").is_file() and (data / "diagrams").is_dir()
@@ -68,6 +76,14 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
     def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
         from diagbench.benchmarks.prior_bias.export import import_rows
         return import_rows(rows, export, out)
+
+    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
+        from diagbench.benchmarks.prior_bias.export import ask_row
+        return ask_row(row)
+
+    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
+        from diagbench.benchmarks.prior_bias.export import score_row
+        return score_row(row, response)
 
     def build(self, out: Path, bars: Bars, *, per_cell: int = 100, seed: int = 0,
               scales: tuple[float, ...] = (), jobs: int = 2, wordnet_dir: Path | None = None,

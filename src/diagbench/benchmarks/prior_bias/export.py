@@ -6,9 +6,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from diagbench.benchmarks.protocol import Column, DataError, Export
+from diagbench.benchmarks.protocol import (
+    Column,
+    DataError,
+    Export,
+    RowAsk,
+    RowMetric,
+    RowScore,
+)
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.prior_bias.records import Item
 
 COLUMNS = (
     Column("id", "string", "The instance (a diagram and one queried ordered pair)."),
@@ -84,7 +94,7 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
                 ) -> list[str]:
     """manifest.jsonl (the build's lines, byte for byte), diagrams/, images/, build.json."""
     from diagbench.benchmarks.jsonl import write_file
-    from diagbench.benchmarks.prior_bias.records import ImageFile, Item
+    from diagbench.benchmarks.prior_bias.records import ImageFile
 
     items: dict[str, Item] = {}
     written: set[str] = set()
@@ -100,10 +110,7 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
         if row["id"] in items:
             items[row["id"]].images[row["scale"]] = scaled
             continue
-        items[row["id"]] = Item(row["id"], row["diagram"], row["relation"], row["condition"],
-                                tuple(row["classes"]), (row["query_a"], row["query_b"]),
-                                bool(row["gold"]), row["matched"], row["source"],
-                                {row["scale"]: scaled})
+        items[row["id"]] = _item(row, {row["scale"]: scaled})
     (out / "manifest.jsonl").write_text(
         "".join(json.dumps(item.to_json()) + "\n" for item in items.values()),
         encoding="utf-8")
@@ -111,3 +118,41 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
         write_file(out, name, text)
     return [f"{len(items)} instances, {images} images, {len(written)} diagrams -> {out}",
             f"run: diagbench eval prior-bias --data {out} --model … --out RUN"]
+
+
+ROW_METRIC = RowMetric("correct", True, "1 when the stage-2 answer (True, False or Unknown) "
+                       "is the gold answer, else 0: RelAcc per row (paper 002 §3.2)")
+
+
+def _item(row: Mapping[str, Any], images: dict[str, Any]) -> Item:
+    from diagbench.benchmarks.prior_bias.records import Item
+
+    return Item(row["id"], row["diagram"], row["relation"], row["condition"],
+                tuple(row["classes"]), (row["query_a"], row["query_b"]), bool(row["gold"]),
+                row["matched"], row["source"], images)
+
+
+def ask_row(row: Mapping[str, Any]) -> RowAsk:
+    """The stage-2 question of the row's instance at its scale (eval also asks stage 1,
+    the class names, once per diagram: EM is not a per-row figure)."""
+    from diagbench.benchmarks.prior_bias.prompts import SYSTEM, stage2
+
+    return RowAsk(f"{row['id']}@{row['scale']}",
+                  stage2(row["relation"], list(row["classes"]),
+                         (row["query_a"], row["query_b"])),
+                  "True" if row["gold"] else "False", SYSTEM)
+
+
+def score_row(row: Mapping[str, Any], response: str) -> RowScore:
+    """`scoring.score` on this one instance and scale; stage 1 is not asked here."""
+    from diagbench.benchmarks.asking import Answer
+    from diagbench.benchmarks.prior_bias.scoring import score
+
+    item = _item(row, {})
+    ident = ask_row(row).id
+    answers = {ident: Answer(ident, "ok", response),
+               f"names:{item.diagram}@{row['scale']}": Answer(
+                   "names", "call_error", error="stage 1 is not asked per row")}
+    record = score("export", [item], (row["scale"],), answers)[0]
+    return RowScore(float(record.correct), record.label,
+                    f"read {record.label or 'nothing'} ({record.parse}); gold {record.gold}")

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, Dataset, Export
+from diagbench.benchmarks.protocol import Benchmark, Dataset, Export, RowAsk, RowScore
 from diagbench.benchmarks.registry import benchmark
-from diagbench.benchmarks.structure.export import COLUMNS
+from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -76,6 +76,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     )
 
     columns = COLUMNS
+    row_metric = ROW_METRIC
 
     def __init__(self) -> None:
         self.data_dir = Path(".")
@@ -90,6 +91,14 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
         from diagbench.benchmarks.structure.export import import_rows
         return import_rows(rows, export, out)
+
+    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
+        from diagbench.benchmarks.structure.export import ask_row
+        return ask_row(row)
+
+    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
+        from diagbench.benchmarks.structure.export import score_row
+        return score_row(row, response)
 
     def build(self, out: Path, bars: Bars, *, generator: str = "baseline:synth",
               categories: list[str] | None = None, languages: list[str] | None = None,

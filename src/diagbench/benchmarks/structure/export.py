@@ -8,7 +8,14 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.protocol import Column, DataError, Export
+from diagbench.benchmarks.protocol import (
+    Column,
+    DataError,
+    Export,
+    RowAsk,
+    RowMetric,
+    RowScore,
+)
 
 COLUMNS = (
     Column("id", "string", "The task (sample/task/N)."),
@@ -99,12 +106,7 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
             s = samples[row["sample"]] = row["sample_record"]
             write_file(out, s["code"], row["code"])
             write_file(out, row["image"]["path"], row["image"]["bytes"])
-        task = {k: row[k] for k in ("id", "sample", "task", "category", "language", "frl")}
-        task |= {"image": row["image"]["path"], "question": row["question"],
-                 "gold": row["gold"]}
-        if row["options"] is not None:
-            task["options"] = row["options"]
-        tasks.append(task)
+        tasks.append(_task(row, row["image"]["path"]))
     for name, records in (("samples.jsonl", list(samples.values())), ("tasks.jsonl", tasks)):
         (out / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
                                         for r in records), encoding="utf-8")
@@ -112,3 +114,47 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
         write_file(out, name, text)
     return [f"{len(tasks)} tasks about {len(samples)} samples -> {out}",
             f"run: diagbench eval structure --data {out} --model … --out RUN"]
+
+
+ROW_METRIC = RowMetric("score", True, "question tasks: 1 when the answer states the gold "
+                       "number, option or yes/no, else 0; image_to_code: the image-to-code "
+                       "score (renders × mean of entity and relation F1, paper 004 fixed)")
+
+
+def _task(row: Mapping[str, Any], image: str) -> dict[str, Any]:
+    """The row's line of tasks.jsonl, as the build writes it (`image`: its path)."""
+    task = {k: row[k] for k in ("id", "sample", "task", "category", "language", "frl")}
+    task |= {"image": image, "question": row["question"], "gold": row["gold"]}
+    if row["options"] is not None:
+        task["options"] = row["options"]
+    return task
+
+
+def ask_row(row: Mapping[str, Any]) -> RowAsk:
+    """The task's question, as eval asks it."""
+    target = row["gold_text"] if row["gold_text"] is not None else str(row["gold"])
+    return RowAsk(row["id"], row["question"], target)
+
+
+def score_row(row: Mapping[str, Any], response: str) -> RowScore:
+    """`scoring.score_model` on this one task (the gold code, for image_to_code, written
+    where the task points to, in a scratch data directory)."""
+    import tempfile
+
+    from diagbench.benchmarks.asking import Answer
+    from diagbench.benchmarks.jsonl import write_file
+    from diagbench.benchmarks.structure.scoring import score_model
+
+    task = _task(row, "")  # the image is not needed to score
+    with tempfile.TemporaryDirectory(prefix="diagbench-row-") as tmp:
+        if task["task"] == "image_to_code":
+            write_file(Path(tmp), task["gold"], row["code"])
+        s = score_model("export", [task], {task["id"]: Answer(task["id"], "ok", response)},
+                        Path(tmp))[0]
+    if task["task"] == "image_to_code":
+        return RowScore(s.score, None if s.read == "no_code" else "code",
+                        f"{s.read}: valid {s.valid}, entity F1 {s.entity_f1}, relation F1 "
+                        f"{s.relation_f1}, counts-only score {s.counts_score}"
+                        + (f"; {s.error}" if s.error else ""))
+    return RowScore(float(bool(s.correct)), None if s.predicted is None else str(s.predicted),
+                    f"{s.read}: stated {s.predicted!r}, gold {s.gold!r}")
