@@ -32,7 +32,7 @@ if [[ ! -x .venv/bin/python || ! -f $stamp || $(cat "$stamp") != "$wanted" ]]; t
     echo "setup: creating .venv and installing Python packages" >&2
     python3 -m venv .venv
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[dev]'
+    .venv/bin/python -m pip install -q -e '.[dev,ray]'
     echo "$wanted" > "$stamp"
 fi
 .venv/bin/python -c 'from diagbench.render.plantuml import jar_path; jar_path()'

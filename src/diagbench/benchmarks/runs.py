@@ -22,6 +22,8 @@ from diagbench.benchmarks.asking import Answer, ask_model, replay, settings_from
 from diagbench.benchmarks.jsonl import read_text
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.executors.local import LocalExecutor
+from diagbench.executors.protocol import Executor
 from diagbench.models.run_dir import write_manifest
 from diagbench.models.settings import ModelSettings
 
@@ -65,8 +67,10 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
     return result
 
 
-def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunResult:
-    """Score a run again from its saved responses, with this diagbench's scoring."""
+def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars,
+            executor: Executor | None = None) -> RunResult:
+    """Score a run again from its saved responses, with this diagbench's scoring (the
+    models' scores computed by `executor`)."""
     manifest = read_manifest(bench, run)
     data = bench.samples(run, bars, **manifest["options"])
     asks = bench.prompts(data)
@@ -75,7 +79,7 @@ def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunR
         settings = settings_from_manifest(entry)
         answers[settings.name] = replay(asks, settings,
                                         model_dir(run, settings.name) / "responses.jsonl")
-    return score_answers(bench, data, run, answers)
+    return score_answers(bench, data, run, answers, executor, bars)
 
 
 def rereport(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunResult:
@@ -106,10 +110,17 @@ def read_manifest(bench: Benchmark[Any, Any], run: Path) -> dict:
 
 
 def score_answers(bench: Benchmark[Any, Any], data: Dataset, run: Path,
-                  answers: Mapping[str, Mapping[str, Answer]]) -> RunResult:
-    """Score every model's answers, write scores.jsonl, summary.json and the report."""
-    scores = {name: bench.score(data, name, by_id, model_dir(run, name))
-              for name, by_id in answers.items()}
+                  answers: Mapping[str, Mapping[str, Answer]],
+                  executor: Executor | None = None, bars: Bars = no_bars) -> RunResult:
+    """Score every model's answers (one `executor` task per model: in this process by
+    default), write scores.jsonl, summary.json and the report."""
+    def one(item: tuple[str, Mapping[str, Answer]]) -> list[Any]:
+        return bench.score(data, item[0], item[1], model_dir(run, item[0]))
+
+    with bars(len(answers), "scoring") as bar:
+        scored = (executor or LocalExecutor()).map(one, list(answers.items()),
+                                                   lambda: bar.update(1))
+    scores = dict(zip(answers, scored, strict=True))
     with (run / "scores.jsonl").open("w", encoding="utf-8") as out:
         for records in scores.values():
             out.writelines(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)

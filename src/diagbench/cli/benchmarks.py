@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
+from diagbench.executors.options import OPTIONS as EXECUTOR_OPTIONS
+from diagbench.executors.options import opened
 from diagbench.models.options import model_options
 
 if TYPE_CHECKING:
@@ -80,13 +82,16 @@ def _build_command(cls: Any) -> click.Command | None:
     if not cls.build_options:
         return None
 
-    def build(out: Path, **options: Any) -> None:
-        click.echo("\n".join(_guarded(lambda: cls().build(out, progress_bar, **options))))
+    def build(out: Path, executor: str, ray_address: str | None, **options: Any) -> None:
+        with opened(executor, ray_address) as running:
+            lines = _guarded(lambda: cls().build(out, progress_bar, executor=running,
+                                                 **options))
+        click.echo("\n".join(lines))
 
     out = click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
                        help="Directory for the data set.")
     return _command(cls.name, f"{cls.description}. Exit 3 when an input cannot be used.",
-                    (out, *cls.build_options), build)
+                    (out, *cls.build_options, *EXECUTOR_OPTIONS), build)
 
 
 def _eval_command(cls: Any) -> click.Command:
@@ -134,7 +139,7 @@ class _ScoreGroup(RegistryGroup):
 
 
 def _score_command(cls: Any) -> click.Command:
-    def rescore_run(run: Any, **options: Any) -> None:
+    def rescore_run(run: Any, executor: str, ray_address: str | None, **options: Any) -> None:
         from diagbench.benchmarks.runs import rescore
         bench = cls()
         result = None
@@ -146,7 +151,8 @@ def _score_command(cls: Any) -> click.Command:
                     raise click.UsageError("give one run directory RUN")
                 run = run[0]
         if result is None:
-            result = _guarded(lambda: rescore(bench, run, progress_bar))
+            with opened(executor, ray_address) as running:
+                result = _guarded(lambda: rescore(bench, run, progress_bar, running))
         _finish(bench, result)
 
     if cls.score_options:
@@ -158,7 +164,8 @@ def _score_command(cls: Any) -> click.Command:
                  "rewritten. A sample whose response is not in the run counts as a failed "
                  "call." + (" The options below are this benchmark's own."
                             if cls.score_options else ""))
-    return _command(cls.name, help_text, (run, *cls.score_options), rescore_run)
+    return _command(cls.name, help_text, (run, *cls.score_options, *EXECUTOR_OPTIONS),
+                    rescore_run)
 
 
 @click.group(name="score", cls=_ScoreGroup, make=_score_command)

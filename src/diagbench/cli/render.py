@@ -11,6 +11,8 @@ import click
 
 from diagbench.cli.common import write_output
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
+from diagbench.executors.options import OPTIONS as EXECUTOR_OPTIONS
+from diagbench.executors.options import opened
 from diagbench.formats.source import DEFAULT_MAX_BYTES
 
 
@@ -31,9 +33,11 @@ from diagbench.formats.source import DEFAULT_MAX_BYTES
               help="Write one result per diagram as JSON to this file ('-' for stdout).")
 @click.option("--max-bytes", default=DEFAULT_MAX_BYTES, show_default=True, type=click.IntRange(1),
               help="Refuse files larger than this.")
+@EXECUTOR_OPTIONS[0]
+@EXECUTOR_OPTIONS[1]
 def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ...],
            max_side: int | None, jobs: int, timeout: float, json_path: Path | None,
-           max_bytes: int) -> None:
+           max_bytes: int, executor: str, ray_address: str | None) -> None:
     """Render PlantUML, Graphviz and Mermaid files (or folders of them) into OUT.
 
     The engine follows the suffix (.puml → PlantUML, .dot/.gv → Graphviz,
@@ -46,9 +50,9 @@ def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ..
     if fmt == "svg" and (scales or max_side):
         raise click.UsageError("--scale and --max-side apply to PNG images only")
     items = collect(source_files(list(paths)), max_bytes)
-    with progress_bar(len(items), "rendering") as bar:
+    with opened(executor, ray_address) as running, progress_bar(len(items), "rendering") as bar:
         records = render_files(items, out, fmt, scales or (1.0,), max_side, jobs, timeout,
-                               progress=lambda: bar.update(1))
+                               progress=lambda: bar.update(1), engines=running.engine)
     if json_path is not None:
         write_output(json_path, json.dumps([r.as_dict() for r in records], indent=1))
     bad = [r for r in records if not r.ok]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
-from diagbench.render.engines import ENGINES, SUFFIXES, diagrams, language, make_engine
+from diagbench.render.engines import ENGINES, SUFFIXES, Engine, diagrams, language, make_engine
 from diagbench.render.graph_svg import drawn_graph
 from diagbench.render.images import scaled_copy
 from diagbench.render.result import EngineMissing, RenderResult
@@ -74,9 +74,12 @@ def collect(files: list[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> list[tuple
 def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
                  scales: tuple[float, ...] = (1.0,), max_side: int | None = None, jobs: int = 2,
                  timeout: float = 20.0,
-                 progress: Callable[[], None] = lambda: None) -> list[Rendered]:
+                 progress: Callable[[], None] = lambda: None,
+                 engines: Callable[[str, int, float], Engine] = make_engine) -> list[Rendered]:
     """Render the collected diagrams into `out`, each engine's in one batch; invalid
-    diagrams keep their reason and the rest go on. `progress` is called once per item."""
+    diagrams keep their reason and the rest go on. `progress` is called once per item;
+    `engines(name, jobs, timeout)` gives each engine (an executor's `engine`, to render
+    elsewhere than in local processes)."""
     out.mkdir(parents=True, exist_ok=True)
     queues: dict[str, list[tuple[Rendered, str]]] = {name: [] for name in ENGINES}
     for record, source in items:
@@ -93,7 +96,7 @@ def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
             if not queue:
                 continue
             try:
-                engine = make_engine(name, jobs, timeout)
+                engine = engines(name, jobs, timeout)
                 results = engine.render([s for _, s in queue], staging, fmt, progress)
             except EngineMissing as exc:
                 for record, _ in queue:

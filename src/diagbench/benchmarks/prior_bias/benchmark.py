@@ -30,6 +30,7 @@ from diagbench.benchmarks.registry import benchmark
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.prior_bias.records import PriorBiasScore, PriorBiasSummary
+    from diagbench.executors.protocol import Executor
 
 WORDNET_DIR = Path("/usr/share/wordnet")
 
@@ -87,19 +88,22 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
 
     def build(self, out: Path, bars: Bars, *, per_cell: int = 100, seed: int = 0,
               scales: tuple[float, ...] = (), jobs: int = 2, wordnet_dir: Path | None = None,
-              wordnet_min_count: int = 2, **_: Any) -> list[str]:
-        """The benchmark of §3.1; the same seed (and vocabulary) gives byte-identical files."""
+              wordnet_min_count: int = 2, executor: Executor | None = None,
+              **_: Any) -> list[str]:
+        """The benchmark of §3.1; the same seed (and vocabulary) gives byte-identical files,
+        whichever `executor` renders."""
         from diagbench.benchmarks.prior_bias.build import SCALES, build_benchmark
         from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, load_vocabulary
         from diagbench.benchmarks.prior_bias.wordnet import WordNetError, wordnet_chains
-        from diagbench.render.plantuml_pipe import PlantUMLEngine
+        from diagbench.executors.local import LocalExecutor
 
         try:
             extra = wordnet_chains(wordnet_dir, wordnet_min_count) if wordnet_dir else None
         except (WordNetError, OSError) as exc:
             raise DataError(str(exc)) from None
         info = build_benchmark(out, load_vocabulary(extra=extra), per_cell, seed,
-                               PlantUMLEngine(jobs), tuple(sorted(set(scales))) or SCALES, bars)
+                               (executor or LocalExecutor()).engine("plantuml", jobs, 20.0),
+                               tuple(sorted(set(scales))) or SCALES, bars)
         lines = [f"{'condition':<15}" + "".join(f"{r[:4] + '.':>8}" for r in RELATIONS)
                  + f"{'base':>8}{'rendered':>10}"]
         for condition, row in info["cells"].items():

@@ -25,7 +25,7 @@ from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Build, generate
 from diagbench.benchmarks.prior_bias.records import ImageFile, Item
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, Vocabulary
 from diagbench.benchmarks.progress import Bars, no_bars
-from diagbench.render.plantuml_pipe import PlantUMLEngine
+from diagbench.render.engines import Engine
 
 SCALES = (1.0, 1.5, 2.0)
 
@@ -35,7 +35,7 @@ def scale_name(scale: float) -> str:
 
 
 def build_benchmark(out: Path, vocabulary: Vocabulary, per_cell: int, seed: int,
-                    engine: PlantUMLEngine, scales: tuple[float, ...] = SCALES,
+                    engine: Engine, scales: tuple[float, ...] = SCALES,
                     bars: Bars = no_bars) -> dict:
     """Write the benchmark into `out`; return the contents of build.json."""
     build = generate(vocabulary, per_cell, seed)

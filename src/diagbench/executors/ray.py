@@ -1,0 +1,147 @@
+"""The Ray executor: `map` runs one Ray task per item; `engine` renders on a pool of Ray
+actors, each holding a warm engine (one engine process per actor, started once per
+chunk of up to `CHUNK` diagrams rather than once per diagram).
+
+Images travel back as bytes and are written where the caller asked, so the workers
+need no shared file system; a render gives the same bytes wherever it runs.
+`ray.init(address=...)` joins a cluster (`HOST:PORT`, `auto`, `ray://HOST:10001`);
+without an address a Ray instance already started in this process is used, else a
+local one is started (and shut down on `close`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from diagbench.executors.protocol import ExecutorUnavailable
+from diagbench.render.engines import make_engine
+from diagbench.render.result import RenderResult
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+#: Most diagrams one actor renders per call: its engine process starts once per chunk.
+CHUNK = 256
+
+
+class Renderer:
+    """A Ray actor's state: one engine with one process, kept for the actor's lifetime."""
+
+    def __init__(self, name: str, timeout: float) -> None:
+        self.engine = make_engine(name, 1, timeout)
+
+    def version(self) -> str:
+        return self.engine.version()
+
+    def render(self, batch: list[tuple[int, str]], fmt: str
+               ) -> list[tuple[RenderResult, bytes | None]]:
+        """Each (index, source) rendered: its result (numbered by index) and the image bytes
+        of a valid render."""
+        with tempfile.TemporaryDirectory() as tmp:
+            results = self.engine.render([s for _, s in batch], Path(tmp), fmt)
+            out = []
+            for (k, _), result in zip(batch, results, strict=True):
+                data = result.image.read_bytes() if result.ok and result.image else None
+                result.index, result.image = k, None
+                out.append((result, data))
+            return out
+
+
+class RayEngine:
+    """An engine whose diagrams are rendered by a pool of `Renderer` actors."""
+
+    def __init__(self, name: str, actors: list[Any]) -> None:
+        self.name = name
+        self.actors = actors
+
+    def version(self) -> str:
+        import ray
+        return str(ray.get(self.actors[0].version.remote()))
+
+    def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
+               progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
+        """Render every source into `out_dir`/NNNNNN.<fmt>, as the local engines do."""
+        from ray.util import ActorPool
+
+        size = max(1, min(CHUNK, math.ceil(len(sources) / len(self.actors))))
+        numbered = list(enumerate(sources))
+        chunks = [numbered[i:i + size] for i in range(0, len(numbered), size)]
+        results: list[RenderResult] = []
+        pool = ActorPool(self.actors)
+        for done in pool.map(lambda actor, chunk: actor.render.remote(chunk, fmt), chunks):
+            for result, data in done:
+                if data is not None:
+                    result.image = out_dir / f"{result.index:06d}.{fmt}"
+                    result.image.write_bytes(data)
+                results.append(result)
+                progress()
+        return results
+
+
+class RayExecutor:
+    name = "ray"
+
+    def __init__(self, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise ExecutorUnavailable("--executor ray needs Ray: pip install "
+                                      "'diagbench[ray]'") from None
+        self.started = False
+        self.pools: dict[tuple[str, int, float], list[Any]] = {}
+        if ray.is_initialized() and address is None:
+            return
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.WARNING)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise ExecutorUnavailable(f"cannot start or join {where}: {exc}") from None
+        self.started = True
+
+    def map(self, fn: Callable[[A], R], items: Sequence[A],
+            progress: Callable[[], None] = lambda: None) -> list[R]:
+        """One Ray task per item; the actor pools are released first (their CPUs too)."""
+        import ray
+
+        self.release()
+        task = ray.remote(num_cpus=1)(fn)
+        refs = [task.remote(item) for item in items]
+        waiting = list(refs)
+        while waiting:
+            _, waiting = ray.wait(waiting, num_returns=1)
+            progress()
+        return list(ray.get(refs))
+
+    def engine(self, name: str, jobs: int, timeout: float) -> RayEngine:
+        """`jobs` renderer actors (at most one per CPU of the cluster), one CPU each,
+        spread over the nodes; kept until `close` (or the next `map`)."""
+        import ray
+
+        key = (name, jobs, timeout)
+        if key not in self.pools:
+            cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            actor = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(Renderer)
+            self.pools[key] = [actor.remote(name, timeout) for _ in range(min(jobs, cpus))]
+        return RayEngine(name, self.pools[key])
+
+    def release(self) -> None:
+        """Kill the renderer actors (and their engine processes)."""
+        import ray
+
+        for actors in self.pools.values():
+            for actor in actors:
+                ray.kill(actor)
+        self.pools.clear()
+
+    def close(self) -> None:
+        import ray
+
+        self.release()
+        if self.started:
+            ray.shutdown()
