@@ -136,6 +136,8 @@ class Benchmark(ABC, Generic[S, T]):
     description: ClassVar[str]  # one line, for `diagbench benchmarks`
     build_options: ClassVar[tuple[Option, ...]] = ()  # empty: nothing to build
     eval_options: ClassVar[tuple[Option, ...]] = ()
+    #: The default of eval's --max-image-side (None: images are sent as they are).
+    max_image_side: ClassVar[int | None] = None
     score_options: ClassVar[tuple[Option, ...]] = ()  # further options of `score NAME`
     commands: ClassVar[tuple[Any, ...]] = ()  # further commands of its own (click commands)
     #: The columns of `export_rows`, in order (empty: the benchmark cannot be exported).

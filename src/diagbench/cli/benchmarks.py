@@ -108,7 +108,9 @@ def _eval_command(cls: Any) -> click.Command:
                  "OUT/report.html. Exit 0, or 3 when some input could not be used (the "
                  "others are still scored). Failed calls are counted in the report.")
     return _command(cls.name, help_text, (*cls.eval_options, _OUT_RUN, _MAX_CONNECTIONS,
-                                          model_options(multiple=True)), evaluate)
+                                          model_options(multiple=True,
+                                                        max_image_side=cls.max_image_side)),
+                    evaluate)
 
 
 @click.group(name="build", cls=RegistryGroup, make=_build_command)

@@ -58,16 +58,22 @@ OPTIONS = (
     click.option("--cache", "cache_path", type=click.Path(dir_okay=False, path_type=Path),
                  help="Cache file (default: $DIAGBENCH_CACHE or "
                       "~/.cache/diagbench/responses.sqlite)."),
-    click.option("--max-image-side", type=click.IntRange(16),
-                 help="Shrink images whose longer side is above this many pixels."),
     click.option("--max-image-bytes", type=click.IntRange(1024),
                  help="Shrink images until their PNG is at most this many bytes."),
 )
 
 
-def model_options(command: Callable | None = None, *, multiple: bool = False) -> Callable:
+def _image_side(default: int | None) -> Callable:
+    return click.option("--max-image-side", type=click.IntRange(16), default=default,
+                        show_default=default is not None,
+                        help="Shrink images whose longer side is above this many pixels.")
+
+
+def model_options(command: Callable | None = None, *, multiple: bool = False,
+                  max_image_side: int | None = None) -> Callable:
     """Add the shared options to `command`, which receives them as `settings` — a list
-    of `ModelSettings`, one per `--model`, when `multiple`.
+    of `ModelSettings`, one per `--model`, when `multiple`. `max_image_side` is the
+    default of `--max-image-side` (None: images are sent as they are).
 
     An unknown provider, a missing key or an unusable option exits with code 3.
     """
@@ -87,7 +93,7 @@ def model_options(command: Callable | None = None, *, multiple: bool = False) ->
                 sys.exit(EXIT_BAD_INPUT)
             return command(*args, settings=settings if multiple else settings[0], **kwargs)
 
-        for option in reversed(OPTIONS):
+        for option in reversed((*OPTIONS, _image_side(max_image_side))):
             wrapper = option(wrapper)
         help_text = MODEL_HELP + ("; repeat for several models" if multiple else "")
         return click.option("--model", "model_name", required=True, multiple=multiple,

@@ -20,8 +20,8 @@ from diagbench.benchmarks.protocol import (
 COLUMNS = (
     Column("id", "string", "The task (sample/task/N)."),
     Column("sample", "string", "The sample (diagram) it asks about."),
-    Column("task", "string", "structural, association, problem_match, description_match "
-           "or image_to_code (paper 004 §3.4)."),
+    Column("task", "string", "structural, association, problem_match, description_match, "
+           "model_question or image_to_code (paper 004 §3.4)."),
     Column("category", "string", "The diagram category (class, sequence, component, …)."),
     Column("language", "string", "The language of the code (plantuml, mermaid, dot, dbml)."),
     Column("frl", "string", "The language's name as prompts give it."),
@@ -35,6 +35,8 @@ COLUMNS = (
            "(image_to_code).", nullable=True),
     Column("options", "list<string>", "The four personas offered (association).",
            nullable=True),
+    Column("answer_type", "string", "How a model-written question's answer is read: "
+           "choice, yes_no, number or label (model_question).", nullable=True),
     Column("image", "image", "The diagram rendered by its engine (PNG)."),
     Column("code", "string", "The diagram's code (its source file)."),
     Column("sample_record", "json", "The sample's record (persona, domain, problem, "
@@ -84,7 +86,7 @@ def export_rows(data: Path) -> Export:
                    "gold_number": gold if isinstance(gold, int) else None,
                    "gold_text": code if t["task"] == "image_to_code"
                    else gold if isinstance(gold, str) else None,
-                   "options": t.get("options"),
+                   "options": t.get("options"), "answer_type": t.get("answer_type"),
                    "image": {"bytes": inside(data, t["image"]).read_bytes(),
                              "path": t["image"]},
                    "code": code, "sample_record": s}
@@ -127,6 +129,8 @@ def _task(row: Mapping[str, Any], image: str) -> dict[str, Any]:
     task |= {"image": image, "question": row["question"], "gold": row["gold"]}
     if row["options"] is not None:
         task["options"] = row["options"]
+    if row.get("answer_type") is not None:
+        task["answer_type"] = row["answer_type"]
     return task
 
 
