@@ -28,6 +28,7 @@ BASELINES: dict[str, str] = {
     "vision-uml": "diagbench.benchmarks.prior_bias.baselines:answer_from_diagram",
     "blind": "diagbench.benchmarks.archqa.baselines:answer_blind",
     "synth": "diagbench.benchmarks.structure.synth:answer_synth",
+    "judge": "diagbench.benchmarks.structure.judging:answer_judge",
 }
 
 

@@ -131,10 +131,11 @@ def parse_verdict(text: str | None) -> Verdict:
     return Verdict("parsed", found[0], explanation.group(1)[:300] if explanation else "")
 
 
-def judge_samples(samples: list[Planned], settings: Any, out: Path, threshold: float,
+def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: float,
                   max_connections: int = 8) -> dict[str, Verdict]:
-    """Ask the judge about every sample; set `reason` on those removed; the verdicts by
-    sample id (responses in `out`)."""
+    """Ask the judge about every sample (images in the data directory `data`, responses
+    in DATA/generation/judge_responses.jsonl); set `reason` on those removed; the
+    verdicts by sample id."""
     from diagbench.benchmarks.asking import Ask, ask_model
     from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES
 
@@ -143,7 +144,8 @@ def judge_samples(samples: list[Planned], settings: Any, out: Path, threshold: f
         system, user = judge_prompt(CATEGORIES[s.category][0], s.problem or "",
                                     FRL_NAMES[s.language], s.code or "",
                                     s.description or "")
-        asks.append(Ask(s.id, user, out.parent.parent / s.image, system))
+        asks.append(Ask(s.id, user, data / s.image, system))
+    out = data / "generation" / "judge_responses.jsonl"
     answers = ask_model(asks, settings, out, max_connections) if asks else {}
     verdicts = {}
     for s in samples:

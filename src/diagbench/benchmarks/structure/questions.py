@@ -151,10 +151,11 @@ def answer_type_of(seed: int, sample: str) -> str:
     return random.Random(f"{seed}:{sample}").choice(sorted(QUESTION_TYPES))
 
 
-def ask_questions(samples: list[Planned], settings: Any, out: Path, seed: int,
+def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
                   max_connections: int = 8) -> tuple[dict[str, ModelQuestion], dict[str, Any]]:
     """Ask the generating model for one question per sample (through the runner:
-    responses in `out`); (the questions read by sample id, what build.json records)."""
+    responses in DATA/generation/question_responses.jsonl); (the questions read by
+    sample id, what build.json records)."""
     from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES
     from diagbench.models.request import user_request
 
@@ -166,6 +167,7 @@ def ask_questions(samples: list[Planned], settings: Any, out: Path, seed: int,
                                        types[s.id], s.code or "")
         requests.append(user_request(spec.provider, spec.model, user, (), settings.config,
                                      spec.base_url, system=system))
+    out = data / "generation" / "question_responses.jsonl"
     records = settings.run(requests, out, max_connections, ids=[s.id for s in samples]) \
         if requests else []
     kept: dict[str, ModelQuestion] = {}

@@ -83,18 +83,23 @@ def load_data(data: Path) -> tuple[list[dict[str, Any]], str]:
     return tasks, digest.hexdigest()[:16]
 
 
-def generator_settings(model: str, temperature: float, max_tokens: int, seed: int) -> Any:
-    """The `ModelSettings` of the generating model (the response cache when its
-    provider is cached)."""
+def generator_settings(model: str, temperature: float, max_tokens: int, seed: int,
+                       option: str = "--model") -> Any:
+    """The `ModelSettings` of the generating (or judging) model, the response cache when
+    its provider is cached; a name or key that cannot be used is a `DataError` naming
+    `option` (the command exits 3 before any work)."""
     from diagbench.models.cache import ResponseCache
     from diagbench.models.image_policy import ImagePolicy
-    from diagbench.models.providers import PROVIDERS, ModelSpec, provider_key
+    from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
     from diagbench.models.request import GenerationConfig
     from diagbench.models.retry import RetryPolicy
     from diagbench.models.settings import ModelSettings
 
-    spec = ModelSpec.parse(model)
-    provider_key(spec)
+    try:
+        spec = ModelSpec.parse(model)
+        provider_key(spec)
+    except ModelSpecError as exc:
+        raise DataError(f"{option}: {exc}") from None
     return ModelSettings(spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens,
                                                 seed=seed),
                          120.0, RetryPolicy(), ImagePolicy(None, None),

@@ -29,17 +29,46 @@ def extract_code(text: str | None) -> str | None:
     return (blocks[-1][1] if blocks else text).strip("\n") + "\n"
 
 
-def read_answer(task: str, text: str | None, gold: Any) -> tuple[str, Any, bool]:
+#: How the answer to each question task is read (model_question: its `answer_type`).
+ANSWER_TYPE = {"structural": "number", "association": "choice", "problem_match": "yes_no",
+               "description_match": "yes_no"}
+_ENVELOPE = re.compile(r"^(?:final\s+answer|the\s+answer\s+is|answer|label)\s*(?:is|:|-|=)\s*",
+                       re.I)
+_WRAPPERS = " \t*_`\"'“”‘’."
+
+
+def read_label(text: str | None) -> tuple[str, str | None]:
+    """(how it was read, the label stated) of a text-label answer: the whole answer when
+    it is one line, else its last line; an envelope (`Answer: X`), markdown, quotes and
+    a final full stop removed. Compared with the gold under `normalize_name`.
+
+    >>> read_label("**Answer:** 'Order Service'.")
+    ('parsed', 'Order Service')
+    """
+    if not text or not text.strip():
+        return "empty", None
+    line = [ln for ln in text.strip().splitlines() if ln.strip()][-1].strip(_WRAPPERS)
+    label = _ENVELOPE.sub("", line).strip(_WRAPPERS)
+    return ("parsed", label) if label else ("unparsed", None)
+
+
+def read_answer(task: str, text: str | None, gold: Any, answer_type: str | None = None
+                ) -> tuple[str, Any, bool]:
     """(how it was read, what it states, whether it is right) for a question task."""
+    from diagbench.scoring.names import normalize_name
     from diagbench.scoring.strict import parse_choice, parse_number
     from diagbench.scoring.truth import parse_truth
 
-    if task == "structural":
+    kind = answer_type or ANSWER_TYPE[task]
+    if kind == "number":
         r = parse_number(text)
         return r.status, r.value, r.value is not None and float(r.value) == float(gold)
-    if task == "association":
+    if kind == "choice":
         c = parse_choice(text)
         return c.status, c.value, c.value == gold
+    if kind == "label":
+        status, label = read_label(text)
+        return status, label, label is not None and normalize_name(label) == normalize_name(gold)
     t = parse_truth(text)
     value = {"True": "yes", "False": "no"}.get(t.label)
     status = t.status if t.label != "Unknown" or t.status != "parsed" else "unsure"
@@ -71,7 +100,7 @@ def score_model(model: str, tasks: list[dict[str, Any]], answers: Mapping[str, A
             else:
                 codes.setdefault(t["language"], []).append((t, code))
             continue
-        read, value, right = read_answer(t["task"], a.text, t["gold"])
+        read, value, right = read_answer(t["task"], a.text, t["gold"], t.get("answer_type"))
         out[t["id"]] = StructureScore(**base, status="ok", read=read, predicted=value,
                                       correct=right)
     for language, items in codes.items():
