@@ -280,9 +280,12 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                  (({"class": 2}, {"class": 2}), 1.0), (({"class": 2}, {"enum": 2}), 0.0)],
     "strudel_count_score": [((True, {}, {}), 1.0), ((False, {}, {}), 0.5),
                             ((False, {"a": 1}, {}), 0.0), ((True, {"a": 2}, {"a": 2}), 1.0)],
-    "complexity_consistency": [(({},), None), (({"low": []},), None),
-                               (({"low": [10.0], "medium": [11.0]},), 0.0),
-                               (({"low": [10.0], "medium": [12.0], "high": [20.0]},), 100.0)],
+    "code_lengths": [(([],), ("lines", [])), ((["a\n" * 5],), ("lines", [5])),
+                     ((["abcd\n"],), ("characters", [4]))],
+    "complexity_consistency": [(([],), None), (([{"low": 3}],), None),
+                               (([{"low": 0, "medium": 0}],), 0.0),
+                               (([{"low": 10, "medium": 11}],), 100.0),
+                               (([{"low": 10, "medium": 10.9, "high": 12}],), 200 / 3)],
 }
 
 

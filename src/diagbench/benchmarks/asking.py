@@ -27,11 +27,12 @@ NOT_SAVED = "no saved response in this run"
 
 @dataclass(frozen=True, slots=True)
 class Ask:
-    """One question of a benchmark: a prompt about one image (and a system prompt)."""
+    """One question of a benchmark: a prompt about one image, or about none (None: a
+    text-only request), and a system prompt."""
 
     id: str
     prompt: str
-    image: Path
+    image: Path | None
     system: str | None = None
 
 
@@ -104,19 +105,20 @@ def _requests(asks: Iterable[Ask], settings: ModelSettings
     requests: list[Request] = []
     checked: dict[Path, str | None] = {}  # an image asked about often is checked once
     for ask in asks:
-        if ask.image not in checked:
-            checked[ask.image] = image_problem(ask.image)
-        problem = checked[ask.image]
-        part: ImagePart | None = None
-        if problem is None:
-            try:
-                part = settings.image(ask.image)
-            except (ImagePolicyError, OSError) as exc:
-                problem = str(exc)
-        if part is None:
-            errors[ask.id] = Answer(ask.id, "image_error", error=f"{ask.image}: {problem}")
-            continue
+        parts: tuple[ImagePart, ...] = ()
+        if ask.image is not None:
+            if ask.image not in checked:
+                checked[ask.image] = image_problem(ask.image)
+            problem = checked[ask.image]
+            if problem is None:
+                try:
+                    parts = (settings.image(ask.image),)
+                except (ImagePolicyError, OSError) as exc:
+                    problem = str(exc)
+            if not parts:
+                errors[ask.id] = Answer(ask.id, "image_error", error=f"{ask.image}: {problem}")
+                continue
         ids.append(ask.id)
-        requests.append(user_request(spec.provider, spec.model, ask.prompt, (part,),
+        requests.append(user_request(spec.provider, spec.model, ask.prompt, parts,
                                      settings.config, spec.base_url, system=ask.system))
     return errors, ids, requests

@@ -193,6 +193,15 @@ class Benchmark(ABC, Generic[S, T]):
     def prompts(self, data: Dataset) -> list[Ask]:
         """What every sample asks a model, whatever the model."""
 
+    def answers(self, data: Dataset, ask: Callable[[list[Ask]], Mapping[str, Answer]]
+                ) -> Mapping[str, Answer]:
+        """Every answer of one model, by `Ask.id`, given `ask` (a batch of asks → their
+        answers: live through the runner, or replayed from a run's responses). One
+        batch, `prompts(data)`, unless a benchmark asks in rounds whose prompts depend
+        on earlier answers; each later batch then repeats the earlier asks, so that the
+        run's responses keep every round (answered asks are not asked again)."""
+        return ask(self.prompts(data))
+
     @abstractmethod
     def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
               out: Path) -> list[S]:

@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +58,9 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
     fields = {"benchmark": bench.name, **data.manifest, "options": options,
               "models": [s.describe() for s in models]}
     write_manifest(run, fields)
-    asks = bench.prompts(data)
-    answers = {s.name: ask_model(asks, s, model_dir(run, s.name) / "responses.jsonl",
-                                 max_connections, bars) for s in models}
+    answers = {s.name: bench.answers(data, partial(
+        ask_model, settings=s, out=model_dir(run, s.name) / "responses.jsonl",
+        max_connections=max_connections, bars=bars)) for s in models}
     result = score_answers(bench, data, run, answers)
     served = {name: sorted({a.served_model for a in by_id.values() if a.served_model})
               for name, by_id in answers.items()}
@@ -73,12 +74,11 @@ def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars,
     models' scores computed by `executor`)."""
     manifest = read_manifest(bench, run)
     data = bench.samples(run, bars, **manifest["options"])
-    asks = bench.prompts(data)
     answers = {}
     for entry in manifest["models"]:
         settings = settings_from_manifest(entry)
-        answers[settings.name] = replay(asks, settings,
-                                        model_dir(run, settings.name) / "responses.jsonl")
+        answers[settings.name] = bench.answers(data, partial(
+            replay, settings=settings, out=model_dir(run, settings.name) / "responses.jsonl"))
     return score_answers(bench, data, run, answers, executor, bars)
 
 

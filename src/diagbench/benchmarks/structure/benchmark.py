@@ -22,6 +22,7 @@ from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
+    from diagbench.benchmarks.synthesis import Prompting
 
 _CATEGORIES = "class,sequence,component,usecase,state,er,flowchart"
 _LANGUAGES = "plantuml,mermaid,dot,dbml"
@@ -55,6 +56,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--complexity", "complexities", default="low,medium,high",
                      show_default=True, callback=_csv("low,medium,high"),
                      help="Complexity levels, cycled through."),
+        click.option("--prompting", type=click.Choice(["all-in-one", "sequential"]),
+                     default="all-in-one", show_default=True,
+                     help="One call per sample (Fig. 7), or the problem statement first and "
+                          "then the description and code given it (§3.1)."),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.7,
                      show_default=True, help="Of the generating model."),
@@ -104,7 +109,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               categories: list[str] | None = None, languages: list[str] | None = None,
               per_category: int = 5, complexities: list[str] | None = None, seed: int = 0,
               temperature: float = 0.7, max_tokens: int = 4096, jobs: int = 2,
-              max_connections: int = 8, **_: Any) -> list[str]:
+              max_connections: int = 8, prompting: Prompting = "all-in-one",
+              **_: Any) -> list[str]:
         from diagbench.benchmarks.structure.build import build_structure
         from diagbench.benchmarks.structure.records import generator_settings
 
@@ -112,7 +118,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         info = build_structure(out, settings, categories or _CATEGORIES.split(","),
                                languages or _LANGUAGES.split(","), per_category,
                                complexities or ["low", "medium", "high"], seed, jobs,
-                               max_connections)
+                               max_connections, prompting=prompting)
         lines = ["stages: " + ", ".join(f"{k} {v}" for k, v in info["stages"].items()),
                  "removed: " + (", ".join(f"{k} {v}" for k, v in info["removed"].items())
                                 or "none"),

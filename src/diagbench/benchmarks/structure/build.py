@@ -3,9 +3,11 @@
 1. **plan** (seeded): for each category × FRL, `--per-category` samples cycling through
    the complexity levels, each with a persona of the bundled list (`personas.txt`,
    without repetition while it lasts) and a domain;
-2. **synthesis** (§3.1): the Fig. 7 prompt through the runner (cached, resumable:
-   DATA/generation/responses.jsonl), the answer split into problem statement,
-   functional description and code (`prompts.split_answer`);
+2. **synthesis** (§3.1, `diagbench.benchmarks.synthesis`): `--prompting all-in-one`
+   (default) asks the Fig. 7 prompt, `sequential` asks for the problem statement, then
+   for the functional description and code given it; through the runner (cached,
+   resumable: DATA/generation/responses.jsonl), the answers split into problem
+   statement, functional description and code;
 3. **rendering and statistics** (§3.2): each code rendered by its real engine to PNG
    (what models see) and SVG; valid = the engine draws it. Statistics come from the
    parsed model (`diagbench.formats`), never from regular expressions, and are
@@ -32,7 +34,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,7 @@ from diagbench.benchmarks.structure.categories import (
     FRL_NAMES,
     NODE_LIMITS,
 )
-from diagbench.benchmarks.structure.prompts import SYSTEM, generation_prompt, template_hash
-from diagbench.benchmarks.structure.synth import DOMAIN_NAMES
+from diagbench.benchmarks.synthesis import DOMAIN_NAMES, Prompting, personas, template_hash
 
 ASPECT = (0.25, 4.0)
 PHASH_DISTANCE = 4
@@ -51,13 +51,6 @@ PHASH_DISTANCE = 4
 KINDS = {"class": ("class",), "sequence": ("sequence",), "component": ("component",),
          "usecase": ("usecase",), "state": ("state",), "er": ("er",),
          "flowchart": ("flowchart", "graph")}
-
-
-def personas() -> list[str]:
-    """The bundled personas (`personas.txt`), in file order."""
-    text = resources.files("diagbench.benchmarks.structure").joinpath(
-        "personas.txt").read_text(encoding="utf-8")
-    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
 
 
 @dataclass
@@ -70,7 +63,6 @@ class Planned:
     complexity: str
     persona: str
     domain: str
-    prompt: str
     problem: str | None = None
     description: str | None = None
     code: str | None = None
@@ -107,7 +99,7 @@ def plan(categories: list[str], languages: list[str], per_category: int,
     out = []
     k = 0
     for category in categories:
-        title, frls = CATEGORIES[category]
+        frls = CATEGORIES[category][1]
         for language in (lang for lang in frls if lang in languages):
             for n in range(per_category):
                 complexity = complexities[n % len(complexities)]
@@ -115,33 +107,24 @@ def plan(categories: list[str], languages: list[str], per_category: int,
                 k += 1
                 domain = rng.choice(DOMAIN_NAMES)
                 out.append(Planned(f"{category}-{language}-{n:03d}", category, language,
-                                   complexity, persona, domain,
-                                   generation_prompt(title, FRL_NAMES[language], complexity,
-                                                     persona, domain)))
+                                   complexity, persona, domain))
     return out
 
 
 def generate(samples: list[Planned], settings: Any, out: Path, max_connections: int,
-             progress: Callable[[int], None] = lambda n: None) -> None:
+             prompting: Prompting = "all-in-one") -> None:
     """Ask the model (through the runner) and split every answer."""
-    from diagbench.benchmarks.structure.prompts import split_answer
-    from diagbench.models.request import user_request
+    from diagbench.benchmarks.asking import ask_model
+    from diagbench.benchmarks.synthesis import Signals, ask_all, assemble
 
-    spec = settings.spec
-    requests = [user_request(spec.provider, spec.model, s.prompt, (), settings.config,
-                             spec.base_url, system=SYSTEM) for s in samples]
-    records = settings.run(requests, out, max_connections, lambda r: progress(1),
-                           [s.id for s in samples])
-    for s, record in zip(samples, records, strict=True):
-        r = record.response
-        if r.status != "ok" or not r.text:
-            s.reason, s.detail = "the call failed", str(r.error or "empty answer")
-            continue
-        split = split_answer(r.text)
-        s.problem, s.description, s.code, s.fenced = (split.problem, split.description,
-                                                      split.code, split.fenced)
-        if s.code is None:
-            s.reason = "no code in the answer"
+    signals = [Signals(s.id, s.category, s.language, s.complexity, s.persona, s.domain,
+                       prompting) for s in samples]
+    answers = ask_all(signals, lambda asks: ask_model(asks, settings, out, max_connections))
+    for s, signal in zip(samples, signals, strict=True):
+        made = assemble(signal, answers)
+        s.problem, s.description, s.code, s.fenced = (made.problem, made.description,
+                                                      made.code, made.fenced)
+        s.reason, s.detail = made.failure, made.detail
 
 
 def statistics(parsed: Any) -> tuple[dict[str, Any], dict[str, int]]:
@@ -273,6 +256,7 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
 def build_structure(out: Path, settings: Any, categories: list[str], languages: list[str],
                     per_category: int, complexities: list[str], seed: int, jobs: int = 2,
                     max_connections: int = 8, tasks_per_sample: int = 3,
+                    prompting: Prompting = "all-in-one",
                     progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
     """Build the data set into `out`; return build.json's content."""
     from diagbench.benchmarks.structure.tasks import derive
@@ -287,7 +271,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     timings["plan"] = time.perf_counter() - t0
     progress(f"generating {len(samples)} samples with {settings.name}")
     t = time.perf_counter()
-    generate(samples, settings, out / "generation" / "responses.jsonl", max_connections)
+    generate(samples, settings, out / "generation" / "responses.jsonl", max_connections,
+             prompting)
     timings["generate"] = time.perf_counter() - t
     t = time.perf_counter()
     versions = render_all(samples, out, jobs)
@@ -314,7 +299,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     info: dict[str, Any] = {
         "model": settings.name, "seed": seed, "categories": categories,
         "languages": languages, "complexities": complexities, "per_category": per_category,
-        "prompt_template_hash": template_hash(), "stages": stages,
+        "prompting": prompting, "prompt_template_hash": template_hash(prompting),
+        "stages": stages,
         "removed": removed,
         "judge": "not run: the LLM-as-judge filter (Fig. 9) needs --judge, which this build "
                  "does not implement yet",
@@ -325,7 +311,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         "rejected": [{"id": s.id, "reason": s.reason, "detail": s.detail}
                      for s in samples if s.reason is not None],
         "versions": versions,
-        "personas": "diagbench's bundled list (benchmarks/structure/personas.txt)",
+        "personas": "diagbench's bundled list (benchmarks/personas.txt)",
     }
     (out / "build.json").write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n",
                                     encoding="utf-8")

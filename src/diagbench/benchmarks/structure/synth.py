@@ -2,14 +2,16 @@
 stand-in for the code-writing LLM of paper 004 §3.1, so that `build structure` runs
 without a key.
 
-It reads the fields of the Fig. 7 prompt (category, FRL, complexity, persona, domain),
-draws a diagram of that category at that complexity from a hand-written vocabulary of
-the domain (a generator seeded by the prompt's text: the same prompt, the same
-answer), writes it in the FRL with diagbench's writers (`formats.plantuml.graph_writer`,
-`formats.plantuml.sequence_writer`, `formats.mermaid.writer`, `formats.dot`,
-`formats.dbml`) and answers in Fig. 7's format with a templated problem statement,
-functional description and assistant answer. Nothing is checked here: the build
-renders and parses what it wrote like any model's answer.
+It reads the fields of a generation prompt (`diagbench.benchmarks.synthesis`: category,
+FRL, complexity, persona, domain), draws a diagram of that category at that complexity
+from a hand-written vocabulary of the domain (a generator seeded by the prompt's text:
+the same prompt, the same answer), writes it in the FRL with diagbench's writers
+(`formats.plantuml.graph_writer`, `formats.plantuml.sequence_writer`,
+`formats.mermaid.writer`, `formats.dot`, `formats.dbml`) and answers in the prompt's
+format with a templated problem statement, functional description and assistant
+answer: all of them for Fig. 7 (all-in-one), the problem statement alone for the first
+sequential prompt, the rest for the second. Nothing is checked here: the build renders
+and parses what it wrote like any model's answer.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ import random
 import re
 from typing import Any
 
+from diagbench.benchmarks.synthesis import (
+    CATEGORY_BY_TITLE,
+    DOMAIN_NAMES,
+    LANGUAGE_BY_FRL,
+    prompt_kind,
+)
 from diagbench.diagram.graph import Entity, GraphDiagram, Member, Relation
 
 #: Entities per complexity level (inclusive range).
@@ -80,7 +88,7 @@ DOMAINS: dict[str, tuple[list[str], list[str]]] = {
                    "download episode", "follow channel", "report content",
                    "pay creator", "pause stream", "share link"]),
 }
-DOMAIN_NAMES = tuple(DOMAINS)
+assert tuple(DOMAINS) == DOMAIN_NAMES
 _FIELD = re.compile(r"^(Category|FRL|Complexity|Persona|Domain): *(.*)$", re.M)
 _CATEGORY_IN_TEXT = re.compile(r"should deal with a (.+?) and should lead to a solution "
                                r"using the code language (.+?)\. Consider that the problem "
@@ -302,9 +310,8 @@ def fields(prompt: str) -> dict[str, str]:
 
 
 def synth_answer(prompt: str) -> str:
-    """The answer baseline:synth gives to a generation prompt, in Fig. 7's format."""
-    from diagbench.benchmarks.structure.categories import CATEGORY_BY_TITLE, LANGUAGE_BY_FRL
-
+    """The answer baseline:synth gives to a generation prompt, in its format: Fig. 7's
+    four parts, or the problem statement alone, or the other three (sequential)."""
     f = fields(prompt)
     category = CATEGORY_BY_TITLE.get(f.get("category", ""), "class")
     language = LANGUAGE_BY_FRL.get(f.get("frl", ""), "plantuml")
@@ -314,17 +321,21 @@ def synth_answer(prompt: str) -> str:
     rng = random.Random(hashlib.sha256(prompt.encode()).hexdigest())
     if domain not in DOMAINS:
         domain = rng.choice(DOMAIN_NAMES)
-    _, code = synth_diagram(category, language, complexity, domain, rng)
     persona = f.get("persona", "a software engineer")
     title = f.get("category", "diagram").lower()
     problem = (f"As {persona[0].lower() + persona[1:]}, I need a {complexity}-complexity "
                f"{title} of a {domain} system so that my team agrees on its structure "
                f"before we build it.")
+    kind = prompt_kind(prompt)
+    if kind == "problem":
+        return f"Problem:\n\n{problem}\n"
+    _, code = synth_diagram(category, language, complexity, domain, rng)
     description = (f"The {title} models the main parts of the {domain} system and how they "
                    f"relate: each element is one concept of the domain, and each link "
                    f"shows how two of them depend on or lead to each other.")
-    return (f"Problem:\n\n{problem}\n\nFunctionality:\n\n{description}\n\nCode:\n\n```\n"
-            f"{code.rstrip()}\n```\n\nAnswer:\n\nHere is the {title} you asked for.\n")
+    solution = (f"Functionality:\n\n{description}\n\nCode:\n\n```\n{code.rstrip()}\n```\n\n"
+                f"Answer:\n\nHere is the {title} you asked for.\n")
+    return solution if kind == "solution" else f"Problem:\n\n{problem}\n\n{solution}"
 
 
 #: What baseline:synth answers to a task question (it never looks at the image): the
@@ -348,10 +359,10 @@ def blind_answer(prompt: str) -> str:
 
 
 def answer_synth(request: Any) -> str:
-    """baseline:synth as an offline model: a generation prompt (Fig. 7) → its answer
-    (`synth_answer`); any other prompt — a task of `eval structure` — → the blind
-    answer (`blind_answer`)."""
+    """baseline:synth as an offline model: a generation prompt (all-in-one or either
+    sequential one) → its answer (`synth_answer`); any other prompt — a task of `eval
+    structure` — → the blind answer (`blind_answer`)."""
     from diagbench.models.offline import prompt_text
 
     text = prompt_text(request)
-    return synth_answer(text) if "\nPersona: " in text else blind_answer(text)
+    return synth_answer(text) if prompt_kind(text) else blind_answer(text)

@@ -69,6 +69,7 @@ from diagbench.scoring.metrics.prior_bias import (
     rel_acc,
 )
 from diagbench.scoring.metrics.structure import (
+    code_lengths,
     complexity_consistency,
     count_f1,
     image_to_code_score,
@@ -109,6 +110,7 @@ METRICS: dict[str, Callable] = {
     "image_to_code_score": image_to_code_score,
     "count_f1": count_f1,
     "strudel_count_score": strudel_count_score,
+    "code_lengths": code_lengths,
     "complexity_consistency": complexity_consistency,
 }
 
@@ -125,6 +127,7 @@ __all__ = [
     "accuracy_interval",
     "by_length",
     "cell_average",
+    "code_lengths",
     "complexity_consistency",
     "conflict_gap",
     "count_bias",

@@ -1,6 +1,6 @@
 """Metrics of the structured-diagram benchmark (paper 004_34f8485b6a3a0424.txt, STRUDEL):
-the image-to-code scores (§3.4, §5) and the code-generation study's complexity
-consistency (§4).
+the image-to-code scores (§3.4, §5) and the code-generation study's code
+lengths and complexity consistency (§4).
 
 STRUDEL scores an image-to-code answer as (renders + F1 over per-type *counts*)/2,
 which gives full marks to a prediction with the right number of boxes and none of
@@ -92,20 +92,49 @@ def strudel_count_score(valid: bool, gold: Mapping[str, int], pred: Mapping[str,
     return (float(valid) + count_f1(gold, pred)) / 2
 
 
-def complexity_consistency(sizes: Mapping[str, Sequence[float]], margin: float = 0.10
+def code_lengths(codes: Sequence[str]) -> tuple[str, list[int]]:
+    """The code-length measure of 004_34f8485b6a3a0424.txt §4.1 for the codes of one FRL:
+    ("lines", the number of non-blank lines of each code), or ("characters", the length
+    of each code stripped of surrounding white space) for an FRL whose code is usually
+    shorter than 5 lines — its median line count is under 5.
+
+    Edge cases: no code → ("lines", []); a median of exactly 5 lines counts lines; the
+    median of an even number of codes is the mean of the middle two.
+
+    >>> code_lengths(["a\\nb\\n\\nc", "a\\n" * 6, "b\\n" * 7])
+    ('lines', [3, 6, 7])
+    >>> code_lengths(["C1=CC=CC=C1", "CCO"])
+    ('characters', [11, 3])
+    """
+    lines = [sum(1 for ln in code.splitlines() if ln.strip()) for code in codes]
+    ordered = sorted(lines)
+    n = len(ordered)
+    if n and (ordered[n // 2] + ordered[(n - 1) // 2]) / 2 < 5:
+        return "characters", [len(code.strip()) for code in codes]
+    return "lines", lines
+
+
+def complexity_consistency(groups: Sequence[Mapping[str, float]], threshold: float = 10.0
                            ) -> float | None:
-    """Complexity consistency of generated code (004_34f8485b6a3a0424.txt §4.1): with
-    s̄_l the mean size (lines of code; characters for FRLs whose code is under 5
-    lines) at level l, the share of the three checks s̄_medium > (1+margin)·s̄_low,
-    s̄_high > (1+margin)·s̄_medium, s̄_high > (1+margin)·s̄_low that hold, in percent.
+    """Complexity consistency of generated code (004_34f8485b6a3a0424.txt §4.1): each
+    group is the code lengths (`code_lengths`) that one seed — a persona of an FRL —
+    got at the levels low, medium and high. Three checks per group: medium longer than
+    low, high longer than medium, high longer than low, each by at least `threshold` %
+    (b ≥ a · (1 + threshold/100) and b > a, so a tie never holds). The result is the
+    percentage of checks that hold over all groups ("the mean over all samples").
 
-    Edge cases: a check whose levels have no sample is left out; no check left → None.
+    Edge cases: a check whose two levels are not both in the group is left out (a
+    failed call, no code); no check left → None; lengths 0 and 0 are a tie.
 
-    >>> complexity_consistency({"low": [10], "medium": [12], "high": [12]})
+    >>> complexity_consistency([{"low": 10, "medium": 11, "high": 20}])
+    100.0
+    >>> complexity_consistency([{"low": 10, "medium": 10, "high": 12}, {"low": 5}])
     66.66666666666667
     """
-    means = {k: sum(v) / len(v) for k, v in sizes.items() if len(v)}
-    checks = [means[b] > (1 + margin) * means[a]
-              for a, b in (("low", "medium"), ("medium", "high"), ("low", "high"))
-              if a in means and b in means]
+    checks = [b > a and b * 100 >= a * (100 + threshold)
+              for group in groups
+              for a, b in ((group.get(lo), group.get(hi))
+                           for lo, hi in (("low", "medium"), ("medium", "high"),
+                                          ("low", "high")))
+              if a is not None and b is not None]
     return 100.0 * sum(checks) / len(checks) if checks else None

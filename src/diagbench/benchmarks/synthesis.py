@@ -1,0 +1,268 @@
+"""Diagram code written by a model (paper 004_34f8485b6a3a0424.txt §3.1, STRUDEL), shared
+by the benchmarks that generate it (`structure` builds its data set with it, `codegen`
+measures it): the categories and their FRLs, the bundled personas and domains, the
+prompts of both approaches, the split of an answer, and the rounds of asking.
+
+- **all-in-one** (Fig. 7): one call writes the problem statement, the functional
+  description, the code and the assistant's answer;
+- **sequential** (§3.1 and Fig. 8): a first call writes the problem statement the
+  persona might have; a second, given that statement and the same input signals,
+  writes the functional description and the code. Fig. 8's text is not in the paper:
+  ours reuse Fig. 7's sentences, split between the two calls.
+
+Fig. 7's `{code_instruct}` and `{phrasing}` placeholders are not given in the paper;
+ours are `CODE_INSTRUCT` and `PHRASING`. Every prompt ends with the input signals, one
+per line (`Category:`, `FRL:`, `Complexity:`, `Domain:`), as the paper's example
+samples list them, so that an answer can be traced to its inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Literal
+
+from diagbench.benchmarks.asking import Answer, Ask
+
+#: category → (title, as prompts name it; FRLs, as `diagbench.formats.read` names them).
+CATEGORIES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "class": ("UML class diagram", ("plantuml", "mermaid")),
+    "sequence": ("UML sequence diagram", ("plantuml",)),
+    "component": ("UML component diagram", ("plantuml",)),
+    "usecase": ("UML use case diagram", ("plantuml",)),
+    "state": ("UML state machine diagram", ("plantuml", "mermaid")),
+    "er": ("entity relationship diagram", ("mermaid", "dbml")),
+    "flowchart": ("flowchart", ("mermaid", "dot")),
+}
+#: Reader language → the FRL's name in prompts.
+FRL_NAMES = {"plantuml": "PlantUML", "mermaid": "Mermaid", "dot": "Graphviz DOT",
+             "dbml": "DBML"}
+LANGUAGE_BY_FRL = {v: k for k, v in FRL_NAMES.items()}
+CATEGORY_BY_TITLE = {title: name for name, (title, _) in CATEGORIES.items()}
+COMPLEXITIES = ("low", "medium", "high")
+#: The domains a prompt names (the categories are domain-agnostic, §3.1).
+DOMAIN_NAMES = ("e-commerce", "healthcare", "banking", "education", "logistics", "travel",
+                "manufacturing", "streaming")
+Prompting = Literal["all-in-one", "sequential"]
+PROMPTINGS: tuple[Prompting, ...] = ("all-in-one", "sequential")
+
+SYSTEM = ("You are a helpful AI assistant expert in generating solutions with functional "
+          "descriptions for the problem statements of users.")
+CODE_INSTRUCT = ("Write the code in {lang} so that it draws one {category}; put it in one "
+                 "fenced code block.")
+PHRASING = ("Phrase the problem statement as this persona would, in the first person, and "
+            "set it in the domain {domain}.")
+_SIGNALS = "Category: {category}\nFRL: {lang}\nComplexity: {complexity}\nDomain: {domain}\n"
+ALL_IN_ONE = (
+    "Given a persona, generate a prompt with one problem statement that this persona might "
+    "give to an AI assistant. The problem should deal with a {category} and should lead to a "
+    "solution using the code language {lang}. Consider that the problem should be of "
+    "{complexity} complexity. Then generate a code implementation as solution to the problem "
+    "statement using the specific defined code language. {code_instruct} Don't use Python or "
+    "any other programming language. Don't add any comments in the code. The code should be "
+    "syntactically correct and compile and run without errors. Also provide a functional "
+    "description of the solution implementation. Do not mention and not use the code "
+    "language in the problem statement or in the functional description. {phrasing} "
+    "Finally, generate an answer with which the AI assistant will respond to the problem "
+    "statement described in the persona's prompt.\n\n"
+    "Persona: {persona}\n\n"
+    "Now, please output your results in the format below by filling in the placeholders in "
+    "<...>:\n\nProblem:\n\n<problem statement>\n\nFunctionality:\n\n<functional description>"
+    "\n\nCode:\n\n```\n\n<code implementation>\n\n```\n\nAnswer:\n\n<assistant answer>\n\n"
+    "Category: {category}\nFRL: {lang}\nComplexity: {complexity}\nDomain: {domain}\n")
+PROBLEM = (
+    "Given a persona, generate a prompt with one problem statement that this persona might "
+    "give to an AI assistant. The problem should deal with a {category} and should lead to a "
+    "solution using the code language {lang}. Consider that the problem should be of "
+    "{complexity} complexity. Do not mention and not use the code language in the problem "
+    "statement. {phrasing}\n\n"
+    "Persona: {persona}\n\n"
+    "Now, please output your result in the format below by filling in the placeholder in "
+    "<...>:\n\nProblem:\n\n<problem statement>\n\n" + _SIGNALS)
+SOLUTION = (
+    "Given a persona and the problem statement this persona gave to an AI assistant, "
+    "generate a code implementation as solution to the problem statement using the code "
+    "language {lang}. The problem deals with a {category} of {complexity} complexity in the "
+    "domain {domain}. {code_instruct} Don't use Python or any other programming language. "
+    "Don't add any comments in the code. The code should be syntactically correct and "
+    "compile and run without errors. Also provide a functional description of the solution "
+    "implementation. Do not mention and not use the code language in the functional "
+    "description. Finally, generate an answer with which the AI assistant will respond to "
+    "the problem statement.\n\n"
+    "Persona: {persona}\n\n"
+    "Problem statement: {problem}\n\n"
+    "Now, please output your results in the format below by filling in the placeholders in "
+    "<...>:\n\nFunctionality:\n\n<functional description>\n\nCode:\n\n```\n\n"
+    "<code implementation>\n\n```\n\nAnswer:\n\n<assistant answer>\n\n" + _SIGNALS)
+
+
+def personas() -> list[str]:
+    """The bundled personas (`personas.txt`), in file order."""
+    text = resources.files("diagbench.benchmarks").joinpath("personas.txt").read_text(
+        encoding="utf-8")
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """The input signals of one sample to generate (§3.1), its id and the approach."""
+
+    id: str
+    category: str  # a key of CATEGORIES
+    language: str  # a key of FRL_NAMES
+    complexity: str
+    persona: str
+    domain: str
+    prompting: Prompting = "all-in-one"
+
+    def fill(self, template: str, **more: str) -> str:
+        title = CATEGORIES[self.category][0]
+        lang = FRL_NAMES[self.language]
+        return template.format(category=title, lang=lang, complexity=self.complexity,
+                               persona=self.persona, domain=self.domain,
+                               code_instruct=CODE_INSTRUCT.format(lang=lang, category=title),
+                               phrasing=PHRASING.format(domain=self.domain), **more)
+
+
+def generation_prompt(category: str, lang: str, complexity: str, persona: str,
+                      domain: str) -> str:
+    """Fig. 7 (all-in-one) filled in, from the category's title and the FRL's name."""
+    return ALL_IN_ONE.format(
+        category=category, lang=lang, complexity=complexity, persona=persona, domain=domain,
+        code_instruct=CODE_INSTRUCT.format(lang=lang, category=category),
+        phrasing=PHRASING.format(domain=domain))
+
+
+def template_hash(prompting: Prompting = "all-in-one") -> str:
+    """A hash of the templates of one approach (the manifests record it)."""
+    texts = (ALL_IN_ONE,) if prompting == "all-in-one" else (PROBLEM, SOLUTION)
+    return hashlib.sha256((SYSTEM + "".join(texts) + CODE_INSTRUCT + PHRASING).encode()
+                          ).hexdigest()[:16]
+
+
+PromptKind = Literal["all-in-one", "problem", "solution"]
+
+
+def prompt_kind(prompt: str) -> PromptKind | None:
+    """Which generation prompt `prompt` is (None: none of them), by the placeholders of
+    its output format."""
+    problem, description = "<problem statement>" in prompt, "<functional description>" in prompt
+    if problem and description:
+        return "all-in-one"
+    return "problem" if problem else "solution" if description else None
+
+
+_SECTION = re.compile(r"^[^\w\n]*(Problem|Functionality|Code|Answer)[^\w\n]*:[^\w\n]*$",
+                      re.M | re.I)
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.M | re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A generation answer split into its parts (None: the part is missing)."""
+
+    problem: str | None
+    description: str | None
+    code: str | None
+    answer: str | None
+    fenced: bool
+
+
+def split_answer(text: str) -> Split:
+    """Problem statement, functional description, code (fenced or not: the last fenced
+    block of the Code part, else the whole Code part) and assistant answer.
+
+    >>> s = split_answer("Problem:\\nP\\nFunctionality:\\nD\\nCode:\\n```dot\\ndigraph{}\\n```\\n")
+    >>> (s.problem, s.description, s.code.strip(), s.fenced)
+    ('P', 'D', 'digraph{}', True)
+    """
+    marks = list(_SECTION.finditer(text))
+    parts: dict[str, str] = {}
+    for k, m in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
+        parts.setdefault(m.group(1).lower(), text[m.end():end].strip())
+    code_part = parts.get("code")
+    fenced = False
+    code = None
+    if code_part is not None:
+        blocks = _FENCE.findall(code_part + "\n")
+        if blocks:
+            code, fenced = blocks[-1][1].strip("\n") + "\n", True
+        elif code_part:
+            code = code_part.strip("\n") + "\n"
+    elif (blocks := _FENCE.findall(text)):
+        code, fenced = blocks[-1][1].strip("\n") + "\n", True
+    return Split(parts.get("problem") or None, parts.get("functionality") or None,
+                 code if code and code.strip() else None, parts.get("answer") or None, fenced)
+
+
+@dataclass(frozen=True, slots=True)
+class Generated:
+    """What the model wrote for one sample, or why there is nothing to use: `failure`
+    is None, "the call failed" (`detail`: the error) or "no code in the answer"."""
+
+    problem: str | None = None
+    description: str | None = None
+    code: str | None = None
+    fenced: bool = False
+    failure: str | None = None
+    detail: str = ""
+
+
+#: Answers a batch of asks (live through the runner, or replayed from a run).
+AskFn = Callable[[list[Ask]], Mapping[str, Answer]]
+SOLUTION_ID = "{id}/solution"
+
+
+def first_ask(s: Signals) -> Ask:
+    """The first call of a sample: Fig. 7 (all-in-one), or the problem statement."""
+    return Ask(s.id, s.fill(ALL_IN_ONE if s.prompting == "all-in-one" else PROBLEM),
+               None, SYSTEM)
+
+
+def ask_all(samples: Sequence[Signals], ask: AskFn) -> dict[str, Answer]:
+    """Every answer of every sample, by `Ask.id`: the first calls, then the sequential
+    samples' second calls (given the problem statement of the first). The second batch
+    repeats the first, so that a run's responses keep both rounds (answered ones come
+    back from the run, not from the model)."""
+    first = [first_ask(s) for s in samples]
+    answers = dict(ask(first))
+    second = []
+    for s in samples:
+        problem = _problem(answers.get(s.id)) if s.prompting == "sequential" else None
+        if problem:
+            second.append(Ask(SOLUTION_ID.format(id=s.id), s.fill(SOLUTION, problem=problem),
+                              None, SYSTEM))
+    return dict(ask(first + second)) if second else answers
+
+
+def _problem(answer: Answer | None) -> str | None:
+    """The problem statement of a first-round sequential answer."""
+    if answer is None or answer.status != "ok" or not answer.text:
+        return None
+    return split_answer(answer.text).problem or answer.text.strip() or None
+
+
+def assemble(s: Signals, answers: Mapping[str, Answer]) -> Generated:
+    """What the model wrote for sample `s`, from the answers of `ask_all`."""
+    first = answers.get(s.id)
+    if first is None or first.status != "ok" or not (first.text or "").strip():
+        return Generated(failure="the call failed",
+                         detail=str((first and first.error) or "empty answer"))
+    if s.prompting == "all-in-one":
+        split = split_answer(first.text or "")
+        problem = split.problem
+    else:
+        problem = _problem(first)
+        second = answers.get(SOLUTION_ID.format(id=s.id))
+        if second is None or second.status != "ok" or not (second.text or "").strip():
+            return Generated(problem, failure="the call failed",
+                             detail="solution: " + str((second and second.error)
+                                                       or "empty answer"))
+        split = split_answer(second.text or "")
+    if split.code is None:
+        return Generated(problem, split.description, failure="no code in the answer")
+    return Generated(problem, split.description, split.code, split.fenced)
