@@ -87,7 +87,12 @@ def test_build_offline_counts_filters_and_engine_check(data, tmp_path):
         assert (data / s["image"]).is_file() and s["problem"] and s["description"]
     tasks = _rows(data / "tasks.jsonl")
     assert {t["task"] for t in tasks} == {"structural", "association", "problem_match",
-                                           "description_match", "image_to_code"}
+                                           "description_match", "model_question",
+                                           "image_to_code"}
+    asked = info["questions"]  # one model-written question per kept sample, or dropped
+    assert asked["asked"] == len(samples)
+    assert asked["kept"] + sum(asked["dropped"].values()) == asked["asked"]
+    assert sum(t["task"] == "model_question" for t in tasks) == asked["kept"] > 0
     # byte-identical for a seed
     again = tmp_path / "again"
     done = _cli("build", "structure", "--out", str(again), *ARGS)

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 _CATEGORIES = "class,sequence,component,usecase,state,er,flowchart"
 _LANGUAGES = "plantuml,mermaid,dot,dbml"
+_TASKS = ("structural,association,problem_match,description_match,model_question,"
+          "image_to_code")
 
 
 def _csv(allowed: str) -> Any:
@@ -41,8 +43,8 @@ def _csv(allowed: str) -> Any:
 @benchmark("structure")
 class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     description = ("Structured software diagrams from code (paper 004, STRUDEL): synthesis, "
-                   "rendering, filters; counting, association, matching and image-to-code "
-                   "tasks")
+                   "rendering, filters, LLM judge; counting, association, matching, "
+                   "model-written and image-to-code tasks")
     build_options = (
         click.option("--model", "generator", required=True,
                      help="The model that writes the diagrams (PROVIDER:MODEL[@URL]); "
@@ -68,18 +70,23 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      help="Processes per rendering engine."),
         click.option("--max-connections", type=click.IntRange(1), default=8,
                      show_default=True),
+        click.option("--judge", help="The LLM-as-judge of §3.3 (Fig. 9), PROVIDER:MODEL[@URL]; "
+                                     "baseline:judge checks offline. Not given: not run."),
+        click.option("--judge-threshold", type=click.FloatRange(0.0, 1.0), default=0.5,
+                     show_default=True, help="Samples the judge scores below this are "
+                     "removed (true 1, null 0.5, false 0)."),
     )
     eval_options = (
         click.option("--data", required=True,
                      type=click.Path(exists=True, file_okay=False, path_type=Path),
                      help="A data set of `build structure`."),
-        click.option("--tasks", "task_types", default="structural,association,problem_match,"
-                     "description_match,image_to_code", show_default=True,
-                     callback=_csv("structural,association,problem_match,description_match,"
-                                   "image_to_code")),
+        click.option("--tasks", "task_types", default=_TASKS, show_default=True,
+                     callback=_csv(_TASKS)),
         click.option("--limit", type=click.IntRange(1), help="Only the first N tasks."),
     )
 
+    #: Paper 004 §5.1: images resized to at most 1024 × 1024 px for the evaluation.
+    max_image_side = 1024
     columns = COLUMNS
     row_metric = ROW_METRIC
 
@@ -110,22 +117,32 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               per_category: int = 5, complexities: list[str] | None = None, seed: int = 0,
               temperature: float = 0.7, max_tokens: int = 4096, jobs: int = 2,
               max_connections: int = 8, prompting: Prompting = "all-in-one",
-              **_: Any) -> list[str]:
+              judge: str | None = None, judge_threshold: float = 0.5, **_: Any) -> list[str]:
         from diagbench.benchmarks.structure.build import build_structure
         from diagbench.benchmarks.structure.records import generator_settings
 
         settings = generator_settings(generator, temperature, max_tokens, seed)
+        judging = generator_settings(judge, 0.0, 1024, seed, "--judge") if judge else None
         info = build_structure(out, settings, categories or _CATEGORIES.split(","),
                                languages or _LANGUAGES.split(","), per_category,
                                complexities or ["low", "medium", "high"], seed, jobs,
-                               max_connections, prompting=prompting)
+                               max_connections, prompting=prompting, judge=judging,
+                               judge_threshold=judge_threshold)
+        judged, asked = info["judge"], info["questions"]
+        if isinstance(judged, dict):
+            judged = (f"{judged['model']}: " + ", ".join(
+                f"{k} {v}" for k, v in judged["verdicts"].items())
+                + f"; removed {judged['removed']} (threshold {judged['threshold']:g})")
         lines = ["stages: " + ", ".join(f"{k} {v}" for k, v in info["stages"].items()),
                  "removed: " + (", ".join(f"{k} {v}" for k, v in info["removed"].items())
                                 or "none"),
                  f"engine check: {info['engine_check']['equal']}/"
                  f"{info['engine_check']['checked']} drawn with the counts read",
                  "tasks: " + ", ".join(f"{k} {v}" for k, v in info["tasks"].items()),
-                 f"judge: {info['judge']}", f"-> {out} (details in {out / 'build.json'})"]
+                 f"judge: {judged}",
+                 f"model-written questions: {asked['kept']}/{asked['asked']} kept"
+                 + "".join(f", {k} {v}" for k, v in asked["dropped"].items()),
+                 f"-> {out} (details in {out / 'build.json'})"]
         return lines
 
     def samples(self, run: Path, bars: Bars, *, data: str, task_types: list[str] | None = None,

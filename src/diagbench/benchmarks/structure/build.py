@@ -15,13 +15,20 @@
 4. **filters** (§3.3), each counted in build.json: call failed, no code, wrong diagram
    kind, the engine does not draw it, parsed counts ≠ drawn counts, node-count
    limits, aspect ratio outside [0.25, 4], near-blank image, duplicate code,
-   perceptual-hash duplicate (Hamming ≤ 4); the LLM-as-judge filter (Fig. 9) is not
-   run by this build and build.json says so;
-5. **tasks** (§3.4, `tasks.derive`).
+   perceptual-hash duplicate (Hamming ≤ 4); then, with `--judge MODEL`, the
+   LLM-as-judge filter (Fig. 9, `judging`: below `--judge-threshold`, an unparsable
+   verdict or a failed judge call removes the sample; without it build.json says the
+   judge was not run);
+5. **closed-ended questions** (§3.4, Fig. 10, `questions`): the generating model writes
+   one question with its answer about each kept sample; malformed ones are dropped
+   and counted;
+6. **tasks** (§3.4, `tasks.derive`).
 
 DATA/samples.jsonl, DATA/tasks.jsonl, DATA/images/*.png, DATA/sources/*, DATA/build.json
-(deterministic for a seed and a deterministic model) and DATA/timings.json (seconds per
-stage, not deterministic).
+(deterministic for a seed and deterministic models), DATA/generation/*.jsonl (the
+runner's responses: generation, judge, questions) and DATA/timings.json (seconds per
+stage — synthesis, statistics, render, filters, judge, questions, tasks — not
+deterministic).
 """
 
 from __future__ import annotations
@@ -77,6 +84,8 @@ class Planned:
     sha256: str = ""
     reason: str | None = None
     detail: str = ""
+    judge: dict[str, Any] | None = None
+    model_question: dict[str, Any] | None = None
 
     def record(self) -> dict[str, Any]:
         return {"id": self.id, "category": self.category, "language": self.language,
@@ -87,7 +96,8 @@ class Planned:
                 "width": self.width, "height": self.height, "sha256": self.sha256,
                 "lines": len((self.code or "").strip().splitlines()),
                 "chars": len((self.code or "").strip()),
-                "counts": self.counts, "drawn": self.drawn, "statistics": self.statistics}
+                "counts": self.counts, "drawn": self.drawn, "statistics": self.statistics,
+                "judge": self.judge, "model_question": self.model_question}
 
 
 def plan(categories: list[str], languages: list[str], per_category: int,
@@ -162,18 +172,13 @@ def _drawn(engine: str, svg: str, sequence: bool) -> dict[str, int] | None:
     return {k: int(f[k]) for k in ("entities", "relations", "clusters")}
 
 
-def render_all(samples: list[Planned], out: Path, jobs: int) -> dict[str, str]:
-    """Render every sample with code to PNG and SVG; fill kind, statistics, drawn
-    counts and image facts; return the engine versions."""
+def read_all(samples: list[Planned]) -> None:
+    """Parse every sample with code; fill its kind and statistics (or why not)."""
     from diagbench.formats.read import read
-    from diagbench.render.engines import make_engine
-    from diagbench.render.graph_stats import mark_graph
-    from diagbench.render.svg_stats import mark_sequence
-    from diagbench.render.validity import ENGINE_OF
 
-    versions: dict[str, str] = {}
-    todo = [s for s in samples if s.reason is None and s.code]
-    for s in todo:
+    for s in samples:
+        if s.reason is not None or not s.code:
+            continue
         parsed = read(s.code or "", s.language)
         if not parsed:
             s.reason = "nothing read from the code"
@@ -183,9 +188,20 @@ def render_all(samples: list[Planned], out: Path, jobs: int) -> dict[str, str]:
             s.reason, s.detail = "wrong diagram kind", f"read as {s.kind}"
             continue
         s.statistics, s.counts = statistics(parsed[0])
+
+
+def render_all(samples: list[Planned], out: Path, jobs: int) -> dict[str, str]:
+    """Render every sample read (`read_all`) to PNG and SVG; fill the drawn counts and
+    image facts; return the engine versions."""
+    from diagbench.render.engines import make_engine
+    from diagbench.render.graph_stats import mark_graph
+    from diagbench.render.svg_stats import mark_sequence
+    from diagbench.render.validity import ENGINE_OF
+
+    versions: dict[str, str] = {}
     by_engine: dict[str, list[Planned]] = {}
-    for s in todo:
-        if s.reason is None:
+    for s in samples:
+        if s.reason is None and s.code:
             by_engine.setdefault(ENGINE_OF[s.language], []).append(s)
     images = out / "images"
     for name, group in by_engine.items():
@@ -256,9 +272,13 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
 def build_structure(out: Path, settings: Any, categories: list[str], languages: list[str],
                     per_category: int, complexities: list[str], seed: int, jobs: int = 2,
                     max_connections: int = 8, tasks_per_sample: int = 3,
-                    prompting: Prompting = "all-in-one",
+                    prompting: Prompting = "all-in-one", judge: Any = None,
+                    judge_threshold: float = 0.5,
                     progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
-    """Build the data set into `out`; return build.json's content."""
+    """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
+    run the LLM-as-judge filter); return build.json's content."""
+    from diagbench.benchmarks.structure.judging import judge_info, judge_samples
+    from diagbench.benchmarks.structure.questions import ask_questions
     from diagbench.benchmarks.structure.tasks import derive
 
     timings: dict[str, float] = {}
@@ -273,16 +293,35 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     t = time.perf_counter()
     generate(samples, settings, out / "generation" / "responses.jsonl", max_connections,
              prompting)
-    timings["generate"] = time.perf_counter() - t
+    timings["synthesis"] = time.perf_counter() - t
+    t = time.perf_counter()
+    read_all(samples)
+    timings["statistics"] = time.perf_counter() - t
     t = time.perf_counter()
     versions = render_all(samples, out, jobs)
-    timings["render_and_parse"] = time.perf_counter() - t
+    timings["render"] = time.perf_counter() - t
     t = time.perf_counter()
     kept, removed = apply_filters(samples, out)
-    timings["filter"] = time.perf_counter() - t
+    timings["filters"] = time.perf_counter() - t
+    judged: str | dict[str, Any] = ("not run: no --judge given (the LLM-as-judge filter "
+                                    "of §3.3, Fig. 9)")
+    if judge is not None:
+        t = time.perf_counter()
+        verdicts = judge_samples(kept, judge, out, judge_threshold, max_connections)
+        for s in kept:
+            s.judge = verdicts[s.id].record()
+        kept = [s for s in kept if s.reason is None]
+        removed = dict(Counter(s.reason for s in samples if s.reason is not None))
+        judged = judge_info(judge.name, judge_threshold, verdicts)
+        timings["judge"] = time.perf_counter() - t
     for s in samples:
         if s.image and s.reason is not None:
             (out / s.image).unlink(missing_ok=True)
+    t = time.perf_counter()
+    questions, asked = ask_questions(kept, settings, out, seed, max_connections)
+    for s in kept:
+        s.model_question = questions[s.id].record() if s.id in questions else None
+    timings["questions"] = time.perf_counter() - t
     t = time.perf_counter()
     records = [s.record() for s in kept]
     for s in kept:
@@ -302,8 +341,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         "prompting": prompting, "prompt_template_hash": template_hash(prompting),
         "stages": stages,
         "removed": removed,
-        "judge": "not run: the LLM-as-judge filter (Fig. 9) needs --judge, which this build "
-                 "does not implement yet",
+        "judge": judged, "questions": asked,
         "engine_check": {"checked": sum(s.drawn is not None for s in samples if s.image),
                          "equal": sum(s.drawn == s.counts for s in samples if s.image)},
         "validity": _rates(samples),
@@ -317,7 +355,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                                     encoding="utf-8")
     timings["total"] = time.perf_counter() - t0
     (out / "timings.json").write_text(json.dumps(
-        {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples)}, indent=1)
+        {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
+                                                        "kept": len(kept)}, indent=1)
         + "\n", encoding="utf-8")
     return info
 

@@ -8,7 +8,7 @@ drawn per sample from the seed). The reply is read strictly (`parse_question`):
 - `User:` then `Assistant:`, each once, both non-empty;
 - choice: the question lists (A), (B), (C) and (D), and the answer opens with one letter;
 - yes_no: the answer opens with yes or no;
-- number: the answer states one number (`scoring.strict.parse_number`);
+- number: the answer states a number (`scoring.strict.parse_number`) and holds no other;
 - label: the answer is one line of at most 80 characters, written in the code (compared
   as `scoring.names.normalize_name` folds it).
 
@@ -76,6 +76,7 @@ _ROLE = re.compile(r"^[\s*_`#]*(User|Assistant)[\s*_`]*:", re.M | re.I)
 _WRAP = " \t\n*_`\"'<>“”"
 _LETTER = re.compile(r"^\(?([A-D])(?:\)|\.|:|,|\s|$)")
 _YES_NO = re.compile(r"^(yes|no)\b", re.I)
+_NUMBERS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?![\w])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +135,9 @@ def parse_question(text: str | None, answer_type: str, code: str
         return ModelQuestion("yes_no", question, yes_no.group(1).lower()), ""
     if answer_type == "number":
         number = parse_number(answer)
-        if number.status != "parsed" or not isinstance(number.value, float):
-            return None, f"answer is not one number ({number.status})"
+        if number.status != "parsed" or not isinstance(number.value, float) \
+                or len(_NUMBERS.findall(answer)) != 1:
+            return None, "answer is not one number"
         value = number.value
         return ModelQuestion("number", question, int(value) if value.is_integer() else value), ""
     label = answer.rstrip(".").strip(_WRAP)

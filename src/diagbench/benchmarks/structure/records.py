@@ -20,7 +20,8 @@ class StructureScore:
     `read`: how the answer was read (parsed, ambiguous, unparsed, empty; for
     image-to-code: code or no_code); `predicted`: what it states; `correct` for the
     question tasks; `score` (image-to-code score), `counts_score` (STRUDEL's), `valid`,
-    `entity_f1`, `relation_f1` for image-to-code.
+    `entity_f1`, `relation_f1` for image-to-code; `answer_type` of a model-written
+    question (choice, yes_no, number, label).
     """
 
     model: str
@@ -39,6 +40,7 @@ class StructureScore:
     entity_f1: float | None = None
     relation_f1: float | None = None
     error: str | None = None
+    answer_type: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -50,8 +52,9 @@ class StructureScore:
 
 @dataclass(frozen=True, slots=True)
 class StructureSummary:
-    """Per model: outcomes, accuracy per task, per task × category × FRL, the
-    image-to-code scores; ambiguous/unparsed answers counted (they are wrong)."""
+    """Per model: outcomes, accuracy per task, per task × category × FRL, per answer
+    type of the model-written questions, the image-to-code scores; ambiguous/unparsed
+    answers counted (they are wrong)."""
 
     models: dict[str, dict[str, Any]] = field(default_factory=dict)
 

@@ -38,6 +38,15 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     report.heading("Accuracy per task (%)")
     report.table(["model", *tasks], [[name, *(_f(m["accuracy"].get(t)) for t in tasks)]
                                      for name, m in summary.models.items()])
+    report.heading("Model-written questions by answer type (%)")
+    report.paragraph("Closed-ended questions the generating model wrote about its own "
+                     "diagram (paper 004 §3.4, Fig. 10), read by their answer type: the "
+                     "option letter, yes/no, the number, or the label (normalised exact "
+                     "match).", note=True)
+    report.table(["model", "answer type", "n", "accuracy"],
+                 [[name, kind, v["n"], _f(v["accuracy"])]
+                  for name, m in summary.models.items()
+                  for kind, v in m.get("model_question_types", {}).items()])
     report.heading("Image-to-code")
     report.paragraph("score = renders × mean of entity F1 (normalised name and kind) and "
                      "relation F1 (ends, direction, type) on the parsed models; STRUDEL's "

@@ -102,7 +102,7 @@ def score_model(model: str, tasks: list[dict[str, Any]], answers: Mapping[str, A
             continue
         read, value, right = read_answer(t["task"], a.text, t["gold"], t.get("answer_type"))
         out[t["id"]] = StructureScore(**base, status="ok", read=read, predicted=value,
-                                      correct=right)
+                                      correct=right, answer_type=t.get("answer_type"))
     for language, items in codes.items():
         results = check(language, [c for _, c in items])
         for (t, code), (valid, error) in zip(items, results, strict=True):
@@ -143,6 +143,10 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
             | {"all": _accuracy(questions)},
             "accuracy_cells": {k: {"n": len(v), "accuracy": _accuracy(v)}
                                for k, v in sorted(cells.items())},
+            "model_question_types": {
+                kind: {"n": len(v), "accuracy": _accuracy(v)}
+                for kind in sorted({r.answer_type for r in questions if r.answer_type})
+                for v in [[r for r in questions if r.answer_type == kind]]},
             "image_to_code": _i2c(i2c),
             "image_to_code_cells": {k: _i2c(v) for k, v in sorted(i2c_cells.items())},
         }

@@ -360,9 +360,13 @@ def blind_answer(prompt: str) -> str:
 
 def answer_synth(request: Any) -> str:
     """baseline:synth as an offline model: a generation prompt (all-in-one or either
-    sequential one) → its answer (`synth_answer`); any other prompt — a task of `eval
-    structure` — → the blind answer (`blind_answer`)."""
+    sequential one) → its answer (`synth_answer`); a closed-ended question prompt (Fig.
+    10) → a question about the code (`questions.answer_question`); any other prompt — a
+    task of `eval structure` — → the blind answer (`blind_answer`)."""
+    from diagbench.benchmarks.structure.questions import PROMPT_START, answer_question
     from diagbench.models.offline import prompt_text
 
     text = prompt_text(request)
+    if text.startswith(PROMPT_START):
+        return answer_question(text)
     return synth_answer(text) if prompt_kind(text) else blind_answer(text)
