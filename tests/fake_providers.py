@@ -4,6 +4,7 @@ by the next scripted behaviour (fault injection)."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import socket
@@ -27,6 +28,9 @@ class FakeServer:
         self.slow_seconds = slow_seconds
         self.requests: list[dict] = []
         self.lock = threading.Lock()
+        self.connections: list[socket.socket] = []  # for `kill`
+        self.in_flight = self.peak_in_flight = 0
+        self.dead = False  # set by `kill`
         fake = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -35,15 +39,26 @@ class FakeServer:
             def setup(self):
                 super().setup()  # answer at once: no Nagle wait between headers and body
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                with fake.lock:
+                    fake.connections.append(self.connection)
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if fake.dead:  # between `kill` and the end of its accept loop
+                    fake.respond(self, "drop", b"")
+                    return
                 with fake.lock:
                     fake.requests.append(body)
+                    fake.in_flight += 1
+                    fake.peak_in_flight = max(fake.peak_in_flight, fake.in_flight)
                     behaviour = fake.script.pop(0) if fake.script else "ok"
                     fake.on_body(body)
                     payload = fake.answer(body, self.path)
-                fake.respond(self, behaviour, payload)
+                try:
+                    fake.respond(self, behaviour, payload)
+                finally:
+                    with fake.lock:
+                        fake.in_flight -= 1
 
             def log_message(self, *args):
                 pass
@@ -65,6 +80,17 @@ class FakeServer:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def kill(self) -> None:
+        """Go down as a crashed server does: no new connection is accepted (they are
+        refused) and every open one is cut, answers in flight included."""
+        self.dead = True
+        with self.lock:
+            for connection in self.connections:
+                with contextlib.suppress(OSError):  # already closed by its handler
+                    connection.shutdown(socket.SHUT_RDWR)
         self.server.shutdown()
         self.server.server_close()
 

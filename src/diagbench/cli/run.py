@@ -50,7 +50,7 @@ def run(requests_file: Path, out: Path, limit: int | None, repeats: int, max_con
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     spec = settings.spec
-    fields = {"provider": spec.provider, "model": spec.model, "base_url": spec.base_url,
+    fields = {"provider": spec.provider, "model": spec.model, **settings.served(),
               "parameters": settings.parameters() | {"repeats": repeats},
               "prompt_template_hash": digest("\n".join(sorted(
                   {p.text for r in requests for p in r.messages[0].parts[-1:]

@@ -50,7 +50,7 @@ class GeminiGenerate:
         except errors.APIError as exc:
             headers = getattr(exc.response, "headers", None) or {}
             raise CallError(f"HTTP {exc.code}: {exc.message}"[:500], retryable_status(exc.code),
-                            parse_retry_after(headers.get("retry-after"))) from None
+                            parse_retry_after(headers.get("retry-after")), exc.code) from None
         except ValueError as exc:
             raise CallError(f"malformed response: {exc}"[:300], True) from None
         except Exception as exc:

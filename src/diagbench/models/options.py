@@ -21,7 +21,7 @@ BUDGET_PROVIDERS = ("anthropic", "gemini")  # their reasoning option is a token 
 def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | None,
               reasoning: str | None, timeout: float, retries: int, no_cache: bool,
               cache_path: Path | None, max_image_side: int | None,
-              max_image_bytes: int | None) -> ModelSettings:
+              max_image_bytes: int | None, endpoints: tuple[str, ...]) -> ModelSettings:
     from diagbench.models.cache import ResponseCache
     from diagbench.models.image_policy import ImagePolicy
     from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
@@ -34,11 +34,18 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
         raise ModelSpecError(f"--reasoning for {spec.provider} is a token budget, "
                              f"not {reasoning!r}")
     provider_key(spec)  # a missing key is reported before any work
+    if endpoints and not spec.base_url:
+        raise ModelSpecError(f"--endpoint serves a model named with its server, as in "
+                             f"{spec.provider}:{spec.model}@http://127.0.0.1:8000/v1")
+    for url in endpoints:
+        if not url.startswith(("http://", "https://")):
+            raise ModelSpecError(f"--endpoint {url!r}: expected an http:// or https:// URL")
     return ModelSettings(
         spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
                                reasoning=reasoning),
         timeout, RetryPolicy(retries=retries), ImagePolicy(max_image_side, max_image_bytes),
-        None if no_cache or not PROVIDERS[spec.provider].cached else ResponseCache(cache_path))
+        None if no_cache or not PROVIDERS[spec.provider].cached else ResponseCache(cache_path),
+        endpoints)
 
 
 MODEL_HELP = ("PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o, baseline:ocr (offline) or "
@@ -60,6 +67,9 @@ OPTIONS = (
                       "~/.cache/diagbench/responses.sqlite)."),
     click.option("--max-image-bytes", type=click.IntRange(1024),
                  help="Shrink images until their PNG is at most this many bytes."),
+    click.option("--endpoint", "endpoints", multiple=True, metavar="URL",
+                 help="Another server of the --model (repeatable): requests are spread over "
+                      "all, --max-connections on each; one that keeps failing rests."),
 )
 
 
@@ -80,14 +90,17 @@ def model_options(command: Callable | None = None, *, multiple: bool = False,
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
         def wrapper(*args, model_name, temperature, max_tokens, seed, reasoning, timeout,
-                    retries, no_cache, cache_path, max_image_side, max_image_bytes, **kwargs):
+                    retries, no_cache, cache_path, max_image_side, max_image_bytes, endpoints,
+                    **kwargs):
             from diagbench.models.providers import ModelSpecError
 
-            names = model_name if multiple else (model_name,)
+            names = tuple(dict.fromkeys(model_name if multiple else (model_name,)))
             try:
+                if endpoints and len(names) > 1:
+                    raise ModelSpecError("--endpoint serves one --model, not several")
                 settings = [_settings(name, temperature, max_tokens, seed, reasoning, timeout,
                                       retries, no_cache, cache_path, max_image_side,
-                                      max_image_bytes) for name in dict.fromkeys(names)]
+                                      max_image_bytes, endpoints) for name in names]
             except ModelSpecError as exc:
                 click.echo(f"diagbench: error: {exc}", err=True)
                 sys.exit(EXIT_BAD_INPUT)

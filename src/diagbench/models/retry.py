@@ -29,13 +29,22 @@ class RetryPolicy:
 
 
 class CallError(Exception):
-    """A failed call: the reason to record, whether to retry, and the server's wait hint."""
+    """A failed call: the reason to record, whether to retry, the server's wait hint and
+    the HTTP status, when the server answered."""
 
-    def __init__(self, reason: str, retryable: bool, retry_after: float | None = None) -> None:
+    def __init__(self, reason: str, retryable: bool, retry_after: float | None = None,
+                 status: int | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retryable = retryable
         self.retry_after = retry_after
+        self.status = status
+
+    @property
+    def endpoint_fault(self) -> bool:
+        """Whether the server itself failed (5xx, time-out, dropped or refused connection,
+        garbled answer), not the request (4xx) nor its rate (429)."""
+        return self.retryable and self.status != 429
 
 
 def retryable_status(status: int) -> bool:
@@ -58,7 +67,8 @@ def sdk_errors(sdk: ModuleType) -> Iterator[None]:
     except sdk.APIStatusError as exc:
         raise CallError(f"HTTP {exc.status_code}: {exc.message}"[:500],
                         retryable_status(exc.status_code),
-                        parse_retry_after(exc.response.headers.get("retry-after"))) from None
+                        parse_retry_after(exc.response.headers.get("retry-after")),
+                        exc.status_code) from None
     except sdk.APITimeoutError:
         raise CallError("timed out", True) from None
     except sdk.APIConnectionError as exc:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diagbench.models.cache import ResponseCache
+from diagbench.models.endpoints import EndpointPool, public_url
 from diagbench.models.image_policy import ImagePolicy
+from diagbench.models.protocol import Model
 from diagbench.models.providers import ModelSpec, make_adapter
 from diagbench.models.request import GenerationConfig, ImagePart, Request
 from diagbench.models.response import Response
@@ -23,7 +25,8 @@ LISTED_WHEN_SET = frozenset({"stop"})
 
 @dataclass(frozen=True)
 class ModelSettings:
-    """Which model, how it generates, how it is called, and what images it is sent."""
+    """Which model, how it generates, how it is called, and what images it is sent;
+    `endpoints` are more servers of the same model beside `spec.base_url`."""
 
     spec: ModelSpec
     config: GenerationConfig
@@ -31,6 +34,7 @@ class ModelSettings:
     retry: RetryPolicy
     images: ImagePolicy
     cache: ResponseCache | None
+    endpoints: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -46,22 +50,44 @@ class ModelSettings:
         config = {k: v for k, v in self.config.as_dict().items() if v or k not in LISTED_WHEN_SET}
         return config | {"image_policy": self.images.as_dict()}
 
+    def served(self) -> dict:
+        """Where the model is served, as a manifest records it: `base_url`, and every
+        endpoint (without user or password) when there are several."""
+        urls = self.urls()
+        return {"base_url": self.spec.base_url} | (
+            {"endpoints": [public_url(u) for u in urls]} if len(urls) > 1 else {})
+
     def describe(self) -> dict:
         """The model as a run's manifest lists it."""
         spec = self.spec
         return {"name": self.name, "provider": spec.provider, "model": spec.model,
-                "base_url": spec.base_url, "parameters": self.parameters()}
+                **self.served(), "parameters": self.parameters()}
+
+    def urls(self) -> list[str]:
+        """Every endpoint: the model's base URL, then the others."""
+        return list(dict.fromkeys((self.spec.base_url or "", *self.endpoints)))
+
+    def adapter(self, max_connections: int) -> Model:
+        """The model's adapter; over several endpoints, a pool of one adapter each with
+        at most `max_connections` in flight on each."""
+        urls = self.urls()
+        if len(urls) == 1:
+            return make_adapter(self.spec, self.timeout)
+        return EndpointPool({url: make_adapter(replace(self.spec, base_url=url), self.timeout)
+                             for url in urls}, max_connections)
 
     def run(self, requests: list[Request], out: Path | None = None,
             max_connections: int = 8,
             progress: Callable[[Response], None] = lambda r: None,
             ids: list[str] | None = None) -> list[ResponseRecord]:
-        """Answer `requests` through the runner (cache, retries, resumable `out`)."""
+        """Answer `requests` through the runner (cache, retries, resumable `out`), with at
+        most `max_connections` in flight on each endpoint."""
         async def go() -> list[ResponseRecord]:
-            adapter = make_adapter(self.spec, self.timeout)
+            adapter = self.adapter(max_connections)
             try:
-                return await run_requests(adapter, requests, out, self.cache, max_connections,
-                                          self.retry, progress, ids)
+                return await run_requests(adapter, requests, out, self.cache,
+                                          max_connections * len(self.urls()), self.retry,
+                                          progress, ids)
             finally:
                 await adapter.close()
         return asyncio.run(go())

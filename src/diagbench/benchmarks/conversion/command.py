@@ -64,8 +64,8 @@ def convert(images: tuple[Path, ...], out: Path, prompt: str, caption: str | Non
     except (PromptError, ValueError) as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    fields = {"benchmark": "conversion", "model": settings.name,
-              "base_url": settings.spec.base_url, "parameters": settings.parameters(),
+    fields = {"benchmark": "conversion", "model": settings.name, **settings.served(),
+              "parameters": settings.parameters(),
               "prompt": template.name, "prompt_template_hash": template.sha256,
               "images": len(samples)}
     write_manifest(out, fields)
