@@ -51,6 +51,7 @@ from diagbench.benchmarks.structure.categories import (
     NODE_LIMITS,
 )
 from diagbench.benchmarks.synthesis import DOMAIN_NAMES, Prompting, personas, template_hash
+from diagbench.executors.protocol import Executor
 
 ASPECT = (0.25, 4.0)
 PHASH_DISTANCE = 4
@@ -190,10 +191,11 @@ def read_all(samples: list[Planned]) -> None:
         s.statistics, s.counts = statistics(parsed[0])
 
 
-def render_all(samples: list[Planned], out: Path, jobs: int) -> dict[str, str]:
-    """Render every sample read (`read_all`) to PNG and SVG; fill the drawn counts and
-    image facts; return the engine versions."""
-    from diagbench.render.engines import make_engine
+def render_all(samples: list[Planned], out: Path, jobs: int,
+               executor: Executor | None = None) -> dict[str, str]:
+    """Render every sample read (`read_all`) to PNG and SVG by `executor`'s engines (local
+    by default); fill the drawn counts and image facts; return the engine versions."""
+    from diagbench.executors.local import LocalExecutor
     from diagbench.render.graph_stats import mark_graph
     from diagbench.render.svg_stats import mark_sequence
     from diagbench.render.validity import ENGINE_OF
@@ -205,7 +207,7 @@ def render_all(samples: list[Planned], out: Path, jobs: int) -> dict[str, str]:
             by_engine.setdefault(ENGINE_OF[s.language], []).append(s)
     images = out / "images"
     for name, group in by_engine.items():
-        engine = make_engine(name, jobs, 60.0)
+        engine = (executor or LocalExecutor()).engine(name, jobs, 60.0)
         staging = out / ".staging"
         shutil.rmtree(staging, ignore_errors=True)
         (staging / "png").mkdir(parents=True)
@@ -273,7 +275,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                     per_category: int, complexities: list[str], seed: int, jobs: int = 2,
                     max_connections: int = 8, tasks_per_sample: int = 3,
                     prompting: Prompting = "all-in-one", judge: Any = None,
-                    judge_threshold: float = 0.5,
+                    judge_threshold: float = 0.5, executor: Executor | None = None,
                     progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
     """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
     run the LLM-as-judge filter); return build.json's content."""
@@ -284,29 +286,34 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     samples = plan(categories, languages, per_category, complexities, seed)
+    entering: dict[str, int] = {}  # samples going into each stage
+
+    def enter(stage: str, group: list[Planned]) -> float:
+        entering[stage] = sum(s.reason is None for s in group)
+        return time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     for sub in ("images", "sources"):
         shutil.rmtree(out / sub, ignore_errors=True)
         (out / sub).mkdir()
     timings["plan"] = time.perf_counter() - t0
     progress(f"generating {len(samples)} samples with {settings.name}")
-    t = time.perf_counter()
+    t = enter("synthesis", samples)
     generate(samples, settings, out / "generation" / "responses.jsonl", max_connections,
              prompting)
     timings["synthesis"] = time.perf_counter() - t
-    t = time.perf_counter()
+    t = enter("statistics", samples)
     read_all(samples)
     timings["statistics"] = time.perf_counter() - t
-    t = time.perf_counter()
-    versions = render_all(samples, out, jobs)
+    t = enter("render", samples)
+    versions = render_all(samples, out, jobs, executor)
     timings["render"] = time.perf_counter() - t
-    t = time.perf_counter()
+    t = enter("filters", samples)
     kept, removed = apply_filters(samples, out)
     timings["filters"] = time.perf_counter() - t
     judged: str | dict[str, Any] = ("not run: no --judge given (the LLM-as-judge filter "
                                     "of §3.3, Fig. 9)")
     if judge is not None:
-        t = time.perf_counter()
+        t = enter("judge", kept)
         verdicts = judge_samples(kept, judge, out, judge_threshold, max_connections)
         for s in kept:
             s.judge = verdicts[s.id].record()
@@ -317,12 +324,12 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     for s in samples:
         if s.image and s.reason is not None:
             (out / s.image).unlink(missing_ok=True)
-    t = time.perf_counter()
+    t = enter("questions", kept)
     questions, asked = ask_questions(kept, settings, out, seed, max_connections)
     for s in kept:
         s.model_question = questions[s.id].record() if s.id in questions else None
     timings["questions"] = time.perf_counter() - t
-    t = time.perf_counter()
+    t = enter("tasks", kept)
     records = [s.record() for s in kept]
     for s in kept:
         (out / "sources" / f"{s.id}.txt").write_text(s.code or "", encoding="utf-8")
@@ -356,7 +363,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     timings["total"] = time.perf_counter() - t0
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
-                                                        "kept": len(kept)}, indent=1)
+                                                        "kept": len(kept),
+                                                        "samples_in": entering}, indent=1)
         + "\n", encoding="utf-8")
     return info
 
