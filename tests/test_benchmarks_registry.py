@@ -30,13 +30,14 @@ def test_benchmarks_lists_every_registered_benchmark_one_line_each():
     done = _diagbench("benchmarks")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == ["archqa", "conversion", "prior-bias",
-                                                   "structure"]
+    assert [line.split()[0] for line in lines] == ["archqa", "codegen", "conversion",
+                                                   "prior-bias", "structure"]
     assert all(len(line.split(maxsplit=1)[1]) > 20 for line in lines)
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["eval", "--help"],
-                                  ["eval", "conversion", "--help"], ["build", "--help"],
+                                  ["eval", "conversion", "--help"],
+                                  ["eval", "codegen", "--help"], ["build", "--help"],
                                   ["export", "--help"], ["import", "--help"]])
 def test_start_up_imports_no_heavy_library(args):
     code = (f"import sys\nfrom diagbench.cli import cli\ntry:\n    cli.main({args!r})\n"
@@ -71,8 +72,8 @@ def test_build_lists_only_benchmarks_with_something_to_build():
 
 def test_unknown_benchmark_and_foreign_run_are_clear_errors(tmp_path):
     done = _diagbench("score", "nope", str(tmp_path))
-    assert done.returncode == 2 and \
-        "no benchmark 'nope' (known: archqa, conversion, prior-bias, structure)" in done.stderr
+    assert done.returncode == 2 and ("no benchmark 'nope' (known: archqa, codegen, "
+                                      "conversion, prior-bias, structure)") in done.stderr
     (tmp_path / "manifest.json").write_text(json.dumps({"benchmark": "prior-bias",
                                                         "options": {}}))
     done = _diagbench("score", "conversion", str(tmp_path))

@@ -1,0 +1,107 @@
+"""The codegen benchmark (paper 004_34f8485b6a3a0424.txt §4, STRUDEL's code-generation
+study). It has no data set to build: `eval codegen` plans the samples from its options.
+
+    RUN/  models/MODEL/responses.jsonl (both rounds of the sequential prompts),
+          models/MODEL/code/ID.EXT; scores.jsonl; summary.json; report.html, plots/
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from diagbench.benchmarks.options import comma_list
+from diagbench.benchmarks.progress import Bars
+from diagbench.benchmarks.protocol import Benchmark, Dataset
+from diagbench.benchmarks.registry import benchmark
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary
+
+_CATEGORIES = ("class", "sequence", "component", "usecase", "state", "er", "flowchart")
+_LANGUAGES = ("plantuml", "mermaid", "dot", "dbml")
+_COMPLEXITIES = ("low", "medium", "high")
+_PROMPTINGS = ("all-in-one", "sequential")
+
+
+@benchmark("codegen")
+class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
+    description = ("Diagram code written by a model (paper 004 §4, STRUDEL): validity per FRL "
+                   "and complexity, complexity consistency, all-in-one vs sequential prompts")
+    eval_options = (
+        click.option("--categories", default=",".join(_CATEGORIES), show_default=True,
+                     callback=comma_list(_CATEGORIES), help="Comma-separated categories."),
+        click.option("--languages", default=",".join(_LANGUAGES), show_default=True,
+                     callback=comma_list(_LANGUAGES), help="Comma-separated FRLs."),
+        click.option("--per-category", type=click.IntRange(1), default=5, show_default=True,
+                     help="Personas per category, each asked for every FRL and level."),
+        click.option("--complexity", "complexities", default=",".join(_COMPLEXITIES),
+                     show_default=True, callback=comma_list(_COMPLEXITIES),
+                     help="Complexity levels, each asked of every persona."),
+        click.option("--prompting", "promptings", default=",".join(_PROMPTINGS),
+                     show_default=True, callback=comma_list(_PROMPTINGS),
+                     help="Prompting approaches: all-in-one (Fig. 7), sequential (the "
+                          "problem statement, then the description and code given it)."),
+        click.option("--sample-seed", type=int, default=0, show_default=True,
+                     help="Seed of the choice of personas and domains."),
+        click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
+                     help="Processes per rendering engine."),
+    )
+
+    def __init__(self) -> None:
+        self.jobs = 2
+
+    def samples(self, run: Path, bars: Bars, *, categories: list[str] | None = None,
+                languages: list[str] | None = None, per_category: int = 5,
+                complexities: list[str] | None = None, promptings: list[str] | None = None,
+                sample_seed: int = 0, jobs: int = 2, **_: Any) -> Dataset:
+        from diagbench.benchmarks.codegen.plan import plan, plan_manifest
+
+        self.jobs = jobs
+        samples = plan(categories or list(_CATEGORIES), languages or list(_LANGUAGES),
+                       per_category, complexities or list(_COMPLEXITIES),
+                       promptings or list(_PROMPTINGS), sample_seed)
+        return Dataset(samples, (), plan_manifest(samples))
+
+    def prompts(self, data: Dataset) -> list[Ask]:
+        from diagbench.benchmarks.synthesis import first_ask
+        return [first_ask(s) for s in data.samples]
+
+    def answers(self, data: Dataset, ask: Callable[[list[Ask]], Mapping[str, Answer]]
+                ) -> Mapping[str, Answer]:
+        from diagbench.benchmarks.synthesis import ask_all
+        return ask_all(data.samples, ask)
+
+    def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
+              out: Path) -> list[CodegenScore]:
+        from diagbench.benchmarks.codegen.scoring import score_model
+        return score_model(model, data.samples, answers, out, self.jobs)
+
+    def summarize(self, data: Dataset, scores: Mapping[str, list[CodegenScore]]
+                  ) -> CodegenSummary:
+        from diagbench.benchmarks.codegen.scoring import summarize
+        return summarize(scores)
+
+    def read_summary(self, data: dict) -> CodegenSummary:
+        from diagbench.benchmarks.codegen.records import CodegenSummary
+        return CodegenSummary.from_json(data)
+
+    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[CodegenScore]]:
+        from diagbench.benchmarks.codegen.records import CodegenScore
+        from diagbench.benchmarks.jsonl import read_scores
+        return read_scores(run / "scores.jsonl", models, CodegenScore.from_json,
+                           "a codegen score")
+
+    def report(self, run: Path, data: Dataset, scores: Mapping[str, list[CodegenScore]],
+               summary: CodegenSummary) -> Path:
+        from diagbench.benchmarks.codegen.report import write_report
+        return write_report(run, summary)
+
+    def lines(self, summary: CodegenSummary, scores: Mapping[str, list[CodegenScore]]
+              ) -> list[str]:
+        from diagbench.benchmarks.codegen.report import table_lines
+        return table_lines(summary)

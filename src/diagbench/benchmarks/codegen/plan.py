@@ -1,0 +1,64 @@
+"""The samples of a codegen run (paper 004 §4.1): for each category, `per_category`
+personas of the bundled list (seeded, without repetition while it lasts), each with a
+domain; each persona asked for every FRL of the category at every complexity level,
+with every prompting approach."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import asdict
+from typing import Any, cast
+
+from diagbench.benchmarks.synthesis import (
+    CATEGORIES,
+    DOMAIN_NAMES,
+    PROMPTINGS,
+    Prompting,
+    Signals,
+    personas,
+    template_hash,
+)
+
+
+def group_of(s: Signals) -> str:
+    """The seed a sample shares with the other levels of its persona and FRL (the id is
+    `GROUP.COMPLEXITY.PROMPTING`)."""
+    return s.id.split(".")[0]
+
+
+def plan(categories: list[str], languages: list[str], per_category: int,
+         complexities: list[str], promptings: list[str], seed: int) -> list[Signals]:
+    """Every sample to generate, in a fixed order, seeded."""
+    unknown = [p for p in promptings if p not in PROMPTINGS]
+    if unknown:
+        raise ValueError(f"no prompting approach {unknown[0]!r}")
+    rng = random.Random(seed)
+    pool = personas()
+    rng.shuffle(pool)
+    out = []
+    k = 0
+    for category in categories:
+        frls = [lang for lang in CATEGORIES[category][1] if lang in languages]
+        for n in range(per_category if frls else 0):
+            persona = pool[k % len(pool)]
+            k += 1
+            domain = rng.choice(DOMAIN_NAMES)
+            for language in frls:
+                for complexity in complexities:
+                    for prompting in promptings:
+                        out.append(Signals(f"{category}-{language}-{n:03d}.{complexity}."
+                                           f"{prompting}", category, language, complexity,
+                                           persona, domain, cast(Prompting, prompting)))
+    return out
+
+
+def plan_manifest(samples: list[Signals]) -> dict[str, Any]:
+    """What the manifest records about the plan: its size, a hash of every sample's
+    signals, and the hash of each prompting approach's templates."""
+    text = json.dumps([asdict(s) for s in samples], ensure_ascii=False, sort_keys=True)
+    return {"samples": len(samples),
+            "dataset_hash": hashlib.sha256(text.encode()).hexdigest()[:16],
+            "prompt_template_hashes": {p: template_hash(p)
+                                       for p in dict.fromkeys(s.prompting for s in samples)}}

@@ -1,0 +1,111 @@
+"""The report of a codegen run: the paper's Table 2 (validity overall and per complexity,
+complexity consistency) per model and prompting, Table 4 (prompting approaches over all
+models), the cells per FRL, and two plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from diagbench.benchmarks.codegen.records import CodegenSummary
+
+_LEVELS = ("low", "medium", "high")
+
+
+def _f(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def _levels(cell: dict[str, Any]) -> list[str]:
+    return [_f(cell["by_complexity"].get(c, {}).get("validity")) for c in _LEVELS]
+
+
+def table_lines(summary: CodegenSummary) -> list[str]:
+    """The results as `eval` prints them (%)."""
+    out = ["model / prompting: validity overall (low, medium, high); complexity consistency"]
+    for name, m in summary.models.items():
+        for p, cell in m["promptings"].items():
+            out.append(f"{name} / {p}: {_f(cell['validity'])} ({', '.join(_levels(cell))}); "
+                       f"{_f(cell['consistency'])} over {cell['groups']} personas × FRLs")
+        out.append("  outcomes: " + ", ".join(f"{k} {v}" for k, v in m["outcomes"].items()))
+    out.append("all models: " + "; ".join(
+        f"{p} validity {_f(c['validity'])}, consistency {_f(c['consistency'])}"
+        for p, c in summary.promptings.items()))
+    return out
+
+
+def write_report(run: Path, summary: CodegenSummary) -> Path:
+    """RUN/report.html (static) with the tables and the plots in RUN/plots/."""
+    from diagbench.report.html import HtmlReport
+
+    report = HtmlReport("codegen — diagram code written by models (paper 004 §4, STRUDEL)")
+    report.paragraph("Valid: the code renders with the real engine (diagbench.render). "
+                     "Complexity consistency: per persona and FRL, medium longer than low, "
+                     "high than medium, high than low, each by at least 10 % (lines of code; "
+                     "characters for an FRL whose code is usually under 5 lines); the share "
+                     "of checks that hold. Failed calls are left out of the rates and counted; "
+                     "an answer without code is invalid.", note=True)
+    report.heading("Validity and complexity consistency (%, the paper's Table 2)")
+    report.table(["model", "prompting", "n", "validity", *_LEVELS, "consistency", "outcomes"],
+                 [[name, p, c["n"], _f(c["validity"]), *_levels(c), _f(c["consistency"]),
+                   ", ".join(f"{k} {v}" for k, v in m["outcomes"].items())]
+                  for name, m in summary.models.items() for p, c in m["promptings"].items()])
+    report.heading("Prompting approaches over all models (%, the paper's Table 4)")
+    report.table(["metric", *summary.promptings],
+                 [["code validity", *(_f(c["validity"]) for c in summary.promptings.values())],
+                  ["complexity consistency",
+                   *(_f(c["consistency"]) for c in summary.promptings.values())]])
+    report.heading("Per FRL")
+    report.table(["model", "FRL", "prompting", "n", "validity", *_LEVELS, "measure",
+                  "mean length (low / medium / high)", "consistency"],
+                 [[name, *key.split("|"), c["n"], _f(c["validity"]), *_levels(c),
+                   c["measure"] or "—",
+                   " / ".join(_f(c["mean_length"].get(level)) for level in _LEVELS),
+                   _f(c["consistency"])]
+                  for name, m in summary.models.items() for key, c in m["frls"].items()])
+    for src, caption in _plots(run, summary):
+        report.figure(src, caption)
+    return report.write(run / "report.html")
+
+
+def _plots(run: Path, summary: CodegenSummary) -> list[tuple[str, str]]:
+    """Validity per complexity per model × prompting, and Table 4 as bars."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    (run / "plots").mkdir(exist_ok=True)
+    rows = [(f"{name} / {p}", c) for name, m in summary.models.items()
+            for p, c in m["promptings"].items()]
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    width = 0.8 / max(1, len(rows))
+    for k, (label, cell) in enumerate(rows):
+        ax.bar([x + k * width for x in range(len(_LEVELS))],
+               [cell["by_complexity"].get(c, {}).get("validity") or 0.0 for c in _LEVELS],
+               width, label=label)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(_LEVELS))], list(_LEVELS))
+    ax.set_ylabel("code validity (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(run / "plots" / "validity.png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(5, 3))
+    metrics = ("validity", "consistency")
+    width = 0.8 / max(1, len(summary.promptings))
+    for k, (p, cell) in enumerate(summary.promptings.items()):
+        ax.bar([x + k * width for x in range(len(metrics))],
+               [cell[name] or 0.0 for name in metrics], width, label=p)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(metrics))],
+                  ["code validity", "complexity consistency"])
+    ax.set_ylabel("%")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(run / "plots" / "promptings.png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return [("plots/validity.png", "Code validity per complexity level, per model and "
+             "prompting"),
+            ("plots/promptings.png", "Prompting approaches over all models (Table 4)")]

@@ -1,0 +1,129 @@
+"""Scoring of the codegen benchmark: each answer's code rendered by its engine (valid =
+`diagbench.render.validity`, paper 004 §4.1), its length by the measure of its FRL, and
+the summary — validity per model × prompting × complexity (Table 2), complexity
+consistency, and both over all models per prompting (Table 4).
+
+Rates leave failed calls out (counted under `outcomes`); an answer without code is
+invalid. Consistency groups a persona's codes of one FRL and prompting across the
+levels (`scoring.metrics.complexity_consistency`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from diagbench.benchmarks.asking import Answer
+from diagbench.benchmarks.codegen.plan import group_of
+from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary, Status
+from diagbench.benchmarks.synthesis import COMPLEXITIES, Signals, assemble
+from diagbench.scoring.metrics import code_lengths, complexity_consistency
+
+#: File extension of each FRL's code.
+EXTENSIONS = {"plantuml": "puml", "mermaid": "mmd", "dot": "dot", "dbml": "dbml"}
+
+
+def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, Answer],
+                out: Path, jobs: int = 2) -> list[CodegenScore]:
+    """Every sample's code for one model, rendered and measured; the codes are written
+    to `out/code/` (`out` is the model's directory)."""
+    from diagbench.render.validity import check
+
+    made = {s.id: assemble(s, answers) for s in samples}
+    written: dict[str, str] = {}
+    (out / "code").mkdir(parents=True, exist_ok=True)
+    rendered: dict[str, tuple[bool, str | None]] = {}
+    cells: dict[tuple[str, str], list[Signals]] = {}
+    for s in samples:
+        code = made[s.id].code
+        if code is not None:
+            cells.setdefault((s.language, s.prompting), []).append(s)
+            name = f"code/{s.id}.{EXTENSIONS[s.language]}"
+            (out / name).write_text(code, encoding="utf-8")
+            written[s.id] = name
+    for language in sorted({lang for lang, _ in cells}):
+        todo = [s for (lang, _), group in sorted(cells.items()) if lang == language
+                for s in group]
+        for s, result in zip(todo, check(language, [made[s.id].code or "" for s in todo],
+                                         jobs, fmt="png"), strict=True):
+            rendered[s.id] = result
+    lengths: dict[str, tuple[str | None, int | None]] = {}
+    for group in cells.values():
+        unit, sizes = code_lengths([made[s.id].code or "" for s in group])
+        lengths |= {s.id: (unit, n) for s, n in zip(group, sizes, strict=True)}
+    scores = []
+    for s in samples:
+        g = made[s.id]
+        status: Status = ("ok" if g.code is not None else "call_error"
+                          if g.failure == "the call failed" else "no_code")
+        valid, error = rendered.get(s.id, (None, g.detail or g.failure))
+        measure, length = lengths.get(s.id, (None, None))
+        scores.append(CodegenScore(model, s.id, group_of(s), s.category, s.language,
+                                   s.complexity, s.prompting, status,
+                                   False if status == "no_code" else valid, measure, length,
+                                   g.fenced if g.code is not None else None,
+                                   written.get(s.id), error))
+    return scores
+
+
+def _rate(scores: Iterable[CodegenScore]) -> dict[str, Any]:
+    """{n (answers scored), valid, validity (%, None when n = 0)}."""
+    scored = [s for s in scores if s.status != "call_error"]
+    valid = sum(s.valid is True for s in scored)
+    return {"n": len(scored), "valid": valid,
+            "validity": 100.0 * valid / len(scored) if scored else None}
+
+
+def _groups(scores: Iterable[CodegenScore]) -> list[dict[str, float]]:
+    """The lengths of each (model, group, prompting) by complexity level."""
+    groups: dict[tuple[str, str, str], dict[str, float]] = {}
+    for s in scores:
+        if s.length is not None:
+            groups.setdefault((s.model, s.group, s.prompting), {})[s.complexity] = s.length
+    return list(groups.values())
+
+
+def _cell(scores: list[CodegenScore]) -> dict[str, Any]:
+    """Validity overall and per level, and the complexity consistency, of some scores."""
+    levels = [c for c in COMPLEXITIES if any(s.complexity == c for s in scores)]
+    groups = _groups(scores)
+    return {**_rate(scores),
+            "by_complexity": {c: _rate(s for s in scores if s.complexity == c)
+                              for c in levels},
+            "consistency": complexity_consistency(groups), "groups": len(groups)}
+
+
+def summarize(scores: Mapping[str, list[CodegenScore]]) -> CodegenSummary:
+    """Per model and prompting (Table 2, with the cells per FRL), and per prompting over
+    all models (Table 4)."""
+    models: dict[str, dict[str, Any]] = {}
+    everything = [s for records in scores.values() for s in records]
+    promptings = list(dict.fromkeys(s.prompting for s in everything))
+    for model, records in scores.items():
+        frls: dict[str, Any] = {}
+        for language in dict.fromkeys(s.language for s in records):
+            for p in promptings:
+                cell = [s for s in records if s.language == language and s.prompting == p]
+                if cell:
+                    measures = {s.measure for s in cell if s.measure}
+                    frls[f"{language}|{p}"] = {**_cell(cell),
+                                               "measure": measures.pop() if measures else None,
+                                               "mean_length": _mean_lengths(cell)}
+        models[model] = {
+            "outcomes": dict(sorted(Counter(s.status for s in records).items())),
+            "promptings": {p: _cell([s for s in records if s.prompting == p])
+                           for p in promptings if any(s.prompting == p for s in records)},
+            "frls": frls}
+    overall = {p: _cell([s for s in everything if s.prompting == p]) for p in promptings}
+    return CodegenSummary(models, overall)
+
+
+def _mean_lengths(scores: list[CodegenScore]) -> dict[str, float]:
+    """The mean code length per level (of the codes there are)."""
+    out = {}
+    for level in COMPLEXITIES:
+        sizes = [s.length for s in scores if s.complexity == level and s.length is not None]
+        if sizes:
+            out[level] = sum(sizes) / len(sizes)
+    return out
