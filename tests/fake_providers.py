@@ -27,6 +27,7 @@ class FakeServer:
         self.on_body: Callable[[dict], None] = lambda body: None  # seen before `reply`
         self.slow_seconds = slow_seconds
         self.requests: list[dict] = []
+        self.wire: list[tuple[dict[str, str], bytes]] = []  # each request's headers and body
         self.lock = threading.Lock()
         self.connections: list[socket.socket] = []  # for `kill`
         self.in_flight = self.peak_in_flight = 0
@@ -43,12 +44,14 @@ class FakeServer:
                     fake.connections.append(self.connection)
 
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                data = self.rfile.read(int(self.headers["Content-Length"]))
+                body = json.loads(data)
                 if fake.dead:  # between `kill` and the end of its accept loop
                     fake.respond(self, "drop", b"")
                     return
                 with fake.lock:
                     fake.requests.append(body)
+                    fake.wire.append((dict(self.headers.items()), data))
                     fake.in_flight += 1
                     fake.peak_in_flight = max(fake.peak_in_flight, fake.in_flight)
                     behaviour = fake.script.pop(0) if fake.script else "ok"

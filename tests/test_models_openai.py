@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 
 import pytest
 
 from diagbench.models.calling import call_with_retries
 from diagbench.models.openai_compat import OpenAICompatible
-from diagbench.models.request import ImagePart, user_request
+from diagbench.models.request import GenerationConfig, ImagePart, user_request
 from diagbench.models.retry import RetryPolicy
 from tests.fake_providers import FakeServer
 
@@ -67,3 +68,38 @@ def test_retries_run_out_into_an_error():
         response = ask(server)
     assert response.status == "error" and "after 3 attempts" in response.error
     assert len(server.requests) == 3
+
+
+def test_wire_bytes_and_headers_are_those_of_the_sdks_create():
+    """The adapter posts what `chat.completions.create` posts, byte for byte."""
+    import openai
+
+    request = user_request("vllm", "qwen-vl", "Lis ceci: é → ü", (ImagePart(PNG),),
+                           GenerationConfig(temperature=0.3, max_tokens=77, seed=5,
+                                            stop=("@enduml",), reasoning="low"),
+                           system="You read diagrams.")
+
+    async def both(base_url: str) -> None:
+        adapter = OpenAICompatible("sk-test-not-a-secret", base_url, timeout=7)
+        sdk = openai.AsyncOpenAI(api_key="sk-test-not-a-secret", base_url=base_url,
+                                 max_retries=0, timeout=7)
+        try:
+            await adapter.call(request)
+            await sdk.chat.completions.create(
+                model="qwen-vl", max_tokens=77, seed=5, stop=["@enduml"], temperature=0.3,
+                reasoning_effort="low", messages=[
+                    {"role": "system", "content": "You read diagrams."},
+                    {"role": "user", "content": [
+                        {"type": "image_url", "image_url": {
+                            "url": "data:image/png;base64," + base64.b64encode(PNG).decode(),
+                            "detail": "high"}},
+                        {"type": "text", "text": "Lis ceci: é → ü"}]}])
+        finally:
+            await adapter.close()
+            await sdk.close()
+
+    with FakeServer() as server:
+        asyncio.run(both(server.base_url))
+    (ours, our_body), (theirs, their_body) = server.wire
+    assert our_body == their_body
+    assert {k.lower(): v for k, v in ours.items()} == {k.lower(): v for k, v in theirs.items()}
