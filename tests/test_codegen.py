@@ -101,6 +101,8 @@ def test_eval_offline_both_promptings(synth_run):
         assert total == 12 and cell["consistency"] == 100.0 * held / total
         assert cell["validity"] == 100.0 and cell["n"] == 12
     assert "baseline:synth / sequential: 100.0" in stdout
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert set(manifest["tools"]) == {"plantuml", "graphviz"}
     html = (run / "report.html").read_text(encoding="utf-8")
     assert "Table 4" in html and (run / "plots" / "promptings.png").is_file()
 
@@ -140,6 +142,14 @@ def test_bad_option_is_a_usage_error():
     done = _cli("eval", "codegen", "--model", "baseline:synth", "--out", "x", "--prompting",
                 "both")
     assert done.returncode == 2 and "both: choose among all-in-one,sequential" in done.stderr
+
+
+def test_nothing_to_ask_is_a_clear_error(tmp_path):
+    done = _cli("eval", "codegen", "--model", "baseline:synth", "--out", str(tmp_path / "r"),
+                "--categories", "class", "--languages", "dbml")
+    assert done.returncode == 3
+    assert done.stderr.strip() == ("diagbench: error: nothing to ask: no category among "
+                                   "class has an FRL among dbml")
 
 
 # --- against the fake OpenAI server ------------------------------------------------------

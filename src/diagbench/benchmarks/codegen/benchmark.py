@@ -15,7 +15,7 @@ import click
 
 from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, Dataset
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.benchmarks.registry import benchmark
 
 if TYPE_CHECKING:
@@ -65,6 +65,9 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
         samples = plan(categories or list(_CATEGORIES), languages or list(_LANGUAGES),
                        per_category, complexities or list(_COMPLEXITIES),
                        promptings or list(_PROMPTINGS), sample_seed)
+        if not samples:
+            raise DataError(f"nothing to ask: no category among {', '.join(categories or [])} "
+                            f"has an FRL among {', '.join(languages or [])}")
         return Dataset(samples, (), plan_manifest(samples))
 
     def prompts(self, data: Dataset) -> list[Ask]:

@@ -56,9 +56,15 @@ def plan(categories: list[str], languages: list[str], per_category: int,
 
 def plan_manifest(samples: list[Signals]) -> dict[str, Any]:
     """What the manifest records about the plan: its size, a hash of every sample's
-    signals, and the hash of each prompting approach's templates."""
+    signals, the hash of each prompting approach's templates, and the version of each
+    rendering engine that checks the codes."""
+    from diagbench.render.engines import make_engine
+    from diagbench.render.validity import ENGINE_OF
+
     text = json.dumps([asdict(s) for s in samples], ensure_ascii=False, sort_keys=True)
+    engines = sorted({ENGINE_OF[s.language] for s in samples})
     return {"samples": len(samples),
             "dataset_hash": hashlib.sha256(text.encode()).hexdigest()[:16],
             "prompt_template_hashes": {p: template_hash(p)
-                                       for p in dict.fromkeys(s.prompting for s in samples)}}
+                                       for p in dict.fromkeys(s.prompting for s in samples)},
+            "tools": {name: make_engine(name, 1, 60.0).version() for name in engines}}
