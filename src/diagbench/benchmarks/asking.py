@@ -103,22 +103,30 @@ def _requests(asks: Iterable[Ask], settings: ModelSettings
     errors: dict[str, Answer] = {}
     ids: list[str] = []
     requests: list[Request] = []
-    checked: dict[Path, str | None] = {}  # an image asked about often is checked once
+    sent: dict[Path, ImagePart | str] = {}  # an image asked about often is read once
     for ask in asks:
         parts: tuple[ImagePart, ...] = ()
         if ask.image is not None:
-            if ask.image not in checked:
-                checked[ask.image] = image_problem(ask.image)
-            problem = checked[ask.image]
-            if problem is None:
-                try:
-                    parts = (settings.image(ask.image),)
-                except (ImagePolicyError, OSError) as exc:
-                    problem = str(exc)
-            if not parts:
-                errors[ask.id] = Answer(ask.id, "image_error", error=f"{ask.image}: {problem}")
+            if ask.image not in sent:
+                sent[ask.image] = _image(ask.image, settings)
+            part = sent[ask.image]
+            if isinstance(part, str):
+                errors[ask.id] = Answer(ask.id, "image_error", error=f"{ask.image}: {part}")
                 continue
+            parts = (part,)
         ids.append(ask.id)
         requests.append(user_request(spec.provider, spec.model, ask.prompt, parts,
                                      settings.config, spec.base_url, system=ask.system))
     return errors, ids, requests
+
+
+def _image(path: Path, settings: ModelSettings) -> ImagePart | str:
+    """The image at `path` as it is sent (shrunk when the policy asks), or why it cannot
+    be sent."""
+    problem = image_problem(path)
+    if problem is not None:
+        return problem
+    try:
+        return settings.image(path)
+    except (ImagePolicyError, OSError) as exc:
+        return str(exc)
