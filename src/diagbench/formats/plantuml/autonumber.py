@@ -69,6 +69,8 @@ class Autonumber:
         last = levels[-1]
         levels[-1] = last + self.step
         if len(levels) == 1:
+            if self.format is None:
+                return str(last)
             prefix, number = "", str(last)
         else:
             prefix = self.separator.join(map(str, levels[:-1]))

@@ -144,6 +144,27 @@ def parse_arrow(text: str) -> ArrowInfo | None:
     return info
 
 
+#: Arrows and names SIMPLE_MESSAGE has read as the words of a line (`A -> B`, the arrow
+#: without the space after a right circle or cross), and the arrows' meanings.
+_TOKENS: dict[str, ArrowInfo] = {}
+_NAMES: set[str] = set()
+
+
+def _learn(words: list[str], a: str, arrow: str, b: str, shape: ArrowInfo) -> None:
+    """Remember the words of a line SIMPLE_MESSAGE read as `a arrow b` with no activation.
+
+    Then any stripped line whose text before its first colon splits into three words, a
+    known name, a known arrow and a known name, is that message: its names are whole
+    `[\\w.@]+` runs separated from the arrow by white space, and the arrow, a run of
+    `-<>/\\` and `[…]` with no space in it (and a circle or cross on the right, which
+    the space after it closes), is read the same way wherever it stands. The label is the
+    text after the colon. The build loop reads such lines without the regex.
+    """
+    if words[0] == a and words[2] == b and words[1] == arrow.rstrip() and len(_NAMES) < 16384:
+        _NAMES.update((a, b))
+        _TOKENS.setdefault(words[1], shape)
+
+
 def _arrow_meaning(left: str, body1: str | None, style: str | None, body2: str | None,
                    body3: str | None, style2: str | None, body4: str | None,
                    right: str) -> ArrowInfo | None:
@@ -264,6 +285,7 @@ class _Builder:
         self.directives: list[Directive] = []
         # (kind, index); a participant's is its id until _freeze makes it an index
         self.order: list[tuple[EventKind, Any]] = []
+        self.declared_at: list[int] = []  # where the participant events are in `order`
         self.autonumber = Autonumber()
         self.autoactivate = False
         # PlantUML's activation state, for `return`: the messages whose activations are still
@@ -286,7 +308,7 @@ class _Builder:
             lines, numbers, joins = _join_continuations(lines, first)
         match_message = syn.MESSAGE.match
         match_simple = syn.SIMPLE_MESSAGE.match
-        arrows, known = _ARROWS, self.participants
+        arrows, known, tokens, names = _ARROWS, self.participants, _TOKENS, _NAMES
         i, n = 0, len(lines)
         while i < n:
             raw = lines[i]
@@ -309,8 +331,22 @@ class _Builder:
                 if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
                     line = line[1:].lstrip()
             if "-" in line:  # most lines are messages: try them first
+                # `A -> B : label` as three words before the first colon, each seen before:
+                # read without a regex (see _learn); this is the loop's hot path
+                words = line.partition(":")[0].split()
+                if len(words) == 3 and words[1] in tokens and not self.breaks:
+                    a, word, b = words
+                    if a in names and b in names:
+                        if a not in known:
+                            self._participant(a, number)
+                        if b not in known:
+                            self._participant(b, number)
+                        colon = line.find(":")
+                        self._add_message(a, b, word, tokens[word], None,
+                                          line[colon + 1:] if colon >= 0 else None, number, None)
+                        continue
                 m = match_simple(line)
-                if m:  # `A -> B : label`, read inline: this is the loop's hot path
+                if m:
                     a, arrow, b, activation, label = m.groups()
                     shape = arrows[arrow] if arrow in arrows else parse_arrow(arrow)
                     if shape is not None:
@@ -319,6 +355,8 @@ class _Builder:
                         if b not in known:
                             self._participant(b, number)
                         self._add_message(a, b, arrow, shape, activation, label, number, m)
+                        if activation is None and len(words) == 3:
+                            _learn(words, a, arrow, b, shape)
                         continue
                 m = match_message(line)
                 if (m and self._message(m, number)) or self._exo(line, number):
@@ -418,18 +456,19 @@ class _Builder:
 
     def _add_message(self, a: str, b: str, arrow: str, shape: ArrowInfo,
                      activation: str | None, label: str | None, number: int,
-                     m: re.Match[str]) -> None:
+                     m: re.Match[str] | None) -> None:
+        """Add the message `a arrow b` (`m`: its match, needed only on continued lines)."""
         forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
-        sender, receiver = (a, b) if forward else (b, a)
+        if not forward:
+            a, b = b, a
         messages = self.messages
         index = len(messages)
         text = label.strip() if label else ""
         messages.append(Message(  # positional: keyword calls cost twice as much here
-            sender, receiver, arrow.strip() if arrow[-1].isspace() else arrow, not forward,
+            a, b, arrow.strip() if arrow[-1].isspace() else arrow, not forward,
             bidirectional, line_style, head, tail, head_circle, tail_circle, color,
-            text, activation, False,
-            self.autonumber.next() if self.autonumber.active else None, number, None,
-            self._label_breaks(m, text) if self.breaks else (),
+            text, activation, False, self.autonumber.next(), number, None,
+            self._label_breaks(m, text) if m is not None and self.breaks else (),
         ))
         self.order.append(("message", index))
         self.last_event = self.last_leaf = index
@@ -556,13 +595,16 @@ class _Builder:
         nxt = None
         if rest.strip() == "[" and m.group("kind") == "participant" and m.group("c"):
             # `participant X [` … `]`: the lines between are its (creole) display text
-            text, nxt = self._collect_until(syn.MULTILINE_END, lines, i, number, raw, "]")
-            name, rest = text, ""
-        stereotype = syn.STEREOTYPE.search(rest)
-        order = syn.ORDER.search(rest)
-        leftover = syn.ORDER.sub("", syn.STEREOTYPE.sub("", rest))
-        color = syn.COLOR.search(leftover)
-        if syn.COLOR.sub("", leftover).strip():
+            body, nxt = self._collect_until(syn.MULTILINE_END, lines, i, number, raw, "]")
+            name, rest = "\n".join(body), ""
+        # each pattern only where its first characters are (most declarations have none)
+        stereotype = syn.STEREOTYPE.search(rest) if "<<" in rest else None
+        order = syn.ORDER.search(rest) if "order" in rest else None
+        leftover = syn.STEREOTYPE.sub("", rest) if stereotype else rest
+        if "order" in leftover:
+            leftover = syn.ORDER.sub("", leftover)
+        color = syn.COLOR.search(leftover) if "#" in leftover else None
+        if (syn.COLOR.sub("", leftover) if color else leftover).strip():
             return False
         if pid in self.participants:
             # declared again: PlantUML only moves it to the end (and into the open box, or out
@@ -576,6 +618,7 @@ class _Builder:
                 pid, name, m.group("kind"), True, int(order.group(1)) if order else None,
                 stereotype.group(1).strip() if stereotype else None,
                 color.group(1) if color else None, number]
+        self.declared_at.append(len(self.order))
         self._record("participant", pid)  # resolved to an index in _freeze
         if self.open_box is not None:
             self.boxes[self.open_box][2].append(pid)
@@ -621,11 +664,9 @@ class _Builder:
             on_message = len(self.messages) - 1
         text, nxt = m.group("text"), None
         if text is None:
-            text, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
-            body = lines[i:nxt]
-            if body and syn.NOTE_END.match(body[-1].strip().lower()):
-                body.pop()
-            if on_message is None and not any(not s.lstrip().startswith("'") for s in body):
+            body, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
+            text = "\n".join(body)
+            if on_message is None and not body:
                 # `note over …` then `end note`, or only comments between (one on a message is
                 # drawn); kept in the model: a note head read alone, as compare.diff reads
                 # lines, is still a note
@@ -636,22 +677,32 @@ class _Builder:
         return nxt
 
     def _targets(self, raw: str, number: int) -> tuple[str, ...]:
-        names = [t.strip().strip('"') for t in raw.split(",")]
-        return tuple(self._participant(name, number) for name in names if name)
+        known = self.participants
+        targets = []
+        for name in raw.split(","):
+            name = name.strip().strip('"')
+            if name:
+                if name not in known:
+                    self._participant(name, number)
+                targets.append(name)
+        return tuple(targets)
 
     def _collect_until(self, end: re.Pattern[str], lines: list[str], i: int, number: int,
-                       raw: str, what: str) -> tuple[str, int]:
-        """Text of the lines up to the one matching `end`, comment lines left out (PlantUML
+                       raw: str, what: str) -> tuple[list[str], int]:
+        """The lines up to the one matching `end`, stripped, comment lines left out (PlantUML
         drops them first); the index after it."""
+        body = []
         for j in range(i, len(lines)):
-            if end.match(lines[j].strip().lower()):
+            text = lines[j].strip()
+            if end.match(text.lower()):
                 break
+            if not text.startswith("'"):
+                body.append(text)
         else:
             self._error(number, raw,
                         f"unterminated block: no '{what}' before the end of the diagram")
             j = len(lines)
-        body = [s.strip() for s in lines[i:j]]
-        return "\n".join(s for s in body if not s.startswith("'")), min(j + 1, len(lines))
+        return body, min(j + 1, len(lines))
 
     def _ref(self, line: str, raw: str, number: int, lines: list[str], i: int):
         m = syn.REF.match(line)
@@ -664,7 +715,8 @@ class _Builder:
         targets = tuple(self._participant(name, number) for name in names if name)
         text, nxt = m.group("text"), None
         if text is None:
-            text, nxt = self._collect_until(syn.REF_END, lines, i, number, raw, "end ref")
+            body, nxt = self._collect_until(syn.REF_END, lines, i, number, raw, "end ref")
+            text = "\n".join(body)
         self._record("reference", len(self.references))
         self.references.append(Reference(targets, text.strip(), m.group("color"), number))
         return nxt
@@ -758,8 +810,8 @@ class _Builder:
         if m.group("text"):
             self.title = m.group("text")
             return None
-        text, nxt = self._collect_until(syn.TITLE_END, lines, i, number, raw, "end title")
-        self.title = text
+        body, nxt = self._collect_until(syn.TITLE_END, lines, i, number, raw, "end title")
+        self.title = "\n".join(body)
         return nxt
 
     def _autonumber(self, line: str, raw: str, number: int, lines: list[str], i: int):
@@ -866,13 +918,15 @@ class _Builder:
         self.order = [(kind, new[ref] if kind in group_events else ref)
                       for kind, ref in self.order
                       if kind not in group_events or ref not in dropped]
+        self.declared_at = [k for k, (kind, _) in enumerate(self.order) if kind == "participant"]
         self.open_groups = []
 
     def _freeze(self) -> SequenceDiagram:
         records = list(self.participants.values())
         positions = {pid: k for k, pid in enumerate(self.participants)}
-        order = [(kind, positions[ref] if kind == "participant" else ref)
-                 for kind, ref in self.order]
+        order = self.order
+        for k in self.declared_at:
+            order[k] = ("participant", positions[order[k][1]])
         participants = [Participant(*r) for r in records]
         if any(p.order is not None for p in participants):
             ranked = sorted(range(len(participants)),
