@@ -18,7 +18,7 @@ from diagbench.benchmarks.structure.scoring import read_answer
 from tests.fake_providers import FakeServer
 
 ARGS = ("--model", "baseline:synth", "--categories", "class,flowchart", "--languages",
-        "plantuml,dot", "--per-category", "3", "--seed", "7")
+        "plantuml,dot", "--per-category", "3", "--seed", "7", "--judge", "baseline:judge")
 DETERMINISTIC = ("samples.jsonl", "tasks.jsonl", "build.json")
 
 
@@ -80,7 +80,9 @@ def test_build_offline_counts_filters_and_engine_check(data, tmp_path):
     info = json.loads((data / "build.json").read_text())
     assert info["stages"]["planned"] == 6 and info["stages"]["kept"] >= 4
     assert sum(info["removed"].values()) == info["stages"]["planned"] - info["stages"]["kept"]
-    assert "not run" in info["judge"]
+    judge = info["judge"]  # baseline:synth's code parses and its texts state no counts
+    assert judge["model"] == "baseline:judge" and judge["removed"] == 0
+    assert judge["verdicts"]["true"] == judge["judged"] == info["stages"]["kept"]
     samples = _rows(data / "samples.jsonl")
     for s in samples:  # statistics from the parsed model = what the engine drew
         assert s["drawn"] == s["counts"], s["id"]

@@ -148,8 +148,8 @@ def test_judge_samples_through_the_runner(tmp_path, monkeypatch):
 
 #: The fake judge's verdict by the complexity baseline:synth writes into each problem.
 VERDICT_BY_COMPLEXITY = {"low": "true", "medium": "false", "high": "null"}
-ARGS = ("--model", "baseline:synth", "--categories", "class", "--languages", "plantuml",
-        "--per-category", "3", "--seed", "11")
+ARGS = ("--model", "baseline:synth", "--categories", "flowchart", "--languages", "dot",
+        "--per-category", "3", "--seed", "11")  # Graphviz: fast; the high one is 312 × 1148
 
 
 def _judge_reply(prompt: str) -> str:
@@ -184,13 +184,23 @@ def test_build_removes_what_the_judge_scores_below_the_threshold(judged):
                                          "call_error": 0}
     assert info["judge"]["removed"] == 1 and info["judge"]["threshold"] == 0.5
     assert info["removed"] == {BELOW: 1}
-    assert [r["id"] for r in info["rejected"]] == ["class-plantuml-001"]  # medium: false
+    assert [r["id"] for r in info["rejected"]] == ["flowchart-dot-001"]  # medium: false
     samples = _rows(out / "samples.jsonl")
     assert [(s["id"], s["judge"]["correct"]) for s in samples] == [
-        ("class-plantuml-000", "true"), ("class-plantuml-002", "null")]
-    assert not (out / "images" / "class-plantuml-001.png").exists()
+        ("flowchart-dot-000", "true"), ("flowchart-dot-002", "null")]
+    assert not (out / "images" / "flowchart-dot-001.png").exists()
     assert "removed 1 (threshold 0.5)" in stdout
     assert {t["sample"] for t in _rows(out / "tasks.jsonl")} == {s["id"] for s in samples}
+
+
+def test_without_judge_the_build_says_it_was_not_run(tmp_path):
+    done = _cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS)
+    assert done.returncode == 0, done.stderr
+    info = json.loads((tmp_path / "d" / "build.json").read_text())
+    assert info["judge"].startswith("not run: no --judge given")
+    assert info["removed"] == {} and info["stages"]["kept"] == 3
+    assert all(s["judge"] is None for s in _rows(tmp_path / "d" / "samples.jsonl"))
+    assert "judge: not run" in done.stdout
 
 
 def test_unusable_judge_stops_the_build(tmp_path):
