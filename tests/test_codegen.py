@@ -161,7 +161,8 @@ def _dot(lines: int, valid: bool = True) -> str:
 
 
 #: Non-blank lines of the code answered per approach and level; the sequential high
-#: codes do not render.
+#: codes do not render, and the sequential low ones are never written (the problem
+#: statement comes back empty).
 LINES = {"all-in-one": {"low": 10, "medium": 11, "high": 11},
          "sequential": {"low": 10, "medium": 10, "high": 10}}
 
@@ -170,7 +171,7 @@ def _reply(prompt: str) -> str:
     level = re.search(r"^Complexity: (\w+)$", prompt, re.M)
     assert level is not None
     if "<functional description>" not in prompt:  # the first sequential call
-        return "Problem:\n\nI need the flow of my parcels drawn.\n"
+        return "" if level[1] == "low" else "Problem:\n\nI need the flow of my parcels drawn.\n"
     if "<problem statement>" in prompt:  # all-in-one
         code = _dot(LINES["all-in-one"][level[1]])
         return f"Problem:\n\nP\n\nFunctionality:\n\nD\n\nCode:\n\n```dot\n{code}```\n"
@@ -187,27 +188,53 @@ def test_eval_against_fake_openai_server(tmp_path):
     with FakeServer(reply=_reply) as server:
         done = _cli(*(a.replace("{url}", server.base_url) for a in args), env=env)
         assert done.returncode == 0, done.stderr
-        assert len(server.requests) == 6 + 2 * 6
+        assert len(server.requests) == 6 + 6 + 4  # no second call after an empty first
         assert all(r["messages"][0]["role"] == "system" for r in server.requests)
         done = _cli("score", "codegen", str(run), env=env)  # no call
         assert done.returncode == 0, done.stderr
-        assert len(server.requests) == 18
+        assert len(server.requests) == 16
     summary = json.loads((run / "summary.json").read_text())
     m = next(iter(summary["models"].values()))
     aio, seq = m["promptings"]["all-in-one"], m["promptings"]["sequential"]
     assert (aio["n"], aio["valid"], aio["validity"]) == (6, 6, 100.0)
-    assert (seq["n"], seq["valid"]) == (6, 4) and seq["validity"] == pytest.approx(400 / 6)
+    assert (seq["n"], seq["valid"]) == (6, 2) and seq["validity"] == pytest.approx(200 / 6)
     assert seq["by_complexity"]["high"]["validity"] == 0.0
-    assert seq["by_complexity"]["low"]["validity"] == 100.0
+    assert seq["by_complexity"]["low"]["validity"] == 0.0
+    assert seq["by_complexity"]["medium"]["validity"] == 100.0
+    assert m["outcomes"] == {"no_code": 2, "ok": 10}
     # all-in-one: 11 ≥ 11 holds, 11 vs 11 tie, 11 ≥ 11 holds → 2/3 per persona;
-    # sequential: three ties → none (the invalid high codes are measured too)
+    # sequential: medium 10 vs high 10, a tie (the invalid high codes are measured too;
+    # the low level has no code, so its two checks are left out) → none
     assert aio["consistency"] == pytest.approx(200 / 3)
     assert seq["consistency"] == 0.0
     assert summary["promptings"]["all-in-one"]["consistency"] == pytest.approx(200 / 3)
-    assert summary["promptings"]["sequential"]["validity"] == pytest.approx(400 / 6)
+    assert summary["promptings"]["sequential"]["validity"] == pytest.approx(200 / 6)
     invalid = [s for s in _rows(run / "scores.jsonl") if s["valid"] is False]
-    assert len(invalid) == 2 and all(s["complexity"] == "high" and s["error"]
-                                     for s in invalid)
+    assert sorted((s["complexity"], s["status"], s["error"][:12]) for s in invalid) == [
+        ("high", "ok", "Error: <stdi"), ("high", "ok", "Error: <stdi"),
+        ("low", "no_code", "no problem s"), ("low", "no_code", "no problem s")]
+    html = (run / "report.html").read_text(encoding="utf-8")
+    assert "flowchart-dot-001.low.sequential" in html  # listed with its reason
+    assert "flowchart-dot-001.low.all-in-one" not in html  # valid: not listed
+
+
+def test_failed_calls_are_counted_and_left_out_of_the_rates(tmp_path):
+    env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
+    run = tmp_path / "run"
+    with FakeServer(script=["400"] * 20, reply=_reply) as server:
+        done = _cli("eval", "codegen", "--categories", "flowchart", "--languages", "dot",
+                    "--per-category", "1", "--model", f"openai:coder@{server.base_url}",
+                    "--out", str(run), env=env)
+        assert done.returncode == 0, done.stderr
+        assert len(server.requests) == 6  # no problem statement: no second call
+    scores = _rows(run / "scores.jsonl")
+    assert [s["status"] for s in scores] == ["call_error"] * 6
+    assert all(s["valid"] is None and "400" in s["error"] for s in scores)
+    m = next(iter(json.loads((run / "summary.json").read_text())["models"].values()))
+    assert m["outcomes"] == {"call_error": 6}
+    assert m["promptings"]["sequential"]["validity"] is None
+    assert m["promptings"]["sequential"]["consistency"] is None
+    assert "openai:coder / sequential: — (—, —, —); — over 0 personas" in done.stdout
 
 
 # --- build structure --prompting sequential ----------------------------------------------

@@ -199,10 +199,16 @@ def split_answer(text: str) -> Split:
                  code if code and code.strip() else None, parts.get("answer") or None, fenced)
 
 
+CALL_FAILED = "the call failed"
+NO_PROBLEM = "no problem statement in the answer"
+NO_CODE = "no code in the answer"
+
+
 @dataclass(frozen=True, slots=True)
 class Generated:
     """What the model wrote for one sample, or why there is nothing to use: `failure`
-    is None, "the call failed" (`detail`: the error) or "no code in the answer"."""
+    is None, `CALL_FAILED` (`detail`: the error), `NO_PROBLEM` (the first sequential
+    answer is empty) or `NO_CODE`."""
 
     problem: str | None = None
     description: str | None = None
@@ -224,19 +230,27 @@ def first_ask(s: Signals) -> Ask:
 
 
 def ask_all(samples: Sequence[Signals], ask: AskFn) -> dict[str, Answer]:
-    """Every answer of every sample, by `Ask.id`: the first calls, then the sequential
-    samples' second calls (given the problem statement of the first). The second batch
-    repeats the first, so that a run's responses keep both rounds (answered ones come
-    back from the run, not from the model)."""
-    first = [first_ask(s) for s in samples]
-    answers = dict(ask(first))
-    second = []
-    for s in samples:
-        problem = _problem(answers.get(s.id)) if s.prompting == "sequential" else None
-        if problem:
-            second.append(Ask(SOLUTION_ID.format(id=s.id), s.fill(SOLUTION, problem=problem),
-                              None, SYSTEM))
-    return dict(ask(first + second)) if second else answers
+    """Every answer of every sample, by `Ask.id`: the first calls, then the second call
+    of each sequential sample whose problem statement came back (given it). Each later
+    batch repeats the asks before it, so that a run's responses keep every round: the
+    answered ones come back from the run, a failed one is tried again (as a resumed run
+    does), and when that gives a problem statement, its second call follows in the next
+    batch. Replayed from a run's responses, the same batches give the same answers."""
+    asked = [first_ask(s) for s in samples]
+    answers = dict(ask(asked))
+    done: set[str] = set()
+    while True:
+        more = []
+        for s in samples:
+            problem = _problem(answers.get(s.id)) if s.prompting == "sequential" else None
+            if problem and s.id not in done:
+                done.add(s.id)
+                more.append(Ask(SOLUTION_ID.format(id=s.id),
+                                s.fill(SOLUTION, problem=problem), None, SYSTEM))
+        if not more:
+            return answers
+        asked += more
+        answers = dict(ask(asked))
 
 
 def _problem(answer: Answer | None) -> str | None:
@@ -249,20 +263,20 @@ def _problem(answer: Answer | None) -> str | None:
 def assemble(s: Signals, answers: Mapping[str, Answer]) -> Generated:
     """What the model wrote for sample `s`, from the answers of `ask_all`."""
     first = answers.get(s.id)
-    if first is None or first.status != "ok" or not (first.text or "").strip():
-        return Generated(failure="the call failed",
-                         detail=str((first and first.error) or "empty answer"))
+    if first is None or first.status != "ok":
+        return Generated(failure=CALL_FAILED, detail=str(first.error if first else "not asked"))
     if s.prompting == "all-in-one":
         split = split_answer(first.text or "")
         problem = split.problem
     else:
         problem = _problem(first)
+        if problem is None:
+            return Generated(failure=NO_PROBLEM)
         second = answers.get(SOLUTION_ID.format(id=s.id))
-        if second is None or second.status != "ok" or not (second.text or "").strip():
-            return Generated(problem, failure="the call failed",
-                             detail="solution: " + str((second and second.error)
-                                                       or "empty answer"))
+        if second is None or second.status != "ok":
+            return Generated(problem, failure=CALL_FAILED, detail="solution: " + str(
+                second.error if second else "not asked"))
         split = split_answer(second.text or "")
     if split.code is None:
-        return Generated(problem, split.description, failure="no code in the answer")
+        return Generated(problem, split.description, failure=NO_CODE)
     return Generated(problem, split.description, split.code, split.fenced)

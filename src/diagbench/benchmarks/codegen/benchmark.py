@@ -102,7 +102,7 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[CodegenScore]],
                summary: CodegenSummary) -> Path:
         from diagbench.benchmarks.codegen.report import write_report
-        return write_report(run, summary)
+        return write_report(run, summary, scores)
 
     def lines(self, summary: CodegenSummary, scores: Mapping[str, list[CodegenScore]]
               ) -> list[str]:

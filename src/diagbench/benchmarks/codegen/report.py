@@ -4,10 +4,11 @@ models), the cells per FRL, and two plots."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.codegen.records import CodegenSummary
+from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary
 
 _LEVELS = ("low", "medium", "high")
 
@@ -34,8 +35,10 @@ def table_lines(summary: CodegenSummary) -> list[str]:
     return out
 
 
-def write_report(run: Path, summary: CodegenSummary) -> Path:
-    """RUN/report.html (static) with the tables and the plots in RUN/plots/."""
+def write_report(run: Path, summary: CodegenSummary,
+                 scores: Mapping[str, list[CodegenScore]], shown: int = 200) -> Path:
+    """RUN/report.html (static) with the tables, the plots in RUN/plots/ and the first
+    `shown` samples without valid code per model, with the reason."""
     from diagbench.report.html import HtmlReport
 
     report = HtmlReport("codegen — diagram code written by models (paper 004 §4, STRUDEL)")
@@ -65,6 +68,11 @@ def write_report(run: Path, summary: CodegenSummary) -> Path:
                   for name, m in summary.models.items() for key, c in m["frls"].items()])
     for src, caption in _plots(run, summary):
         report.figure(src, caption)
+    report.heading("Samples without valid code")
+    report.table(["model", "sample", "status", "code", "reason"],
+                 [[name, s.id, s.status, s.code or "—", s.error or "—"]
+                  for name, records in scores.items()
+                  for s in [r for r in records if r.valid is not True][:shown]])
     return report.write(run / "report.html")
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.codegen.plan import group_of
 from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary, Status
-from diagbench.benchmarks.synthesis import COMPLEXITIES, Signals, assemble
+from diagbench.benchmarks.synthesis import CALL_FAILED, COMPLEXITIES, Signals, assemble
 from diagbench.scoring.metrics import code_lengths, complexity_consistency
 
 #: File extension of each FRL's code.
@@ -56,7 +56,7 @@ def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, An
     for s in samples:
         g = made[s.id]
         status: Status = ("ok" if g.code is not None else "call_error"
-                          if g.failure == "the call failed" else "no_code")
+                          if g.failure == CALL_FAILED else "no_code")
         valid, error = rendered.get(s.id, (None, g.detail or g.failure))
         measure, length = lengths.get(s.id, (None, None))
         scores.append(CodegenScore(model, s.id, group_of(s), s.category, s.language,
