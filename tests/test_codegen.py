@@ -193,6 +193,10 @@ def test_eval_against_fake_openai_server(tmp_path):
         done = _cli("score", "codegen", str(run), env=env)  # no call
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 16
+        first = (run / "scores.jsonl").read_bytes()
+        done = _cli(*(a.replace("{url}", server.base_url) for a in args), env=env)  # resumes
+        assert done.returncode == 0, done.stderr
+        assert len(server.requests) == 16 and (run / "scores.jsonl").read_bytes() == first
     summary = json.loads((run / "summary.json").read_text())
     m = next(iter(summary["models"].values()))
     aio, seq = m["promptings"]["all-in-one"], m["promptings"]["sequential"]
