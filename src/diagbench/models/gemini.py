@@ -11,9 +11,12 @@ from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response, Usage
 from diagbench.models.retry import CallError, parse_retry_after, retryable_status
 
-#: Transport failures by exception class name: the SDK raises httpx's own.
+#: Transport failures by exception class name: the SDK raises those of its transport,
+#: aiohttp's when it is installed (it is, for the openai adapter), else httpx's.
 _TIMEOUTS = ("Timeout",)
-_DROPS = ("ConnectError", "RemoteProtocolError", "ReadError", "WriteError", "NetworkError")
+_DROPS = ("ConnectError", "RemoteProtocolError", "ReadError", "WriteError", "NetworkError",
+          "ServerDisconnectedError", "ClientConnectorError", "ClientOSError",
+          "ClientPayloadError")
 
 
 def _part(part) -> types.Part:

@@ -8,7 +8,6 @@ RetryPolicy decides, so every attempt is counted.
 from __future__ import annotations
 
 import base64
-import functools
 import importlib
 import json
 import time
@@ -21,15 +20,10 @@ from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response, Usage
 from diagbench.models.retry import CallError, sdk_errors
 
-#: The SDK's transport (httpx, or its successor httpx2): its requests, responses and errors.
+#: The SDK's request and response model (httpx, or its successor httpx2): its requests,
+#: responses and errors, whichever client sends them.
 _HTTP: Any = importlib.import_module(
     openai.DefaultAsyncHttpxClient.__mro__[1].__module__.partition(".")[0])
-
-
-@functools.cache
-def _tls() -> Any:
-    """One TLS context for every client: building one reads the CA bundle (~80 ms)."""
-    return _HTTP.create_ssl_context()
 
 
 def _content(parts) -> list[dict]:
@@ -56,8 +50,7 @@ class _Shard:
     `send` posts with each body."""
 
     def __init__(self, settings: dict[str, Any]) -> None:
-        self.sdk = openai.AsyncOpenAI(**settings,
-                                      http_client=openai.DefaultAsyncHttpxClient(verify=_tls()))
+        self.sdk = openai.AsyncOpenAI(**settings, http_client=openai.DefaultAioHttpClient())
         template = self.sdk._build_request(FinalRequestOptions.construct(
             method="post", url="/chat/completions", json_data={}))
         self.url, self.extensions = template.url, template.extensions
@@ -91,9 +84,12 @@ class OpenAICompatible:
     The SDK decides the wire format: each shard's URL, headers and time-out come
     from the SDK's own request builder, errors are the SDK's, and the body is
     written with the SDK's JSON rules (a test checks the bytes and headers equal
-    those of `chat.completions.create`). Only the SDK's per-call request loop —
-    copying its options, rebuilding the same headers, its retries (off) — is
-    skipped: it was a fifth of the runner's CPU per request.
+    those of `chat.completions.create`). Two choices are for speed, measured by
+    `bench/runner.py`: the SDK's per-call request loop — copying its options,
+    rebuilding the same headers, its retries (off) — is skipped (a fifth of the
+    runner's CPU per request), and requests go through the SDK's aiohttp client
+    (`openai[aiohttp]`, `DefaultAioHttpClient`), whose C parser and single write
+    per request take about half the CPU per request of its default httpx pool.
     """
 
     def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
