@@ -210,9 +210,10 @@ def test_unusable_judge_stops_the_build(tmp_path):
     assert not (tmp_path / "d").exists()
 
 
-def _eval(data: Path, run: Path, *extra: str) -> tuple[list[tuple[int, int]], dict]:
+def _eval(data: Path, run: Path, *extra: str) -> tuple[list[tuple[int, int]], dict, str]:
     """Run eval of the model-written questions against a fake VLM answering each with
-    its gold answer; (the sizes of the images it received, the run's manifest)."""
+    its gold answer; (the sizes of the images it received, the run's manifest, what eval
+    printed)."""
     tasks = [t for t in _rows(data / "tasks.jsonl") if t["task"] == "model_question"]
     gold = {t["question"]: t["gold"] for t in tasks}
     assert len(gold) == len(tasks) == 2  # one question per sample, told apart by its text
@@ -231,14 +232,14 @@ def _eval(data: Path, run: Path, *extra: str) -> tuple[list[tuple[int, int]], di
                     "model_question", "--model", f"openai:vlm@{server.base_url}",
                     "--out", str(run), *extra, env=env)
     assert done.returncode == 0, done.stderr
-    return sizes, json.loads((run / "manifest.json").read_text())
+    return sizes, json.loads((run / "manifest.json").read_text()), done.stdout
 
 
 def test_eval_sends_images_at_most_1024_px(judged, tmp_path):
     data, _ = judged
     originals = {s["image"]: (s["width"], s["height"]) for s in _rows(data / "samples.jsonl")}
     assert max(max(wh) for wh in originals.values()) > 1024  # one must be shrunk
-    sizes, manifest = _eval(data, tmp_path / "run")
+    sizes, manifest, printed = _eval(data, tmp_path / "run")
     assert sizes and max(max(wh) for wh in sizes) == 1024
     assert manifest["models"][0]["parameters"]["image_policy"]["max_side"] == 1024
     scores = _rows(tmp_path / "run" / "scores.jsonl")
@@ -246,6 +247,8 @@ def test_eval_sends_images_at_most_1024_px(judged, tmp_path):
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     types = summary["models"]["openai:vlm"]["model_question_types"]
     assert sum(v["n"] for v in types.values()) == 2
+    assert all(v["accuracy"] == 100.0 for v in types.values())
+    assert "model-written questions, accuracy % by answer type: " in printed
     assert "Model-written questions by answer type" in (tmp_path / "run" /
                                                        "report.html").read_text()
 
@@ -253,6 +256,6 @@ def test_eval_sends_images_at_most_1024_px(judged, tmp_path):
 def test_eval_image_side_can_be_overridden(judged, tmp_path):
     data, _ = judged
     largest = max(max(s["width"], s["height"]) for s in _rows(data / "samples.jsonl"))
-    sizes, manifest = _eval(data, tmp_path / "run", "--max-image-side", "2048")
+    sizes, manifest, _ = _eval(data, tmp_path / "run", "--max-image-side", "2048")
     assert max(max(wh) for wh in sizes) == largest
     assert manifest["models"][0]["parameters"]["image_policy"]["max_side"] == 2048

@@ -19,6 +19,10 @@ def table_lines(summary: StructureSummary) -> list[str]:
         acc = m["accuracy"]
         i2c = m["image_to_code"]
         out.append(f"{name}: accuracy % " + ", ".join(f"{k} {_f(v)}" for k, v in acc.items()))
+        types = m.get("model_question_types", {})
+        if types:
+            out.append("  model-written questions, accuracy % by answer type: " + ", ".join(
+                f"{k} {_f(v['accuracy'])} (n {v['n']})" for k, v in types.items()))
         out.append(f"  image-to-code: score {_f(i2c['score'], 3)} (STRUDEL counts-only "
                    f"{_f(i2c['counts_score'], 3)}), valid {i2c['valid']}/{i2c['n']}")
         unread = {task: sum(n for k, n in reads.items() if k != "parsed")
