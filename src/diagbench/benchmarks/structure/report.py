@@ -68,8 +68,8 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
                   for name, m in summary.models.items()
                   for cell, v in m["accuracy_cells"].items()])
     report.heading("How answers were read")
-    report.paragraph("Only a stated option, number or yes/no counts; ambiguous, unparsed, "
-                     "unsure and empty answers are wrong.", note=True)
+    report.paragraph("Only a stated option, number, yes/no or label counts; ambiguous, "
+                     "unparsed, unsure and empty answers are wrong.", note=True)
     report.table(["model", "task", "reads"],
                  [[name, task, ", ".join(f"{k} {n}" for k, n in reads.items())]
                   for name, m in summary.models.items() for task, reads in m["reads"].items()])
