@@ -44,16 +44,10 @@ def jaccard(a: frozenset, b: frozenset) -> float:
     return len(a & b) / union if union else 1.0
 
 
-#: Up to this length, inversions are counted by comparing all pairs at once.
-_ALL_PAIRS = 512
-
-
 def discordant_pairs(sequence: list[int]) -> int:
-    """Pairs out of order in `sequence` (inversions): all pairs compared at once for
-    short sequences, else counted with a sorted prefix."""
-    if len(sequence) <= _ALL_PAIRS:
-        values = np.asarray(sequence)
-        return int(np.count_nonzero(np.triu(values[:, None] > values[None, :], 1)))
+    """Pairs out of order in `sequence` (inversions), counted with a sorted prefix: each
+    element is out of order with the larger ones before it (faster than comparing all
+    pairs at once with numpy up to hundreds of elements)."""
     seen: list[int] = []
     inversions = 0
     for x in sequence:

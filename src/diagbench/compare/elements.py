@@ -9,6 +9,8 @@ a node.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from diagbench.compare.counts import ComponentCounts
 from diagbench.compare.text import normalize_label, normalize_name, similarity
 from diagbench.diagram.sequence import (
@@ -73,10 +75,9 @@ def orientation(gold: tuple[str, str], pred: tuple[str, str]) -> tuple[bool, int
     return False, same
 
 
-def arrow_type(message: Message) -> tuple:
-    """What `edge_type` compares: line style and the shape of both ends (not colour)."""
-    return (message.line_style, message.head, message.tail, message.head_circle,
-            message.tail_circle)
+#: What `edge_type` compares of a message: line style and the shape of both ends (not
+#: colour), as a tuple (an attrgetter: the semantic method calls it for every matched pair).
+arrow_type = attrgetter("line_style", "head", "tail", "head_circle", "tail_circle")
 
 
 def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
@@ -143,9 +144,12 @@ def group_label(group: Group) -> str:
     return " | ".join(normalize_label(b.label) for b in group.branches)
 
 
-def group_pair(gold: Group, pred: Group, counts: Counts) -> None:
-    """A matched group is wrong when its kind or any branch label differs."""
-    if gold.kind != pred.kind or group_label(gold) != group_label(pred):
+def group_pair(gold: Group, pred: Group, counts: Counts,
+               labels: tuple[str, str] | None = None) -> None:
+    """A matched group is wrong when its kind or any branch label differs (`labels`: both
+    `group_label`s, when the caller has them already)."""
+    gold_label, pred_label = labels or (group_label(gold), group_label(pred))
+    if gold.kind != pred.kind or gold_label != pred_label:
         counts["group"].substitution += 1
 
 

@@ -58,9 +58,19 @@ def _count_unmatched(component: str, n_gold: int, n_pred: int, pairs: list, resu
     counts.insertion += n_pred - len(pairs)
 
 
-def _names(participants) -> list[tuple[str, str]]:
-    """The normalised alias and display name of each participant."""
-    return [(normalize_name(p.id), normalize_name(p.name)) for p in participants]
+def _names(participants, seen: dict[str, str]) -> list[tuple[str, str]]:
+    """The normalised alias and display name of each participant (`seen`: the names
+    normalised so far, and their normal forms; an alias is often its name, and the
+    prediction's names mostly the ground truth's)."""
+    out = []
+    for p in participants:
+        pid, name = p.id, p.name
+        if pid not in seen:
+            seen[pid] = normalize_name(pid)
+        if name not in seen:
+            seen[name] = normalize_name(name)
+        out.append((seen[pid], seen[name]))
+    return out
 
 
 def _name_keys(names: list[tuple[str, str]]) -> tuple[list[str], list[int], list[int]]:
@@ -101,7 +111,8 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
                         result: Comparison) -> dict[str, str]:
     """Map every prediction participant id to a gold id (or to an id of its own)."""
     pairs: list[tuple[int, int]] = []
-    gold_names, pred_names = _names(gold.participants), _names(pred.participants)
+    seen: dict[str, str] = {}
+    gold_names, pred_names = _names(gold.participants, seen), _names(pred.participants, seen)
     if gold_names and pred_names:
         n, m = len(gold_names), len(pred_names)
         if gold_names == pred_names and all(a or b for a, b in gold_names):
@@ -223,7 +234,7 @@ def _shown(message: Message) -> str:
 _WEIGHTS = {"note": (0.7, 0.2, 0.0), "group": (0.4, 0.4, 0.2), "box": (0.5, 0.5, 0.0)}
 _PAIR_RULES = {
     "note": lambda g, p, counts: el.note_pair(g[0], p[0], g[2], p[2], counts),
-    "group": lambda g, p, counts: el.group_pair(g[0], p[0], counts),
+    "group": lambda g, p, counts: el.group_pair(g[0], p[0], counts, (g[1], p[1])),
     "box": lambda g, p, counts: el.box_pair(g[0], p[0], g[2], p[2], counts),
 }
 
