@@ -203,6 +203,13 @@ def test_without_judge_the_build_says_it_was_not_run(tmp_path):
     assert "judge: not run" in done.stdout
 
 
+def test_judge_threshold_without_judge_is_a_usage_error(tmp_path):
+    done = _cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS,
+                "--judge-threshold", "0.9")
+    assert done.returncode == 2 and "--judge-threshold is for --judge" in done.stderr
+    assert not (tmp_path / "d").exists()
+
+
 def test_unusable_judge_stops_the_build(tmp_path):
     done = _cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS, "--judge",
                 "nosuch:model")

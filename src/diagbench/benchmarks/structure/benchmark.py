@@ -2,7 +2,9 @@
 diagrams.
 
     DATA/ (build)  samples.jsonl, tasks.jsonl, images/, sources/, build.json,
-                   generation/responses.jsonl, timings.json
+                   generation/responses.jsonl (the generating model's answers),
+                   generation/judge_responses.jsonl (--judge),
+                   generation/question_responses.jsonl (Fig. 10), timings.json
     RUN/  (eval)   models/MODEL/responses.jsonl; scores.jsonl; summary.json; report.html
 """
 
@@ -119,9 +121,12 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               max_connections: int = 8, prompting: Prompting = "all-in-one",
               judge: str | None = None, judge_threshold: float = 0.5, **_: Any) -> list[str]:
         from diagbench.benchmarks.structure.build import build_structure
+        from diagbench.benchmarks.structure.judging import DEFAULT_THRESHOLD
         from diagbench.benchmarks.structure.records import generator_settings
 
         settings = generator_settings(generator, temperature, max_tokens, seed)
+        if judge is None and judge_threshold != DEFAULT_THRESHOLD:
+            raise click.UsageError("--judge-threshold is for --judge: give the judge model")
         judging = generator_settings(judge, 0.0, 1024, seed, "--judge") if judge else None
         info = build_structure(out, settings, categories or _CATEGORIES.split(","),
                                languages or _LANGUAGES.split(","), per_category,
