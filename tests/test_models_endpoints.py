@@ -13,7 +13,7 @@ import sys
 import threading
 from collections import Counter
 
-from diagbench.models.endpoints import EndpointPool, public_url
+from diagbench.models.endpoints import EndpointPool
 from diagbench.models.image_policy import ImagePolicy
 from diagbench.models.providers import ModelSpec
 from diagbench.models.request import GenerationConfig, user_request
@@ -132,8 +132,7 @@ def test_a_failing_endpoint_rests_and_comes_back_after_its_rest():
     assert bad.calls == 3
 
 
-def test_manifest_lists_every_endpoint_and_never_credentials(tmp_path):
-    assert public_url("http://user:pw@10.0.0.2:8001/v1") == "http://10.0.0.2:8001/v1"
+def test_manifest_lists_every_endpoint(tmp_path):
     lines = [json.dumps({"id": f"r{k}", "prompt": f"q{k}"}) for k in range(10)]
     (tmp_path / "requests.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     with FakeServer() as a, FakeServer() as b:
@@ -157,6 +156,10 @@ def test_endpoint_needs_a_served_model_and_an_http_url(tmp_path):
     (tmp_path / "requests.jsonl").write_text('{"id": "a", "prompt": "q"}\n', encoding="utf-8")
     bad_url = run("--model", "vllm:m@http://127.0.0.1:9/v1", "--endpoint", "127.0.0.1:10")
     assert bad_url.returncode == 3 and "expected an http:// or https:// URL" in bad_url.stderr
+    secret = run("--model", "vllm:m@http://127.0.0.1:9/v1", "--endpoint",
+                 "http://me:hunter2@127.0.0.1:10/v1")
+    assert secret.returncode == 3 and "no user or password in a server URL" in secret.stderr
+    assert not (tmp_path / "run").exists()
     offline = run("--model", "baseline:ocr", "--endpoint", "http://127.0.0.1:10/v1")
     assert offline.returncode == 3 and "--endpoint serves a model named with its server" \
         in offline.stderr

@@ -8,7 +8,6 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
 
 from diagbench.models.protocol import Model
 from diagbench.models.request import Request
@@ -20,14 +19,6 @@ from diagbench.models.retry import CallError
 #: back; one answer makes it whole.
 FAILURES_TO_REST = 3
 REST_SECONDS = 30.0
-
-
-def public_url(url: str) -> str:
-    """`url` without any user or password in it, as a manifest may show it."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = f"[{host}]" if ":" in host else host
-    return urlunsplit(parts._replace(netloc=netloc + (f":{parts.port}" if parts.port else "")))
 
 
 @dataclass(slots=True)

@@ -24,7 +24,13 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
               max_image_bytes: int | None, endpoints: tuple[str, ...]) -> ModelSettings:
     from diagbench.models.cache import ResponseCache
     from diagbench.models.image_policy import ImagePolicy
-    from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
+    from diagbench.models.providers import (
+        PROVIDERS,
+        ModelSpec,
+        ModelSpecError,
+        check_server_url,
+        provider_key,
+    )
     from diagbench.models.request import GenerationConfig
     from diagbench.models.retry import RetryPolicy
     from diagbench.models.settings import ModelSettings
@@ -38,8 +44,7 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
         raise ModelSpecError(f"--endpoint serves a model named with its server, as in "
                              f"{spec.provider}:{spec.model}@http://127.0.0.1:8000/v1")
     for url in endpoints:
-        if not url.startswith(("http://", "https://")):
-            raise ModelSpecError(f"--endpoint {url!r}: expected an http:// or https:// URL")
+        check_server_url(url)
     return ModelSettings(
         spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
                                reasoning=reasoning),

@@ -7,6 +7,7 @@ import os
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from diagbench.models.offline import BASELINES
 from diagbench.models.protocol import AdapterFactory, Model
@@ -63,7 +64,20 @@ class ModelSpec:
         if PROVIDERS[provider].needs_base_url and not base:
             raise ModelSpecError(f"{text!r}: {provider} needs a server, as in "
                                  f"{provider}:{model}@http://127.0.0.1:8000/v1")
+        if base:
+            check_server_url(base)
         return cls(provider, model, base)
+
+
+def check_server_url(url: str) -> None:
+    """Refuse a server URL that is not http(s) or that carries a user or password (a key
+    belongs in the environment: a URL is written into manifests)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ModelSpecError(f"{url!r}: expected an http:// or https:// URL")
+    if parts.username is not None or parts.password is not None:
+        raise ModelSpecError(f"{url!r}: no user or password in a server URL (the key comes "
+                             "from the environment or .env)")
 
 
 def load_env_file(path: Path = Path(".env")) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diagbench.models.cache import ResponseCache
-from diagbench.models.endpoints import EndpointPool, public_url
+from diagbench.models.endpoints import EndpointPool
 from diagbench.models.image_policy import ImagePolicy
 from diagbench.models.protocol import Model
 from diagbench.models.providers import ModelSpec, make_adapter
@@ -52,10 +52,9 @@ class ModelSettings:
 
     def served(self) -> dict:
         """Where the model is served, as a manifest records it: `base_url`, and every
-        endpoint (without user or password) when there are several."""
+        endpoint when there are several."""
         urls = self.urls()
-        return {"base_url": self.spec.base_url} | (
-            {"endpoints": [public_url(u) for u in urls]} if len(urls) > 1 else {})
+        return {"base_url": self.spec.base_url} | ({"endpoints": urls} if len(urls) > 1 else {})
 
     def describe(self) -> dict:
         """The model as a run's manifest lists it."""
