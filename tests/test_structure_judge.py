@@ -266,3 +266,41 @@ def test_eval_image_side_can_be_overridden(judged, tmp_path):
     sizes, manifest, _ = _eval(data, tmp_path / "run", "--max-image-side", "2048")
     assert max(max(wh) for wh in sizes) == largest
     assert manifest["models"][0]["parameters"]["image_policy"]["max_side"] == 2048
+
+
+#: A fake generating model: a low-complexity flowchart whose description states its
+#: node count right, a medium one whose description states it wrong (6 drawn, 4 said).
+FLOWCHARTS = {
+    "low": ("The flowchart has three nodes, one after the other.",
+            "digraph { start -> check; check -> done }"),
+    "medium": ("It has 4 nodes.",
+               "digraph { a -> b; a -> c; b -> d; b -> e; c -> f }"),
+}
+
+
+def _generator(prompt: str) -> str:
+    if prompt.startswith("Given a code representation"):  # Fig. 10: no usable question
+        return "I would ask about the nodes."
+    description, code = FLOWCHARTS[re.search(r"of (low|medium) complexity", prompt).group(1)]
+    return (f"Problem:\n\nI need a flowchart.\n\nFunctionality:\n\n{description}\n\n"
+            f"Code:\n\n```\n{code}\n```\n\nAnswer:\n\nHere it is.\n")
+
+
+def test_offline_judge_removes_a_description_that_miscounts(tmp_path):
+    env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sq")}
+    out = tmp_path / "data"
+    with FakeServer(reply=_generator) as server:
+        done = _cli("build", "structure", "--out", str(out), "--model",
+                    f"openai:writer@{server.base_url}", "--categories", "flowchart",
+                    "--languages", "dot", "--per-category", "2", "--complexity", "low,medium",
+                    "--judge", "baseline:judge", env=env)
+    assert done.returncode == 0, done.stderr
+    info = json.loads((out / "build.json").read_text())
+    assert info["removed"] == {BELOW: 1}
+    assert info["rejected"][0]["id"] == "flowchart-dot-001"
+    assert "states 4 nodes, the code has 6" in info["rejected"][0]["detail"]
+    assert [s["id"] for s in _rows(out / "samples.jsonl")] == ["flowchart-dot-000"]
+    # the writer's reply to Fig. 10 is no question: dropped and counted, no task made
+    assert info["questions"]["kept"] == 0
+    assert info["questions"]["dropped"] == {"not one `User:` and one `Assistant:` part": 1}
+    assert "model_question" not in info["tasks"]

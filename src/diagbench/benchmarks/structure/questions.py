@@ -177,13 +177,13 @@ def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
     rejected = []
     for s, record in zip(samples, records, strict=True):
         r = record.response
-        if r.status != "ok":
-            question, reason = None, f"the call failed: {r.error}"
-        else:
-            question, reason = parse_question(r.text, types[s.id], s.code or "")
+        question, reason, detail = None, "the call failed", str(r.error)
+        if r.status == "ok":
+            (question, reason), detail = parse_question(r.text, types[s.id], s.code or ""), ""
         if question is None:
-            dropped[reason.split(":")[0]] += 1
-            rejected.append({"id": s.id, "type": types[s.id], "reason": reason})
+            dropped[reason] += 1
+            rejected.append({"id": s.id, "type": types[s.id], "reason": reason,
+                             "detail": detail})
         else:
             kept[s.id] = question
     info = {"prompt_hash": question_template_hash(), "asked": len(samples),
