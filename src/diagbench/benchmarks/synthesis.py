@@ -72,7 +72,7 @@ ALL_IN_ONE = (
     "Now, please output your results in the format below by filling in the placeholders in "
     "<...>:\n\nProblem:\n\n<problem statement>\n\nFunctionality:\n\n<functional description>"
     "\n\nCode:\n\n```\n\n<code implementation>\n\n```\n\nAnswer:\n\n<assistant answer>\n\n"
-    "Category: {category}\nFRL: {lang}\nComplexity: {complexity}\nDomain: {domain}\n")
+    + _SIGNALS)
 PROBLEM = (
     "Given a persona, generate a prompt with one problem statement that this persona might "
     "give to an AI assistant. The problem should deal with a {category} and should lead to a "
@@ -125,15 +125,6 @@ class Signals:
                                persona=self.persona, domain=self.domain,
                                code_instruct=CODE_INSTRUCT.format(lang=lang, category=title),
                                phrasing=PHRASING.format(domain=self.domain), **more)
-
-
-def generation_prompt(category: str, lang: str, complexity: str, persona: str,
-                      domain: str) -> str:
-    """Fig. 7 (all-in-one) filled in, from the category's title and the FRL's name."""
-    return ALL_IN_ONE.format(
-        category=category, lang=lang, complexity=complexity, persona=persona, domain=domain,
-        code_instruct=CODE_INSTRUCT.format(lang=lang, category=category),
-        phrasing=PHRASING.format(domain=domain))
 
 
 def template_hash(prompting: Prompting = "all-in-one") -> str:

@@ -298,7 +298,7 @@ def _sequence(names: list[str], actions: list[str], n: int, rng: random.Random
 # --- the answer ------------------------------------------------------------------------
 
 def fields(prompt: str) -> dict[str, str]:
-    """The fields of a generation prompt (Fig. 7 as `prompts.generation_prompt` fills
+    """The fields of a generation prompt (any of `synthesis`, as `Signals.fill` fills
     it): category, frl, complexity, persona, domain."""
     out = {k.lower(): v.strip() for k, v in _FIELD.findall(prompt)}
     m = _CATEGORY_IN_TEXT.search(prompt)
