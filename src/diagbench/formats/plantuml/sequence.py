@@ -309,15 +309,15 @@ class _Builder:
         match_message = syn.MESSAGE.match
         match_simple = syn.SIMPLE_MESSAGE.match
         arrows, known, tokens, names = _ARROWS, self.participants, _TOKENS, _NAMES
-        i, n = 0, len(lines)
-        while i < n:
-            raw = lines[i]
+        skip = 0
+        for i, raw in enumerate(lines):
+            if i < skip:
+                continue
             if numbers is None:
                 number = first + i
             else:
                 number = numbers[i]
                 self.raw, self.breaks = raw, joins.get(i, ())
-            i += 1
             line = raw.strip()
             if not line:
                 continue
@@ -326,7 +326,7 @@ class _Builder:
                 if head == "'":
                     continue
                 if line.startswith("/'"):
-                    i = self._skip_block_comment(lines, i - 1, number)
+                    skip = self._skip_block_comment(lines, i, number)
                     continue
                 if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
                     line = line[1:].lstrip()
@@ -334,7 +334,7 @@ class _Builder:
                 # `A -> B : label` as three words before the first colon, each seen before:
                 # read without a regex (see _learn); this is the loop's hot path
                 words = line.partition(":")[0].split()
-                if len(words) == 3 and words[1] in tokens and not self.breaks:
+                if len(words) == 3 and words[1] in tokens and numbers is None:
                     a, word, b = words
                     if a in names and b in names:
                         if a not in known:
@@ -361,8 +361,9 @@ class _Builder:
                 m = match_message(line)
                 if (m and self._message(m, number)) or self._exo(line, number):
                     continue
-            consumed = self._statement(line, raw, number, lines, i)
-            i = consumed if consumed is not None else i
+            consumed = self._statement(line, raw, number, lines, i + 1)
+            if consumed is not None:
+                skip = consumed
         self._close_open_blocks()
         return self._freeze()
 
@@ -378,9 +379,12 @@ class _Builder:
 
     def _statement(self, line: str, raw: str, number: int, lines: list[str], i: int) -> int | None:
         """Handle one non-message statement; return the next line's index when it spans several."""
-        word_match = _WORD.match(line)
-        word = word_match.group().lower() if word_match else line[0]
-        handler = _KEYWORD_HANDLERS.get(word)
+        # a first word written as a keyword (`note`, `end`, `par2`, `/`) picks the handler the
+        # letters at the start of the line, lower-cased, would pick; else those letters decide
+        handler = _KEYWORD_HANDLERS.get(line.partition(" ")[0])
+        if handler is None:
+            word_match = _WORD.match(line)
+            handler = _KEYWORD_HANDLERS.get(word_match.group().lower() if word_match else line[0])
         if handler is not None:
             result = handler(self, line, raw, number, lines, i)
             if result is not False:
@@ -585,15 +589,14 @@ class _Builder:
         m = syn.PARTICIPANT.match(line)
         if not m:
             return False
-        if m.group("q") is not None:
-            pid = m.group("qa") or m.group("q")
-            name = m.group("q")
+        kind, quoted, quoted_alias, code, long, other, rest = m.groups()
+        if quoted is not None:
+            pid = quoted_alias or quoted
+            name = quoted
         else:
-            code, long, other = m.group("c"), m.group("cl"), m.group("cc")
             pid, name = (other, code) if other else (code, long or code)
-        rest = m.group("rest")
         nxt = None
-        if rest.strip() == "[" and m.group("kind") == "participant" and m.group("c"):
+        if rest.strip() == "[" and kind == "participant" and code:
             # `participant X [` … `]`: the lines between are its (creole) display text
             body, nxt = self._collect_until(syn.MULTILINE_END, lines, i, number, raw, "]")
             name, rest = "\n".join(body), ""
@@ -615,7 +618,7 @@ class _Builder:
                     box[2].remove(pid)
         else:
             self.participants[pid] = [
-                pid, name, m.group("kind"), True, int(order.group(1)) if order else None,
+                pid, name, kind, True, int(order.group(1)) if order else None,
                 stereotype.group(1).strip() if stereotype else None,
                 color.group(1) if color else None, number]
         self.declared_at.append(len(self.order))
@@ -625,7 +628,7 @@ class _Builder:
         return nxt
 
     def _activate(self, line: str, raw: str, number: int, lines: list[str], i: int):
-        if syn.CREATE_DECLARATION.match(line):
+        if line.startswith("create") and syn.CREATE_DECLARATION.match(line):
             known = len(self.participants)
             pid = self._declaration(line[6:].lstrip(), raw, number, lines, i)
             if pid is False:
@@ -636,9 +639,10 @@ class _Builder:
         m = syn.ACTIVATE.match(line)
         if not m:
             return False
-        pid = self._participant(m.group("q") or m.group("c"), number)
-        action = cast(ActivationAction, m.group("action"))
-        self._add_activation(action, pid, m.group("color"), number)
+        word, quoted, code, color = m.groups()
+        action = cast(ActivationAction, word)
+        pid = self._participant(quoted or code, number)
+        self._add_activation(action, pid, color, number)
         if action in ("activate", "deactivate"):
             self._activation_event(action == "activate")
         return None
@@ -655,14 +659,14 @@ class _Builder:
         m = syn.NOTE.match(line)
         if not m:
             return False
-        position = cast(NotePosition, m.group("pos"))
-        targets = self._targets(m.group("targets"), number)
+        shape, position, raw_targets, color, text = m.groups()
+        targets = self._targets(raw_targets, number)
         on_message = None
         if not targets and position != "across":
             if not self.messages or position == "over":
                 return False
             on_message = len(self.messages) - 1
-        text, nxt = m.group("text"), None
+        nxt = None
         if text is None:
             body, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
             text = "\n".join(body)
@@ -672,8 +676,8 @@ class _Builder:
                 # lines, is still a note
                 self._warn(number, raw, "note without a line: PlantUML draws nothing")
         self._record("note", len(self.notes))
-        self.notes.append(Note(position, targets, text.strip(), cast(NoteShape, m.group("shape")),
-                               m.group("color"), on_message, number))
+        self.notes.append(Note(cast(NotePosition, position), targets, text.strip(),
+                               cast(NoteShape, shape), color, on_message, number))
         return nxt
 
     def _targets(self, raw: str, number: int) -> tuple[str, ...]:
@@ -723,14 +727,16 @@ class _Builder:
 
     # ----------------------------------------------------------------- groups
     def _group(self, line: str, raw: str, number: int, lines: list[str], i: int):
-        if line[0] in "eE" and syn.BOX_END.match(line.lower()):
-            return self._end_box(raw, number)
-        m = syn.GROUP.match(line)
-        if not m:
-            return False
-        kind = m.group("kind")
-        label = m.group("label") or ""
-        color = m.group("color1") or m.group("color2")
+        if line == "end":  # the most common group line, read without the regexes
+            kind, label, color = "end", "", None
+        else:
+            if line[0] in "eE" and syn.BOX_END.match(line.lower()):
+                return self._end_box(raw, number)
+            m = syn.GROUP.match(line)
+            if not m:
+                return False
+            kind, color1, color2, label = m.groups()
+            label, color = label or "", color1 or color2
         if kind in ("else", "also"):
             if not self.open_groups:
                 self._error(number, raw, f"'{kind}' outside any group")
