@@ -133,11 +133,13 @@ def test_judge_samples_through_the_runner(tmp_path, monkeypatch):
         "P-fail": None, "P-true": "true", "P-false": "false", "P-null": "null",
         "P-prose": None}
     assert verdicts["P-prose"].reason == "no line `correct: true|false|null`"
-    body = seen[-1]  # the system prompt with the category; the image; the user prompt
+    body = seen[-1]  # the system prompt with the category; the user prompt, no image
     assert body["messages"][0]["content"].startswith(
         "You are a professional expert in UML class diagram,")
-    parts = body["messages"][1]["content"]
-    assert parts[0]["type"] == "image_url" and "Code Language: PlantUML" in parts[1]["text"]
+    content = body["messages"][1]["content"]
+    parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
+    assert [p["type"] for p in parts] == ["text"]  # "judge from text only" (Fig. 9)
+    assert "Code Language: PlantUML" in parts[0]["text"]
     assert (tmp_path / "generation" / "judge_responses.jsonl").is_file()
     samples[2].reason = None  # null is kept at 0.5, removed at 1.0
     with FakeServer(reply=lambda p: replies[re.search(r"P-\w+", p).group(0)]) as server:

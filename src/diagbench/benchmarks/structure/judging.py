@@ -2,9 +2,8 @@
 
 Each sample left after the other filters is sent to the judge model with the prompt of
 Fig. 9 (verbatim: system prompt with the category, user prompt with the problem
-statement, the FRL, the code and the functional description) and its rendered image.
-(Fig. 9 says "judge from text only"; diagbench attaches the image as well, so that a
-vision judge can see what was drawn; a text judge may ignore it.)
+statement, the FRL, the code and the functional description) and no image: Fig. 9 says
+"judge from text only", and the paper's judge (GPT-OSS-120B) is a text model.
 
 The reply is read strictly (`parse_verdict`): one line `correct: true|false|null`,
 markdown emphasis aside; its score is true 1.0, null 0.5, false 0.0. A sample whose
@@ -133,8 +132,8 @@ def parse_verdict(text: str | None) -> Verdict:
 
 def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: float,
                   max_connections: int = 8) -> dict[str, Verdict]:
-    """Ask the judge about every sample (images in the data directory `data`, responses
-    in DATA/generation/judge_responses.jsonl); set `reason` on those removed; the
+    """Ask the judge about every sample, text only (responses in
+    `data`/generation/judge_responses.jsonl); set `reason` on those removed; the
     verdicts by sample id."""
     from diagbench.benchmarks.asking import Ask, ask_model
     from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES
@@ -144,7 +143,7 @@ def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: 
         system, user = judge_prompt(CATEGORIES[s.category][0], s.problem or "",
                                     FRL_NAMES[s.language], s.code or "",
                                     s.description or "")
-        asks.append(Ask(s.id, user, data / s.image, system))
+        asks.append(Ask(s.id, user, None, system))
     out = data / "generation" / "judge_responses.jsonl"
     answers = ask_model(asks, settings, out, max_connections) if asks else {}
     verdicts = {}
