@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from dataclasses import fields
 
 from diagbench.models.cache import ResponseCache
@@ -86,6 +87,7 @@ def test_answered_requests_survive_kill_9(tmp_path):
         for k in range(1000):
             cache.put(user_request("openai", "m", f"q{{k}}"), {{"text": f"a{{k}}"}})
             if k == 49:
+                cache.flush()
                 print("50", flush=True)
                 time.sleep(60)
     """)
@@ -96,6 +98,21 @@ def test_answered_requests_survive_kill_9(tmp_path):
     cache = ResponseCache(path)
     assert cache.stats()["entries"] == 50
     assert cache.get(user_request("openai", "m", "q49").key()) == {"text": "a49"}
+
+
+def test_each_answer_is_committed_as_it_arrives_without_a_flush(tmp_path):
+    path = tmp_path / "c.sqlite"
+    writer, reader = ResponseCache(path), ResponseCache(path)
+    req = request()
+    writer.put(req, {"text": "first"})
+    assert writer.get(req.key()) == {"text": "first"}  # queued or written: seen at once
+    deadline = time.monotonic() + 10
+    while reader.get(req.key()) is None and time.monotonic() < deadline:
+        time.sleep(0.01)  # another connection sees it once the writer thread commits
+    assert reader.get(req.key()) == {"text": "first"}
+    writer.put(req, {"text": "second"})
+    writer.close()  # writes what is queued
+    assert reader.get(req.key()) == {"text": "second"}
 
 
 def test_cache_cli(tmp_path):

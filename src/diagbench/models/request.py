@@ -28,10 +28,16 @@ class ImagePart:
     media_type: str = "image/png"
     path: str | None = None
     original: tuple[int, int, int] | None = None  # (width, height, bytes) before shrinking
+    _sha256: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def sha256(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
+        """The sha256 of the bytes, computed once: a part is keyed, cached and described."""
+        digest = self._sha256
+        if digest is None:
+            digest = hashlib.sha256(self.data).hexdigest()
+            object.__setattr__(self, "_sha256", digest)
+        return digest
 
     @classmethod
     def from_file(cls, path: Path | str) -> ImagePart:

@@ -101,7 +101,7 @@ async def run_requests(adapter: Model, requests: list[Request], out: Path | None
             async with gate:
                 response = await call_with_retries(adapter, request, policy)
             if response.status == "ok" and cache:
-                cache.put(request, response.as_dict())
+                cache.put(request, response.as_dict(), key)
         images = [describe(p) for m in request.messages for p in m.parts
                   if isinstance(p, ImagePart)]
         record = ResponseRecord(index, key, cached is not None, tuple(images), response, label)
@@ -116,3 +116,5 @@ async def run_requests(adapter: Model, requests: list[Request], out: Path | None
     finally:
         if sink:
             sink.close()
+        if cache:
+            cache.flush()
