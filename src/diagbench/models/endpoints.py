@@ -84,6 +84,7 @@ class EndpointPool:
             endpoint.failures = 0
             return response
         if last is not None:
-            raise CallError(f"{last.reason} (on every endpoint tried)"[:500], True)
+            raise CallError(f"{last.reason} (on every endpoint tried)"[:500], True,
+                            last.retry_after, last.status)
         raise CallError(f"every endpoint ({len(self.endpoints)}) is resting after repeated "
                         "failures", True)
