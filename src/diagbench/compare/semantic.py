@@ -41,8 +41,12 @@ _UNMATCHED = "\0pred:"
 def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram) -> Comparison:
     """Count the errors of `pred` against `gold`, component by component."""
     result = Comparison()
-    gold_labels = [normalize_label(m.label) for m in gold.messages]  # once per message
-    pred_labels = [normalize_label(m.label) for m in pred.messages]
+    raw = [m.label for m in gold.messages]
+    gold_labels = list(map(normalize_label, raw))  # once per message
+    # and once per label: the prediction's are mostly the ground truth's
+    known = dict(zip(raw, gold_labels, strict=True))
+    pred_labels = [known[label] if label in known else normalize_label(label)
+                   for label in (m.label for m in pred.messages)]
     el.gold_counts(gold, result.components, gold_labels)
     ids = _match_participants(gold, pred, result)
     matched = _match_messages(gold, pred, ids, result, gold_labels, pred_labels)
@@ -50,12 +54,6 @@ def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram) -> Comparison
     _match_groups(gold, pred, matched, result)
     _match_boxes(gold, pred, ids, result)
     return result
-
-
-def _count_unmatched(component: str, n_gold: int, n_pred: int, pairs: list, result) -> None:
-    counts = result.components[component]
-    counts.deletion += n_gold - len(pairs)
-    counts.insertion += n_pred - len(pairs)
 
 
 def _names(participants, seen: dict[str, str]) -> list[tuple[str, str]]:
@@ -131,19 +129,21 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
         el.participant_pair(g, p, result.components, result.normalizations, same_name)
         if not same_name:  # else nothing is counted
             result.describe(before, f"participant {g.name!r} read as {p.name!r}")
-    before = result.snapshot()
-    _count_unmatched("participant", len(gold.participants), len(pred.participants), pairs,
-                     result)
-    _describe_unmatched(result, before, "participant", pairs,
-                        [p.name for p in gold.participants], [p.name for p in pred.participants])
+    _unmatched(result, "participant", pairs, [p.name for p in gold.participants],
+               [p.name for p in pred.participants])
     return ids
 
 
-def _describe_unmatched(result: Comparison, before: tuple, component: str,
-                        pairs: list[tuple[int, int]], gold: list[str], pred: list[str]) -> None:
-    """List the unmatched elements of both sides (their counts were added since `before`)."""
-    if result.snapshot() == before:
+def _unmatched(result: Comparison, component: str, pairs: list[tuple[int, int]],
+               gold: list[str], pred: list[str]) -> None:
+    """Count the elements of both sides that `pairs` leaves unmatched (deletions and
+    insertions) and list them (`gold`, `pred`: the texts of all elements)."""
+    deleted, inserted = len(gold) - len(pairs), len(pred) - len(pairs)
+    if not deleted and not inserted:
         return
+    counts = result.components[component]
+    counts.deletion += deleted
+    counts.insertion += inserted
     matched_gold, matched_pred = {i for i, _ in pairs}, {j for _, j in pairs}
     result.differences += [f"{component} missing: {text}" for i, text in enumerate(gold)
                            if i not in matched_gold]
@@ -171,6 +171,7 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str,
                  for m in pm for e in (m.sender, m.receiver)]
     pairs: list[tuple[int, int]] = []
     same_ends: list[bool] = []
+    in_gold_order: list[int] = []  # the matched prediction messages, by gold message
     if gm and pm:
         labels = cdist(gold_labels, pred_labels, scorer=Levenshtein.normalized_similarity,
                        dtype=np.float32, workers=1)
@@ -182,8 +183,9 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str,
         flipped = (gs != pr).astype(float) + (gr != ps) + el.REVERSAL_PENALTY
         cost = (0.25 * np.minimum(same, flipped) + 0.5 * (1.0 - labels)
                 + TIE_BREAK * position_gap(len(gm), len(pm)))
-        rows, cols = assign_arrays(cost, MESSAGE_LIMIT)
-        pairs = list(zip(rows.tolist(), cols.tolist(), strict=True))
+        rows, cols = assign_arrays(cost, MESSAGE_LIMIT)  # rows in increasing order
+        in_gold_order = cols.tolist()
+        pairs = list(zip(rows.tolist(), in_gold_order, strict=True))
         same_ends = (same[rows, cols] == 0).tolist()
     counts = result.components
     arrow_type = el.arrow_type
@@ -204,21 +206,21 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str,
         if sim is not None:
             total += sim
             count += 1
-        if result.snapshot() != before:
-            result.describe(before, f"message {_shown(gold_message)!r} read as "
-                                    f"{_shown(pred_message)!r}")
+        result.describe(before, f"message {_shown(gold_message)!r} read as "
+                                f"{_shown(pred_message)!r}")
     result.similarity_sum, result.similarity_count = total, count
-    matched_gold = {i for i, _ in pairs}
-    matched_pred = {j for _, j in pairs}
-    for i, message in enumerate(gm):
-        if i not in matched_gold:
-            el.message_removed(message, counts, "deletion", gold_labels[i])
-            result.differences.append(f"message missing: {_shown(message)}")
-    for j, message in enumerate(pm):
-        if j not in matched_pred:
-            el.message_removed(message, counts, "insertion", pred_labels[j])
-            result.differences.append(f"message extra: {_shown(message)}")
-    in_gold_order = [j for _, j in sorted(pairs)]
+    if len(pairs) < len(gm):
+        matched_gold = {i for i, _ in pairs}
+        for i, message in enumerate(gm):
+            if i not in matched_gold:
+                el.message_removed(message, counts, "deletion", gold_labels[i])
+                result.differences.append(f"message missing: {_shown(message)}")
+    if len(pairs) < len(pm):
+        matched_pred = set(in_gold_order)
+        for j, message in enumerate(pm):
+            if j not in matched_pred:
+                el.message_removed(message, counts, "insertion", pred_labels[j])
+                result.differences.append(f"message extra: {_shown(message)}")
     result.ordering.pairs += len(pairs) * (len(pairs) - 1) // 2
     result.ordering.discordant_pairs += discordant_pairs(in_gold_order)
     return {j: i for i, j in pairs}
@@ -270,10 +272,7 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
         before = result.snapshot()
         _PAIR_RULES[component](gold_rows[i], pred_rows[j], result.components)
         result.describe(before, f"{component} {gold_rows[i][1]!r} read as {pred_rows[j][1]!r}")
-    before = result.snapshot()
-    _count_unmatched(component, len(gold_rows), len(pred_rows), pairs, result)
-    _describe_unmatched(result, before, component, pairs, [r[1] for r in gold_rows],
-                        [r[1] for r in pred_rows])
+    _unmatched(result, component, pairs, [r[1] for r in gold_rows], [r[1] for r in pred_rows])
 
 
 def _match_notes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
