@@ -76,3 +76,15 @@ def test_a_renderer_that_stops_part_way_hands_the_rest_to_a_new_one(tmp_path, mo
     assert [r.ok for r in results] == [True, True, False, True, True, False, True]
     assert results[2].error.startswith("the Mermaid renderer stopped at this diagram")
     assert all(r.image.is_file() for r in results if r.ok)
+
+
+def test_a_class_diagram_draws_the_same_png_in_any_batch(tmp_path):
+    """Class diagrams are drawn with rough.js, random unless seeded."""
+    code = ("classDiagram\n  class Animal {\n    +String name\n    +eat()\n  }\n"
+            "  Animal <|-- Dog\n  Dog --> Bone : chews\n")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = MermaidEngine(jobs=1).render([code, code], tmp_path / "a", "png")
+    second = MermaidEngine(jobs=1).render(["graph TD\n  A --> B\n", code], tmp_path / "b",
+                                          "png")
+    assert first[0].ok and first[0].sha256 == first[1].sha256 == second[1].sha256

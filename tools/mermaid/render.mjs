@@ -40,22 +40,24 @@ async function openPage () {
     const { mermaid, 'mermaid-zenuml': zenuml, elkLayouts } = globalThis
     await mermaid.registerExternalDiagrams([zenuml])
     if (elkLayouts) mermaid.registerLayoutLoaders(elkLayouts)
-    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' })
+    // a fixed seed: the sketchy shapes of class diagrams (rough.js) are random otherwise
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', handDrawnSeed: 1 })
     document.body.style.background = 'white'
   })
   return page
 }
 
-async function draw (page, code, n) {
+async function draw (page, code) {
   await page.setViewport({ width: 800, height: 600 }) // mermaid-cli's default; lay out each alike
-  const svg = await page.$eval('#container', async (container, code, n) => {
+  const svg = await page.$eval('#container', async (container, code) => {
     container.innerHTML = ''
-    const { svg } = await globalThis.mermaid.render(`diagram-${n}`, code, container)
+    // one id for every diagram: the drawing does not depend on its place in the batch
+    const { svg } = await globalThis.mermaid.render('diagram', code, container)
     container.innerHTML = svg
     const element = container.getElementsByTagName('svg')[0]
     element.style.backgroundColor = 'white'
     return new XMLSerializer().serializeToString(element)
-  }, code, n)
+  }, code)
   if (job.format === 'svg') return Buffer.from(svg)
   const clip = await page.$eval('#container svg', (svg) => {
     const box = svg.getBoundingClientRect()
@@ -65,13 +67,13 @@ async function draw (page, code, n) {
   return page.screenshot({ clip })
 }
 
-async function renderOne (lane, item, n) {
+async function renderOne (lane, item) {
   const start = performance.now()
   const out = { id: item.id, ok: false, error: null, line: null, seconds: 0 }
   let timer
   try {
     const data = await Promise.race([
-      draw(lane.page, item.code, n),
+      draw(lane.page, item.code),
       new Promise((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`timed out after ${job.timeout_ms / 1000} s`)),
           job.timeout_ms)
@@ -97,7 +99,7 @@ async function renderOne (lane, item, n) {
 
 try {
   const lane = { page: await openPage() }
-  for (const [n, item] of job.items.entries()) await renderOne(lane, item, n)
+  for (const item of job.items) await renderOne(lane, item)
 } finally {
   await browser.close()
   fs.rmSync(profile, { recursive: true, force: true })
