@@ -6,9 +6,11 @@ diagram, which is how the STRUDEL toolkit calls PlantUML (target: 15x). Then
 Mermaid flowcharts: one browser per diagram vs one browser per worker.
 With --whole: the whole `diagbench render` process on N files (default 200: start-up,
 JVM start and warm-up, every diagram, image checks) against one JVM per diagram, the
-two alternating over --runs runs (goal: 30x); --json prints that as one JSON object.
+two alternating over --runs runs (goal: 30x); --json prints that as one JSON object;
+--base DIR (e.g. `git worktree add /tmp/old HEAD~1`) times DIR's render too, alternating.
 Usage: python bench/render.py [--diagrams N] [--baseline N] [--mermaid N] [--seed S]
        python bench/render.py --whole [--diagrams 200] [--baseline 10] [--runs 3] [--json]
+                              [--base DIR]
 """
 
 from __future__ import annotations
@@ -44,15 +46,30 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _whole_run(src: Path, out: Path, n: int, pythonpath: str | None) -> tuple[float, float]:
+    """(wall, CPU of the process tree) per diagram of one `diagbench render` of `src`."""
+    env = dict(os.environ) | ({"PYTHONPATH": pythonpath} if pythonpath else {})
+    cpu, start = _children_cpu(), time.perf_counter()
+    done = subprocess.run([str(BIN / "diagbench"), "render", str(src), "--out", str(out)],
+                          env=env, capture_output=True, text=True, check=False)
+    wall, spent = (time.perf_counter() - start) / n, (_children_cpu() - cpu) / n
+    if done.returncode:
+        raise RuntimeError(f"diagbench render failed: {done.stdout[-500:]}{done.stderr[-500:]}")
+    shutil.rmtree(out, ignore_errors=True)
+    return wall, spent
+
+
 def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0,
-                  pythonpath: str | None = None) -> dict:
+                  base: Path | None = None) -> dict:
     """`diagbench render` of `n` files, whole process, against one JVM per diagram (the
     first `baseline` diagrams, the way the PlantUML command line is called on one file):
-    wall and CPU (the processes' own) per diagram, medians of `runs` alternating runs."""
+    wall and CPU (the processes' own) per diagram, medians of `runs` alternating runs.
+    With `base` (a checkout), its `diagbench render` runs too, alternating ("before_*").
+    The first run of this tree may write PlantUML's class-data archive (once per machine)."""
     sources = corpus(n, seed)
-    env = dict(os.environ) | ({"PYTHONPATH": pythonpath} if pythonpath else {})
-    rows: dict[str, list[float]] = {"whole_ms": [], "whole_cpu_ms": [], "jvm_ms": [],
-                                    "jvm_cpu_ms": [], "ratio": [], "cpu_ratio": []}
+    rows: dict[str, list[float]] = {key: [] for key in (
+        "whole_ms", "whole_cpu_ms", "jvm_ms", "jvm_cpu_ms", "ratio", "cpu_ratio", "before_ms",
+        "before_cpu_ms", "before_ratio", "before_cpu_ratio")}
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
@@ -63,22 +80,18 @@ def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0
             one_jvm_each(sources[:baseline])
             jvm = (time.perf_counter() - start) / baseline
             jvm_cpu = (_children_cpu() - cpu) / baseline
-            out = Path(tmp) / f"out{run}"
-            cpu, start = _children_cpu(), time.perf_counter()
-            done = subprocess.run([str(BIN / "diagbench"), "render", str(src), "--out", str(out)],
-                                  env=env, capture_output=True, text=True, check=False)
-            whole = (time.perf_counter() - start) / n
-            whole_cpu = (_children_cpu() - cpu) / n
-            if done.returncode:
-                raise RuntimeError(f"diagbench render failed: {done.stdout[-500:]}"
-                                   f"{done.stderr[-500:]}")
-            shutil.rmtree(out, ignore_errors=True)
-            for key, value in (("whole_ms", 1000 * whole), ("whole_cpu_ms", 1000 * whole_cpu),
-                               ("jvm_ms", 1000 * jvm), ("jvm_cpu_ms", 1000 * jvm_cpu),
-                               ("ratio", jvm / whole), ("cpu_ratio", jvm_cpu / whole_cpu)):
-                rows[key].append(value)
-    return {key: statistics.median(values) for key, values in rows.items()} | {
-        "ratios": rows["ratio"], "diagrams": n, "baseline": baseline, "goal": GOAL_WHOLE}
+            sides = [("", None)] + ([("before_", str(base / "src"))] if base else [])
+            for prefix, path in sides if run % 2 == 0 else sides[::-1]:
+                wall, spent = _whole_run(src, Path(tmp) / f"out{run}{prefix}", n, path)
+                rows[f"{prefix or 'whole_'}ms"].append(1000 * wall)
+                rows[f"{prefix or 'whole_'}cpu_ms"].append(1000 * spent)
+                rows[f"{prefix}ratio"].append(jvm / wall)
+                rows[f"{prefix}cpu_ratio"].append(jvm_cpu / spent)
+            rows["jvm_ms"].append(1000 * jvm)
+            rows["jvm_cpu_ms"].append(1000 * jvm_cpu)
+    return {key: statistics.median(values) for key, values in rows.items() if values} | {
+        "ratios": rows["ratio"], "before_ratios": rows["before_ratio"], "diagrams": n,
+        "baseline": baseline, "goal": GOAL_WHOLE}
 
 
 def corpus(n: int, seed: int) -> list[str]:
@@ -131,18 +144,25 @@ def main() -> None:
                     help="Time the whole `diagbench render` process instead.")
     ap.add_argument("--runs", type=int, default=3, help="Runs of --whole (medians).")
     ap.add_argument("--json", action="store_true", help="With --whole: one JSON object.")
+    ap.add_argument("--base", type=Path, help="With --whole: also time this checkout's render.")
     args = ap.parse_args()
     if args.whole:
         result = whole_process(args.diagrams if args.diagrams != 500 else 200,
-                               args.baseline or 10, args.runs, args.seed)
+                               args.baseline or 10, args.runs, args.seed, base=args.base)
         if args.json:
             print(json.dumps(result))
-        else:
-            print(f"diagbench render of {result['diagrams']} diagrams, whole process: "
+            return
+        if args.base:
+            print(f"before ({args.base}): {result['before_ms']:.0f} ms/diagram "
+                  f"({result['before_cpu_ms']:.0f} ms CPU); {result['before_ratio']:.1f}x faster "
+                  f"than one JVM per diagram (CPU {result['before_cpu_ratio']:.1f}x); "
+                  f"ratios {', '.join(f'{r:.1f}' for r in result['before_ratios'])}")
+        print(f"diagbench render of {result['diagrams']} diagrams, whole process: "
                   f"{result['whole_ms']:.0f} ms/diagram ({result['whole_cpu_ms']:.0f} ms CPU); "
                   f"one JVM per diagram: {result['jvm_ms']:.0f} ms ({result['jvm_cpu_ms']:.0f} "
                   f"ms CPU); {result['ratio']:.1f}x faster (CPU {result['cpu_ratio']:.1f}x; "
-                  f"goal {GOAL_WHOLE:.0f}x; medians of {args.runs} runs)")
+                  f"goal {GOAL_WHOLE:.0f}x; medians of {args.runs} runs: "
+                  f"{', '.join(f'{r:.1f}' for r in result['ratios'])})")
         return
     sources = corpus(args.diagrams, args.seed)
     sample = sources[:args.baseline] if args.baseline else sources

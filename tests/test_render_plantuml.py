@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import pytest
 
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.render import plantuml
 from diagbench.render.plantuml import PlantUMLError, sandbox_env
+from diagbench.render.plantuml_pipe import PipeWorker, PlantUMLEngine
 from tests.conftest import REPO, svg_counts
 from tests.plantuml_batch import render_batch
 
@@ -65,3 +69,55 @@ def test_named_blocks_map_to_their_source_in_order(tmp_path):
     assert [svg_counts(p.read_text(encoding="utf-8"))[1:] for p in batch.images[0]] == [
         (2, 1), (3, 2)]
     assert all(p.parent == batch.images[1][0].parent for p in batch.images[0])
+
+
+CLASSES = "@startuml\nclass A {\n  +x : int\n}\nclass B\nA <|-- B\nA o-- C\n@enduml\n"
+SEQUENCE = "@startuml\nAlice -> Bob : hello\nBob --> Alice : hi\nnote over Bob : ok\n@enduml\n"
+
+
+def _folder(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
+def _mapped(pid: int) -> set[str]:
+    """The files a process has mapped into memory (Linux)."""
+    with open(f"/proc/{pid}/maps", encoding="utf-8") as maps:
+        return {line.split(maxsplit=5)[5].strip() for line in maps if line.count(" ") >= 5
+                and "/" in line}
+
+
+def test_class_archive_is_written_once_then_mapped_with_the_same_images(tmp_path, monkeypatch):
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, str(tmp_path / "cache"))
+    archive = plantuml.class_archive(plantuml.MAX_HEAP)
+    assert archive is not None and not archive.exists()
+    sources = [SEQUENCE, CLASSES]
+    first = PlantUMLEngine(jobs=1).render(sources, _folder(tmp_path / "a"), "png")
+    assert archive.is_file() and archive.stat().st_size > 1_000_000
+    assert [p.name for p in archive.parent.iterdir()] == [archive.name]  # no leftovers
+    worker = PipeWorker("png", archive=archive)
+    try:
+        data, _ = worker.render(SEQUENCE, 60)
+        assert worker.process is not None and str(archive) in _mapped(worker.process.pid)
+    finally:
+        worker.close()
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    assert plantuml.class_archive(plantuml.MAX_HEAP) is None
+    plain = PlantUMLEngine(jobs=1).render(sources, _folder(tmp_path / "b"), "png")
+    assert all(r.ok for r in first + plain)
+    assert [r.sha256 for r in first] == [r.sha256 for r in plain]
+    assert hashlib.sha256(data).hexdigest() == plain[0].sha256
+
+
+def test_a_damaged_class_archive_changes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, str(tmp_path))
+    archive = plantuml.class_archive(plantuml.MAX_HEAP)
+    assert archive is not None
+    archive.write_bytes(b"not a class-data archive" * 1000)
+    broken = "@startuml\nA -> B\nthis ) is ( junk\n@enduml\n"
+    damaged = PlantUMLEngine(jobs=1).render([SEQUENCE, broken], tmp_path, "png")
+    sha = damaged[0].sha256
+    assert damaged[0].ok and not damaged[1].ok and damaged[1].error_line == 3
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    [plain] = PlantUMLEngine(jobs=1).render([SEQUENCE], tmp_path, "png")
+    assert plain.ok and sha == plain.sha256
