@@ -103,6 +103,19 @@ def test_build_offline_counts_filters_and_engine_check(data, tmp_path):
         assert (again / name).read_bytes() == (data / name).read_bytes(), name
 
 
+def test_a_mermaid_build_is_byte_identical_for_a_seed(tmp_path):
+    """Mermaid draws class diagrams with random sketchy lines unless seeded."""
+    args = ("--model", "baseline:synth", "--categories", "class", "--languages", "mermaid",
+            "--per-category", "2", "--seed", "3")
+    for name in ("one", "two"):
+        done = _cli("build", "structure", "--out", str(tmp_path / name), *args)
+        assert done.returncode == 0, done.stderr
+    images = sorted(p.name for p in (tmp_path / "one" / "images").iterdir())
+    assert images
+    for name in [*DETERMINISTIC, *(f"images/{i}" for i in images)]:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
 def test_eval_offline_and_report(data, tmp_path):
     run = tmp_path / "run"
     done = _cli("eval", "structure", "--data", str(data), "--model", "baseline:synth",
