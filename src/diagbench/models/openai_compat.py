@@ -38,34 +38,41 @@ def _content(parts) -> list[dict]:
     return out
 
 
-#: Requests in flight per SDK client before another client (its own connection pool) is
-#: opened: the transport's pool checks every one of its connections for each request,
-#: so many connections in one pool cost CPU per request that grows with their number.
-SHARD_REQUESTS = 8
+class OpenAICompatible:
+    """One SDK client per (base URL, key); `call` makes exactly one attempt.
 
+    The SDK decides the wire format: the URL, headers (key, user agent, SDK
+    headers) and time-out come once from the SDK's own request builder, errors
+    are the SDK's, and each body is written with the SDK's JSON rules (a test
+    checks the bytes and headers equal those of `chat.completions.create`). Two
+    choices are for speed, measured by `bench/runner.py`: the SDK's per-call
+    request loop — copying its options, rebuilding the same headers, its retries
+    (off) — is skipped (a fifth of the runner's CPU per request), and requests
+    go through the SDK's aiohttp client (`openai[aiohttp]`,
+    `DefaultAioHttpClient`), whose C parser and single write per request take
+    about half the CPU per request of its default httpx pool.
+    """
 
-class _Shard:
-    """One SDK client (its own connection pool) and the request the SDK builds for a
-    chat completion — URL, headers (key, user agent, SDK headers), time-out — which
-    `send` posts with each body."""
-
-    def __init__(self, settings: dict[str, Any]) -> None:
-        self.sdk = openai.AsyncOpenAI(**settings, http_client=openai.DefaultAioHttpClient())
+    def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
+        self.sdk = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=0,
+                                      timeout=timeout, http_client=openai.DefaultAioHttpClient())
         template = self.sdk._build_request(FinalRequestOptions.construct(
             method="post", url="/chat/completions", json_data={}))
-        self.url, self.extensions = template.url, template.extensions
-        self.headers = [(name, value) for name, value in template.headers.raw
-                        if name.lower() != b"content-length"]  # each body sets its own
-        self.busy = 0  # requests in flight
+        self._url, self._extensions = template.url, template.extensions
+        self._headers = [(name, value) for name, value in template.headers.raw
+                         if name.lower() != b"content-length"]  # each body sets its own
 
-    async def send(self, body: dict) -> dict:
-        """POST `body` as the SDK writes it (its JSON rules) and read the answer's JSON;
-        failures raise the SDK's own errors (status errors built by the SDK)."""
-        request = _HTTP.Request("POST", self.url, headers=self.headers,
+    async def close(self) -> None:
+        await self.sdk.close()
+
+    async def _post(self, body: dict) -> dict:
+        """POST `body` as the SDK writes it and read the answer's JSON; failures raise
+        the SDK's own errors (status errors built by the SDK)."""
+        request = _HTTP.Request("POST", self._url, headers=self._headers,
                                 content=json.dumps(body, ensure_ascii=False,
                                                    separators=(",", ":"), allow_nan=False
                                                    ).encode(),
-                                extensions=self.extensions)
+                                extensions=self._extensions)
         try:
             response = await self.sdk._client.send(request)
         except _HTTP.TimeoutException:
@@ -75,40 +82,6 @@ class _Shard:
         if response.status_code >= 400:
             raise self.sdk._make_status_error_from_response(response)
         return json.loads(response.content)
-
-
-class OpenAICompatible:
-    """Shards of at most `SHARD_REQUESTS` in flight per (base URL, key); `call` makes
-    exactly one attempt.
-
-    The SDK decides the wire format: each shard's URL, headers and time-out come
-    from the SDK's own request builder, errors are the SDK's, and the body is
-    written with the SDK's JSON rules (a test checks the bytes and headers equal
-    those of `chat.completions.create`). Two choices are for speed, measured by
-    `bench/runner.py`: the SDK's per-call request loop — copying its options,
-    rebuilding the same headers, its retries (off) — is skipped (a fifth of the
-    runner's CPU per request), and requests go through the SDK's aiohttp client
-    (`openai[aiohttp]`, `DefaultAioHttpClient`), whose C parser and single write
-    per request take about half the CPU per request of its default httpx pool.
-    """
-
-    def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
-        self._settings: dict[str, Any] = {"api_key": api_key, "base_url": base_url,
-                                          "max_retries": 0, "timeout": timeout}
-        self._shards = [_Shard(self._settings)]
-
-    async def close(self) -> None:
-        for shard in self._shards:
-            await shard.sdk.close()
-
-    def _take(self) -> _Shard:
-        """The shard with the fewest requests in flight, a new one when all have many."""
-        shard = min(self._shards, key=lambda s: s.busy)
-        if shard.busy >= SHARD_REQUESTS:
-            shard = _Shard(self._settings)
-            self._shards.append(shard)
-        shard.busy += 1
-        return shard
 
     async def call(self, request: Request) -> Response:
         config = request.config
@@ -127,12 +100,8 @@ class OpenAICompatible:
             params["stop"] = list(config.stop)
         params["temperature"] = config.temperature
         start = time.perf_counter()
-        shard = self._take()
-        try:
-            with sdk_errors(openai):
-                completion = await shard.send(params)
-        finally:
-            shard.busy -= 1
+        with sdk_errors(openai):
+            completion = await self._post(params)
         choices = completion.get("choices")
         if not choices:
             raise CallError("response has no choices", False)
