@@ -471,7 +471,7 @@ class _Builder:
         messages.append(Message(  # positional: keyword calls cost twice as much here
             a, b, arrow.strip() if arrow[-1].isspace() else arrow, not forward,
             bidirectional, line_style, head, tail, head_circle, tail_circle, color,
-            text, activation, False, self.autonumber.next(), number, None,
+            text, activation, False, next(self.autonumber.numbers), number, None,
             self._label_breaks(m, text) if m is not None and self.breaks else (),
         ))
         self.order.append(("message", index))
@@ -531,7 +531,7 @@ class _Builder:
             sender, receiver, m.group("arrow").strip(), bool(d2), both is not None,
             line_style, head, _head(both, left=True) if both else "none",
             "o" in head_end, "o" in tail_end, color, text, activation, False,
-            self.autonumber.next(), number, border or "",
+            next(self.autonumber.numbers), number, border or "",
             self._label_breaks(m, text) if self.breaks else (),
         ))
         self.order.append(("message", index))
@@ -576,7 +576,7 @@ class _Builder:
         self.messages.append(Message(
             sender=call.receiver, receiver=call.sender, arrow="-->", line_style="dotted",
             color=m.group("color"), label=_label(m.group("label")), is_return=True,
-            autonumber=self.autonumber.next(), line=number, border=call.border,
+            autonumber=next(self.autonumber.numbers), line=number, border=call.border,
         ))
         self._record("message", index)
         self.last_event = self.last_leaf = index
