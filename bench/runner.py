@@ -5,7 +5,8 @@ cache); prints requests/s and the harness's own CPU time per request (the
 server runs in another process), then the same load through inspect_ai's
 OpenAI-compatible provider and our ratio to it. inspect_ai lives in the bench's
 own environment (`.venv-bench`, created on first use from PyPI); without it
-that column is skipped with the reason. Target: >= 300 requests/s at 64.
+that column is skipped with the reason. Targets at 64 connections: >= 300 requests/s,
+>= 4x inspect_ai's, and harness CPU per request <= 0.98 ms (half the first runner's 1.97).
 With --json: only 64 connections (or --connections), ours and inspect_ai's alternating
 over --runs runs, medians printed as one JSON object (for bench/all.py).
 Usage: python bench/runner.py [--requests N] [--no-inspect] [--json [--runs R]]
@@ -29,6 +30,8 @@ from diagbench.models.runner import run_requests
 REPO = Path(__file__).resolve().parents[1]
 BENCH_VENV = REPO / ".venv-bench"
 TARGET = 300
+RATIO_GOAL = 4
+CPU_GOAL_MS = 0.98
 
 
 async def measure(base_url: str, n: int, connections: int) -> tuple[float, float, int]:
@@ -126,8 +129,8 @@ def main() -> None:
                     line += (f"{n / theirs['seconds']:>16.0f}{1000 * theirs['cpu'] / n:>12.2f}"
                              f"{theirs['ok']:>7}{theirs['seconds'] / wall:>7.2f}x")
             print(line, flush=True)
-        print(f"target: {TARGET} requests/s at 64 connections; ratio = our requests/s "
-              "over inspect_ai's")
+        print(f"targets at 64 connections: {TARGET} requests/s, {RATIO_GOAL}x inspect_ai, "
+              f"{CPU_GOAL_MS} ms CPU/request; ratio = our requests/s over inspect_ai's")
     finally:
         server.kill()
 

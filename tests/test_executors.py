@@ -1,6 +1,7 @@
 """The executors: `--executor ray` gives the same outputs as the local executor —
 rendered images (sha256, errors and their lines), a seeded prior-bias build (every
-file), re-scored runs (scores.jsonl, summary.json) — on one Ray instance started here;
+file), an offline structure build (its data files and images), re-scored runs
+(scores.jsonl, summary.json) — on one Ray instance started here;
 a missing Ray is a usage error; `--help` imports no Ray."""
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def test_render_under_ray_gives_the_same_images_and_errors(cluster, tmp_path):
     src = tmp_path / "src"
     shutil.copytree(CALLFLOWS, src)
     (src / "zz_broken.puml").write_text(BROKEN, encoding="utf-8")
+    (src / "graph.dot").write_text("digraph G { a -> b; b -> c; a -> c; }\n", encoding="utf-8")
     local = _diagbench("render", str(src), "--out", str(tmp_path / "local"), "--json",
                        str(tmp_path / "local.json"))
     assert local.returncode == 1, local.stderr  # the broken diagram is invalid
@@ -75,7 +77,7 @@ def test_render_under_ray_gives_the_same_images_and_errors(cluster, tmp_path):
                                str(tmp_path / "ray.json"), "--executor", "ray")
     assert code == 1, output
     images = _files(tmp_path / "ray")
-    assert len([p for p in images if p.endswith(".png")]) == 12
+    assert len([p for p in images if p.endswith(".png")]) == 13  # two engines, one pool
     assert images == _files(tmp_path / "local")
 
     def facts(path: Path) -> list[tuple]:
@@ -123,6 +125,20 @@ def test_score_under_ray_writes_the_same_scores_and_summary(built, tmp_path):
     code, output = _in_process("score", "prior-bias", str(run), "--executor", "ray")
     assert code == 0, output
     assert {name: (run / name).read_bytes() for name in local} == local
+
+
+def test_structure_build_under_ray_writes_the_same_data_and_images(cluster, tmp_path):
+    args = ("build", "structure", "--model", "baseline:synth", "--per-category", "1",
+            "--categories", "class,flowchart", "--languages", "plantuml,dot")
+    done = _diagbench(*args, "--out", str(tmp_path / "local"))
+    assert done.returncode == 0, done.stderr
+    code, output = _in_process(*args, "--out", str(tmp_path / "ray"), "--executor", "ray")
+    assert code == 0, output
+    ray_files, local_files = _files(tmp_path / "ray"), _files(tmp_path / "local")
+    images = sorted(p for p in ray_files if p.startswith("images/"))
+    assert images == ["images/class-plantuml-000.png", "images/flowchart-dot-000.png"]
+    for name in [*images, "samples.jsonl", "tasks.jsonl", "build.json"]:
+        assert ray_files[name] == local_files[name], name
 
 
 def test_ray_asked_but_not_installed_is_a_usage_error(tmp_path):

@@ -1,6 +1,6 @@
-"""The Ray executor: `map` runs one Ray task per item; `engine` renders on a pool of Ray
-actors, each holding a warm engine (one engine process per actor, started once per
-chunk of up to `CHUNK` diagrams rather than once per diagram).
+"""The Ray executor: `map` runs one Ray task per item; `engine` renders on one pool of
+Ray actors, each holding a warm engine of every kind asked for (one engine process per
+actor, started once per chunk of up to `CHUNK` diagrams rather than once per diagram).
 
 Images travel back as bytes and are written where the caller asked, so the workers
 need no shared file system; a render gives the same bytes wherever it runs.
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from diagbench.executors.protocol import ExecutorUnavailable
-from diagbench.render.engines import make_engine
+from diagbench.render.engines import Engine, make_engine
 from diagbench.render.result import RenderResult
 
 A = TypeVar("A")
@@ -30,20 +30,26 @@ CHUNK = 256
 
 
 class Renderer:
-    """A Ray actor's state: one engine with one process, kept for the actor's lifetime."""
+    """A Ray actor's state: one engine of each kind it was asked for, each with one
+    process, kept for the actor's lifetime."""
 
-    def __init__(self, name: str, timeout: float) -> None:
-        self.engine = make_engine(name, 1, timeout)
+    def __init__(self) -> None:
+        self.engines: dict[tuple[str, float], Engine] = {}
 
-    def version(self) -> str:
-        return self.engine.version()
+    def _engine(self, name: str, timeout: float) -> Engine:
+        if (name, timeout) not in self.engines:
+            self.engines[name, timeout] = make_engine(name, 1, timeout)
+        return self.engines[name, timeout]
 
-    def render(self, batch: list[tuple[int, str]], fmt: str
+    def version(self, name: str, timeout: float) -> str:
+        return self._engine(name, timeout).version()
+
+    def render(self, name: str, timeout: float, batch: list[tuple[int, str]], fmt: str
                ) -> list[tuple[RenderResult, bytes | None]]:
-        """Each (index, source) rendered: its result (numbered by index) and the image bytes
-        of a valid render."""
+        """Each (index, source) rendered by the engine `name`: its result (numbered by
+        index) and the image bytes of a valid render."""
         with tempfile.TemporaryDirectory() as tmp:
-            results = self.engine.render([s for _, s in batch], Path(tmp), fmt)
+            results = self._engine(name, timeout).render([s for _, s in batch], Path(tmp), fmt)
             out = []
             for (k, _), result in zip(batch, results, strict=True):
                 data = result.image.read_bytes() if result.ok and result.image else None
@@ -53,15 +59,16 @@ class Renderer:
 
 
 class RayEngine:
-    """An engine whose diagrams are rendered by a pool of `Renderer` actors."""
+    """The engine `name`, its diagrams rendered by a pool of `Renderer` actors."""
 
-    def __init__(self, name: str, actors: list[Any]) -> None:
+    def __init__(self, name: str, timeout: float, actors: list[Any]) -> None:
         self.name = name
+        self.timeout = timeout
         self.actors = actors
 
     def version(self) -> str:
         import ray
-        return str(ray.get(self.actors[0].version.remote()))
+        return str(ray.get(self.actors[0].version.remote(self.name, self.timeout)))
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
@@ -73,7 +80,8 @@ class RayEngine:
         chunks = [numbered[i:i + size] for i in range(0, len(numbered), size)]
         results: list[RenderResult] = []
         pool = ActorPool(self.actors)
-        for done in pool.map(lambda actor, chunk: actor.render.remote(chunk, fmt), chunks):
+        for done in pool.map(lambda actor, chunk: actor.render.remote(self.name, self.timeout,
+                                                                      chunk, fmt), chunks):
             for result, data in done:
                 if data is not None:
                     result.image = out_dir / f"{result.index:06d}.{fmt}"
@@ -93,7 +101,7 @@ class RayExecutor:
             raise ExecutorUnavailable("--executor ray needs Ray: pip install "
                                       "'diagbench[ray]'") from None
         self.started = False
-        self.pools: dict[tuple[str, int, float], list[Any]] = {}
+        self.actors: list[Any] = []  # the renderer pool
         if ray.is_initialized() and address is None:
             return
         try:
@@ -106,7 +114,7 @@ class RayExecutor:
 
     def map(self, fn: Callable[[A], R], items: Sequence[A],
             progress: Callable[[], None] = lambda: None) -> list[R]:
-        """One Ray task per item; the actor pools are released first (their CPUs too)."""
+        """One Ray task per item; the renderer pool is released first (its CPUs too)."""
         import ray
 
         self.release()
@@ -119,25 +127,25 @@ class RayExecutor:
         return list(ray.get(refs))
 
     def engine(self, name: str, jobs: int, timeout: float) -> RayEngine:
-        """`jobs` renderer actors (at most one per CPU of the cluster), one CPU each,
-        spread over the nodes; kept until `close` (or the next `map`)."""
+        """The engine `name` on a pool of `jobs` renderer actors (at most one per CPU of
+        the cluster), one CPU each, spread over the nodes. One pool serves every engine
+        and is kept until `close` (or the next `map`, or a pool of another size)."""
         import ray
 
-        key = (name, jobs, timeout)
-        if key not in self.pools:
-            cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = min(jobs, max(1, int(ray.cluster_resources().get("CPU", 1))))
+        if len(self.actors) != size:
+            self.release()
             actor = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(Renderer)
-            self.pools[key] = [actor.remote(name, timeout) for _ in range(min(jobs, cpus))]
-        return RayEngine(name, self.pools[key])
+            self.actors = [actor.remote() for _ in range(size)]
+        return RayEngine(name, timeout, self.actors)
 
     def release(self) -> None:
         """Kill the renderer actors (and their engine processes)."""
         import ray
 
-        for actors in self.pools.values():
-            for actor in actors:
-                ray.kill(actor)
-        self.pools.clear()
+        for actor in self.actors:
+            ray.kill(actor)
+        self.actors = []
 
     def close(self) -> None:
         import ray

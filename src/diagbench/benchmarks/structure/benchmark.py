@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
     from diagbench.benchmarks.synthesis import Prompting
+    from diagbench.executors.protocol import Executor
 
 _CATEGORIES = "class,sequence,component,usecase,state,er,flowchart"
 _LANGUAGES = "plantuml,mermaid,dot,dbml"
@@ -119,7 +120,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               per_category: int = 5, complexities: list[str] | None = None, seed: int = 0,
               temperature: float = 0.7, max_tokens: int = 4096, jobs: int = 2,
               max_connections: int = 8, prompting: Prompting = "all-in-one",
-              judge: str | None = None, judge_threshold: float = 0.5, **_: Any) -> list[str]:
+              judge: str | None = None, judge_threshold: float = 0.5,
+              executor: Executor | None = None, **_: Any) -> list[str]:
         from diagbench.benchmarks.structure.build import build_structure
         from diagbench.benchmarks.structure.judging import DEFAULT_THRESHOLD
         from diagbench.benchmarks.structure.records import generator_settings
@@ -132,7 +134,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                                languages or _LANGUAGES.split(","), per_category,
                                complexities or ["low", "medium", "high"], seed, jobs,
                                max_connections, prompting=prompting, judge=judging,
-                               judge_threshold=judge_threshold)
+                               judge_threshold=judge_threshold, executor=executor)
         judged, asked = info["judge"], info["questions"]
         if isinstance(judged, dict):
             judged = (f"{judged['model']}: " + ", ".join(
