@@ -23,9 +23,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from diagbench.benchmarks.asking import Answer, Ask
+if TYPE_CHECKING:  # the asking layer loads the image libraries: not at start-up
+    from diagbench.benchmarks.asking import Answer, Ask
 
 #: category → (title, as prompts name it; FRLs, as `diagbench.formats.read` names them).
 CATEGORIES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -210,12 +211,14 @@ class Generated:
 
 
 #: Answers a batch of asks (live through the runner, or replayed from a run).
-AskFn = Callable[[list[Ask]], Mapping[str, Answer]]
+AskFn = Callable[[list["Ask"]], Mapping[str, "Answer"]]
 SOLUTION_ID = "{id}/solution"
 
 
 def first_ask(s: Signals) -> Ask:
     """The first call of a sample: Fig. 7 (all-in-one), or the problem statement."""
+    from diagbench.benchmarks.asking import Ask
+
     return Ask(s.id, s.fill(ALL_IN_ONE if s.prompting == "all-in-one" else PROBLEM),
                None, SYSTEM)
 
@@ -227,6 +230,8 @@ def ask_all(samples: Sequence[Signals], ask: AskFn) -> dict[str, Answer]:
     answered ones come back from the run, a failed one is tried again (as a resumed run
     does), and when that gives a problem statement, its second call follows in the next
     batch. Replayed from a run's responses, the same batches give the same answers."""
+    from diagbench.benchmarks.asking import Ask
+
     asked = [first_ask(s) for s in samples]
     answers = dict(ask(asked))
     done: set[str] = set()

@@ -17,15 +17,14 @@ from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.benchmarks.registry import benchmark
+from diagbench.benchmarks.synthesis import CATEGORIES, COMPLEXITIES, FRL_NAMES, PROMPTINGS
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary
 
-_CATEGORIES = ("class", "sequence", "component", "usecase", "state", "er", "flowchart")
-_LANGUAGES = ("plantuml", "mermaid", "dot", "dbml")
-_COMPLEXITIES = ("low", "medium", "high")
-_PROMPTINGS = ("all-in-one", "sequential")
+_CATEGORIES = tuple(CATEGORIES)
+_LANGUAGES = tuple(FRL_NAMES)
 
 
 @benchmark("codegen")
@@ -39,11 +38,11 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
                      callback=comma_list(_LANGUAGES), help="Comma-separated FRLs."),
         click.option("--per-category", type=click.IntRange(1), default=5, show_default=True,
                      help="Personas per category, each asked for every FRL and level."),
-        click.option("--complexity", "complexities", default=",".join(_COMPLEXITIES),
-                     show_default=True, callback=comma_list(_COMPLEXITIES),
+        click.option("--complexity", "complexities", default=",".join(COMPLEXITIES),
+                     show_default=True, callback=comma_list(COMPLEXITIES),
                      help="Complexity levels, each asked of every persona."),
-        click.option("--prompting", "promptings", default=",".join(_PROMPTINGS),
-                     show_default=True, callback=comma_list(_PROMPTINGS),
+        click.option("--prompting", "promptings", default=",".join(PROMPTINGS),
+                     show_default=True, callback=comma_list(PROMPTINGS),
                      help="Prompting approaches: all-in-one (Fig. 7), sequential (the "
                           "problem statement, then the description and code given it)."),
         click.option("--sample-seed", type=int, default=0, show_default=True,
@@ -63,8 +62,8 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
 
         self.jobs = jobs
         samples = plan(categories or list(_CATEGORIES), languages or list(_LANGUAGES),
-                       per_category, complexities or list(_COMPLEXITIES),
-                       promptings or list(_PROMPTINGS), sample_seed)
+                       per_category, complexities or list(COMPLEXITIES),
+                       promptings or list(PROMPTINGS), sample_seed)
         if not samples:
             raise DataError(f"nothing to ask: no category among {', '.join(categories or [])} "
                             f"has an FRL among {', '.join(languages or [])}")

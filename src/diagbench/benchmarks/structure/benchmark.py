@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, Dataset, Export, RowAsk, RowScore
 from diagbench.benchmarks.registry import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
+from diagbench.benchmarks.synthesis import CATEGORIES, COMPLEXITIES, FRL_NAMES, PROMPTINGS
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -27,20 +29,8 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.synthesis import Prompting
     from diagbench.executors.protocol import Executor
 
-_CATEGORIES = "class,sequence,component,usecase,state,er,flowchart"
-_LANGUAGES = "plantuml,mermaid,dot,dbml"
-_TASKS = ("structural,association,problem_match,description_match,model_question,"
-          "image_to_code")
-
-
-def _csv(allowed: str) -> Any:
-    def convert(ctx: Any, param: Any, value: str) -> list[str]:
-        items = [v.strip() for v in value.split(",") if v.strip()]
-        bad = [v for v in items if v not in allowed.split(",")]
-        if bad or not items:
-            raise click.BadParameter(f"{', '.join(bad) or 'nothing'}: choose among {allowed}")
-        return items
-    return convert
+_TASKS = ("structural", "association", "problem_match", "description_match",
+          "model_question", "image_to_code")
 
 
 @benchmark("structure")
@@ -52,16 +42,16 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--model", "generator", required=True,
                      help="The model that writes the diagrams (PROVIDER:MODEL[@URL]); "
                           "baseline:synth writes them offline."),
-        click.option("--categories", default=_CATEGORIES, show_default=True,
-                     callback=_csv(_CATEGORIES), help="Comma-separated categories."),
-        click.option("--languages", default=_LANGUAGES, show_default=True,
-                     callback=_csv(_LANGUAGES), help="Comma-separated FRLs."),
+        click.option("--categories", default=",".join(CATEGORIES), show_default=True,
+                     callback=comma_list(tuple(CATEGORIES)), help="Comma-separated categories."),
+        click.option("--languages", default=",".join(FRL_NAMES), show_default=True,
+                     callback=comma_list(tuple(FRL_NAMES)), help="Comma-separated FRLs."),
         click.option("--per-category", type=click.IntRange(1), default=5, show_default=True,
                      help="Samples per category and FRL."),
-        click.option("--complexity", "complexities", default="low,medium,high",
-                     show_default=True, callback=_csv("low,medium,high"),
+        click.option("--complexity", "complexities", default=",".join(COMPLEXITIES),
+                     show_default=True, callback=comma_list(COMPLEXITIES),
                      help="Complexity levels, cycled through."),
-        click.option("--prompting", type=click.Choice(["all-in-one", "sequential"]),
+        click.option("--prompting", type=click.Choice(PROMPTINGS),
                      default="all-in-one", show_default=True,
                      help="One call per sample (Fig. 7), or the problem statement first and "
                           "then the description and code given it (§3.1)."),
@@ -83,8 +73,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--data", required=True,
                      type=click.Path(exists=True, file_okay=False, path_type=Path),
                      help="A data set of `build structure`."),
-        click.option("--tasks", "task_types", default=_TASKS, show_default=True,
-                     callback=_csv(_TASKS)),
+        click.option("--tasks", "task_types", default=",".join(_TASKS), show_default=True,
+                     callback=comma_list(_TASKS)),
         click.option("--limit", type=click.IntRange(1), help="Only the first N tasks."),
     )
 
@@ -130,9 +120,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         if judge is None and judge_threshold != DEFAULT_THRESHOLD:
             raise click.UsageError("--judge-threshold is for --judge: give the judge model")
         judging = generator_settings(judge, 0.0, 1024, seed, "--judge") if judge else None
-        info = build_structure(out, settings, categories or _CATEGORIES.split(","),
-                               languages or _LANGUAGES.split(","), per_category,
-                               complexities or ["low", "medium", "high"], seed, jobs,
+        info = build_structure(out, settings, categories or list(CATEGORIES),
+                               languages or list(FRL_NAMES), per_category,
+                               complexities or list(COMPLEXITIES), seed, jobs,
                                max_connections, prompting=prompting, judge=judging,
                                judge_threshold=judge_threshold, executor=executor)
         judged, asked = info["judge"], info["questions"]
