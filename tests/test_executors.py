@@ -159,6 +159,16 @@ def test_ray_address_without_the_ray_executor_is_a_usage_error(tmp_path):
     assert "--ray-address applies to --executor ray only" in done.stderr
 
 
+@pytest.mark.parametrize(("address", "reason"), [("127.0.0.1:1", "Connection refused"),
+                                                  ("nowhere", "is not HOST:PORT")])
+def test_an_unreachable_ray_address_is_a_usage_error(tmp_path, address, reason):
+    done = _diagbench("render", str(CALLFLOWS), "--out", str(tmp_path / "out"), "--executor",
+                      "ray", "--ray-address", address)
+    assert done.returncode == 2
+    assert f"cannot start or join the Ray cluster at {address}" in done.stderr
+    assert reason in done.stderr
+
+
 @pytest.mark.parametrize("args", [["render", "--help"], ["build", "prior-bias", "--help"],
                                   ["score", "prior-bias", "--help"]])
 def test_help_imports_no_ray(args):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
+import socket
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -91,6 +92,19 @@ class RayEngine:
         return results
 
 
+def _check_reachable(address: str | None, timeout: float = 10.0) -> None:
+    """OSError unless the HOST:PORT of `address` accepts a connection within `timeout`
+    seconds (Ray itself retries an unreachable head for minutes); `auto` and no address
+    are left to Ray."""
+    if address is None or address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not port.isdigit():
+        raise ValueError(f"{address!r} is not HOST:PORT, auto or ray://HOST:PORT")
+    with socket.create_connection((host.strip("[]"), int(port)), timeout):
+        pass
+
+
 class RayExecutor:
     name = "ray"
 
@@ -105,9 +119,10 @@ class RayExecutor:
         if ray.is_initialized() and address is None:
             return
         try:
+            _check_reachable(address)
             ray.init(address=address, include_dashboard=False, log_to_driver=False,
                      logging_level=logging.WARNING)
-        except (ConnectionError, ValueError, RuntimeError) as exc:
+        except (OSError, ValueError, RuntimeError) as exc:
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise ExecutorUnavailable(f"cannot start or join {where}: {exc}") from None
         self.started = True
