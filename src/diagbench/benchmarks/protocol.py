@@ -146,7 +146,10 @@ class Benchmark(ABC, Generic[S, T]):
     row_metric: ClassVar[RowMetric | None] = None
 
     def build(self, out: Path, bars: Bars, **options: Any) -> list[str]:
-        """Write the data set into `out`; return the lines to print."""
+        """Write the data set into `out`; return the lines to print. Among the options,
+        `executor` (`diagbench.executors.protocol.Executor`, from `--executor`) gives the
+        engines to render with (`executor.engine(name, jobs, timeout)`), so that a build
+        renders on this machine or a Ray cluster with the same outputs."""
         raise NotImplementedError(f"{self.name} has nothing to build")
 
     def is_data(self, data: Path) -> bool:
