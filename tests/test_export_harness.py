@@ -72,12 +72,25 @@ def harness_python() -> Path:
 
 
 def _eval_scores(name: str, data: Path, run: Path, server: FakeServer,
-                 env: dict[str, str]) -> dict[str, dict]:
-    """`diagbench eval NAME` against the fake server: its score records by Ask id."""
-    _diagbench("eval", name, "--data", data, "--model", f"openai:vlm@{server.base_url}",
+                 env: dict[str, str]) -> dict[str, float | None]:
+    """`diagbench eval NAME` against the fake server: the per-row value of each of its
+    score records (as its scores.jsonl has it), by Ask id."""
+    source = "--gold" if name == "conversion" else "--data"
+    _diagbench("eval", name, source, data, "--model", f"openai:vlm@{server.base_url}",
                "--out", run, env=env)
-    records = [json.loads(line) for line in (run / "scores.jsonl").read_text().splitlines()]
-    return {r["id"] + (f"@{r['scale']}" if "scale" in r else ""): r for r in records}
+    out: dict[str, float | None] = {}
+    for line in (run / "scores.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        if name == "conversion":  # one record per method and file
+            if r["method"] == "semantic":
+                out[Path(r["gold"]).stem] = r["total"]["rate"]
+        elif name == "prior-bias":
+            out[f"{r['id']}@{r['scale']}"] = float(r["correct"])
+        elif name == "structure" and r["task"] == "image_to_code":
+            out[r["id"]] = r["score"]
+        else:
+            out[r["id"]] = float(r["correct"])
+    return out
 
 
 def _env(tmp: Path) -> dict[str, str]:
@@ -97,6 +110,20 @@ def _archqa_reply(prompt: str) -> str:
     return f"[start]\n{json.dumps({'answer': answer})}\n[end]"
 
 
+def _structure_reply(prompt: str) -> str:
+    """2 to every count, no to every match, a one-class diagram as code."""
+    if "Write the PlantUML code" in prompt:
+        return "```plantuml\n@startuml\nclass Teacher\nclass Course\nTeacher --> Course\n" \
+               "@enduml\n```"
+    return "2" if "How many" in prompt else "no"
+
+
+def _conversion_reply(prompt: str) -> str:
+    """The same short script for every image."""
+    return "```plantuml\n@startuml\nparticipant UE\nparticipant AMF\n" \
+           "UE -> AMF: Registration Request\n@enduml\n```"
+
+
 @pytest.fixture(scope="module")
 def prior_bias(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data = tmp_path_factory.mktemp("pb") / "data"
@@ -112,8 +139,27 @@ def archqa(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return data
 
 
+@pytest.fixture(scope="module")
+def structure(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    data = tmp_path_factory.mktemp("st") / "data"
+    _diagbench("build", "structure", "--model", "baseline:synth", "--categories", "class",
+               "--languages", "plantuml", "--per-category", "1", "--out", data)
+    return data
+
+
+@pytest.fixture(scope="module")
+def conversion(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    gold = tmp_path_factory.mktemp("cv") / "gold"
+    gold.mkdir()
+    for name in ("deregistration", "5g_aka"):
+        shutil.copy(ROOT / "examples" / "callflows" / "gold" / f"{name}.puml", gold)
+    return gold
+
+
 @pytest.mark.parametrize(("name", "reply"), [("prior-bias", _prior_bias_reply),
-                                             ("archqa", _archqa_reply)])
+                                             ("archqa", _archqa_reply),
+                                             ("structure", _structure_reply),
+                                             ("conversion", _conversion_reply)])
 def test_score_row_gives_what_eval_gives(name: str, reply: Callable[[str], str],
                                          request: pytest.FixtureRequest, tmp_path: Path):
     """Every exported row, asked by `ask_row` and scored by `score_row`, against eval's
@@ -128,10 +174,11 @@ def test_score_row_gives_what_eval_gives(name: str, reply: Callable[[str], str],
     values = {}
     for doc in harness.rows(out):
         ask = harness.ask(name, doc)
-        assert ask.prompt in sent  # the prompt eval sent, word for word
-        values[ask.id] = harness.score(name, doc, reply(ask.prompt)).value
-    assert values == {i: float(r["correct"]) for i, r in scores.items()}
-    assert set(values.values()) == {0.0, 1.0}
+        if ask.id in scores:  # eval's default tasks (structure: not every kind)
+            assert ask.prompt in sent  # the prompt eval sent, word for word
+            values[ask.id] = harness.score(name, doc, reply(ask.prompt)).value
+    assert values == scores
+    assert len(set(values.values())) > 1  # answers right and wrong
 
 
 def test_inspect_task_scores_like_eval(harness_python: Path, prior_bias: Path,
@@ -158,7 +205,7 @@ def test_inspect_task_scores_like_eval(harness_python: Path, prior_bias: Path,
                        if "List all class names" not in str(b["messages"])]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["status"] == "success"
-    assert result["scores"] == {i: float(r["correct"]) for i, r in expected.items()}
+    assert result["scores"] == expected
     assert set(result["scores"].values()) == {0.0, 1.0}
     assert _messages(inspect_bodies) == _messages(eval_bodies)
 
@@ -212,9 +259,9 @@ def test_lmms_eval_task_scores_like_eval(harness_python: Path, archqa: Path, tmp
         eval_bodies = list(server.requests)
     assert _messages(lmms_bodies) == _messages(eval_bodies)  # image, then eval's prompt
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["scores"] == {i: float(r["correct"]) for i, r in expected.items()}
+    assert result["scores"] == expected
     assert set(result["scores"].values()) == {0.0, 1.0}
-    right = sum(r["correct"] for r in expected.values())
+    right = sum(1 for value in expected.values() if value == 1.0)
     assert result["mean"] == pytest.approx(right / len(expected))
 
 
