@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
 
 from diagbench.formats.plantuml import parse_sequence
-from diagbench.render import plantuml
+from diagbench.render import plantuml, plantuml_pipe
 from diagbench.render.plantuml import PlantUMLError, sandbox_env
 from diagbench.render.plantuml_pipe import PipeWorker, PlantUMLEngine
 from tests.conftest import REPO, svg_counts
@@ -121,3 +122,26 @@ def test_a_damaged_class_archive_changes_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
     [plain] = PlantUMLEngine(jobs=1).render([SEQUENCE], tmp_path, "png")
     assert plain.ok and sha == plain.sha256
+
+
+def _java_children() -> int:
+    """How many `java` processes this process has started and not yet reaped (Linux)."""
+    count = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            comm, rest = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        count += comm.endswith("(java") and int(rest.split()[1]) == os.getpid()
+    return count
+
+
+@pytest.mark.parametrize(("per_jvm", "jvms"), [(150, 1), (2, 2)])
+def test_a_small_batch_gets_one_jvm_a_large_one_up_to_jobs(tmp_path, monkeypatch, per_jvm, jvms):
+    monkeypatch.setattr(plantuml_pipe, "DIAGRAMS_PER_JVM", per_jvm)
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    seen: list[int] = []
+    results = PlantUMLEngine(jobs=2).render([SEQUENCE, CLASSES] * 3, tmp_path, "png",
+                                            progress=lambda: seen.append(_java_children()))
+    assert all(r.ok for r in results)
+    assert max(seen) == jvms
