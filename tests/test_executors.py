@@ -1,6 +1,6 @@
 """The executors: `--executor ray` gives the same outputs as the local executor —
 rendered images (sha256, errors and their lines), a seeded prior-bias build (every
-file), an offline structure build (its data files and images), re-scored runs
+file), offline structure and archqa builds (data files and images), re-scored runs
 (scores.jsonl, summary.json) — on one Ray instance started here;
 a missing Ray is a usage error; `--help` imports no Ray."""
 
@@ -139,6 +139,22 @@ def test_structure_build_under_ray_writes_the_same_data_and_images(cluster, tmp_
     assert images == ["images/class-plantuml-000.png", "images/flowchart-dot-000.png"]
     for name in [*images, "samples.jsonl", "tasks.jsonl", "build.json"]:
         assert ray_files[name] == local_files[name], name
+
+
+def test_archqa_build_under_ray_writes_the_same_files(cluster, tmp_path):
+    src = tmp_path / "src"  # one diagram per engine: PlantUML (C4 too), DOT, Mermaid, DBML
+    src.mkdir()
+    for name in ("banking_c4.puml", "library_classes.puml", "build_system.dot",
+                 "checkout_flowchart.mmd", "blog_schema.dbml"):
+        shutil.copy(REPO / "examples" / "archqa" / name, src)
+    args = ("build", "archqa", "--from", str(src))
+    done = _diagbench(*args, "--out", str(tmp_path / "local"))
+    assert done.returncode == 0, done.stderr
+    code, output = _in_process(*args, "--out", str(tmp_path / "ray"), "--executor", "ray")
+    assert code == 0, output
+    files = _files(tmp_path / "ray")
+    assert len([p for p in files if p.startswith("images/")]) == 5
+    assert files == _files(tmp_path / "local")
 
 
 def test_ray_asked_but_not_installed_is_a_usage_error(tmp_path):

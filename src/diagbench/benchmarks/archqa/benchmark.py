@@ -36,6 +36,7 @@ from diagbench.benchmarks.registry import benchmark
 if TYPE_CHECKING:
     from diagbench.benchmarks.archqa.records import ArchQAScore, ArchQASummary
     from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.executors.protocol import Executor
 
 
 @benchmark("archqa")
@@ -115,12 +116,17 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         return score_row(row, response)
 
     def build(self, out: Path, bars: Bars, *, sources: tuple[Path, ...] = (),
-              per_subtype: int = 1, jobs: int = 2, **_: Any) -> list[str]:
+              per_subtype: int = 1, jobs: int = 2, executor: Executor | None = None,
+              **_: Any) -> list[str]:
         """Diagrams as code → rendered images, annotations and the 24 question subtypes
-        (`build.build_archqa`)."""
+        (`build.build_archqa`), rendered by `executor`'s engines (local by default)."""
         from diagbench.benchmarks.archqa.build import build_archqa
+        from diagbench.executors.local import LocalExecutor
 
-        info = build_archqa(list(sources), out, per_subtype, jobs)
+        engines = (executor or LocalExecutor()).engine
+        info = build_archqa(list(sources), out, per_subtype, jobs,
+                            lambda name, texts, folder, fmt:
+                            engines(name, jobs, 60.0).render(texts, folder, fmt))
         families = ", ".join(f"{k} {v['questions']}" for k, v in info["by_family"].items())
         lines = [f"{info['diagrams']} diagrams, {info['questions']} questions ({families})",
                  f"engine check: {info['engine_check_equal']}/{len(info['engine_check'])} "
