@@ -141,7 +141,7 @@ def note_pair(gold: Note, pred: Note, gold_targets: frozenset[str],
 
 def group_label(group: Group) -> str:
     """The labels of all branches of a group (its `else` parts included)."""
-    return " | ".join(normalize_label(b.label) for b in group.branches)
+    return " | ".join([normalize_label(b.label) for b in group.branches])
 
 
 def group_pair(gold: Group, pred: Group, counts: Counts,

@@ -179,10 +179,19 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str,
         g = np.fromiter(map(code, gold_flat), np.intp, len(gold_flat)).reshape(-1, 2)
         p = np.fromiter(map(code, pred_flat), np.intp, len(pred_flat)).reshape(-1, 2)
         gs, gr, ps, pr = g[:, :1], g[:, 1:], p[:, 0], p[:, 1]
-        same = (gs != ps).astype(float) + (gr != pr)
-        flipped = (gs != pr).astype(float) + (gr != ps) + el.REVERSAL_PENALTY
-        cost = (0.25 * np.minimum(same, flipped) + 0.5 * (1.0 - labels)
-                + TIE_BREAK * position_gap(len(gm), len(pm)))
+        # 0.25 * min(same, flipped) + 0.5 * (1 - labels) + TIE_BREAK * gap, summed in this
+        # order, in place
+        same = np.add(gs != ps, gr != pr, dtype=float)
+        flipped = np.add(gs != pr, gr != ps, dtype=float)
+        flipped += el.REVERSAL_PENALTY
+        cost = np.minimum(same, flipped)
+        cost *= 0.25
+        text_cost = 1.0 - labels
+        text_cost *= 0.5
+        cost += text_cost
+        gap = position_gap(len(gm), len(pm))
+        gap *= TIE_BREAK
+        cost += gap
         rows, cols = assign_arrays(cost, MESSAGE_LIMIT)  # rows in increasing order
         in_gold_order = cols.tolist()
         pairs = list(zip(rows.tolist(), in_gold_order, strict=True))
