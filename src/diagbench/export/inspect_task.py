@@ -12,6 +12,7 @@ is installed; the task reads the shards beside it, so DIR can be moved whole.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from diagbench import __version__
@@ -19,7 +20,10 @@ from diagbench.benchmarks.protocol import DataError
 
 TASK = '''"""inspect_ai task for diagbench {name}, written by diagbench {version} (`diagbench
 export --format inspect`): the rows of data/ beside this file, scored as `diagbench eval
-{name}` scores them. {metric}: {description}."""
+{name}` scores them.
+
+{about}
+"""
 
 from pathlib import Path
 
@@ -82,8 +86,9 @@ def write_inspect(name: str, dataset: Path) -> list[Path]:
         raise DataError(f"{name}: its rows cannot be scored one by one")
     config = GenerationConfig()
     path = dataset / "task.py"
+    about = textwrap.fill(f"{metric.name}: {metric.description}.", 88)
     path.write_text(TASK.format(name=name, ident=name.replace("-", "_"), version=__version__,
-                                metric=metric.name, description=metric.description,
+                                metric=metric.name, about=about,
                                 temperature=config.temperature, max_tokens=config.max_tokens),
                     encoding="utf-8")
     return [path]
