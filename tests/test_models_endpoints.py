@@ -160,6 +160,13 @@ def test_endpoint_needs_a_served_model_and_an_http_url(tmp_path):
                  "http://me:hunter2@127.0.0.1:10/v1")
     assert secret.returncode == 3 and "no user or password in a server URL" in secret.stderr
     assert not (tmp_path / "run").exists()
+    (tmp_path / "gold").mkdir()
+    several = subprocess.run(
+        [sys.executable, "-m", "diagbench", "eval", "conversion", "--gold", "gold", "--out",
+         "run", "--model", "vllm:a@http://127.0.0.1:9/v1", "--model",
+         "vllm:b@http://127.0.0.1:9/v1", "--endpoint", "http://127.0.0.1:10/v1"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert several.returncode == 3 and "--endpoint serves one --model" in several.stderr
     offline = run("--model", "baseline:ocr", "--endpoint", "http://127.0.0.1:10/v1")
     assert offline.returncode == 3 and "--endpoint serves a model named with its server" \
         in offline.stderr
