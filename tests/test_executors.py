@@ -127,6 +127,21 @@ def test_score_under_ray_writes_the_same_scores_and_summary(built, tmp_path):
     assert {name: (run / name).read_bytes() for name in local} == local
 
 
+def test_eval_under_ray_scores_as_local(built, tmp_path):
+    args = ("eval", "prior-bias", "--data", str(built / "local"), "--limit", "4", "--scale",
+            "1x", "--model", "baseline:prior", "--model", "baseline:vision-uml")
+    done = _diagbench(*args, "--out", str(tmp_path / "local"))
+    assert done.returncode == 0, done.stderr
+    code, output = _in_process(*args, "--out", str(tmp_path / "ray"), "--executor", "ray")
+    assert code == 0, output
+    for name in ("scores.jsonl", "summary.json"):
+        ours = (tmp_path / "ray" / name).read_bytes()
+        assert b"baseline:vision-uml" in ours
+        assert ours == (tmp_path / "local" / name).read_bytes()
+    manifest = json.loads((tmp_path / "ray" / "manifest.json").read_text())
+    assert "executor" not in manifest["options"]  # where it ran is not part of the run
+
+
 def test_structure_build_under_ray_writes_the_same_data_and_images(cluster, tmp_path):
     args = ("build", "structure", "--model", "baseline:synth", "--per-category", "1",
             "--categories", "class,flowchart", "--languages", "plantuml,dot")

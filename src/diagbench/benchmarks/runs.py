@@ -51,8 +51,9 @@ def model_dir(run: Path, name: str) -> Path:
 
 def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
              options: dict[str, Any], max_connections: int = 8,
-             bars: Bars = no_bars) -> RunResult:
-    """Run every model over the benchmark into `run` (re-running resumes)."""
+             bars: Bars = no_bars, executor: Executor | None = None) -> RunResult:
+    """Run every model over the benchmark into `run` (re-running resumes); the scores are
+    computed by `executor`."""
     run.mkdir(parents=True, exist_ok=True)
     data = bench.samples(run, bars, **options)
     fields = {"benchmark": bench.name, **data.manifest, "options": options,
@@ -61,7 +62,7 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
     answers = {s.name: bench.answers(data, partial(
         ask_model, settings=s, out=model_dir(run, s.name) / "responses.jsonl",
         max_connections=max_connections, bars=bars)) for s in models}
-    result = score_answers(bench, data, run, answers)
+    result = score_answers(bench, data, run, answers, executor, bars)
     served = {name: sorted({a.served_model for a in by_id.values() if a.served_model})
               for name, by_id in answers.items()}
     write_manifest(run, fields | {"served_models": served})

@@ -96,11 +96,12 @@ def _build_command(cls: Any) -> click.Command | None:
 
 def _eval_command(cls: Any) -> click.Command:
     def evaluate(out: Path, max_connections: int, settings: list[ModelSettings],
-                 **options: Any) -> None:
+                 executor: str, ray_address: str | None, **options: Any) -> None:
         from diagbench.benchmarks.runs import evaluate as run_all
         bench = cls()
-        result = _guarded(lambda: run_all(bench, settings, out, _plain(options),
-                                          max_connections, progress_bar))
+        with opened(executor, ray_address) as running:
+            result = _guarded(lambda: run_all(bench, settings, out, _plain(options),
+                                              max_connections, progress_bar, running))
         _finish(bench, result)
 
     help_text = (f"{cls.description}. Each model answers every sample (cached, resumable: "
@@ -109,7 +110,8 @@ def _eval_command(cls: Any) -> click.Command:
                  "others are still scored). Failed calls are counted in the report.")
     return _command(cls.name, help_text, (*cls.eval_options, _OUT_RUN, _MAX_CONNECTIONS,
                                           model_options(multiple=True,
-                                                        max_image_side=cls.max_image_side)),
+                                                        max_image_side=cls.max_image_side),
+                                          *EXECUTOR_OPTIONS),
                     evaluate)
 
 

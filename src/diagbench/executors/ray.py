@@ -79,17 +79,18 @@ class RayEngine:
         size = max(1, min(CHUNK, math.ceil(len(sources) / len(self.actors))))
         numbered = list(enumerate(sources))
         chunks = [numbered[i:i + size] for i in range(0, len(numbered), size)]
-        results: list[RenderResult] = []
+        results: dict[int, RenderResult] = {}
         pool = ActorPool(self.actors)
-        for done in pool.map(lambda actor, chunk: actor.render.remote(self.name, self.timeout,
-                                                                      chunk, fmt), chunks):
+        for done in pool.map_unordered(  # chunks as they finish; put back in order below
+                lambda actor, chunk: actor.render.remote(self.name, self.timeout, chunk, fmt),
+                chunks):
             for result, data in done:
                 if data is not None:
                     result.image = out_dir / f"{result.index:06d}.{fmt}"
                     result.image.write_bytes(data)
-                results.append(result)
+                results[result.index] = result
                 progress()
-        return results
+        return [results[k] for k in range(len(sources))]
 
 
 def _check_reachable(address: str | None, timeout: float = 10.0) -> None:
