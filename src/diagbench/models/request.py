@@ -64,8 +64,12 @@ class GenerationConfig:
 
     def as_dict(self) -> dict[str, object]:
         """Every field by name, in declaration order, tuples as lists (as JSON reads them)."""
-        return {f.name: list(value) if isinstance(value := getattr(self, f.name), tuple)
-                else value for f in fields(self)}
+        return {name: list(value) if isinstance(value := getattr(self, name), tuple)
+                else value for name in _CONFIG_FIELDS}
+
+
+#: `GenerationConfig`'s field names, looked up once (every request key lists them).
+_CONFIG_FIELDS = tuple(f.name for f in fields(GenerationConfig))
 
 
 #: `GenerationConfig` fields left out of the cache key; only one that cannot change the
