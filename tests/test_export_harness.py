@@ -67,6 +67,9 @@ def harness_python() -> Path:
             if any(mark in done.stderr for mark in OFFLINE):
                 pytest.skip(f"PyPI unreachable, harness environment not installed: {reason}")
             pytest.fail(f"making {VENV.name}: {' '.join(step[3:])}: {reason}")
+    done = subprocess.run(check, capture_output=True, text=True)
+    if done.returncode:
+        pytest.fail(f"{VENV.name} installed but unusable: {done.stderr.strip()[-2000:]}")
     print(f"\n{VENV.name} installed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return python
 
