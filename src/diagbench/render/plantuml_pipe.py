@@ -219,8 +219,9 @@ class PlantUMLEngine:
         try:
             with checks, ThreadPoolExecutor(max_workers=jvms) as pool:
                 futures = list(pool.map(work, range(len(sources))))
+            results = [future.result() for future in futures]
             clean = True
-            return [future.result() for future in futures]
+            return results
         finally:
             for worker in workers:
                 worker.close(clean)
