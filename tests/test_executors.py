@@ -201,6 +201,7 @@ def test_an_unreachable_ray_address_is_a_usage_error(tmp_path, address, reason):
 
 
 @pytest.mark.parametrize("args", [["render", "--help"], ["build", "prior-bias", "--help"],
+                                  ["eval", "prior-bias", "--help"],
                                   ["score", "prior-bias", "--help"]])
 def test_help_imports_no_ray(args):
     code = (f"import sys\nfrom diagbench.cli import cli\ntry:\n    cli.main({args!r})\n"
