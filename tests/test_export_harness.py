@@ -51,11 +51,16 @@ def _diagbench(*args: str | Path, env: dict[str, str] | None = None) -> None:
 
 @pytest.fixture(scope="session")
 def harness_python() -> Path:
-    """The Python of `.venv-harness`, installed when missing (skip: PyPI unreachable)."""
+    """The Python of `.venv-harness`, installed when missing or when the installed set
+    or pyproject.toml changed since (skip: PyPI unreachable)."""
     python = VENV / "bin" / "python"
     check = [str(python), "-c", "import inspect_ai, diagbench\n"
              "from lmms_eval.evaluator import simple_evaluate"]
-    if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
+    stamp = VENV / "diagbench-harness.sha256"
+    wanted = hashlib.sha256(repr(INSTALL).encode() + (ROOT / "pyproject.toml").read_bytes()
+                            ).hexdigest()
+    if python.exists() and stamp.is_file() and stamp.read_text() == wanted and \
+            subprocess.run(check, capture_output=True).returncode == 0:
         return python
     start = time.perf_counter()
     steps = [[sys.executable, "-m", "venv", str(VENV)]]
@@ -70,6 +75,7 @@ def harness_python() -> Path:
     done = subprocess.run(check, capture_output=True, text=True)
     if done.returncode:
         pytest.fail(f"{VENV.name} installed but unusable: {done.stderr.strip()[-2000:]}")
+    stamp.write_text(wanted)
     print(f"\n{VENV.name} installed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return python
 
