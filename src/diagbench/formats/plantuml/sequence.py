@@ -160,7 +160,8 @@ def _learn(words: list[str], a: str, arrow: str, b: str, shape: ArrowInfo) -> No
     the space after it closes), is read the same way wherever it stands. The label is the
     text after the colon. The build loop reads such lines without the regex.
     """
-    if words[0] == a and words[2] == b and words[1] == arrow.rstrip() and len(_NAMES) < 16384:
+    if (words[0] == a and words[2] == b and words[1] == arrow.rstrip()
+            and len(_NAMES) < 16384 and len(_TOKENS) < 4096):  # bounded: memory stays flat
         _NAMES.update((a, b))
         _TOKENS.setdefault(words[1], shape)
 
