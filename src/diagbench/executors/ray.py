@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from diagbench.executors.protocol import ExecutorUnavailable
 from diagbench.render.engines import Engine, make_engine
+from diagbench.render.plantuml_pipe import DIAGRAMS_PER_JVM
 from diagbench.render.result import RenderResult
 
 A = TypeVar("A")
@@ -28,6 +29,9 @@ R = TypeVar("R")
 
 #: Most diagrams one actor renders per call: its engine process starts once per chunk.
 CHUNK = 256
+#: Fewest diagrams per chunk (but one chunk for a smaller batch): fewer do not repay an
+#: engine process's start and warm-up (the local PlantUML engine's `DIAGRAMS_PER_JVM`).
+MIN_CHUNK = DIAGRAMS_PER_JVM
 
 
 class Renderer:
@@ -76,7 +80,7 @@ class RayEngine:
         """Render every source into `out_dir`/NNNNNN.<fmt>, as the local engines do."""
         from ray.util import ActorPool
 
-        size = max(1, min(CHUNK, math.ceil(len(sources) / len(self.actors))))
+        size = max(1, min(CHUNK, max(MIN_CHUNK, math.ceil(len(sources) / len(self.actors)))))
         numbered = list(enumerate(sources))
         chunks = [numbered[i:i + size] for i in range(0, len(numbered), size)]
         results: dict[int, RenderResult] = {}
