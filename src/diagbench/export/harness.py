@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.protocol import Benchmark, RowAsk, RowScore
+from diagbench.benchmarks.protocol import Benchmark, DataError, RowAsk, RowMetric, RowScore
 
 
 @cache
@@ -21,6 +21,15 @@ def benchmark(name: str) -> Benchmark[Any, Any]:
     """One instance of the benchmark `name` per process."""
     from diagbench.benchmarks.registry import get
     return get(name)
+
+
+def row_metric(name: str) -> RowMetric:
+    """The per-row metric of benchmark `name`; DataError when its rows cannot be scored
+    one by one."""
+    metric = benchmark(name).row_metric
+    if metric is None:
+        raise DataError(f"{name}: its rows cannot be scored one by one")
+    return metric
 
 
 def row(name: str, doc: Mapping[str, Any]) -> dict[str, Any]:

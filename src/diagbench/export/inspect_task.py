@@ -16,7 +16,6 @@ import textwrap
 from pathlib import Path
 
 from diagbench import __version__
-from diagbench.benchmarks.protocol import DataError
 
 TASK = '''"""inspect_ai task for diagbench {name}, written by diagbench {version} (`diagbench
 export --format inspect`): the rows of data/ beside this file, scored as `diagbench eval
@@ -78,12 +77,10 @@ def diagbench_{ident}():
 def write_inspect(name: str, dataset: Path) -> list[Path]:
     """Write DIR/task.py for benchmark `name` beside the dataset `export_hf` wrote in
     `dataset`; return its path."""
-    from diagbench.export.harness import benchmark
+    from diagbench.export.harness import row_metric
     from diagbench.models.request import GenerationConfig
 
-    metric = benchmark(name).row_metric
-    if metric is None:
-        raise DataError(f"{name}: its rows cannot be scored one by one")
+    metric = row_metric(name)
     config = GenerationConfig()
     path = dataset / "task.py"
     about = textwrap.fill(f"{metric.name}: {metric.description}.", 88)

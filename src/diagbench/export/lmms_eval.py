@@ -18,7 +18,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from diagbench import __version__
-from diagbench.benchmarks.protocol import DataError
 from diagbench.export.hf import SPLIT
 
 UTILS = '''"""lmms-eval functions of the task {task} (diagbench {name}), written by `diagbench
@@ -67,12 +66,10 @@ def task_name(name: str) -> str:
 def write_lmms_eval(name: str, dataset: Path) -> list[Path]:
     """Write the task files of benchmark `name` beside the dataset `export_hf` wrote in
     `dataset`; return their paths."""
-    from diagbench.export.harness import benchmark
+    from diagbench.export.harness import row_metric
     from diagbench.models.request import GenerationConfig
 
-    metric = benchmark(name).row_metric
-    if metric is None:
-        raise DataError(f"{name}: its rows cannot be scored one by one")
+    metric = row_metric(name)
     config = GenerationConfig()
     task = task_name(name)
     shards = (dataset / "data").resolve() / f"{SPLIT}-*.parquet"
