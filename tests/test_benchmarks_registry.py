@@ -18,7 +18,7 @@ from diagbench.references import load
 from diagbench.render.engines import ENGINES
 
 HEAVY = ("numpy", "scipy", "matplotlib", "PIL", "anthropic", "openai", "google.genai",
-         "onnxruntime", "rapidocr_onnxruntime", "cv2", "datasets", "pyarrow")
+         "onnxruntime", "rapidocr_onnxruntime", "cv2", "datasets", "pyarrow", "ray")
 
 
 def _diagbench(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
