@@ -27,7 +27,7 @@ from diagbench.formats.source import DEFAULT_MAX_BYTES
 @click.option("--max-side", type=click.IntRange(16), help="Shrink PNGs so no side exceeds N.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Engine processes working in parallel, at most (PlantUML starts one "
-                   "per 150 diagrams).")
+                   "per 60 diagrams).")
 @click.option("--timeout", type=click.FloatRange(1.0), default=20.0, show_default=True,
               help="Seconds allowed per diagram.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),

@@ -42,9 +42,11 @@ _DOT_KINDS = frozenset({"class", "state", "usecase", "component", "object", "unk
 #: Where PlantUML looks for `dot` when GRAPHVIZ_DOT is not set.
 _DOT_PLACES = ("/usr/bin/dot", "/usr/local/bin/dot", "/opt/local/bin/dot")
 #: Diagrams per JVM before a batch gets another one: a JVM's warm-up (start, class
-#: loading, JIT) costs as much CPU as drawing ~100 small diagrams. 200 diagrams on 2
-#: shared cores: one JVM 50 s wall, 27 s CPU; two JVMs 66 s, 38 s (bench/render.py).
-DIAGRAMS_PER_JVM = 150
+#: loading, JIT) costs about as much as drawing 60 small diagrams. On 2 idle cores
+#: (`diagbench render`, medians of 3): 60 diagrams, one JVM 7.8 s, two 7.7 s; 200
+#: diagrams, one JVM 19.1 s, two 15.7 s. (On cores other work keeps busy, one JVM
+#: wins longer: 200 diagrams at load ~15, one JVM 50 s, two 66 s.)
+DIAGRAMS_PER_JVM = 60
 #: Seconds a worker's clean exit may take to write the class-data archive.
 ARCHIVE_TIMEOUT = 60.0
 
