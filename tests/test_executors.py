@@ -65,6 +65,34 @@ def test_map_keeps_the_order_and_reports_each_item(cluster, make):
     assert len(ticks) == 4
 
 
+def test_engines_asked_for_from_two_threads_share_one_pool(cluster):
+    """As `build archqa` asks (image and SVG at once): a second pool of actors would
+    wait forever for the CPUs the first one holds."""
+    import threading
+
+    from diagbench.executors.protocol import open_executor
+
+    executor = open_executor("ray")
+    start = threading.Barrier(4)
+    pools: list[list] = []
+
+    def ask(name: str) -> None:
+        start.wait()
+        pools.append(executor.engine(name, 2, 20.0).actors)
+
+    threads = [threading.Thread(target=ask, args=(n,))
+               for n in ("plantuml", "graphviz", "plantuml", "mermaid")]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        executor.close()
+    assert len(pools) == 4 and all(pool is pools[0] for pool in pools)
+    assert len(pools[0]) == 2
+
+
 def test_render_under_ray_gives_the_same_images_and_errors(cluster, tmp_path):
     src = tmp_path / "src"
     shutil.copytree(CALLFLOWS, src)

@@ -15,6 +15,7 @@ import logging
 import math
 import socket
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -121,6 +122,7 @@ class RayExecutor:
                                       "'diagbench[ray]'") from None
         self.started = False
         self.actors: list[Any] = []  # the renderer pool
+        self.lock = threading.Lock()  # engines are asked for from several threads
         if ray.is_initialized() and address is None:
             return
         try:
@@ -149,15 +151,17 @@ class RayExecutor:
     def engine(self, name: str, jobs: int, timeout: float) -> RayEngine:
         """The engine `name` on a pool of `jobs` renderer actors (at most one per CPU of
         the cluster), one CPU each, spread over the nodes. One pool serves every engine
-        and is kept until `close` (or the next `map`, or a pool of another size)."""
+        and is kept until `close` (or the next `map`, or a pool of another size). Safe
+        from several threads: one never kills the pool another was given."""
         import ray
 
         size = min(jobs, max(1, int(ray.cluster_resources().get("CPU", 1))))
-        if len(self.actors) != size:
-            self.release()
-            actor = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(Renderer)
-            self.actors = [actor.remote() for _ in range(size)]
-        return RayEngine(name, timeout, self.actors)
+        with self.lock:
+            if len(self.actors) != size:
+                self.release()
+                actor = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(Renderer)
+                self.actors = [actor.remote() for _ in range(size)]
+            return RayEngine(name, timeout, self.actors)
 
     def release(self) -> None:
         """Kill the renderer actors (and their engine processes)."""
