@@ -157,26 +157,39 @@ class Benchmark(ABC, Generic[S, T]):
         --benchmark)."""
         return False
 
+    def _export(self, what: str) -> Any:
+        """The benchmark package's `export` module (its rows, asked and scored one by
+        one), imported when first needed; NotImplementedError when it has none."""
+        import importlib
+
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            return importlib.import_module(f"{package}.export")
+        except ModuleNotFoundError:
+            raise NotImplementedError(f"{self.name} cannot {what}") from None
+
     def export_rows(self, data: Path) -> Export:
         """The data directory `data` as rows of `columns` (raises `DataError` when the
         data cannot be used)."""
-        raise NotImplementedError(f"{self.name} cannot be exported")
+        return self._export("be exported").export_rows(data)
 
     def import_rows(self, rows: Iterator[dict[str, Any]], export: Mapping[str, Any],
                     out: Path) -> list[str]:
         """Write the data directory `out` back from exported rows (as `export_rows`
         gave them, in order) and what the export recorded (`parameters`, `files`), so
         that `eval` runs on it unchanged; return the lines to print."""
-        raise NotImplementedError(f"{self.name} cannot be imported")
+        return self._export("be imported").import_rows(
+            rows, export, out)
 
     def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
         """What `eval` asks about one row of `export_rows` (JSON columns decoded)."""
-        raise NotImplementedError(f"{self.name} cannot ask one row")
+        return self._export("ask one row").ask_row(row)
 
     def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
         """The model's answer `response` to `ask_row(row)`, scored as `eval` scores it
         (by the benchmark's own scorer, never a copy of it)."""
-        raise NotImplementedError(f"{self.name} cannot score one row")
+        return self._export("score one row").score_row(
+            row, response)
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, **options: Any) -> Any:
         """`score NAME PATH… OPTIONS` for a benchmark with `score_options`: the

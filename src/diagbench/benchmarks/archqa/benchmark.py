@@ -27,9 +27,6 @@ from diagbench.benchmarks.protocol import (
     Benchmark,
     DataError,
     Dataset,
-    Export,
-    RowAsk,
-    RowScore,
 )
 from diagbench.benchmarks.registry import benchmark
 
@@ -98,22 +95,6 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def is_data(self, data: Path) -> bool:
         return (data / "annotations.jsonl").is_file() and (data / "questions.jsonl").is_file()
-
-    def export_rows(self, data: Path) -> Export:
-        from diagbench.benchmarks.archqa.export import export_rows
-        return export_rows(data)
-
-    def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
-        from diagbench.benchmarks.archqa.export import import_rows
-        return import_rows(rows, export, out)
-
-    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
-        from diagbench.benchmarks.archqa.export import ask_row
-        return ask_row(row)
-
-    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
-        from diagbench.benchmarks.archqa.export import score_row
-        return score_row(row, response)
 
     def build(self, out: Path, bars: Bars, *, sources: tuple[Path, ...] = (),
               per_subtype: int = 1, jobs: int = 2, executor: Executor | None = None,

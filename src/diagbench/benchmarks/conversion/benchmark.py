@@ -22,9 +22,6 @@ from diagbench.benchmarks.protocol import (
     Benchmark,
     DataError,
     Dataset,
-    Export,
-    RowAsk,
-    RowScore,
 )
 from diagbench.benchmarks.registry import benchmark
 
@@ -52,22 +49,6 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
     def is_data(self, data: Path) -> bool:
         from diagbench.benchmarks.conversion.export import is_data
         return is_data(data)
-
-    def export_rows(self, data: Path) -> Export:
-        from diagbench.benchmarks.conversion.export import export_rows
-        return export_rows(data)
-
-    def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
-        from diagbench.benchmarks.conversion.export import import_rows
-        return import_rows(rows, export, out)
-
-    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
-        from diagbench.benchmarks.conversion.export import ask_row
-        return ask_row(row)
-
-    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
-        from diagbench.benchmarks.conversion.export import score_row
-        return score_row(row, response)
 
     def samples(self, run: Path, bars: Bars, *, gold: str, images: str | None = None,
                 prompt: str = "paper", jobs: int = 2, render_timeout: float = 20.0,

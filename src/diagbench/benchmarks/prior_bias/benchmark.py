@@ -21,9 +21,6 @@ from diagbench.benchmarks.protocol import (
     Benchmark,
     DataError,
     Dataset,
-    Export,
-    RowAsk,
-    RowScore,
 )
 from diagbench.benchmarks.registry import benchmark
 
@@ -69,22 +66,6 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
 
     def is_data(self, data: Path) -> bool:
         return (data / "manifest.jsonl").is_file() and (data / "diagrams").is_dir()
-
-    def export_rows(self, data: Path) -> Export:
-        from diagbench.benchmarks.prior_bias.export import export_rows
-        return export_rows(data)
-
-    def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
-        from diagbench.benchmarks.prior_bias.export import import_rows
-        return import_rows(rows, export, out)
-
-    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
-        from diagbench.benchmarks.prior_bias.export import ask_row
-        return ask_row(row)
-
-    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
-        from diagbench.benchmarks.prior_bias.export import score_row
-        return score_row(row, response)
 
     def build(self, out: Path, bars: Bars, *, per_cell: int = 100, seed: int = 0,
               scales: tuple[float, ...] = (), jobs: int = 2, wordnet_dir: Path | None = None,

@@ -18,7 +18,7 @@ import click
 
 from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, Dataset, Export, RowAsk, RowScore
+from diagbench.benchmarks.protocol import Benchmark, Dataset
 from diagbench.benchmarks.registry import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.synthesis import CATEGORIES, COMPLEXITIES, FRL_NAMES, PROMPTINGS
@@ -88,22 +88,6 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def is_data(self, data: Path) -> bool:
         return (data / "samples.jsonl").is_file() and (data / "tasks.jsonl").is_file()
-
-    def export_rows(self, data: Path) -> Export:
-        from diagbench.benchmarks.structure.export import export_rows
-        return export_rows(data)
-
-    def import_rows(self, rows: Any, export: Mapping[str, Any], out: Path) -> list[str]:
-        from diagbench.benchmarks.structure.export import import_rows
-        return import_rows(rows, export, out)
-
-    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
-        from diagbench.benchmarks.structure.export import ask_row
-        return ask_row(row)
-
-    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
-        from diagbench.benchmarks.structure.export import score_row
-        return score_row(row, response)
 
     def build(self, out: Path, bars: Bars, *, generator: str = "baseline:synth",
               categories: list[str] | None = None, languages: list[str] | None = None,
