@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install everything diagbench needs, idempotently: a Java runtime, Graphviz,
+# Install everything diagbench needs, idempotently: a Java JDK, Graphviz,
 # Chromium, WordNet and the libraries OpenCV loads (Debian packages; Node.js too
 # when missing), a virtual environment in .venv with the Python dependencies, the
 # pinned PlantUML jar (a Python dependency, checked by sha256), the pinned
@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
-command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+# javac builds the launcher that runs PlantUML on several threads of one JVM
+command -v javac >/dev/null 2>&1 || missing+=(default-jdk-headless)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -11,7 +10,9 @@ import pytest
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.render import plantuml, plantuml_pipe
 from diagbench.render.plantuml import PlantUMLError, sandbox_env
-from diagbench.render.plantuml_pipe import PipeWorker, PlantUMLEngine
+from diagbench.render.plantuml_channels import launcher_jar
+from diagbench.render.plantuml_pipe import PlantUMLEngine
+from diagbench.render.plantuml_process import PipeWorker
 from tests.conftest import REPO, svg_counts
 from tests.plantuml_batch import render_batch
 
@@ -90,24 +91,40 @@ def _mapped(pid: int) -> set[str]:
 
 def test_class_archive_is_written_once_then_mapped_with_the_same_images(tmp_path, monkeypatch):
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, str(tmp_path / "cache"))
-    archive = plantuml.class_archive(plantuml.MAX_HEAP)
+    archive = plantuml.class_archive(plantuml.MAX_HEAP, launcher_jar())
     assert archive is not None and not archive.exists()
     sources = [SEQUENCE, CLASSES]
     first = PlantUMLEngine(jobs=1).render(sources, _folder(tmp_path / "a"), "png")
     assert archive.is_file() and archive.stat().st_size > 1_000_000
-    assert [p.name for p in archive.parent.iterdir()] == [archive.name]  # no leftovers
+    assert not [p.name for p in archive.parent.iterdir() if p.suffix not in (".jsa", ".jar")]
+    assert [p.suffix for p in archive.parent.iterdir()].count(".jsa") == 1  # no leftovers
+    maps: list[set[str]] = []
+    second = PlantUMLEngine(jobs=1).render(
+        sources, _folder(tmp_path / "b"), "png",
+        progress=lambda: maps.extend(_mapped(pid) for pid in _java_children()))
+    assert maps and all(str(archive) in mapped for mapped in maps)
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    assert plantuml.class_archive(plantuml.MAX_HEAP) is None
+    plain = PlantUMLEngine(jobs=1).render(sources, _folder(tmp_path / "c"), "png")
+    assert all(r.ok for r in first + second + plain)
+    assert [r.sha256 for r in first] == [r.sha256 for r in second] == [r.sha256 for r in plain]
+
+
+def test_a_pipe_worker_maps_its_archive(tmp_path, monkeypatch):
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, str(tmp_path))
+    archive = plantuml.class_archive(plantuml.MAX_HEAP)
+    assert archive is not None
+    writer = PipeWorker("png", archive=archive, write_archive=True)
+    first, _ = writer.render(SEQUENCE, 60)
+    writer.close()
+    assert archive.is_file()
     worker = PipeWorker("png", archive=archive)
     try:
         data, _ = worker.render(SEQUENCE, 60)
         assert worker.process is not None and str(archive) in _mapped(worker.process.pid)
     finally:
         worker.close()
-    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
-    assert plantuml.class_archive(plantuml.MAX_HEAP) is None
-    plain = PlantUMLEngine(jobs=1).render(sources, _folder(tmp_path / "b"), "png")
-    assert all(r.ok for r in first + plain)
-    assert [r.sha256 for r in first] == [r.sha256 for r in plain]
-    assert hashlib.sha256(data).hexdigest() == plain[0].sha256
+    assert data == first and data.startswith(b"\x89PNG")
 
 
 def test_a_damaged_class_archive_changes_nothing(tmp_path, monkeypatch):
@@ -124,24 +141,86 @@ def test_a_damaged_class_archive_changes_nothing(tmp_path, monkeypatch):
     assert plain.ok and sha == plain.sha256
 
 
-def _java_children() -> int:
-    """How many `java` processes this process has started and not yet reaped (Linux)."""
-    count = 0
+def _java_children() -> list[int]:
+    """The `java` processes this process has started and not yet reaped (Linux)."""
+    pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             comm, rest = stat.read_text().rsplit(")", 1)
         except OSError:
             continue
-        count += comm.endswith("(java") and int(rest.split()[1]) == os.getpid()
-    return count
+        if comm.endswith("(java") and int(rest.split()[1]) == os.getpid():
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def _channel_threads(pid: int) -> int:
+    """How many of a JVM's threads are the launcher's channels (Linux)."""
+    names = []
+    for comm in Path(f"/proc/{pid}/task").glob("*/comm"):
+        try:
+            names.append(comm.read_text())
+        except OSError:
+            continue
+    return sum(name.startswith("diagbench-chann") for name in names)
+
+
+def test_a_batch_gets_one_jvm_with_one_channel_per_job(tmp_path, monkeypatch):
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    seen: list[tuple[int, int]] = []
+
+    def look() -> None:
+        pids = _java_children()
+        seen.append((len(pids), max((_channel_threads(pid) for pid in pids), default=0)))
+
+    results = PlantUMLEngine(jobs=2).render([SEQUENCE, CLASSES] * 3, tmp_path, "png",
+                                            progress=look)
+    assert all(r.ok for r in results)
+    assert max(jvms for jvms, _ in seen) == 1 and max(c for _, c in seen) == 2
+
+
+def test_channels_draw_the_same_images_as_one_jvm_per_worker(tmp_path, monkeypatch):
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    broken = "@startuml\nA -> B\nthis ) is ( junk\n@enduml\n"
+    sources = [SEQUENCE, CLASSES, broken, *(path.read_text() for path in EXAMPLES[:6])]
+    shared = PlantUMLEngine(jobs=2).render(sources, _folder(tmp_path / "a"), "png")
+    monkeypatch.setattr(plantuml_pipe, "launcher_jar", lambda: None)
+    single = PlantUMLEngine(jobs=2).render(sources, _folder(tmp_path / "b"), "png")
+    assert [(r.ok, r.sha256, r.error, r.error_line) for r in shared] == \
+        [(r.ok, r.sha256, r.error, r.error_line) for r in single]
+    assert [r.ok for r in shared].count(False) == 1 and shared[2].error_line == 3
+
+
+def _doubling(n: int) -> str:
+    """A diagram whose label costs PlantUML's preprocessor 2^(n+1) calls (no loop its guard
+    would stop): n = 17 takes about a second, n = 24 minutes."""
+    return ("@startuml\n!function $f($n)\n!if $n == 0\n!return 0\n!endif\n"
+            f"!return $f($n - 1) + $f($n - 1)\n!endfunction\nA -> B : $f({n})\n@enduml\n")
+
+
+def test_a_hanging_diagram_ends_the_jvm_and_the_other_channel_draws_again(tmp_path,
+                                                                          monkeypatch):
+    """While one channel waits out its time-out, the other draws second-long diagrams back
+    to back: the one it is drawing when the JVM is killed is drawn again in the next."""
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    pids: set[int] = set()
+    slow, medium = _doubling(24), _doubling(17)
+    sources = [slow, *[medium] * 12]
+    results = PlantUMLEngine(jobs=2, timeout=6).render(
+        sources, tmp_path, "png", progress=lambda: pids.update(_java_children()))
+    assert [r.ok for r in results] == [False] + [True] * 12
+    assert "timed out" in (results[0].error or "")
+    assert len({r.sha256 for r in results[1:]}) == 1 and len(pids) == 2
 
 
 @pytest.mark.parametrize(("per_jvm", "jvms"), [(150, 1), (2, 2)])
-def test_a_small_batch_gets_one_jvm_a_large_one_up_to_jobs(tmp_path, monkeypatch, per_jvm, jvms):
+def test_without_javac_a_small_batch_gets_one_jvm_a_large_one_up_to_jobs(tmp_path, monkeypatch,
+                                                                          per_jvm, jvms):
+    monkeypatch.setattr(plantuml_pipe, "launcher_jar", lambda: None)
     monkeypatch.setattr(plantuml_pipe, "DIAGRAMS_PER_JVM", per_jvm)
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
     seen: list[int] = []
     results = PlantUMLEngine(jobs=2).render([SEQUENCE, CLASSES] * 3, tmp_path, "png",
-                                            progress=lambda: seen.append(_java_children()))
+                                            progress=lambda: seen.append(len(_java_children())))
     assert all(r.ok for r in results)
     assert max(seen) == jvms

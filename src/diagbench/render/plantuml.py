@@ -25,8 +25,9 @@ PLANTUML_JAR_SHA256 = "3845bf1037df6029ae1b8cb1be69f645711797035648e114b765289c3
 JAR_ENV = "DIAGBENCH_PLANTUML_JAR"
 #: Folder of the class-data archives (default ~/.cache/diagbench/jvm); empty: none.
 ARCHIVE_ENV = "DIAGBENCH_JVM_CACHE"
-#: The JVM's heap cap.
-MAX_HEAP = "768m"
+#: The JVM's heap cap, per diagram drawn at once.
+MAX_HEAP_MB = 768
+MAX_HEAP = f"{MAX_HEAP_MB}m"
 _KEPT_ENV = ("PATH", "LANG", "LC_ALL", "JAVA_HOME", "GRAPHVIZ_DOT", "TMPDIR")
 
 
@@ -77,31 +78,39 @@ WARM_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:Tier4Invocation
                     "-Xlog:all=warning:stderr")
 
 
-def java_command(*args: str, max_heap: str = MAX_HEAP,
-                 jvm_options: tuple[str, ...] = ()) -> list[str]:
-    """The java command line that runs the pinned jar with `args` (and `jvm_options`)."""
+def java_command(*args: str, max_heap: str = MAX_HEAP, jvm_options: tuple[str, ...] = (),
+                 main: tuple[Path, str] | None = None) -> list[str]:
+    """The java command line that runs the pinned jar with `args` (and `jvm_options`), or,
+    with `main` (a jar, a class in it), that class with the pinned jar on its class path."""
     java = shutil.which("java")
     if java is None:
         raise PlantUMLError("java not found: install a Java runtime (scripts/setup.sh does it)")
-    return [java, f"-Xmx{max_heap}", *jvm_options, "-Djava.awt.headless=true", "-jar",
-            str(jar_path()), *args]
+    start = ["-jar", str(jar_path())] if main is None else \
+        ["-cp", f"{jar_path()}{os.pathsep}{main[0]}", main[1]]
+    return [java, f"-Xmx{max_heap}", *jvm_options, "-Djava.awt.headless=true", *start, *args]
 
 
-def class_archive(max_heap: str) -> Path | None:
-    """Where the class-data archive for this Java, this jar and the warm options is kept
-    (it may not exist yet); None when `$DIAGBENCH_JVM_CACHE` is set empty."""
+def cache_folder() -> Path | None:
+    """The folder of PlantUML's class-data archives and compiled launcher (default
+    ~/.cache/diagbench/jvm); None when `$DIAGBENCH_JVM_CACHE` is set empty."""
     folder = os.environ.get(ARCHIVE_ENV)
     if folder == "":
         return None
-    java = shutil.which("java")
-    if java is None:
-        return None
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return Path(folder or cache / "diagbench" / "jvm")
+
+
+def class_archive(max_heap: str, launcher: Path | None = None) -> Path | None:
+    """Where the class-data archive for this Java, this jar (with the `launcher` jar) and
+    the warm options is kept (it may not exist yet); None without a cache folder."""
+    folder, java = cache_folder(), shutil.which("java")
+    if folder is None or java is None:
+        return None
     real_java, jar = Path(java).resolve(), jar_path()
-    facts = [str(real_java), str(jar), max_heap, *WARM_JVM_OPTIONS]
+    facts = [str(real_java), str(jar), max_heap, *WARM_JVM_OPTIONS, str(launcher or "")]
     facts += [f"{s.st_size}:{s.st_mtime_ns}" for s in (real_java.stat(), jar.stat())]
     key = hashlib.sha256("\n".join(facts).encode()).hexdigest()[:16]
-    return Path(folder or cache / "diagbench" / "jvm") / f"plantuml-{PLANTUML_VERSION}-{key}.jsa"
+    return folder / f"plantuml-{PLANTUML_VERSION}-{key}.jsa"
 
 
 def sandbox_env() -> dict[str, str]:

@@ -1,40 +1,28 @@
-"""PlantUML in warm JVMs: each worker is one `java -jar plantuml.jar -pipe` process.
+"""PlantUML in warm JVMs: the engine `diagbench render` and the benchmarks use.
 
-A diagram is written to the process's stdin; PlantUML answers with the image
-on stdout followed by a delimiter, and with `ERROR / line / message` on
-stderr when the diagram has a syntax error. A diagram that takes longer than
-the time-out gets its process killed and restarted; the batch goes on.
-
-Where the time goes (200 small diagrams, half sequence, half class, PNG): in
-the JVM, drawing and PNG encoding (PlantUML tries two palette reductions on
-every image before writing it) on the main thread, and the JIT compilers, as
-much again per JVM; class loading at start-up. So a batch gets one JVM per
-`DIAGRAMS_PER_JVM` diagrams (up to `jobs`), since a second JVM's warm-up costs
-more than it saves on a smaller batch; classes come from a class-data archive;
-and each image is checked in Python while the JVM draws the next one.
+Where the time goes (200 small diagrams, half sequence, half class, PNG): in the JVM,
+drawing and PNG encoding (PlantUML tries two palette reductions on every image before
+writing it) on the drawing threads, and the JIT compilers, as much again per JVM; class
+loading at start-up. So a batch gets one JVM whose `jobs` channels draw at once
+(`plantuml_channels`), classes come from a class-data archive, and each image is checked
+in Python while the JVM draws the next one. Without `javac` to build the channels'
+launcher, a batch gets one JVM per `DIAGRAMS_PER_JVM` diagrams (up to `jobs`), since a
+second JVM's warm-up costs more than it saves on a smaller batch.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import selectors
-import subprocess
 import threading
 import time
-import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Protocol
 
 from diagbench.formats.plantuml import parse_sequence
-from diagbench.render.plantuml import (
-    MAX_HEAP,
-    PLANTUML_VERSION,
-    WARM_JVM_OPTIONS,
-    class_archive,
-    java_command,
-    sandbox_env,
-)
+from diagbench.render.plantuml import MAX_HEAP, PLANTUML_VERSION, class_archive
+from diagbench.render.plantuml_channels import ChannelWorker, SharedJVM, launcher_jar
+from diagbench.render.plantuml_process import PipeWorker, Timeout
 from diagbench.render.result import RenderResult, finish, refusal
 
 #: Kinds PlantUML lays out with Graphviz `dot` (unless `!pragma layout smetana`).
@@ -47,14 +35,6 @@ _DOT_PLACES = ("/usr/bin/dot", "/usr/local/bin/dot", "/opt/local/bin/dot")
 #: diagrams, one JVM 19.1 s, two 15.7 s. (On cores other work keeps busy, one JVM
 #: wins longer: 200 diagrams at load ~15, one JVM 50 s, two 66 s.)
 DIAGRAMS_PER_JVM = 60
-#: Seconds a worker's clean exit may take to write the class-data archive.
-ARCHIVE_TIMEOUT = 60.0
-
-
-class _Timeout(Exception):
-    pass
-
-
 def graphviz_found() -> bool:
     """Whether PlantUML will find Graphviz `dot` (it draws an error image otherwise)."""
     configured = os.environ.get("GRAPHVIZ_DOT")
@@ -69,98 +49,10 @@ def needs_graphviz(source: str) -> bool:
     return bool(parsed) and parsed[0].kind in _DOT_KINDS
 
 
-class PipeWorker:
-    """One long-lived PlantUML process rendering one diagram at a time.
+class Worker(Protocol):
+    """Draws one diagram at a time in a warm JVM."""
 
-    With `archive`, the process maps that class-data archive when it exists; else,
-    when `write_archive`, its first process writes it at a clean `close()`."""
-
-    def __init__(self, fmt: str, max_heap: str = MAX_HEAP, archive: Path | None = None,
-                 write_archive: bool = False) -> None:
-        self.fmt = fmt
-        self.max_heap = max_heap
-        self.delimiter = f"--diagbench-{uuid.uuid4().hex}--".encode()
-        self.process: subprocess.Popen[bytes] | None = None
-        self.archive = archive
-        self.write_archive = write_archive and archive is not None
-        self.dump: Path | None = None  # where the running process writes the archive
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        options = list(WARM_JVM_OPTIONS)
-        if self.archive is not None and self.archive.is_file():
-            options.append(f"-XX:SharedArchiveFile={self.archive}")
-        elif self.archive is not None and self.write_archive:
-            self.write_archive = False  # the first process only
-            try:
-                self.archive.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            except OSError:
-                pass  # no cache folder: no archive
-            else:
-                self.dump = self.archive.with_name(f"{self.archive.name}.{uuid.uuid4().hex}")
-                options.append(f"-XX:ArchiveClassesAtExit={self.dump}")
-        command = java_command("-pipe", f"-t{self.fmt}", "-charset", "UTF-8", "-pipedelimitor",
-                               self.delimiter.decode(), max_heap=self.max_heap,
-                               jvm_options=tuple(options))
-        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=sandbox_env())
-
-    def close(self, clean: bool = True) -> None:
-        """Stop the process: killed, or (`clean`, when it writes the class-data archive)
-        told the input has ended and given `ARCHIVE_TIMEOUT` seconds to exit."""
-        process, dump, self.process, self.dump = self.process, self.dump, None, None
-        if process is None:
-            return
-        if clean and dump is not None and process.poll() is None:
-            with contextlib.suppress(subprocess.TimeoutExpired, OSError):
-                process.communicate(timeout=ARCHIVE_TIMEOUT)
-        process.kill()
-        process.wait()
-        if dump is not None and self.archive is not None:
-            if process.returncode == 0 and dump.is_file():
-                os.replace(dump, self.archive)
-            dump.unlink(missing_ok=True)
-
-    def render(self, source: str, timeout: float) -> tuple[bytes, str]:
-        """(image bytes, stderr) for one `@startuml … @enduml` diagram."""
-        if self.process is None or self.process.poll() is not None:
-            self.process = self._start()
-        stdin, stdout, stderr = self.process.stdin, self.process.stdout, self.process.stderr
-        assert stdin is not None and stdout is not None and stderr is not None  # all piped
-        try:
-            stdin.write(source.removeprefix("\ufeff").encode("utf-8") + b"\n")
-            stdin.flush()
-            return self._read(stdout.fileno(), stderr.fileno(), time.monotonic() + timeout)
-        except (_Timeout, BrokenPipeError):
-            self.close(clean=False)
-            raise _Timeout from None
-
-    def _read(self, stdout: int, stderr: int, deadline: float) -> tuple[bytes, str]:
-        """What the process writes to the file descriptors `stdout` and `stderr` for one
-        diagram, up to the delimiter."""
-        out, err = bytearray(), bytearray()
-        streams = {stdout: out, stderr: err}
-        with selectors.DefaultSelector() as selector:
-            for fd in streams:
-                selector.register(fd, selectors.EVENT_READ)
-            while self.delimiter not in out:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise _Timeout
-                for key, _ in selector.select(left):
-                    chunk = os.read(key.fd, 1 << 16)
-                    if not chunk:
-                        raise _Timeout  # the process died
-                    streams[key.fd] += chunk
-            while selector.select(0):  # what stderr already holds
-                chunk = os.read(stderr, 1 << 16)
-                if not chunk:
-                    break
-                err += chunk
-        image, _, rest = bytes(out).partition(self.delimiter)
-        if rest.strip():
-            raise _Timeout  # out of step with the process: restart it
-        return image.strip(b"\r\n") if self.fmt == "svg" else image.lstrip(b"\r\n"), \
-            err.decode("utf-8", "replace")
+    def render(self, source: str, timeout: float) -> tuple[bytes, str]: ...
 
 
 def _error(stderr: str) -> tuple[str, int | None] | None:
@@ -202,33 +94,44 @@ class PlantUMLEngine:
                progress=lambda: None) -> list[RenderResult]:
         """Render every source (one diagram each) into `out_dir`/NNNNNN.<fmt>."""
         local = threading.local()
-        workers: list[PipeWorker] = []
         lock = threading.Lock()
+        launcher = launcher_jar()
+        threads = min(self.jobs, max(1, len(sources) if launcher is not None
+                                     else len(sources) // DIAGRAMS_PER_JVM))
+        jvm = None if launcher is None else SharedJVM(fmt, threads, launcher)
+        channels = iter(range(threads))
+        workers: list[PipeWorker] = []
         archive = class_archive(MAX_HEAP)
         checks = ThreadPoolExecutor(max_workers=1)  # image checks overlap the next drawing
 
+        def new_worker() -> Worker:
+            with lock:
+                if jvm is not None:
+                    return ChannelWorker(jvm, next(channels))
+                workers.append(PipeWorker(fmt, archive=archive, write_archive=not workers))
+                return workers[-1]
+
         def work(k: int) -> Future[RenderResult]:
             if not hasattr(local, "worker"):
-                with lock:
-                    local.worker = PipeWorker(fmt, archive=archive, write_archive=not workers)
-                    workers.append(local.worker)
+                local.worker = new_worker()
             start = time.perf_counter()
             result, data = self._draw(local.worker, k, sources[k])
             return checks.submit(self._check, result, data, fmt, out_dir, start, progress)
 
-        jvms = min(self.jobs, max(1, len(sources) // DIAGRAMS_PER_JVM))
         clean = False
         try:
-            with checks, ThreadPoolExecutor(max_workers=jvms) as pool:
+            with checks, ThreadPoolExecutor(max_workers=threads) as pool:
                 futures = list(pool.map(work, range(len(sources))))
             results = [future.result() for future in futures]
             clean = True
             return results
         finally:
+            if jvm is not None:
+                jvm.close(clean)
             for worker in workers:
                 worker.close(clean)
 
-    def _draw(self, worker: PipeWorker, k: int, source: str) -> tuple[RenderResult, bytes | None]:
+    def _draw(self, worker: Worker, k: int, source: str) -> tuple[RenderResult, bytes | None]:
         """The result of drawing `source` (with the reason when not drawn) and the bytes."""
         result = RenderResult(k, self.name, PLANTUML_VERSION)
         result.error = _refusal(source)
@@ -236,7 +139,7 @@ class PlantUMLEngine:
             return result, None
         try:
             data, stderr = worker.render(source, self.timeout)
-        except _Timeout:
+        except Timeout:
             result.error = f"timed out after {self.timeout:g} s (process restarted)"
             return result, None
         error = _error(stderr)

@@ -1,0 +1,232 @@
+"""PlantUML on several channels of one JVM: `SharedJVM` and its `ChannelWorker`s.
+
+A second JVM costs its own start, class loading and JIT warm-up, as much as drawing
+dozens of small diagrams. So a batch runs one JVM with one PlantUML pipe loop per
+channel, each on its own thread: our launcher (`java/DiagbenchPipes.java`, compiled once
+per machine with `javac` into the cache folder) gives each thread its own stdin, stdout
+and stderr, three inherited pipes. A diagram that times out, or a JVM that dies, ends
+the JVM for every channel: the channels that were drawing draw their diagram again in
+the next JVM. Without `javac`, the engine falls back to one JVM per worker.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import zipfile
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from diagbench.render.plantuml import (
+    MAX_HEAP_MB,
+    WARM_JVM_OPTIONS,
+    cache_folder,
+    class_archive,
+    jar_path,
+    java_command,
+    sandbox_env,
+)
+from diagbench.render.plantuml_process import (
+    ArchiveWriter,
+    Died,
+    Timeout,
+    encoded,
+    new_delimiter,
+    pipe_arguments,
+    read_reply,
+    stop,
+)
+
+LAUNCHER = "DiagbenchPipes"
+#: Times a channel draws a diagram again after another channel's diagram ended the JVM.
+REDRAWS = 3
+_Fds = tuple[int, int, int]  # a channel's ends of its pipes: (stdin to write, stdout, stderr)
+
+
+def launcher_jar() -> Path | None:
+    """The launcher, compiled on first use into a jar in the cache folder (a class-data
+    archive maps classes from jars only), or None when there is no `javac` or it fails."""
+    javac = shutil.which("javac")
+    if javac is None:
+        return None
+    source = (resources.files("diagbench.render") / "java" / f"{LAUNCHER}.java").read_bytes()
+    facts = [source, str(Path(javac).resolve()).encode(), str(jar_path()).encode()]
+    key = hashlib.sha256(b"\n".join(facts)).hexdigest()[:16]
+    folder = cache_folder() or _scratch()
+    target = folder / f"launcher-{key}.jar"
+    if target.is_file():
+        return target
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder, prefix=".launcher-") as work:
+            java = Path(work) / f"{LAUNCHER}.java"
+            java.write_bytes(source)
+            done = subprocess.run([javac, "--release", "11", "-cp", str(jar_path()), "-d",
+                                   work, str(java)], capture_output=True, timeout=120,
+                                  check=False, env=sandbox_env())
+            if done.returncode != 0:
+                return None
+            packed = Path(work) / "launcher.jar"
+            with zipfile.ZipFile(packed, "w") as jar:
+                for compiled in sorted(Path(work).glob("*.class")):
+                    jar.write(compiled, compiled.name)
+            os.replace(packed, target)
+    except (OSError, subprocess.TimeoutExpired):
+        return target if target.is_file() else None
+    return target
+
+
+@cache
+def _scratch() -> Path:
+    """A folder for this process's launcher when there is no cache folder."""
+    folder = tempfile.mkdtemp(prefix="diagbench-launcher-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder)
+
+
+class SharedJVM:
+    """One PlantUML JVM serving `channels` channels; started when a channel first needs it,
+    ended by `end` (a time-out, a death) and started again by the next channel."""
+
+    def __init__(self, fmt: str, channels: int, launcher: Path,
+                 write_archive: bool = True) -> None:
+        self.fmt = fmt
+        self.channels = channels
+        self.launcher = launcher
+        self.max_heap = max_heap = f"{MAX_HEAP_MB * channels}m"  # as much per channel
+        self.delimiter = new_delimiter()
+        self.archives = ArchiveWriter(class_archive(max_heap, launcher), write_archive)
+        self.lock = threading.Lock()
+        self.generation = 0  # one more each time a JVM ends
+        self.process: subprocess.Popen[bytes] | None = None
+        self.dump: Path | None = None
+        self.waiting: dict[int, _Fds] = {}  # channel -> its pipes, until it takes them
+        self.taken: dict[int, _Fds] = {}  # channel -> pipes it holds (of any generation)
+
+    def connect(self, channel: int) -> tuple[int, _Fds]:
+        """(generation, pipes) of `channel` on the running JVM, started if need be."""
+        with self.lock:
+            if self.process is None:
+                self._start()
+            fds = self.waiting.pop(channel)
+            self.taken[channel] = fds
+            return self.generation, fds
+
+    def release(self, channel: int) -> None:
+        """Close the pipes `channel` holds (its JVM has ended)."""
+        with self.lock:
+            fds = self.taken.pop(channel, None)
+        for fd in fds or ():
+            os.close(fd)
+
+    def end(self, generation: int) -> bool:
+        """Kill the JVM of `generation` if it still runs; whether this call ended it."""
+        with self.lock:
+            if generation != self.generation or self.process is None:
+                return False
+            process, dump = self._retire()
+        stop(process, False, dump, self.archives)
+        return True
+
+    def close(self, clean: bool = True) -> None:
+        """End the JVM: every channel's input closed and (`clean`) time given to write the
+        class-data archive, or killed."""
+        with self.lock:
+            held, self.taken = list(self.taken.values()), {}
+            process, dump = self._retire() if self.process is not None else (None, None)
+        for stdin, _, _ in held:
+            os.close(stdin)  # PlantUML exits when its input ends
+        if process is not None:
+            stop(process, clean, dump, self.archives)
+        for _, stdout, stderr in held:
+            os.close(stdout)
+            os.close(stderr)
+
+    def _start(self) -> None:
+        parent: dict[int, _Fds] = {}
+        child: list[int] = []
+        for k in range(self.channels):
+            stdin, stdout, stderr = os.pipe(), os.pipe(), os.pipe()
+            parent[k] = (stdin[1], stdout[0], stderr[0])
+            child += [stdin[0], stdout[1], stderr[1]]
+        options, self.dump = self.archives.options()
+        command = java_command(",".join(map(str, child)),
+                               *pipe_arguments(self.fmt, self.delimiter),
+                               max_heap=self.max_heap,
+                               jvm_options=(*WARM_JVM_OPTIONS, *options),
+                               main=(self.launcher, LAUNCHER))
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, pass_fds=child,
+                                            env=sandbox_env())
+        except BaseException:
+            for fd in (fd for fds in parent.values() for fd in fds):
+                os.close(fd)
+            raise
+        finally:
+            for fd in child:
+                os.close(fd)
+        self.waiting = parent
+
+    def _retire(self) -> tuple[subprocess.Popen[bytes], Path | None]:
+        """Forget the running JVM (under the lock): (process, archive dump) to stop."""
+        process, dump = self.process, self.dump
+        assert process is not None
+        self.process, self.dump = None, None
+        self.generation += 1
+        for fds in self.waiting.values():
+            for fd in fds:
+                os.close(fd)
+        self.waiting = {}
+        return process, dump
+
+
+class ChannelWorker:
+    """One channel of a `SharedJVM`, used by one thread: draws one diagram at a time."""
+
+    def __init__(self, jvm: SharedJVM, channel: int) -> None:
+        self.jvm = jvm
+        self.channel = channel
+        self.held: tuple[int, _Fds] | None = None  # (generation, pipes)
+
+    def render(self, source: str, timeout: float) -> tuple[bytes, str]:
+        """(image bytes, stderr) for one diagram; `Timeout` (the JVM ended) when it takes
+        longer than `timeout` seconds or the JVM dies on it."""
+        data = encoded(source)
+        for _ in range(REDRAWS + 1):
+            if self.held is None or self.held[0] != self.jvm.generation:
+                self._drop()
+                self.held = self.jvm.connect(self.channel)
+            generation, (stdin, stdout, stderr) = self.held
+            try:
+                _write(stdin, data)
+                return read_reply(stdout, stderr, self.jvm.delimiter, self.jvm.fmt,
+                                  time.monotonic() + timeout)
+            except (Died, BrokenPipeError):
+                self._drop()
+                if self.jvm.end(generation):
+                    raise Timeout from None  # it died on this diagram
+            except Timeout:
+                self.jvm.end(generation)
+                self._drop()
+                raise
+        raise Timeout
+
+    def _drop(self) -> None:
+        if self.held is not None:
+            self.held = None
+            self.jvm.release(self.channel)
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
