@@ -144,26 +144,63 @@ def parse_arrow(text: str) -> ArrowInfo | None:
     return info
 
 
+#: The first eleven fields of a Message (sender, receiver, the arrow as written and what
+#: it means), as `_fields` makes them.
+MessageFields = tuple[str, str, str, bool, bool, LineStyle, Head, Head, bool, bool, str | None]
+#: A line's text before its first colon, read as a message without activation: the names
+#: as written (first, second) and the fields of the message.
+Learned = tuple[str, str, MessageFields]
 #: Arrows and names SIMPLE_MESSAGE has read as the words of a line (`A -> B`, the arrow
-#: without the space after a right circle or cross), and the arrows' meanings.
+#: without the space after a right circle or cross), the arrows' meanings, and the texts
+#: before the colon of such lines; all bounded, so that memory stays flat.
 _TOKENS: dict[str, ArrowInfo] = {}
 _NAMES: set[str] = set()
+_LEARNED: dict[str, Learned] = {}
 
 
-def _learn(words: list[str], a: str, arrow: str, b: str, shape: ArrowInfo) -> None:
-    """Remember the words of a line SIMPLE_MESSAGE read as `a arrow b` with no activation.
+def _fields(a: str, b: str, arrow: str, shape: ArrowInfo) -> MessageFields:
+    """The first fields of the message `a arrow b` whose arrow means `shape`."""
+    forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
+    if not forward:
+        a, b = b, a
+    return (a, b, arrow.strip(), not forward, bidirectional, line_style, head, tail,
+            head_circle, tail_circle, color)
 
-    Then any stripped line whose text before its first colon splits into three words, a
-    known name, a known arrow and a known name, is that message: its names are whole
-    `[\\w.@]+` runs separated from the arrow by white space, and the arrow, a run of
-    `-<>/\\` and `[…]` with no space in it (and a circle or cross on the right, which
-    the space after it closes), is read the same way wherever it stands. The label is the
-    text after the colon. The build loop reads such lines without the regex.
+
+def _learn(before: str, a: str, arrow: str, b: str, shape: ArrowInfo) -> None:
+    """Remember a line SIMPLE_MESSAGE read as `a arrow b` with no activation, `before` being
+    its text before the first colon.
+
+    Then any stripped line whose text before its first colon is `before`, or splits into
+    three words, a known name, a known arrow and a known name, is that message: its names
+    are whole `[\\w.@]+` runs separated from the arrow by white space, and the arrow, a run
+    of `-<>/\\` and `[…]` with no space in it (and a circle or cross on the right, which the
+    space after it closes), is read the same way wherever it stands. The label is the text
+    after the colon. The build loop reads such lines without the regex (see `_recall`).
     """
-    if (words[0] == a and words[2] == b and words[1] == arrow.rstrip()
-            and len(_NAMES) < 16384 and len(_TOKENS) < 4096):  # bounded: memory stays flat
-        _NAMES.update((a, b))
-        _TOKENS.setdefault(words[1], shape)
+    words = before.split()
+    if words == [a, arrow.rstrip(), b]:
+        if len(_NAMES) < 16384 and len(_TOKENS) < 4096:
+            _NAMES.update((a, b))
+            _TOKENS.setdefault(words[1], shape)
+        _remember(before, a, b, _fields(a, b, arrow, shape))
+
+
+def _recall(before: str) -> Learned | None:
+    """What a line whose text before its first colon is `before` reads as, when its words
+    are a known name, a known arrow and a known name (see `_learn`); else None."""
+    words = before.split()
+    if len(words) == 3 and words[1] in _TOKENS and words[0] in _NAMES and words[2] in _NAMES:
+        a, arrow, b = words
+        return _remember(before, a, b, _fields(a, b, arrow, _TOKENS[arrow]))
+    return None
+
+
+def _remember(before: str, a: str, b: str, fields: MessageFields) -> Learned:
+    if len(_LEARNED) >= 4096:  # bounded: a full table starts again
+        _LEARNED.clear()
+    learned = _LEARNED[before] = (a, b, fields)
+    return learned
 
 
 def _arrow_meaning(left: str, body1: str | None, style: str | None, body2: str | None,
@@ -309,7 +346,8 @@ class _Builder:
             lines, numbers, joins = _join_continuations(lines, first)
         match_message = syn.MESSAGE.match
         match_simple = syn.SIMPLE_MESSAGE.match
-        arrows, known, tokens, names = _ARROWS, self.participants, _TOKENS, _NAMES
+        arrows, known = _ARROWS, self.participants
+        learned = _LEARNED if numbers is None else {}  # joined lines: see _label_breaks
         skip = 0
         for i, raw in enumerate(lines):
             if i < skip:
@@ -332,20 +370,20 @@ class _Builder:
                 if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
                     line = line[1:].lstrip()
             if "-" in line:  # most lines are messages: try them first
-                # `A -> B : label` as three words before the first colon, each seen before:
-                # read without a regex (see _learn); this is the loop's hot path
-                words = line.partition(":")[0].split()
-                if len(words) == 3 and words[1] in tokens and numbers is None:
-                    a, word, b = words
-                    if a in names and b in names:
-                        if a not in known:
-                            self._participant(a, number)
-                        if b not in known:
-                            self._participant(b, number)
-                        colon = line.find(":")
-                        self._add_message(a, b, word, tokens[word], None,
-                                          line[colon + 1:] if colon >= 0 else None, number, None)
-                        continue
+                # a line whose text before the colon was read before, or is a known name, arrow
+                # and name: read without a regex (see _learn); this is the loop's hot path
+                before, _, after = line.partition(":")
+                seen = learned.get(before)
+                if seen is None and numbers is None:
+                    seen = _recall(before)
+                if seen is not None:
+                    a, b, fields = seen
+                    if a not in known:
+                        self._participant(a, number)
+                    if b not in known:
+                        self._participant(b, number)
+                    self._add_message(fields, after.strip(), None, number)
+                    continue
                 m = match_simple(line)
                 if m:
                     a, arrow, b, activation, label = m.groups()
@@ -355,9 +393,11 @@ class _Builder:
                             self._participant(a, number)
                         if b not in known:
                             self._participant(b, number)
-                        self._add_message(a, b, arrow, shape, activation, label, number, m)
-                        if activation is None and len(words) == 3:
-                            _learn(words, a, arrow, b, shape)
+                        text = label.strip() if label else ""
+                        self._add_message(_fields(a, b, arrow, shape), text, activation, number,
+                                          self._label_breaks(m, text) if self.breaks else ())
+                        if activation is None:
+                            _learn(before, a, arrow, b, shape)
                         continue
                 m = match_message(line)
                 if (m and self._message(m, number)) or self._exo(line, number):
@@ -453,28 +493,21 @@ class _Builder:
         known = self.participants  # fast path: a plain name already known
         a = ac if acl is None and ac in known else self._reference(aq, aqa, ac, acl, number)
         b = bc if bcl is None and bc in known else self._reference(bq, bqa, bc, bcl, number)
-        self._add_message(a, b, arrow, shape, activation, label, number, m)
+        text = label.strip() if label else ""
+        self._add_message(_fields(a, b, arrow, shape), text, activation, number,
+                          self._label_breaks(m, text) if self.breaks else ())
         if multicast:  # `A -> B & C`: one arrow drawn, the other receivers created
             extras = tuple(self._participant(x.strip(), number) for x in multicast.split("&")[1:])
             self.messages[-1].multicast = extras
         return True
 
-    def _add_message(self, a: str, b: str, arrow: str, shape: ArrowInfo,
-                     activation: str | None, label: str | None, number: int,
-                     m: re.Match[str] | None) -> None:
-        """Add the message `a arrow b` (`m`: its match, needed only on continued lines)."""
-        forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
-        if not forward:
-            a, b = b, a
+    def _add_message(self, fields: MessageFields, text: str, activation: str | None,
+                     number: int, breaks: tuple[int, ...] = ()) -> None:
+        """Add the message whose first fields are `fields`, its label `text`."""
         messages = self.messages
         index = len(messages)
-        text = label.strip() if label else ""
         messages.append(Message(  # positional: keyword calls cost twice as much here
-            a, b, arrow.strip() if arrow[-1].isspace() else arrow, not forward,
-            bidirectional, line_style, head, tail, head_circle, tail_circle, color,
-            text, activation, False, next(self.autonumber.numbers), number, None,
-            self._label_breaks(m, text) if m is not None and self.breaks else (),
-        ))
+            *fields, text, activation, False, next(self.autonumber.numbers), number, None, breaks))
         self.order.append(("message", index))
         self.last_event = self.last_leaf = index
         if self.open_groups:  # inside a group: the message belongs to its current branch
@@ -486,8 +519,8 @@ class _Builder:
                 self._activation_event(False)
             if len(activation) == 4:
                 self._activation_event(activation[2] == "+")
-        elif self.autoactivate and head != "lost":
-            self._activation_event(line_style != "dotted")
+        elif self.autoactivate and fields[6] != "lost":
+            self._activation_event(fields[5] != "dotted")
 
     def _label_breaks(self, m: re.Match[str], text: str) -> tuple[int, ...]:
         """Offsets into the label where the source line was continued (trailing backslash)."""
