@@ -770,7 +770,7 @@ class _Builder:
             if not m:
                 return False
             kind, color1, color2, label = m.groups()
-            label, color = label or "", color1 or color2
+            label, color = label.rstrip() if label else "", color1 or color2
         if kind in ("else", "also"):
             if not self.open_groups:
                 self._error(number, raw, f"'{kind}' outside any group")

@@ -104,10 +104,12 @@ STEREOTYPE = re.compile(r"<<(.*?)>>")
 ORDER = re.compile(r"\border\s+(-?\d+)")
 COLOR = re.compile(r"(#[\w#:/\\-]+)")
 
+#: `targets` keeps the white space before the colour or colon (the reader strips each name):
+#: a lazy group there would try the rest of the pattern at every character.
 NOTE = re.compile(
     r"^(?P<shape>" + "|".join(NOTE_SHAPES) + r")\s+"
     r"(?P<pos>" + "|".join(NOTE_POSITIONS) + r")\b(?:\s+of\b)?"
-    r"(?P<targets>[^:#]*?)\s*(?P<color>#\S+)?\s*(?::(?P<text>.*))?$"
+    r"(?P<targets>[^:#]*)(?P<color>#\S+)?\s*(?::(?P<text>.*))?$"
 )
 NOTE_END = re.compile(r"^end\s?[hr]?note$")
 REF = re.compile(r"^ref\s+over\s+(?P<targets>[^:#]+?)\s*(?P<color>#\S+)?\s*(?::(?P<text>.*))?$")
@@ -115,9 +117,10 @@ REF_END = re.compile(r"^end\s?ref$")
 
 #: The words that open, divide or close a group (`par2` opens a `par`).
 GROUP_KEYWORDS = (*GROUP_KINDS, "par2", "else", "also", "end")
+#: `label` keeps its trailing white space (the reader strips it).
 GROUP = re.compile(
     r"^(?P<kind>" + "|".join(GROUP_KEYWORDS) + r")"
-    r"(?P<color1>#\w+)?(?:\s+(?P<color2>#\w+))?(?:\s+(?P<label>.*?))?\s*$"
+    r"(?P<color1>#\w+)?(?:\s+(?P<color2>#\w+))?(?:\s+(?P<label>.*))?$"
 )
 SECONDARY = re.compile(r"^(?P<label>.*?)\s*\[(?P<secondary>[^\]]*)\]$")
 
