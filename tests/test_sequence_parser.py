@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from diagbench.diagram.sequence import Participant
+from dataclasses import asdict, fields
+
+from diagbench.diagram.sequence import Message, Participant, new_message
 from diagbench.formats.plantuml import parse_one, parse_sequence
 from diagbench.formats.plantuml import sequence_syntax as syn
 
@@ -328,3 +330,14 @@ def test_multicast_receivers_kept_and_written_back():
     assert [m.multicast for m in d.messages] == [("C",), ("D",)]
     assert [p.id for p in d.participants] == ["A", "B", "C", "D"]
     assert parse_one(write_sequence(d)) == d
+
+
+def test_new_message_is_the_dataclass_message():
+    head = ("A", "B", "<--", True, False, "dotted", "async", "none", True, False, "#red")
+    made = new_message(head, "hello", "++", "7", 12, (3,))
+    expected = Message("A", "B", "<--", True, False, "dotted", "async", "none", True, False,
+                       "#red", "hello", "++", False, "7", 12, None, (3,), ())
+    assert type(made) is Message
+    for f in fields(Message):  # every slot set, `line` too (left out of ==)
+        assert getattr(made, f.name) == getattr(expected, f.name), f.name
+    assert asdict(made) == asdict(expected)

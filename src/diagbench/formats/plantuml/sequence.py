@@ -30,6 +30,7 @@ from diagbench.diagram.sequence import (
     Head,
     LineStyle,
     Message,
+    MessageHead,
     Note,
     NotePosition,
     NoteShape,
@@ -37,6 +38,7 @@ from diagbench.diagram.sequence import (
     Reference,
     SequenceDiagram,
     Spacing,
+    new_message,
 )
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.plantuml import sequence_syntax as syn
@@ -144,12 +146,9 @@ def parse_arrow(text: str) -> ArrowInfo | None:
     return info
 
 
-#: The first eleven fields of a Message (sender, receiver, the arrow as written and what
-#: it means), as `_fields` makes them.
-MessageFields = tuple[str, str, str, bool, bool, LineStyle, Head, Head, bool, bool, str | None]
 #: A line's text before its first colon, read as a message without activation: the names
-#: as written (first, second) and the fields of the message.
-Learned = tuple[str, str, MessageFields]
+#: as written (first, second) and the first fields of the message.
+Learned = tuple[str, str, MessageHead]
 #: Arrows and names SIMPLE_MESSAGE has read as the words of a line (`A -> B`, the arrow
 #: without the space after a right circle or cross), the arrows' meanings, and the texts
 #: before the colon of such lines; all bounded, so that memory stays flat.
@@ -158,8 +157,9 @@ _NAMES: set[str] = set()
 _LEARNED: dict[str, Learned] = {}
 
 
-def _fields(a: str, b: str, arrow: str, shape: ArrowInfo) -> MessageFields:
-    """The first fields of the message `a arrow b` whose arrow means `shape`."""
+def _message_head(a: str, b: str, arrow: str, shape: ArrowInfo) -> MessageHead:
+    """The first fields of the message `a arrow b` whose arrow means `shape` (see
+    `new_message`)."""
     forward, bidirectional, line_style, head, tail, head_circle, tail_circle, color = shape
     if not forward:
         a, b = b, a
@@ -183,7 +183,7 @@ def _learn(before: str, a: str, arrow: str, b: str, shape: ArrowInfo) -> None:
         if len(_NAMES) < 16384 and len(_TOKENS) < 4096:
             _NAMES.update((a, b))
             _TOKENS.setdefault(words[1], shape)
-        _remember(before, a, b, _fields(a, b, arrow, shape))
+        _remember(before, a, b, _message_head(a, b, arrow, shape))
 
 
 def _recall(before: str) -> Learned | None:
@@ -192,14 +192,14 @@ def _recall(before: str) -> Learned | None:
     words = before.split()
     if len(words) == 3 and words[1] in _TOKENS and words[0] in _NAMES and words[2] in _NAMES:
         a, arrow, b = words
-        return _remember(before, a, b, _fields(a, b, arrow, _TOKENS[arrow]))
+        return _remember(before, a, b, _message_head(a, b, arrow, _TOKENS[arrow]))
     return None
 
 
-def _remember(before: str, a: str, b: str, fields: MessageFields) -> Learned:
+def _remember(before: str, a: str, b: str, head: MessageHead) -> Learned:
     if len(_LEARNED) >= 4096:  # bounded: a full table starts again
         _LEARNED.clear()
-    learned = _LEARNED[before] = (a, b, fields)
+    learned = _LEARNED[before] = (a, b, head)
     return learned
 
 
@@ -235,6 +235,13 @@ def _arrow_meaning(left: str, body1: str | None, style: str | None, body2: str |
         head_side, tail_side = left, right
     return (forward, has1 and has2, line_style, head, tail,
             "o" in head_side, "o" in tail_side, color)
+
+
+def _continued(text: str) -> bool:
+    """Whether a line of `text` ends in a backslash (then spaces or tabs): the regex only when
+    a substring search cannot tell (labels often hold a `\\n`, which it would try one by one)."""
+    return ("\\\n" in text or text.rstrip(" \t").endswith("\\")
+            or (("\\ " in text or "\\\t" in text) and _CONTINUED.search(text) is not None))
 
 
 def _join_continuations(lines: list[str], first: int):
@@ -342,7 +349,7 @@ class _Builder:
         first = self.block.first_line
         numbers: list[int] | None = None
         joins: dict[int, tuple[int, ...]] = {}
-        if _CONTINUED.search("\n".join(lines)):
+        if _continued("\n".join(lines)):
             lines, numbers, joins = _join_continuations(lines, first)
         match_message = syn.MESSAGE.match
         match_simple = syn.SIMPLE_MESSAGE.match
@@ -377,12 +384,12 @@ class _Builder:
                 if seen is None and numbers is None:
                     seen = _recall(before)
                 if seen is not None:
-                    a, b, fields = seen
+                    a, b, message_head = seen
                     if a not in known:
                         self._participant(a, number)
                     if b not in known:
                         self._participant(b, number)
-                    self._add_message(fields, after.strip(), None, number)
+                    self._add_message(message_head, after.strip(), None, number)
                     continue
                 m = match_simple(line)
                 if m:
@@ -394,8 +401,9 @@ class _Builder:
                         if b not in known:
                             self._participant(b, number)
                         text = label.strip() if label else ""
-                        self._add_message(_fields(a, b, arrow, shape), text, activation, number,
-                                          self._label_breaks(m, text) if self.breaks else ())
+                        breaks = self._label_breaks(m, text) if self.breaks else ()
+                        self._add_message(_message_head(a, b, arrow, shape), text, activation,
+                                          number, breaks)
                         if activation is None:
                             _learn(before, a, arrow, b, shape)
                         continue
@@ -494,20 +502,20 @@ class _Builder:
         a = ac if acl is None and ac in known else self._reference(aq, aqa, ac, acl, number)
         b = bc if bcl is None and bc in known else self._reference(bq, bqa, bc, bcl, number)
         text = label.strip() if label else ""
-        self._add_message(_fields(a, b, arrow, shape), text, activation, number,
+        self._add_message(_message_head(a, b, arrow, shape), text, activation, number,
                           self._label_breaks(m, text) if self.breaks else ())
         if multicast:  # `A -> B & C`: one arrow drawn, the other receivers created
             extras = tuple(self._participant(x.strip(), number) for x in multicast.split("&")[1:])
             self.messages[-1].multicast = extras
         return True
 
-    def _add_message(self, fields: MessageFields, text: str, activation: str | None,
+    def _add_message(self, head: MessageHead, text: str, activation: str | None,
                      number: int, breaks: tuple[int, ...] = ()) -> None:
-        """Add the message whose first fields are `fields`, its label `text`."""
+        """Add the message whose first fields are `head`, its label `text`."""
         messages = self.messages
         index = len(messages)
-        messages.append(Message(  # positional: keyword calls cost twice as much here
-            *fields, text, activation, False, next(self.autonumber.numbers), number, None, breaks))
+        messages.append(new_message(head, text, activation, next(self.autonumber.numbers), number,
+                                    breaks))
         self.order.append(("message", index))
         self.last_event = self.last_leaf = index
         if self.open_groups:  # inside a group: the message belongs to its current branch
@@ -519,8 +527,8 @@ class _Builder:
                 self._activation_event(False)
             if len(activation) == 4:
                 self._activation_event(activation[2] == "+")
-        elif self.autoactivate and fields[6] != "lost":
-            self._activation_event(fields[5] != "dotted")
+        elif self.autoactivate and head[6] != "lost":
+            self._activation_event(head[5] != "dotted")
 
     def _label_breaks(self, m: re.Match[str], text: str) -> tuple[int, ...]:
         """Offsets into the label where the source line was continued (trailing backslash)."""
