@@ -35,6 +35,7 @@ from diagbench.diagram.sequence import (
     NotePosition,
     NoteShape,
     Participant,
+    ParticipantKind,
     Reference,
     SequenceDiagram,
     Spacing,
@@ -315,7 +316,8 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.unknown_lines = 0
         self.title: str | None = None
-        self.participants: dict[str, list] = {}  # id -> Participant fields, in creation order
+        self.participants: dict[str, Participant] = {}  # by id, in creation order
+        self.ranked = False  # a participant declared with an `order`
         self.messages: list[Message] = []
         self.notes: list[Note] = []
         self.groups: list[_GroupState] = []
@@ -461,8 +463,8 @@ class _Builder:
     def _participant(self, pid: str, number: int, name: str | None = None) -> str:
         """Ensure participant `pid` exists (implicitly created on first use)."""
         if pid not in self.participants:
-            self.participants[pid] = [pid, name or pid, "participant", False, None, None, None,
-                                      number]
+            self.participants[pid] = Participant(pid, name or pid, "participant", False, None,
+                                                 None, None, number)
         return pid
 
     def _reference(self, quoted: str | None, alias: str | None, code: str | None,
@@ -478,7 +480,7 @@ class _Builder:
 
     def _declare_inline(self, pid: str, name: str, number: int) -> str:
         if pid in self.participants:
-            self.participants[pid][1] = name
+            self.participants[pid].name = name
         else:
             self._participant(pid, number, name)
         return pid
@@ -648,9 +650,10 @@ class _Builder:
         leftover = syn.STEREOTYPE.sub("", rest) if stereotype else rest
         if "order" in leftover:
             leftover = syn.ORDER.sub("", leftover)
-        color = syn.COLOR.search(leftover) if "#" in leftover else None
-        if (syn.COLOR.sub("", leftover) if color else leftover).strip():
+        colors = syn.COLORS.fullmatch(leftover)
+        if colors is None:
             return False
+        color = colors.group(1)
         if pid in self.participants:
             # declared again: PlantUML only moves it to the end (and into the open box, or out
             # of any); its kind, name, colour and order stay as they were
@@ -659,10 +662,12 @@ class _Builder:
                 if pid in box[2]:
                     box[2].remove(pid)
         else:
-            self.participants[pid] = [
-                pid, name, kind, True, int(order.group(1)) if order else None,
-                stereotype.group(1).strip() if stereotype else None,
-                color.group(1) if color else None, number]
+            self.participants[pid] = Participant(
+                pid, name, cast(ParticipantKind, kind), True,
+                int(order.group(1)) if order else None,
+                stereotype.group(1).strip() if stereotype else None, color, number)
+            if order:
+                self.ranked = True
         self.declared_at.append(len(self.order))
         self._record("participant", pid)  # resolved to an index in _freeze
         if self.open_box is not None:
@@ -970,13 +975,13 @@ class _Builder:
         self.open_groups = []
 
     def _freeze(self) -> SequenceDiagram:
-        records = list(self.participants.values())
-        positions = {pid: k for k, pid in enumerate(self.participants)}
+        participants = list(self.participants.values())
         order = self.order
-        for k in self.declared_at:
-            order[k] = ("participant", positions[order[k][1]])
-        participants = [Participant(*r) for r in records]
-        if any(p.order is not None for p in participants):
+        if self.declared_at:
+            positions = {pid: k for k, pid in enumerate(self.participants)}
+            for k in self.declared_at:
+                order[k] = ("participant", positions[order[k][1]])
+        if self.ranked:
             ranked = sorted(range(len(participants)),
                             key=lambda k: (participants[k].order or 0, k))
             rank = {old: new for new, old in enumerate(ranked)}
@@ -987,23 +992,14 @@ class _Builder:
                                 for lbl, msgs, color, line in g.branches),
                   g.parent, g.secondary, g.color, g.line)
             for g in self.groups
-        )
-        return SequenceDiagram(
-            title=self.title,
-            participants=tuple(participants),
-            messages=tuple(self.messages),
-            notes=tuple(self.notes),
-            groups=groups,
-            references=tuple(self.references),
-            boxes=tuple(Box(t, c, tuple(m), line) for t, c, m, line in self.boxes),
-            dividers=tuple(self.dividers),
-            delays=tuple(self.delays),
-            spacings=tuple(self.spacings),
-            activations=tuple(self.activations),
-            directives=tuple(self.directives),
-            order=tuple(order),
-            name=self.block.name,
-        )
+        ) if self.groups else ()
+        boxes = tuple(Box(t, c, tuple(m), line)
+                      for t, c, m, line in self.boxes) if self.boxes else ()
+        return SequenceDiagram(  # positional, in field order: half the cost of keywords
+            self.title, tuple(participants), tuple(self.messages), tuple(self.notes), groups,
+            tuple(self.references), boxes, tuple(self.dividers), tuple(self.delays),
+            tuple(self.spacings), tuple(self.activations), tuple(self.directives), tuple(order),
+            self.block.name)
 
 
 _KEYWORD_HANDLERS: dict[str, Callable[..., Any]] = {

@@ -102,7 +102,9 @@ PARTICIPANT = re.compile(
 MULTILINE_END = re.compile(r"^\]$")
 STEREOTYPE = re.compile(r"<<(.*?)>>")
 ORDER = re.compile(r"\border\s+(-?\d+)")
-COLOR = re.compile(r"(#[\w#:/\\-]+)")
+#: What may follow a declaration's name: colours (`#red`, `#red/blue`, `#line:red`) and white
+#: space; the first colour is group 1 (runs possessive: a failing line is not split again).
+COLORS = re.compile(r"\s*(#[\w#:/\\-]++)?(?:\s|#[\w#:/\\-]++)*+")
 
 #: `targets` keeps the white space before the colour or colon (the reader strips each name):
 #: a lazy group there would try the rest of the pattern at every character.
