@@ -110,9 +110,11 @@ def cells(name: str, r: dict) -> list[str]:
         return [f"{f['now_ms']:.3f} ms/pair", f"{f['floor_ms']:.3f} ms/pair (floor)",
                 f"{f['ratio']:.2f}x the floor"]
     if name == "render":
+        floor = (f"; warm-JVM floor {r['floor_ms']:.0f} ms/diagram = {r['floor_ratio']:.1f}x"
+                 if "floor_ms" in r else "")
         return [f"{r['whole_ms']:.0f} ms/diagram ({r['whole_cpu_ms']:.0f} CPU)",
                 f"{r['jvm_ms']:.0f} ms/diagram ({r['jvm_cpu_ms']:.0f} CPU), 1 JVM each",
-                f"{r['ratio']:.1f}x faster (CPU {r['cpu_ratio']:.1f}x)"]
+                f"{r['ratio']:.1f}x faster (CPU {r['cpu_ratio']:.1f}x){floor}"]
     if name == "runner":
         if r["inspect_rps"] is None:
             return [f"{r['ours_rps']:.0f} req/s, {r['ours_cpu_ms']:.2f} ms CPU/req",

@@ -6,7 +6,8 @@ diagram, which is how the STRUDEL toolkit calls PlantUML (target: 15x). Then
 Mermaid flowcharts: one browser per diagram vs one browser per worker.
 With --whole: the whole `diagbench render` process on N files (default 200: start-up,
 JVM start and warm-up, every diagram, image checks) against one JVM per diagram, the
-two alternating over --runs runs (goal: 30x); --json prints that as one JSON object;
+two alternating over --runs runs (goal: 30x), and the floor: the same diagrams drawn again
+in a JVM already warm (2 channels); --json prints that as one JSON object;
 --base DIR (e.g. `git worktree add /tmp/old HEAD~1`) times DIR's render too, alternating.
 Usage: python bench/render.py [--diagrams N] [--baseline N] [--mermaid N] [--seed S]
        python bench/render.py --whole [--diagrams 200] [--baseline 10] [--runs 3] [--json]
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -33,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.plantuml_batch import render_batch
 
 from diagbench.render.mermaid import MermaidEngine
+from diagbench.render.plantuml_channels import ChannelWorker, SharedJVM, launcher_jar
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from synthetic import synthetic_class_diagram, synthetic_diagram
 
@@ -91,9 +94,12 @@ def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0
                 rows[f"{prefix}cpu_ratio"].append(jvm_cpu / spent)
             rows["jvm_ms"].append(1000 * jvm)
             rows["jvm_cpu_ms"].append(1000 * jvm_cpu)
-    return {key: statistics.median(values) for key, values in rows.items() if values} | {
-        "ratios": rows["ratio"], "before_ratios": rows["before_ratio"], "diagrams": n,
-        "baseline": baseline, "goal": GOAL_WHOLE}
+        floor = warm_floor(sources)
+    medians = {key: statistics.median(values) for key, values in rows.items() if values}
+    return medians | {
+        "floor_ms": floor, "floor_ratio": medians["jvm_ms"] / floor, "ratios": rows["ratio"],
+        "before_ratios": rows["before_ratio"], "diagrams": n, "baseline": baseline,
+        "goal": GOAL_WHOLE}
 
 
 def corpus(n: int, seed: int) -> list[str]:
@@ -110,6 +116,31 @@ def one_jvm_each(sources: list[str]) -> tuple[float, int]:
         valid += batch.returncode == 0 and bool(batch.images[0])
         shutil.rmtree(batch.images[0][0].parent, ignore_errors=True) if batch.images[0] else None
     return time.perf_counter() - start, valid
+
+
+def warm_floor(sources: list[str], jobs: int = 2, passes: int = 2) -> float:
+    """Wall ms per diagram of PlantUML's own work in a JVM already warm, on `jobs` channels:
+    the last of `passes` passes over `sources` (no start-up, no warm-up, no image checks).
+    What `diagbench render` could reach if starting and warming a JVM cost nothing."""
+    launcher = launcher_jar()
+    if launcher is None:
+        raise RuntimeError("no javac: the warm floor needs the channels' launcher")
+    jvm = SharedJVM("png", jobs, launcher, write_archive=False)
+    workers = [ChannelWorker(jvm, k) for k in range(jobs)]
+
+    def draw(k: int) -> None:
+        for source in sources[k::jobs]:
+            workers[k].render(source, 120)
+
+    try:
+        for _ in range(passes):
+            start = time.perf_counter()
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                list(pool.map(draw, range(jobs)))
+            seconds = time.perf_counter() - start
+    finally:
+        jvm.close(clean=False)
+    return 1000 * seconds / len(sources)
 
 
 def batched(engine, sources: list[str]) -> tuple[float, int]:
@@ -165,6 +196,9 @@ def main() -> None:
                   f"ms CPU); {result['ratio']:.1f}x faster (CPU {result['cpu_ratio']:.1f}x; "
                   f"goal {GOAL_WHOLE:.0f}x; medians of {args.runs} runs: "
                   f"{', '.join(f'{r:.1f}' for r in result['ratios'])})")
+        print(f"floor, PlantUML's own work in a JVM already warm, 2 channels: "
+              f"{result['floor_ms']:.0f} ms/diagram = {result['floor_ratio']:.1f}x one JVM per "
+              f"diagram (the most render could reach with free start-up and warm-up)")
         return
     sources = corpus(args.diagrams, args.seed)
     sample = sources[:args.baseline] if args.baseline else sources

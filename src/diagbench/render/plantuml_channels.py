@@ -110,14 +110,25 @@ class SharedJVM:
         self.waiting: dict[int, _Fds] = {}  # channel -> its pipes, until it takes them
         self.taken: dict[int, _Fds] = {}  # channel -> pipes it holds (of any generation)
 
+    def running(self, generation: int) -> bool:
+        """Whether the JVM of `generation` is the current one and still runs."""
+        process = self.process
+        return generation == self.generation and process is not None and process.poll() is None
+
     def connect(self, channel: int) -> tuple[int, _Fds]:
-        """(generation, pipes) of `channel` on the running JVM, started if need be."""
+        """(generation, pipes) of `channel` on the running JVM, started if need be (again,
+        when the one running has ended)."""
         with self.lock:
+            ended = self._retire() if self.process is not None and \
+                self.process.poll() is not None else None
             if self.process is None:
                 self._start()
             fds = self.waiting.pop(channel)
             self.taken[channel] = fds
-            return self.generation, fds
+            generation = self.generation
+        if ended is not None:
+            stop(ended[0], clean=False, dump=ended[1], archives=self.archives)
+        return generation, fds
 
     def release(self, channel: int) -> None:
         """Close the pipes `channel` holds (its JVM has ended)."""
@@ -132,7 +143,7 @@ class SharedJVM:
             if generation != self.generation or self.process is None:
                 return False
             process, dump = self._retire()
-        stop(process, False, dump, self.archives)
+        stop(process, clean=False, dump=dump, archives=self.archives)
         return True
 
     def close(self, clean: bool = True) -> None:
@@ -144,7 +155,7 @@ class SharedJVM:
         for stdin, _, _ in held:
             os.close(stdin)  # PlantUML exits when its input ends
         if process is not None:
-            stop(process, clean, dump, self.archives)
+            stop(process, clean=clean, dump=dump, archives=self.archives)
         for _, stdout, stderr in held:
             os.close(stdout)
             os.close(stderr)
@@ -202,7 +213,7 @@ class ChannelWorker:
         longer than `timeout` seconds or the JVM dies on it."""
         data = encoded(source)
         for _ in range(REDRAWS + 1):
-            if self.held is None or self.held[0] != self.jvm.generation:
+            if self.held is None or not self.jvm.running(self.held[0]):
                 self._drop()
                 self.held = self.jvm.connect(self.channel)
             generation, (stdin, stdout, stderr) = self.held
