@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import compress, count, repeat
+from operator import contains
 
 from diagbench.formats.diagnostics import Diagnostic
 
@@ -32,11 +34,13 @@ def split_blocks(text: str) -> list[Block]:
     lines = text.splitlines()
     blocks: list[Block] = []
     current: Block | None = None
-    for number, line in enumerate(lines, 1):
-        if "@" not in line:
-            if current is not None:
-                current.lines.append(line)
-            continue
+    taken = 0  # the lines before this index are read
+    # only the lines with an `@` can open or close a block: the others are taken in slices
+    for k in compress(count(), map(contains, lines, repeat("@"))):
+        if current is not None:
+            current.lines += lines[taken:k]
+        taken = k + 1
+        number, line = taken, lines[k]
         start = _START.match(line)
         if start:
             if current is not None:
@@ -54,6 +58,7 @@ def split_blocks(text: str) -> list[Block]:
         if current is not None:
             current.lines.append(line)
     if current is not None:
+        current.lines += lines[taken:]
         current.diagnostics.append(
             Diagnostic(current.first_line - 1, "@start" + current.kind, "missing @enduml")
         )
