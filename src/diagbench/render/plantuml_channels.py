@@ -52,12 +52,13 @@ _Fds = tuple[int, int, int]  # a channel's ends of its pipes: (stdin to write, s
 
 def launcher_jar() -> Path | None:
     """The launcher, compiled on first use into a jar in the cache folder (a class-data
-    archive maps classes from jars only), or None when there is no `javac` or it fails."""
-    javac = shutil.which("javac")
-    if javac is None:
+    archive maps classes from jars only) and run once with no channel, or None when there
+    is no `javac`, or it fails, or `java` cannot run what it made."""
+    javac, java = shutil.which("javac"), shutil.which("java")
+    if javac is None or java is None:
         return None
     source = (resources.files("diagbench.render") / "java" / f"{LAUNCHER}.java").read_bytes()
-    facts = [source, str(Path(javac).resolve()).encode(), str(jar_path()).encode()]
+    facts = [source, *(str(Path(p).resolve()).encode() for p in (javac, java, jar_path()))]
     key = hashlib.sha256(b"\n".join(facts)).hexdigest()[:16]
     folder = cache_folder() or _scratch()
     target = folder / f"launcher-{key}.jar"
@@ -66,21 +67,26 @@ def launcher_jar() -> Path | None:
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder, prefix=".launcher-") as work:
-            java = Path(work) / f"{LAUNCHER}.java"
-            java.write_bytes(source)
-            done = subprocess.run([javac, "--release", "11", "-cp", str(jar_path()), "-d",
-                                   work, str(java)], capture_output=True, timeout=120,
-                                  check=False, env=sandbox_env())
-            if done.returncode != 0:
+            code = Path(work) / f"{LAUNCHER}.java"
+            code.write_bytes(source)
+            if _run([javac, "--release", "11", "-cp", str(jar_path()), "-d", work, str(code)]):
                 return None
             packed = Path(work) / "launcher.jar"
             with zipfile.ZipFile(packed, "w") as jar:
                 for compiled in sorted(Path(work).glob("*.class")):
                     jar.write(compiled, compiled.name)
+            if _run(java_command("", main=(packed, LAUNCHER))):
+                return None
             os.replace(packed, target)
     except (OSError, subprocess.TimeoutExpired):
         return target if target.is_file() else None
     return target
+
+
+def _run(command: list[str]) -> int:
+    """The exit status of a short Java tool run."""
+    return subprocess.run(command, capture_output=True, timeout=120, check=False,
+                          env=sandbox_env()).returncode
 
 
 @cache
