@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -28,6 +29,12 @@ def assign_arrays(cost: np.ndarray, limit: float) -> tuple[np.ndarray, np.ndarra
     return rows[keep], cols[keep]
 
 
+#: Weight of the position gap in a cost: it only breaks ties between equal candidates.
+TIE_BREAK = 1e-3
+#: Tie-break matrices up to this many cells are kept (the sizes recur from pair to pair).
+_CACHED_CELLS = 4096
+
+
 def positions(n: int) -> np.ndarray:
     """Relative positions 0…1 of `n` elements in order."""
     return np.arange(n) / max(n - 1, 1)
@@ -35,7 +42,24 @@ def positions(n: int) -> np.ndarray:
 
 def position_gap(n: int, m: int) -> np.ndarray:
     """|relative position of gold i − relative position of prediction j|, shape (n, m)."""
-    return np.abs(positions(n)[:, None] - positions(m)[None, :])
+    gap = np.subtract.outer(positions(n), positions(m))
+    return np.abs(gap, out=gap)
+
+
+def tie_breaks(n: int, m: int) -> np.ndarray:
+    """TIE_BREAK × `position_gap(n, m)`, the part of a cost that prefers keeping the
+    order; read-only (shared by every caller of small sizes)."""
+    return _cached_tie_breaks(n, m) if n * m <= _CACHED_CELLS else _tie_breaks(n, m)
+
+
+def _tie_breaks(n: int, m: int) -> np.ndarray:
+    gap = position_gap(n, m)
+    gap *= TIE_BREAK
+    gap.flags.writeable = False
+    return gap
+
+
+_cached_tie_breaks = lru_cache(maxsize=128)(_tie_breaks)
 
 
 def jaccard(a: frozenset, b: frozenset) -> float:

@@ -10,8 +10,10 @@ is one direction substitution.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import chain
+from operator import attrgetter
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -23,7 +25,7 @@ from diagbench.compare.assignment import (
     assign_arrays,
     discordant_pairs,
     jaccard,
-    position_gap,
+    tie_breaks,
 )
 from diagbench.compare.counts import Comparison
 from diagbench.compare.text import normalize_label, normalize_name
@@ -33,8 +35,6 @@ from diagbench.diagram.sequence import BOUNDARIES, Group, Message, SequenceDiagr
 PARTICIPANT_LIMIT = 0.5
 MESSAGE_LIMIT = 0.6
 ELEMENT_LIMIT = 0.6
-#: Weight of the position gap: it only breaks ties between equal candidates.
-TIE_BREAK = 1e-3
 _UNMATCHED = "\0pred:"
 
 
@@ -48,11 +48,11 @@ def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram) -> Comparison
     pred_labels = [known[label] if label in known else normalize_label(label)
                    for label in (m.label for m in pred.messages)]
     el.gold_counts(gold, result.components, gold_labels)
-    ids = _match_participants(gold, pred, result)
-    matched = _match_messages(gold, pred, ids, result, gold_labels, pred_labels)
-    _match_notes(gold, pred, ids, result)
+    ends = _match_participants(gold, pred, result)
+    matched = _match_messages(gold, pred, ends, result, gold_labels, pred_labels)
+    _match_notes(gold, pred, ends, result)
     _match_groups(gold, pred, matched, result)
-    _match_boxes(gold, pred, ids, result)
+    _match_boxes(gold, pred, ends, result)
     return result
 
 
@@ -106,8 +106,9 @@ def _participant_costs(gold: list[tuple[str, str]], pred: list[tuple[str, str]])
 
 
 def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
-                        result: Comparison) -> dict[str, str]:
-    """Map every prediction participant id to a gold id (or to an id of its own)."""
+                        result: Comparison) -> _Ends:
+    """Map the prediction's participant ids to gold ids (the unmatched ones to ids of
+    their own), and its border markers to BORDER."""
     pairs: list[tuple[int, int]] = []
     seen: dict[str, str] = {}
     gold_names, pred_names = _names(gold.participants, seen), _names(pred.participants, seen)
@@ -118,8 +119,8 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
             # assignment more (position gap), so the optimum is the identity
             pairs = [(k, k) for k in range(n)]
         else:
-            pairs = assign(_participant_costs(gold_names, pred_names)
-                           + TIE_BREAK * position_gap(n, m), PARTICIPANT_LIMIT)
+            pairs = assign(_participant_costs(gold_names, pred_names) + tie_breaks(n, m),
+                           PARTICIPANT_LIMIT)
     ids = {p.id: _UNMATCHED + p.id for p in pred.participants}
     for i, j in pairs:
         g, p = gold.participants[i], pred.participants[j]
@@ -131,7 +132,7 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
             result.describe(before, f"participant {g.name!r} read as {p.name!r}")
     _unmatched(result, "participant", pairs, [p.name for p in gold.participants],
                [p.name for p in pred.participants])
-    return ids
+    return _Ends(ids, _UNMATCHED)
 
 
 def _unmatched(result: Comparison, component: str, pairs: list[tuple[int, int]],
@@ -151,51 +152,93 @@ def _unmatched(result: Comparison, component: str, pairs: list[tuple[int, int]],
                            if j not in matched_pred]
 
 
-def _end(pid: str, ids: dict[str, str] | None) -> str:
-    if pid in BOUNDARIES:
-        return el.BORDER
-    return pid if ids is None else ids.get(pid, _UNMATCHED + pid)
+class _Ends(dict[str, str]):
+    """What a message endpoint is compared as: BORDER for the border markers, what `ids`
+    maps it to, and `prefix` + the endpoint for any other (for speed, `ids` should hold
+    every participant)."""
+
+    def __init__(self, ids: dict[str, str], prefix: str) -> None:
+        super().__init__(ids)
+        self.update(dict.fromkeys(BOUNDARIES, el.BORDER))
+        self.prefix = prefix
+
+    def __missing__(self, endpoint: str) -> str:
+        return self.prefix + endpoint
 
 
-def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
+_SENDER_RECEIVER = attrgetter("sender", "receiver")
+
+
+def _endpoints(messages: Sequence[Message], ends: _Ends) -> list[str]:
+    """(sender, receiver) of each message in a row, as `ends` compares them."""
+    return list(map(ends.__getitem__, chain.from_iterable(map(_SENDER_RECEIVER, messages))))
+
+
+def _endpoint_costs(gs: np.ndarray, gr: np.ndarray, ps: np.ndarray,
+                    pr: np.ndarray) -> np.ndarray:
+    """0.25 × the endpoint mismatches of each pair of messages (senders `gs`, `ps` and
+    receivers `gr`, `pr` as integer codes, broadcast), read the other way round when
+    that mismatches fewer (with `el.REVERSAL_PENALTY`)."""
+    same = np.add(gs != ps, gr != pr, dtype=float)
+    flipped = np.add(gs != pr, gr != ps, dtype=float)
+    flipped += el.REVERSAL_PENALTY
+    cost = np.minimum(same, flipped)
+    cost *= 0.25
+    return cost
+
+
+#: Diagrams with fewer distinct endpoints than this look their endpoint costs up in a
+#: table (one indexing instead of nine operations over the whole matrix).
+_TABLE_CODES = 12
+
+
+@cache
+def _endpoint_table() -> np.ndarray:
+    """`_endpoint_costs` of every (sender, receiver) pair of codes below _TABLE_CODES with
+    every other, indexed by sender × _TABLE_CODES + receiver."""
+    senders, receivers = np.divmod(np.arange(_TABLE_CODES ** 2), _TABLE_CODES)
+    return _endpoint_costs(senders[:, None], receivers[:, None], senders, receivers)
+
+
+def _message_endpoint_costs(gold_flat: list[str], pred_flat: list[str]) -> np.ndarray:
+    """`_endpoint_costs` of messages given by their endpoints in a row (`_endpoints`)."""
+    code = {e: k for k, e in enumerate({*gold_flat, *pred_flat})}
+    g = np.fromiter(map(code.__getitem__, gold_flat), np.intp, len(gold_flat))
+    p = np.fromiter(map(code.__getitem__, pred_flat), np.intp, len(pred_flat))
+    if len(code) > _TABLE_CODES:
+        return _endpoint_costs(g[0::2, None], g[1::2, None], p[0::2], p[1::2])
+    g_pairs, p_pairs = g[0::2] * _TABLE_CODES, p[0::2] * _TABLE_CODES
+    g_pairs += g[1::2]
+    p_pairs += p[1::2]
+    return _endpoint_table()[g_pairs[:, None], p_pairs]
+
+
+def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _Ends,
                     result: Comparison, gold_labels: list[str],
                     pred_labels: list[str]) -> dict[int, int]:
     """Match messages globally; count their errors; return {pred index: gold index}.
+    `pred_ends`: the prediction's endpoints on the ground truth's participants;
     `gold_labels`, `pred_labels`: the messages' normalised labels."""
     gm, pm = gold.messages, pred.messages
-    border, unmatched = el.BORDER, _UNMATCHED
-    # endpoints, (sender, receiver) of each message in a row; the prediction's on the
-    # ground truth's participants
-    gold_flat = [border if e in BOUNDARIES else e for m in gm for e in (m.sender, m.receiver)]
-    pred_flat = [border if e in BOUNDARIES else ids[e] if e in ids else unmatched + e
-                 for m in pm for e in (m.sender, m.receiver)]
+    gold_ends = _Ends({p.id: p.id for p in gold.participants}, "")
+    gold_flat, pred_flat = _endpoints(gm, gold_ends), _endpoints(pm, pred_ends)
     pairs: list[tuple[int, int]] = []
     same_ends: list[bool] = []
     in_gold_order: list[int] = []  # the matched prediction messages, by gold message
     if gm and pm:
         labels = cdist(gold_labels, pred_labels, scorer=Levenshtein.normalized_similarity,
                        dtype=np.float32, workers=1)
-        code = {e: k for k, e in enumerate({*gold_flat, *pred_flat})}.__getitem__  # as ints
-        g = np.fromiter(map(code, gold_flat), np.intp, len(gold_flat)).reshape(-1, 2)
-        p = np.fromiter(map(code, pred_flat), np.intp, len(pred_flat)).reshape(-1, 2)
-        gs, gr, ps, pr = g[:, :1], g[:, 1:], p[:, 0], p[:, 1]
         # 0.25 * min(same, flipped) + 0.5 * (1 - labels) + TIE_BREAK * gap, summed in this
-        # order, in place
-        same = np.add(gs != ps, gr != pr, dtype=float)
-        flipped = np.add(gs != pr, gr != ps, dtype=float)
-        flipped += el.REVERSAL_PENALTY
-        cost = np.minimum(same, flipped)
-        cost *= 0.25
-        text_cost = 1.0 - labels
-        text_cost *= 0.5
-        cost += text_cost
-        gap = position_gap(len(gm), len(pm))
-        gap *= TIE_BREAK
-        cost += gap
+        # order
+        ends = _message_endpoint_costs(gold_flat, pred_flat)
+        np.subtract(1.0, labels, out=labels)
+        labels *= 0.5
+        cost = ends + labels
+        cost += tie_breaks(len(gm), len(pm))
         rows, cols = assign_arrays(cost, MESSAGE_LIMIT)  # rows in increasing order
         in_gold_order = cols.tolist()
         pairs = list(zip(rows.tolist(), in_gold_order, strict=True))
-        same_ends = (same[rows, cols] == 0).tolist()
+        same_ends = (ends[rows, cols] == 0).tolist()
     counts = result.components
     arrow_type = el.arrow_type
     total, count = result.similarity_sum, result.similarity_count
@@ -275,8 +318,7 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
             kinds = [[getattr(g[0], "kind", None) != getattr(p[0], "kind", None)
                       for p in pred_rows] for g in gold_rows]
             matrix = matrix + kind_w * np.array(kinds, dtype=float)
-        pairs = assign(matrix + TIE_BREAK * position_gap(len(gold_rows), len(pred_rows)),
-                       ELEMENT_LIMIT)
+        pairs = assign(matrix + tie_breaks(len(gold_rows), len(pred_rows)), ELEMENT_LIMIT)
     for i, j in pairs:
         before = result.snapshot()
         _PAIR_RULES[component](gold_rows[i], pred_rows[j], result.components)
@@ -284,12 +326,12 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
     _unmatched(result, component, pairs, [r[1] for r in gold_rows], [r[1] for r in pred_rows])
 
 
-def _match_notes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
+def _match_notes(gold: SequenceDiagram, pred: SequenceDiagram, ends: _Ends,
                  result: Comparison) -> None:
     """Notes match on text and the lifelines they cover."""
     _match_elements(
         "note", [(n, normalize_label(n.text), frozenset(n.targets)) for n in gold.notes],
-        [(n, normalize_label(n.text), frozenset(_end(t, ids) for t in n.targets))
+        [(n, normalize_label(n.text), frozenset(map(ends.__getitem__, n.targets)))
          for n in pred.notes], result)
 
 
@@ -307,10 +349,10 @@ def _enclosed(group: Group) -> Iterator[int]:
     return chain.from_iterable(b.messages for b in group.branches)
 
 
-def _match_boxes(gold: SequenceDiagram, pred: SequenceDiagram, ids: dict[str, str],
+def _match_boxes(gold: SequenceDiagram, pred: SequenceDiagram, ends: _Ends,
                  result: Comparison) -> None:
     """Boxes match on title and members."""
     _match_elements(
         "box", [(b, normalize_label(b.title), frozenset(b.members)) for b in gold.boxes],
-        [(b, normalize_label(b.title), frozenset(_end(m, ids) for m in b.members))
+        [(b, normalize_label(b.title), frozenset(map(ends.__getitem__, b.members)))
          for b in pred.boxes], result)

@@ -20,6 +20,9 @@ def normalize_label(text: str) -> str:
 
 def normalize_name(text: str) -> str:
     """A participant name reduced to lower-case letters and digits (`(R)AN` → `ran`)."""
+    joined = text.replace(" ", "")
+    if joined.isalnum():  # the common case, without a regex: `\w` is alnum or `_`
+        return joined.lower()
     return _NOT_ALNUM.sub("", text).lower()
 
 
