@@ -9,8 +9,9 @@ never executed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, cast
 
 from diagbench.diagram.sequence import (
@@ -298,6 +299,12 @@ def _skip_comments(lines: list[str], k: int) -> int:
     return k
 
 
+def _skip(rows: Iterator[object], n: int) -> None:
+    """Advance `rows` by `n` items (none when `n` <= 0), in C."""
+    if n > 0:
+        next(islice(rows, n - 1, None), None)
+
+
 @dataclass(slots=True)
 class _GroupState:
     kind: GroupKind
@@ -322,6 +329,7 @@ class _Builder:
         self.notes: list[Note] = []
         self.groups: list[_GroupState] = []
         self.open_groups: list[int] = []
+        self.branch: list[int] | None = None  # the messages of the innermost open branch
         self.references: list[Reference] = []
         self.boxes: list[list] = []  # [title, color, members, line]
         self.open_box: int | None = None
@@ -357,10 +365,9 @@ class _Builder:
         match_simple = syn.SIMPLE_MESSAGE.match
         arrows, known = _ARROWS, self.participants
         learned = _LEARNED if numbers is None else {}  # joined lines: see _label_breaks
-        skip = 0
-        for i, raw in enumerate(lines):
-            if i < skip:
-                continue
+        handlers = _KEYWORD_HANDLERS
+        rows = enumerate(lines)
+        for i, raw in rows:
             if numbers is None:
                 number = first + i
             else:
@@ -374,7 +381,7 @@ class _Builder:
                 if head == "'":
                     continue
                 if line.startswith("/'"):
-                    skip = self._skip_block_comment(lines, i, number)
+                    _skip(rows, self._skip_block_comment(lines, i, number) - i - 1)
                     continue
                 if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
                     line = line[1:].lstrip()
@@ -412,9 +419,15 @@ class _Builder:
                 m = match_message(line)
                 if (m and self._message(m, number)) or self._exo(line, number):
                     continue
-            consumed = self._statement(line, raw, number, lines, i + 1)
-            if consumed is not None:
-                skip = consumed
+            # a first word written as a keyword (`note`, `end`, `par2`, `/`) picks its handler
+            handler = handlers.get(line.partition(" ")[0])
+            consumed = (self._statement(line, raw, number, lines, i + 1) if handler is None
+                        else handler(self, line, raw, number, lines, i + 1))
+            if consumed is False:
+                self.unknown_lines += 1
+                self._error(number, raw, "unrecognised statement")
+            elif consumed is not None:  # the statement spans the lines up to `consumed`
+                _skip(rows, consumed - i - 1)
         self._close_open_blocks()
         return self._freeze()
 
@@ -428,30 +441,24 @@ class _Builder:
         self._error(number, lines[start], "unterminated block comment (no closing '/)")
         return len(lines)
 
-    def _statement(self, line: str, raw: str, number: int, lines: list[str], i: int) -> int | None:
-        """Handle one non-message statement; return the next line's index when it spans several."""
-        # a first word written as a keyword (`note`, `end`, `par2`, `/`) picks the handler the
-        # letters at the start of the line, lower-cased, would pick; else those letters decide
-        handler = _KEYWORD_HANDLERS.get(line.partition(" ")[0])
-        if handler is None:
-            word_match = _WORD.match(line)
-            handler = _KEYWORD_HANDLERS.get(word_match.group().lower() if word_match else line[0])
+    def _statement(self, line: str, raw: str, number: int, lines: list[str],
+                   i: int) -> int | bool | None:
+        """A non-message statement whose first word is no keyword: the letters at the start of
+        the line, lower-cased, pick the handler. The next line's index when it spans several,
+        False when it is not understood."""
+        word_match = _WORD.match(line)
+        handler = _KEYWORD_HANDLERS.get(word_match.group().lower() if word_match else line[0])
         if handler is not None:
-            result = handler(self, line, raw, number, lines, i)
-            if result is not False:
-                return result
-        elif line[0] in "=.|":
-            if self._punctuation(line, number):
-                return None
-        elif line[0] == "!":
+            return handler(self, line, raw, number, lines, i)
+        if line[0] in "=.|":
+            return None if self._punctuation(line, number) else False
+        if line[0] == "!":
             return self._preprocessor(line, raw, number, lines, i)
-        elif line[0] == "<" and line.lower().startswith("<style"):
+        if line[0] == "<" and line.lower().startswith("<style"):
             return self._verbatim_until(
                 "style", raw, number, lines, i, lambda s: "</style>" in s.lower()
             )
-        self.unknown_lines += 1
-        self._error(number, raw, "unrecognised statement")
-        return None
+        return False
 
     # ---------------------------------------------------------------- helpers
     def _error(self, number: int, text: str, reason: str) -> None:
@@ -485,12 +492,9 @@ class _Builder:
             self._participant(pid, number, name)
         return pid
 
-    def _record(self, kind: EventKind, index: int | str) -> None:
-        self.order.append((kind, index))
-
     def _enclose(self, message_index: int) -> None:
-        if self.open_groups:
-            self.groups[self.open_groups[-1]].branches[-1][1].append(message_index)
+        if self.branch is not None:
+            self.branch.append(message_index)
 
     # ---------------------------------------------------------------- messages
     def _message(self, m: re.Match[str], number: int) -> bool:
@@ -520,8 +524,8 @@ class _Builder:
                                     breaks))
         self.order.append(("message", index))
         self.last_event = self.last_leaf = index
-        if self.open_groups:  # inside a group: the message belongs to its current branch
-            self.groups[self.open_groups[-1]].branches[-1][1].append(index)
+        if self.branch is not None:  # inside a group: the message belongs to its current branch
+            self.branch.append(index)
         if activation:  # CommandArrow.manageActivations
             if activation[0] == "+":
                 self._activation_event(True)
@@ -580,8 +584,7 @@ class _Builder:
         ))
         self.order.append(("message", index))
         self.last_event = self.last_leaf = index
-        if self.open_groups:
-            self._enclose(index)
+        self._enclose(index)
         if activation:  # CommandExoArrowAny: the first character decides
             if activation[0] in "+-":
                 self._activation_event(activation[0] == "+")
@@ -622,7 +625,7 @@ class _Builder:
             color=m.group("color"), label=_label(m.group("label")), is_return=True,
             autonumber=next(self.autonumber.numbers), line=number, border=call.border,
         ))
-        self._record("message", index)
+        self.order.append(("message", index))
         self.last_event = self.last_leaf = index
         self._enclose(index)
         if deactivate:
@@ -669,7 +672,7 @@ class _Builder:
             if order:
                 self.ranked = True
         self.declared_at.append(len(self.order))
-        self._record("participant", pid)  # resolved to an index in _freeze
+        self.order.append(("participant", pid))  # resolved to an index in _freeze
         if self.open_box is not None:
             self.boxes[self.open_box][2].append(pid)
         return nxt
@@ -696,7 +699,7 @@ class _Builder:
 
     def _add_activation(self, action: ActivationAction, pid: str, color: str | None,
                         number: int) -> None:
-        self._record("activation", len(self.activations))
+        self.order.append(("activation", len(self.activations)))
         self.activations.append(Activation(action, pid, color, number))
 
     # ------------------------------------------------------------------ notes
@@ -722,7 +725,7 @@ class _Builder:
                 # drawn); kept in the model: a note head read alone, as compare.diff reads
                 # lines, is still a note
                 self._warn(number, raw, "note without a line: PlantUML draws nothing")
-        self._record("note", len(self.notes))
+        self.order.append(("note", len(self.notes)))
         self.notes.append(Note(cast(NotePosition, position), targets, text.strip(),
                                cast(NoteShape, shape), color, on_message, number))
         return nxt
@@ -768,7 +771,7 @@ class _Builder:
         if text is None:
             body, nxt = self._collect_until(syn.REF_END, lines, i, number, raw, "end ref")
             text = "\n".join(body)
-        self._record("reference", len(self.references))
+        self.order.append(("reference", len(self.references)))
         self.references.append(Reference(targets, text.strip(), m.group("color"), number))
         return nxt
 
@@ -789,14 +792,17 @@ class _Builder:
                 self._error(number, raw, f"'{kind}' outside any group")
                 return None
             gi = self.open_groups[-1]
-            self.groups[gi].branches.append([label, [], color, number])
-            self._record("else", gi)
+            self.branch = []
+            self.groups[gi].branches.append([label, self.branch, color, number])
+            self.order.append(("else", gi))
             self.last_leaf = -1
         elif kind == "end":
             if not self.open_groups:
                 self._error(number, raw, "'end' without an open group")
                 return None
-            self._record("group_end", self.open_groups.pop())
+            self.order.append(("group_end", self.open_groups.pop()))
+            self.branch = self.groups[self.open_groups[-1]].branches[-1][1] \
+                if self.open_groups else None
             self.last_event = self.last_leaf = -1
         else:
             secondary = None
@@ -808,10 +814,11 @@ class _Builder:
             parent = self.open_groups[-1] if self.open_groups else None
             state = _GroupState(cast(GroupKind, "par" if kind == "par2" else kind), parent, color,
                                 secondary, number)
-            state.branches.append([label, [], None, number])
+            self.branch = []
+            state.branches.append([label, self.branch, None, number])
             self.groups.append(state)
             self.open_groups.append(gi)
-            self._record("group_start", gi)
+            self.order.append(("group_start", gi))
         return None
 
     # ------------------------------------------------------------------ boxes
@@ -825,32 +832,32 @@ class _Builder:
         title = m.group("q") if m.group("q") is not None else (m.group("t") or "")
         self.open_box = len(self.boxes)
         self.boxes.append([title.strip(), m.group("color"), [], number])
-        self._record("box_start", self.open_box)
+        self.order.append(("box_start", self.open_box))
         return None
 
     def _end_box(self, raw: str, number: int) -> None:
         if self.open_box is None:
             self._error(number, raw, "'end box' without an open box")
             return
-        self._record("box_end", self.open_box)
+        self.order.append(("box_end", self.open_box))
         self.open_box = None
 
     # ------------------------------------------------------------ punctuation
     def _punctuation(self, line: str, number: int) -> bool:
         m = syn.DIVIDER.match(line)
         if m:
-            self._record("divider", len(self.dividers))
+            self.order.append(("divider", len(self.dividers)))
             self.dividers.append(Divider(m.group("text"), number))
             return True
         m = syn.DELAY.match(line)
         if m:
-            self._record("delay", len(self.delays))
+            self.order.append(("delay", len(self.delays)))
             self.delays.append(Delay(m.group("text") or "", number))
             return True
         m = syn.SPACING.match(line)
         if m:
             pixels = m.group("pixels")
-            self._record("spacing", len(self.spacings))
+            self.order.append(("spacing", len(self.spacings)))
             self.spacings.append(Spacing(int(pixels) if pixels else None, number))
             return True
         return False
@@ -902,7 +909,7 @@ class _Builder:
         return None
 
     def _directive(self, kind: str, text: str, number: int) -> None:
-        self._record("directive", len(self.directives))
+        self.order.append(("directive", len(self.directives)))
         self.directives.append(Directive(kind, text, number))
 
     def _verbatim_until(self, kind: str, raw: str, number: int, lines: list[str], i: int,
