@@ -33,14 +33,14 @@ def normalize_prediction(text: str) -> tuple[str, list[str]]:
     """The prediction with the §3.2.3 fixes applied, and one entry per fix."""
     lines = text.split("\n")
     fixes: list[str] = []
-    renames = _quote_special_names(lines, fixes)
+    renames = _quote_special_names(text, lines, fixes)
     # without renames or dotted arrows, only lines that name a note (or ref) can start,
     # end or change anything
-    notes_only = not renames and not _DOTTED_ARROW.search(text)
+    notes_only = not renames and "..>" not in text and "<.." not in text  # _DOTTED_ARROW
     in_note = False
-    for k, line in enumerate(lines):
-        if notes_only and "note" not in (low := line.lower()) and "ref" not in low:
-            continue
+    # (found in the lower-cased text: a note fix looks at lines that name them in any case)
+    for k in _lines_with(("note", "ref"), text.lower()) if notes_only else range(len(lines)):
+        line = lines[k]
         if in_note:  # free text: leave it as written
             in_note = not _NOTE_END.match(line)
             continue
@@ -62,10 +62,30 @@ def normalize_prediction(text: str) -> tuple[str, list[str]]:
     return "\n".join(lines), fixes
 
 
-def _quote_special_names(lines: list[str], fixes: list[str]) -> dict[str, str]:
-    """Quote declared names with special characters; return {name: alias} to use elsewhere."""
+def _lines_with(words: tuple[str, ...], text: str) -> list[int]:
+    """The numbers (from 0) of the lines of `text` that hold any of `words`, in order."""
+    starts = []
+    for word in words:
+        at = text.find(word)
+        while at != -1:
+            starts.append(at)
+            at = text.find(word, at + 1)
+    found: list[int] = []
+    line = previous = 0
+    for at in sorted(starts):
+        line += text.count("\n", previous, at)
+        previous = at
+        if not found or found[-1] != line:
+            found.append(line)
+    return found
+
+
+def _quote_special_names(text: str, lines: list[str], fixes: list[str]) -> dict[str, str]:
+    """Quote declared names with special characters in `lines` (those of `text`); return
+    {name: alias} to use elsewhere."""
     renames: dict[str, str] = {}
-    for k, line in enumerate(lines):
+    for k in _lines_with(PARTICIPANT_KINDS, text):  # _DECLARATION needs one
+        line = lines[k]
         m = _DECLARATION.match(line)
         if not m:
             continue
