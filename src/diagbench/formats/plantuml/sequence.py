@@ -173,8 +173,9 @@ def _learn(before: str, a: str, arrow: str, b: str, shape: ArrowInfo) -> None:
     """Remember a line SIMPLE_MESSAGE read as `a arrow b` with no activation, `before` being
     its text before the first colon.
 
-    Then any stripped line whose text before its first colon is `before`, or splits into
-    three words, a known name, a known arrow and a known name, is that message: its names
+    Then any line whose text before its first colon is `before`, or splits into three
+    words, a known name, a known arrow and a known name, is that message (white space
+    around them is what the reader strips; a comment or `&` sticks to a word): its names
     are whole `[\\w.@]+` runs separated from the arrow by white space, and the arrow, a run
     of `-<>/\\` and `[…]` with no space in it (and a circle or cross on the right, which the
     space after it closes), is read the same way wherever it stands. The label is the text
@@ -368,6 +369,22 @@ class _Builder:
         handlers = _KEYWORD_HANDLERS
         rows = enumerate(lines)
         for i, raw in rows:
+            if "-" in raw:  # most lines are messages: try them first
+                # a line whose text before the colon was read before, or is a known name, arrow
+                # and name: read without a regex (see _learn); this is the loop's hot path
+                before, _, after = raw.partition(":")
+                seen = learned.get(before)
+                if seen is None and numbers is None:
+                    seen = _recall(before)
+                if seen is not None:
+                    number = first + i
+                    a, b, message_head = seen
+                    if a not in known:
+                        self._participant(a, number)
+                    if b not in known:
+                        self._participant(b, number)
+                    self._add_message(message_head, after.strip(), None, number)
+                    continue
             if numbers is None:
                 number = first + i
             else:
@@ -385,21 +402,7 @@ class _Builder:
                     continue
                 if head == "&" and len(line) > 1:  # teoz: in parallel with the previous message
                     line = line[1:].lstrip()
-            if "-" in line:  # most lines are messages: try them first
-                # a line whose text before the colon was read before, or is a known name, arrow
-                # and name: read without a regex (see _learn); this is the loop's hot path
-                before, _, after = line.partition(":")
-                seen = learned.get(before)
-                if seen is None and numbers is None:
-                    seen = _recall(before)
-                if seen is not None:
-                    a, b, message_head = seen
-                    if a not in known:
-                        self._participant(a, number)
-                    if b not in known:
-                        self._participant(b, number)
-                    self._add_message(message_head, after.strip(), None, number)
-                    continue
+            if "-" in line:
                 m = match_simple(line)
                 if m:
                     a, arrow, b, activation, label = m.groups()
