@@ -10,10 +10,9 @@ is one direction substitution.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from functools import cache
 from itertools import chain
-from operator import attrgetter
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -132,7 +131,7 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
             result.describe(before, f"participant {g.name!r} read as {p.name!r}")
     _unmatched(result, "participant", pairs, [p.name for p in gold.participants],
                [p.name for p in pred.participants])
-    return _Ends(ids, _UNMATCHED)
+    return _Ends(ids)
 
 
 def _unmatched(result: Comparison, component: str, pairs: list[tuple[int, int]],
@@ -153,25 +152,23 @@ def _unmatched(result: Comparison, component: str, pairs: list[tuple[int, int]],
 
 
 class _Ends(dict[str, str]):
-    """What a message endpoint is compared as: BORDER for the border markers, what `ids`
-    maps it to, and `prefix` + the endpoint for any other (for speed, `ids` should hold
-    every participant)."""
+    """What a prediction endpoint is compared as: BORDER for the border markers, the
+    gold id or own id (see `_match_participants`) for a participant, and an id of its own
+    for any other."""
 
-    def __init__(self, ids: dict[str, str], prefix: str) -> None:
+    def __init__(self, ids: dict[str, str]) -> None:
         super().__init__(ids)
         self.update(dict.fromkeys(BOUNDARIES, el.BORDER))
-        self.prefix = prefix
 
     def __missing__(self, endpoint: str) -> str:
-        return self.prefix + endpoint
+        return _UNMATCHED + endpoint
 
 
-_SENDER_RECEIVER = attrgetter("sender", "receiver")
+class _Matched(dict[int, int]):
+    """{prediction message index: gold index}; an unmatched message j maps to -1 - j."""
 
-
-def _endpoints(messages: Sequence[Message], ends: _Ends) -> list[str]:
-    """(sender, receiver) of each message in a row, as `ends` compares them."""
-    return list(map(ends.__getitem__, chain.from_iterable(map(_SENDER_RECEIVER, messages))))
+    def __missing__(self, j: int) -> int:
+        return -1 - j
 
 
 def _endpoint_costs(gs: np.ndarray, gr: np.ndarray, ps: np.ndarray,
@@ -201,7 +198,8 @@ def _endpoint_table() -> np.ndarray:
 
 
 def _message_endpoint_costs(gold_flat: list[str], pred_flat: list[str]) -> np.ndarray:
-    """`_endpoint_costs` of messages given by their endpoints in a row (`_endpoints`)."""
+    """`_endpoint_costs` of messages given by their endpoints, (sender, receiver) of each
+    in a row."""
     code = {e: k for k, e in enumerate({*gold_flat, *pred_flat})}
     g = np.fromiter(map(code.__getitem__, gold_flat), np.intp, len(gold_flat))
     p = np.fromiter(map(code.__getitem__, pred_flat), np.intp, len(pred_flat))
@@ -215,16 +213,20 @@ def _message_endpoint_costs(gold_flat: list[str], pred_flat: list[str]) -> np.nd
 
 def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _Ends,
                     result: Comparison, gold_labels: list[str],
-                    pred_labels: list[str]) -> dict[int, int]:
+                    pred_labels: list[str]) -> _Matched:
     """Match messages globally; count their errors; return {pred index: gold index}.
     `pred_ends`: the prediction's endpoints on the ground truth's participants;
     `gold_labels`, `pred_labels`: the messages' normalised labels."""
     gm, pm = gold.messages, pred.messages
-    gold_ends = _Ends({p.id: p.id for p in gold.participants}, "")
-    gold_flat, pred_flat = _endpoints(gm, gold_ends), _endpoints(pm, pred_ends)
+    # endpoints, (sender, receiver) of each message in a row; the prediction's on the
+    # ground truth's participants
+    border = el.BORDER
+    gold_flat = [border if e in BOUNDARIES else e for m in gm for e in (m.sender, m.receiver)]
+    pred_flat = [pred_ends[e] for m in pm for e in (m.sender, m.receiver)]
     pairs: list[tuple[int, int]] = []
     same_ends: list[bool] = []
     in_gold_order: list[int] = []  # the matched prediction messages, by gold message
+    gold_rows: list[int] = []
     if gm and pm:
         labels = cdist(gold_labels, pred_labels, scorer=Levenshtein.normalized_similarity,
                        dtype=np.float32, workers=1)
@@ -237,7 +239,8 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
         cost += tie_breaks(len(gm), len(pm))
         rows, cols = assign_arrays(cost, MESSAGE_LIMIT)  # rows in increasing order
         in_gold_order = cols.tolist()
-        pairs = list(zip(rows.tolist(), in_gold_order, strict=True))
+        gold_rows = rows.tolist()  # the matched gold messages, in order
+        pairs = list(zip(gold_rows, in_gold_order, strict=True))
         same_ends = (ends[rows, cols] == 0).tolist()
     counts = result.components
     arrow_type = el.arrow_type
@@ -262,7 +265,7 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
                                 f"{_shown(pred_message)!r}")
     result.similarity_sum, result.similarity_count = total, count
     if len(pairs) < len(gm):
-        matched_gold = {i for i, _ in pairs}
+        matched_gold = set(gold_rows)
         for i, message in enumerate(gm):
             if i not in matched_gold:
                 el.message_removed(message, counts, "deletion", gold_labels[i])
@@ -275,7 +278,7 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
                 result.differences.append(f"message extra: {_shown(message)}")
     result.ordering.pairs += len(pairs) * (len(pairs) - 1) // 2
     result.ordering.discordant_pairs += discordant_pairs(in_gold_order)
-    return {j: i for i, j in pairs}
+    return _Matched(zip(in_gold_order, gold_rows, strict=True))
 
 
 def _shown(message: Message) -> str:
@@ -335,12 +338,12 @@ def _match_notes(gold: SequenceDiagram, pred: SequenceDiagram, ends: _Ends,
          for n in pred.notes], result)
 
 
-def _match_groups(gold: SequenceDiagram, pred: SequenceDiagram, matched: dict[int, int],
+def _match_groups(gold: SequenceDiagram, pred: SequenceDiagram, matched: _Matched,
                   result: Comparison) -> None:
     """Groups match on kind, labels and the messages they enclose."""
     _match_elements(
         "group", [(g, el.group_label(g), frozenset(_enclosed(g))) for g in gold.groups],
-        [(g, el.group_label(g), frozenset(matched.get(i, -1 - i) for i in _enclosed(g)))
+        [(g, el.group_label(g), frozenset(map(matched.__getitem__, _enclosed(g))))
          for g in pred.groups], result)
 
 
