@@ -80,10 +80,15 @@ def parse_sequence(text: str) -> list[ParsedDiagram]:
             continue
         builder = _Builder(block)
         diagram = builder.build()
-        diagnostics = tuple(sorted(block.diagnostics + builder.diagnostics, key=lambda d: d.line))
+        diagnostics = tuple(sorted(block.diagnostics + builder.diagnostics, key=_line)) \
+            if block.diagnostics or builder.diagnostics else ()
         kind = guess_kind(block, diagram, builder.unknown_lines)
         results.append(ParsedDiagram(index, block.first_line, kind, diagram, diagnostics))
     return results
+
+
+def _line(d: Diagnostic) -> int:
+    return d.line
 
 
 def parse_one(text: str) -> SequenceDiagram:
