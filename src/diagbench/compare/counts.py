@@ -108,17 +108,23 @@ class Comparison:
     def errors(self) -> int:
         return sum(c.errors for c in self.components.values())
 
-    def snapshot(self) -> tuple[tuple[int, int, int], ...]:
-        """Every error count, in a fixed order (see `describe`)."""
-        return tuple(map(_ERRORS, self.components.values()))
+    def snapshot(self, names: tuple[str, ...] | None = None) -> tuple[tuple[int, int, int], ...]:
+        """Every error count of the components `names` (all by default), in a fixed order
+        (see `describe`)."""
+        if names is None:
+            return tuple(map(_ERRORS, self.components.values()))
+        return tuple(map(_ERRORS, map(self.components.__getitem__, names)))
 
-    def describe(self, before: tuple[tuple[int, int, int], ...], element: str) -> None:
-        """List `element` among the differences with the errors counted since `before`."""
-        after = self.snapshot()
+    def describe(self, before: tuple[tuple[int, int, int], ...], element: str,
+                 names: tuple[str, ...] | None = None) -> None:
+        """List `element` among the differences with the errors counted since `before`
+        (the snapshot of the same `names`, which are in the order of `components`)."""
+        after = self.snapshot(names)
         if after == before:
             return
         counted = [f"{name} {kind}" + (f" ×{n - b}" if n - b > 1 else "")
-                   for name, old, new in zip(self.components, before, after, strict=True)
+                   for name, old, new in zip(names or self.components, before, after,
+                                             strict=True)
                    if old != new
                    for kind, b, n in zip(ERROR_KINDS, old, new, strict=True) if n > b]
         self.differences.append(f"{element}: {', '.join(counted)}")

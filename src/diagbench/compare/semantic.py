@@ -35,6 +35,10 @@ PARTICIPANT_LIMIT = 0.5
 MESSAGE_LIMIT = 0.6
 ELEMENT_LIMIT = 0.6
 _UNMATCHED = "\0pred:"
+#: The components a matched participant, or message, can have errors in (`el.participant_pair`,
+#: `el.message_pair`), in the order of `COMPONENTS`.
+_PARTICIPANT = ("participant",)
+_MESSAGE_PARTS = ("node", "edge_direction", "edge_type", "message")
 
 
 def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram) -> Comparison:
@@ -125,10 +129,10 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
         g, p = gold.participants[i], pred.participants[j]
         ids[p.id] = g.id
         same_name = gold_names[i][1] == pred_names[j][1]
-        before = result.snapshot() if not same_name else ()
+        before = result.snapshot(_PARTICIPANT) if not same_name else ()
         el.participant_pair(g, p, result.components, result.normalizations, same_name)
         if not same_name:  # else nothing is counted
-            result.describe(before, f"participant {g.name!r} read as {p.name!r}")
+            result.describe(before, f"participant {g.name!r} read as {p.name!r}", _PARTICIPANT)
     _unmatched(result, "participant", pairs, [p.name for p in gold.participants],
                [p.name for p in pred.participants])
     return _Ends(ids)
@@ -254,7 +258,7 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
                 total += 1.0
                 count += 1
             continue
-        before = result.snapshot()
+        before = result.snapshot(_MESSAGE_PARTS)
         sim = el.message_pair(gold_message, pred_message, (gold_flat[2 * i], gold_flat[2 * i + 1]),
                               (pred_flat[2 * j], pred_flat[2 * j + 1]), counts,
                               (gold_label, pred_label))
@@ -262,7 +266,7 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
             total += sim
             count += 1
         result.describe(before, f"message {_shown(gold_message)!r} read as "
-                                f"{_shown(pred_message)!r}")
+                                f"{_shown(pred_message)!r}", _MESSAGE_PARTS)
     result.similarity_sum, result.similarity_count = total, count
     if len(pairs) < len(gm):
         matched_gold = set(gold_rows)
@@ -321,10 +325,12 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
                             for p_text, p_members, p_kind in pred_keys]
                            for g_text, g_members, g_kind in gold_keys], dtype=float)
         pairs = assign(matrix + tie_breaks(len(gold_rows), len(pred_rows)), ELEMENT_LIMIT)
+    names = (component,)
     for i, j in pairs:
-        before = result.snapshot()
+        before = result.snapshot(names)
         _PAIR_RULES[component](gold_rows[i], pred_rows[j], result.components)
-        result.describe(before, f"{component} {gold_rows[i][1]!r} read as {pred_rows[j][1]!r}")
+        result.describe(before, f"{component} {gold_rows[i][1]!r} read as {pred_rows[j][1]!r}",
+                        names)
     _unmatched(result, component, pairs, [r[1] for r in gold_rows], [r[1] for r in pred_rows])
 
 
