@@ -227,10 +227,9 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
     border = el.BORDER
     gold_flat = [border if e in BOUNDARIES else e for m in gm for e in (m.sender, m.receiver)]
     pred_flat = [pred_ends[e] for m in pm for e in (m.sender, m.receiver)]
-    pairs: list[tuple[int, int]] = []
     same_ends: list[bool] = []
     in_gold_order: list[int] = []  # the matched prediction messages, by gold message
-    gold_rows: list[int] = []
+    gold_rows: list[int] = []  # the matched gold messages, in order
     if gm and pm:
         labels = cdist(gold_labels, pred_labels, scorer=Levenshtein.normalized_similarity,
                        dtype=np.float32, workers=1)
@@ -243,21 +242,20 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
         cost += tie_breaks(len(gm), len(pm))
         rows, cols = assign_arrays(cost, MESSAGE_LIMIT)  # rows in increasing order
         in_gold_order = cols.tolist()
-        gold_rows = rows.tolist()  # the matched gold messages, in order
-        pairs = list(zip(gold_rows, in_gold_order, strict=True))
+        gold_rows = rows.tolist()
         same_ends = (ends[rows, cols] == 0).tolist()
     counts = result.components
     arrow_type = el.arrow_type
     total, count = result.similarity_sum, result.similarity_count
-    for (i, j), ends_equal in zip(pairs, same_ends, strict=True):
-        gold_message, pred_message = gm[i], pm[j]
-        gold_label, pred_label = gold_labels[i], pred_labels[j]
-        if (ends_equal and gold_label == pred_label
-                and arrow_type(gold_message) == arrow_type(pred_message)):
+    for i, j, ends_equal in zip(gold_rows, in_gold_order, same_ends, strict=True):
+        gold_label = gold_labels[i]
+        if (ends_equal and gold_label == pred_labels[j]
+                and arrow_type(gm[i]) == arrow_type(pm[j])):
             if gold_label:  # read right: no error, and a label similarity of 1
                 total += 1.0
                 count += 1
             continue
+        gold_message, pred_message, pred_label = gm[i], pm[j], pred_labels[j]
         before = result.snapshot(_MESSAGE_PARTS)
         sim = el.message_pair(gold_message, pred_message, (gold_flat[2 * i], gold_flat[2 * i + 1]),
                               (pred_flat[2 * j], pred_flat[2 * j + 1]), counts,
@@ -268,19 +266,20 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
         result.describe(before, f"message {_shown(gold_message)!r} read as "
                                 f"{_shown(pred_message)!r}", _MESSAGE_PARTS)
     result.similarity_sum, result.similarity_count = total, count
-    if len(pairs) < len(gm):
+    matched = len(gold_rows)
+    if matched < len(gm):
         matched_gold = set(gold_rows)
         for i, message in enumerate(gm):
             if i not in matched_gold:
                 el.message_removed(message, counts, "deletion", gold_labels[i])
                 result.differences.append(f"message missing: {_shown(message)}")
-    if len(pairs) < len(pm):
+    if matched < len(pm):
         matched_pred = set(in_gold_order)
         for j, message in enumerate(pm):
             if j not in matched_pred:
                 el.message_removed(message, counts, "insertion", pred_labels[j])
                 result.differences.append(f"message extra: {_shown(message)}")
-    result.ordering.pairs += len(pairs) * (len(pairs) - 1) // 2
+    result.ordering.pairs += matched * (matched - 1) // 2
     result.ordering.discordant_pairs += discordant_pairs(in_gold_order)
     return _Matched(zip(in_gold_order, gold_rows, strict=True))
 
