@@ -454,12 +454,12 @@ class _Builder:
         """A non-message statement whose first word is no keyword: the letters at the start of
         the line, lower-cased, pick the handler. The next line's index when it spans several,
         False when it is not understood."""
+        if line[0] in "=.|":  # no keyword starts with these
+            return None if self._punctuation(line, number) else False
         word_match = _WORD.match(line)
         handler = _KEYWORD_HANDLERS.get(word_match.group().lower() if word_match else line[0])
         if handler is not None:
             return handler(self, line, raw, number, lines, i)
-        if line[0] in "=.|":
-            return None if self._punctuation(line, number) else False
         if line[0] == "!":
             return self._preprocessor(line, raw, number, lines, i)
         if line[0] == "<" and line.lower().startswith("<style"):
