@@ -341,3 +341,25 @@ def test_new_message_is_the_dataclass_message():
     for f in fields(Message):  # every slot set, `line` too (left out of ==)
         assert getattr(made, f.name) == getattr(expected, f.name), f.name
     assert asdict(made) == asdict(expected)
+
+
+def test_lines_read_again_from_the_learned_table_read_as_the_first_time():
+    # each message line twice: the second one of a kind is read from the table of lines
+    # already read (see sequence._learn); comment, teoz and activation lines are not
+    lines = ["A -> B : one", "  A -> B :  two  ", "\tA -> B", "A <-- B: three", "A <-- B: four",
+             "' A -> B : comment", "&A -> B : teoz", "A -> B ++ : act", "A -> B ++ : act2",
+             "A ->x B : lost", "A ->x B : lost2"]
+    for _ in range(2):  # the second pass finds every line learned
+        d = body("\n".join(lines))
+        got = [(m.sender, m.receiver, m.arrow, m.label, m.activation, m.line)
+               for m in d.messages]
+        assert got == [
+            ("A", "B", "->", "one", None, 2), ("A", "B", "->", "two", None, 3),
+            ("A", "B", "->", "", None, 4), ("B", "A", "<--", "three", None, 5),
+            ("B", "A", "<--", "four", None, 6), ("A", "B", "->", "teoz", None, 8),
+            ("A", "B", "->", "act", "++", 9), ("A", "B", "->", "act2", "++", 10),
+            ("A", "B", "->x", "lost", None, 11), ("A", "B", "->x", "lost2", None, 12),
+        ]
+        assert [m.reversed for m in d.messages[3:5]] == [True, True]
+        assert [m.head for m in d.messages[8:]] == ["lost", "lost"]
+        assert [m.line_style for m in d.messages] == ["solid"] * 3 + ["dotted"] * 2 + ["solid"] * 5
