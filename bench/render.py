@@ -7,7 +7,7 @@ Mermaid flowcharts: one browser per diagram vs one browser per worker.
 With --whole: the whole `diagbench render` process on N files (default 200: start-up,
 JVM start and warm-up, every diagram, image checks) against one JVM per diagram, the
 two alternating over --runs runs (goal: 30x), and the floor: the same diagrams drawn again
-in a JVM already warm (2 channels); --json prints that as one JSON object;
+in a JVM already warm (3 channels); --json prints that as one JSON object;
 --base DIR (e.g. `git worktree add /tmp/old HEAD~1`) times DIR's render too, alternating.
 Usage: python bench/render.py [--diagrams N] [--baseline N] [--mermaid N] [--seed S]
        python bench/render.py --whole [--diagrams 200] [--baseline 10] [--runs 3] [--json]
@@ -125,10 +125,14 @@ def _jvm_cpu(jvm: SharedJVM) -> float:
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def warm_floor(sources: list[str], jobs: int = 2, passes: int = 2) -> tuple[float, float]:
+def warm_floor(sources: list[str], jobs: int = 3, passes: int = 2) -> tuple[float, float]:
     """(wall, CPU) ms per diagram of PlantUML's own work in a JVM already warm, on `jobs`
     channels: the last of `passes` passes over `sources` (no start-up, no warm-up, no image
-    checks). What `diagbench render` could reach if starting and warming a JVM cost nothing."""
+    checks). What `diagbench render` could reach if starting and warming a JVM cost nothing.
+    Three channels on two cores: a channel waits (for `dot`, for its pipes) about a third of
+    the time (idle machine, 200 diagrams: 2 channels 47 ms/diagram, 3 and 4 channels 34;
+    `diagbench render` itself gains nothing from more channels than jobs: warm-up is its
+    cost)."""
     launcher = launcher_jar()
     if launcher is None:
         raise RuntimeError("no javac: the warm floor needs the channels' launcher")
@@ -203,7 +207,7 @@ def main() -> None:
                   f"ms CPU); {result['ratio']:.1f}x faster (CPU {result['cpu_ratio']:.1f}x; "
                   f"goal {GOAL_WHOLE:.0f}x; medians of {args.runs} runs: "
                   f"{', '.join(f'{r:.1f}' for r in result['ratios'])})")
-        print(f"floor, PlantUML's own work in a JVM already warm, 2 channels: "
+        print(f"floor, PlantUML's own work in a JVM already warm, 3 channels: "
               f"{result['floor_ms']:.0f} ms/diagram ({result['floor_cpu_ms']:.0f} ms CPU, JVM and "
               f"dot) = {result['floor_ratio']:.1f}x one JVM per "
               f"diagram (the most render could reach with free start-up and warm-up)")
