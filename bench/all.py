@@ -91,7 +91,9 @@ def rows(args: argparse.Namespace, base: Path | None) -> dict[str, dict]:
         "compare": run_json([str(BENCH / "compare.py"), "--json", "--runs", runs,
                              "--pairs", "2000" if quick else "10000",
                              "--floor-pairs", "300" if quick else "1000"], base),
-        "render": run_json([str(BENCH / "render.py"), "--whole", "--json", "--runs", runs,
+        # the checkout's own script: the engine's modules differ between versions
+        "render": run_json([str((base or REPO) / "bench" / "render.py"), "--whole", "--json",
+                            "--runs", runs,
                             "--diagrams", "40" if quick else "200",
                             "--baseline", "4" if quick else "10"], base),
         "runner": run_json([str(BENCH / "runner.py"), "--json", "--runs", runs,

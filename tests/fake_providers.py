@@ -13,6 +13,13 @@ import time
 from collections.abc import Callable
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    """A threading HTTP server whose listen queue holds many connections opened at once (the
+    default 5 drops the rest's SYN, which the client resends only after 1 s, then 3 s)."""
+
+    request_queue_size = 256
+
+
 class FakeServer:
     """`script` is consumed one behaviour per request; when empty, requests succeed.
 
@@ -66,7 +73,7 @@ class FakeServer:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
