@@ -125,8 +125,9 @@ class SharedJVM:
         """(generation, pipes) of `channel` on the running JVM, started if need be (again,
         when the one running has ended)."""
         with self.lock:
-            ended = self._retire() if self.process is not None and \
-                self.process.poll() is not None else None
+            ended = None
+            if self.process is not None and self.process.poll() is not None:
+                ended = self._retire()
             if self.process is None:
                 self._start()
             fds = self.waiting.pop(channel)

@@ -35,6 +35,8 @@ _DOT_PLACES = ("/usr/bin/dot", "/usr/local/bin/dot", "/opt/local/bin/dot")
 #: diagrams, one JVM 19.1 s, two 15.7 s. (On cores other work keeps busy, one JVM
 #: wins longer: 200 diagrams at load ~15, one JVM 50 s, two 66 s.)
 DIAGRAMS_PER_JVM = 60
+
+
 def graphviz_found() -> bool:
     """Whether PlantUML will find Graphviz `dot` (it draws an error image otherwise)."""
     configured = os.environ.get("GRAPHVIZ_DOT")
@@ -101,7 +103,7 @@ class PlantUMLEngine:
         jvm = None if launcher is None else SharedJVM(fmt, threads, launcher)
         channels = iter(range(threads))
         workers: list[PipeWorker] = []
-        archive = class_archive(MAX_HEAP)
+        archive = class_archive(MAX_HEAP) if jvm is None else None  # the fallback's
         checks = ThreadPoolExecutor(max_workers=1)  # image checks overlap the next drawing
 
         def new_worker() -> Worker:
