@@ -8,10 +8,11 @@ With --whole: the whole `diagbench render` process on N files (default 200: star
 JVM start and warm-up, every diagram, image checks) against one JVM per diagram, the
 two alternating over --runs runs (goal: 30x), and the floor: the same diagrams drawn again
 in a JVM already warm (3 channels); --json prints that as one JSON object;
---base DIR (e.g. `git worktree add /tmp/old HEAD~1`) times DIR's render too, alternating.
+--base DIR (e.g. `git worktree add /tmp/old HEAD~1`) times DIR's render too, alternating;
+--breakdown adds one run's CPU per diagram by where it goes (Python, drawing, JIT, dot).
 Usage: python bench/render.py [--diagrams N] [--baseline N] [--mermaid N] [--seed S]
        python bench/render.py --whole [--diagrams 200] [--baseline 10] [--runs 3] [--json]
-                              [--base DIR]
+                              [--base DIR] [--breakdown]
 """
 
 from __future__ import annotations
@@ -62,6 +63,68 @@ def _whole_run(src: Path, out: Path, n: int, pythonpath: str | None) -> tuple[fl
         print(f"({pythonpath or 'this tree'}: {done.stdout.strip()})", file=sys.stderr)
     shutil.rmtree(out, ignore_errors=True)
     return wall, spent
+
+
+#: Thread-name prefixes (as /proc shows them) of the JVM's groups of work: the channels'
+#: threads draw (or, one JVM per worker without javac, the main thread, named java).
+_JVM_GROUPS = (("C1 CompilerThre", "JIT compiler"), ("C2 CompilerThre", "JIT compiler"),
+               ("diagbench-chann", "drawing"), ("java", "drawing"))
+
+
+def _tree_threads(root: int) -> dict[tuple[int, int], tuple[str, str, float]]:
+    """{(pid, tid): (process name, thread name, CPU seconds)} of `root` and its descendants."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry))
+    found, todo, tick = {}, [root], os.sysconf("SC_CLK_TCK")
+    while todo:
+        pid = todo.pop()
+        todo += parents.get(pid, [])
+        try:
+            process = Path(f"/proc/{pid}/comm").read_text().strip()
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                stat = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
+                fields = stat.rsplit(")", 1)[1].split()
+                found[(pid, int(tid))] = (process, stat[stat.index("(") + 1:stat.rindex(")")],
+                                          (int(fields[11]) + int(fields[12])) / tick)
+        except OSError:
+            continue  # ended while read
+    return found
+
+
+def cpu_breakdown(n: int = 200, seed: int = 0) -> dict[str, float]:
+    """CPU ms per diagram of one whole `diagbench render` of `n` files, by where it goes:
+    the Python process, the JVM's drawing threads, its JIT compilers, the rest of the JVM,
+    and the short-lived children (Graphviz `dot`: the total less what the threads show).
+    Threads are read from /proc every 50 ms, so this run is not one of the timed ones."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        src.mkdir()
+        for k, text in enumerate(corpus(n, seed)):
+            (src / f"d{k:04d}.puml").write_text(text, encoding="utf-8")
+        cpu, seen = _children_cpu(), {}
+        process = subprocess.Popen([str(BIN / "diagbench"), "render", str(src), "--out",
+                                    str(Path(tmp) / "out")], stdout=subprocess.DEVNULL)
+        while process.poll() is None:
+            seen |= _tree_threads(process.pid)
+            time.sleep(0.05)
+        total = _children_cpu() - cpu
+    groups = dict.fromkeys(("Python (diagbench)", "drawing", "JIT compiler",
+                            "JVM, other threads"), 0.0)
+    for name, thread, spent in seen.values():
+        if name == "java":
+            group = next((g for prefix, g in _JVM_GROUPS if thread.startswith(prefix)),
+                         "JVM, other threads")
+        else:
+            group = "Python (diagbench)" if name == "diagbench" else "JVM, other threads"
+        groups[group] += spent
+    groups["dot and other children"] = max(0.0, total - sum(groups.values()))
+    return {group: 1000 * spent / n for group, spent in groups.items()}
 
 
 def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0,
@@ -189,6 +252,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="Runs of --whole (medians).")
     ap.add_argument("--json", action="store_true", help="With --whole: one JSON object.")
     ap.add_argument("--base", type=Path, help="With --whole: also time this checkout's render.")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="With --whole: one more run, its CPU by thread group.")
     args = ap.parse_args()
     if args.whole:
         result = whole_process(args.diagrams if args.diagrams != 500 else 200,
@@ -211,6 +276,11 @@ def main() -> None:
               f"{result['floor_ms']:.0f} ms/diagram ({result['floor_cpu_ms']:.0f} ms CPU, JVM and "
               f"dot) = {result['floor_ratio']:.1f}x one JVM per "
               f"diagram (the most render could reach with free start-up and warm-up)")
+        if args.breakdown:
+            print("where the CPU of one more whole run goes, ms per diagram (threads read "
+                  "every 50 ms):")
+            for group, spent in cpu_breakdown(result["diagrams"], args.seed).items():
+                print(f"  {group:24}{spent:7.1f}")
         return
     sources = corpus(args.diagrams, args.seed)
     sample = sources[:args.baseline] if args.baseline else sources
