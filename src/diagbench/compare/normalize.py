@@ -27,6 +27,9 @@ _NOTE_BESIDE_TWO = re.compile(
 _NOTE_START = re.compile(r"^\s*(?:[hr]?note|ref)\b", re.IGNORECASE)
 _NOTE_END = re.compile(r"^\s*end\s?(?:[hr]?note|ref)\s*$", re.IGNORECASE)
 _DOTTED_ARROW = re.compile(r"\.\.>|<\.\.")
+#: Found in every text where `_fix_note` rewrites a line (over three or more targets, or
+#: beside two): without it and without renames or dotted arrows, nothing changes
+_NOTE_FIXABLE = re.compile(r"note\s+(?:over\s+[^:#\n]*,[^:#\n]*,|(?:top|bottom)\s+of\s)")
 
 
 def normalize_prediction(text: str) -> tuple[str, list[str]]:
@@ -37,6 +40,8 @@ def normalize_prediction(text: str) -> tuple[str, list[str]]:
     # without renames or dotted arrows, only lines that name a note (or ref) can start,
     # end or change anything
     notes_only = not renames and "..>" not in text and "<.." not in text  # _DOTTED_ARROW
+    if notes_only and not _NOTE_FIXABLE.search(text):
+        return text, fixes
     in_note = False
     # (found in the lower-cased text: a note fix looks at lines that name them in any case)
     for k in _lines_with(("note", "ref"), text.lower()) if notes_only else range(len(lines)):
