@@ -40,7 +40,10 @@ def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic")
     for k in range(max(len(gold_blocks), len(pred_blocks))):
         gold = gold_blocks[k] if k < len(gold_blocks) else empty
         pred = pred_blocks[k] if k < len(pred_blocks) else empty
-        result.add(compare_diagrams(gold, pred))
+        if k == 0:  # counted straight into the result, which has no counts yet
+            compare_diagrams(gold, pred, result)
+        else:  # added as a whole: the similarity sums add up block by block
+            result.add(compare_diagrams(gold, pred))
     return result
 
 

@@ -41,9 +41,13 @@ _PARTICIPANT = ("participant",)
 _MESSAGE_PARTS = ("node", "edge_direction", "edge_type", "message")
 
 
-def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram) -> Comparison:
-    """Count the errors of `pred` against `gold`, component by component."""
-    result = Comparison()
+def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram,
+                     result: Comparison | None = None) -> Comparison:
+    """Count the errors of `pred` against `gold`, component by component, into `result`
+    (a new Comparison by default; one with no counts yet: its similarity sum starts
+    from 0.0, as a new one's does)."""
+    if result is None:
+        result = Comparison()
     raw = [m.label for m in gold.messages]
     gold_labels = list(map(normalize_label, raw))  # once per message
     # and once per label: the prediction's are mostly the ground truth's
@@ -201,18 +205,18 @@ def _endpoint_table() -> np.ndarray:
     return _endpoint_costs(senders[:, None], receivers[:, None], senders, receivers)
 
 
-def _message_endpoint_costs(gold_flat: list[str], pred_flat: list[str]) -> np.ndarray:
-    """`_endpoint_costs` of messages given by their endpoints, (sender, receiver) of each
-    in a row."""
-    code = {e: k for k, e in enumerate({*gold_flat, *pred_flat})}
-    g = np.fromiter(map(code.__getitem__, gold_flat), np.intp, len(gold_flat))
-    p = np.fromiter(map(code.__getitem__, pred_flat), np.intp, len(pred_flat))
-    if len(code) > _TABLE_CODES:
-        return _endpoint_costs(g[0::2, None], g[1::2, None], p[0::2], p[1::2])
-    g_pairs, p_pairs = g[0::2] * _TABLE_CODES, p[0::2] * _TABLE_CODES
-    g_pairs += g[1::2]
-    p_pairs += p[1::2]
-    return _endpoint_table()[g_pairs[:, None], p_pairs]
+def _message_endpoint_costs(gold: list[tuple[str, str]],
+                            pred: list[tuple[str, str]]) -> np.ndarray:
+    """`_endpoint_costs` of messages given by their (sender, receiver) pairs."""
+    code = {e: k for k, e in enumerate({*chain.from_iterable(gold), *chain.from_iterable(pred)})}
+    width = _TABLE_CODES
+    if len(code) <= width:
+        g = np.array([code[s] * width + code[r] for s, r in gold])
+        p = np.array([code[s] * width + code[r] for s, r in pred])
+        return _endpoint_table()[g[:, None], p]
+    g_ends = np.array([(code[s], code[r]) for s, r in gold])
+    p_ends = np.array([(code[s], code[r]) for s, r in pred])
+    return _endpoint_costs(g_ends[:, :1], g_ends[:, 1:], p_ends[:, 0], p_ends[:, 1])
 
 
 def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _Ends,
@@ -222,12 +226,11 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
     `pred_ends`: the prediction's endpoints on the ground truth's participants;
     `gold_labels`, `pred_labels`: the messages' normalised labels."""
     gm, pm = gold.messages, pred.messages
-    # endpoints, (sender, receiver) of each message in a row; the prediction's on the
-    # ground truth's participants
+    # (sender, receiver) of each message; the prediction's on the ground truth's participants
     border = el.BORDER
-    gold_flat = [border if e in BOUNDARIES else e for m in gm for e in (m.sender, m.receiver)]
-    pred_flat = [pred_ends[e] for m in pm for e in (m.sender, m.receiver)]
-    same_ends: list[bool] = []
+    gold_pairs = [(border if m.sender in BOUNDARIES else m.sender,
+                   border if m.receiver in BOUNDARIES else m.receiver) for m in gm]
+    pred_pairs = [(pred_ends[m.sender], pred_ends[m.receiver]) for m in pm]
     in_gold_order: list[int] = []  # the matched prediction messages, by gold message
     gold_rows: list[int] = []  # the matched gold messages, in order
     if gm and pm:
@@ -235,7 +238,7 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
                        dtype=np.float32, workers=1)
         # 0.25 * min(same, flipped) + 0.5 * (1 - labels) + TIE_BREAK * gap, summed in this
         # order
-        ends = _message_endpoint_costs(gold_flat, pred_flat)
+        ends = _message_endpoint_costs(gold_pairs, pred_pairs)
         np.subtract(1.0, labels, out=labels)
         labels *= 0.5
         cost = ends + labels
@@ -243,13 +246,12 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
         rows, cols = assign_arrays(cost, MESSAGE_LIMIT)  # rows in increasing order
         in_gold_order = cols.tolist()
         gold_rows = rows.tolist()
-        same_ends = (ends[rows, cols] == 0).tolist()
     counts = result.components
     arrow_type = el.arrow_type
     total, count = result.similarity_sum, result.similarity_count
-    for i, j, ends_equal in zip(gold_rows, in_gold_order, same_ends, strict=True):
+    for i, j in zip(gold_rows, in_gold_order, strict=True):
         gold_label = gold_labels[i]
-        if (ends_equal and gold_label == pred_labels[j]
+        if (gold_pairs[i] == pred_pairs[j] and gold_label == pred_labels[j]
                 and arrow_type(gm[i]) == arrow_type(pm[j])):
             if gold_label:  # read right: no error, and a label similarity of 1
                 total += 1.0
@@ -257,8 +259,7 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
             continue
         gold_message, pred_message, pred_label = gm[i], pm[j], pred_labels[j]
         before = result.snapshot(_MESSAGE_PARTS)
-        sim = el.message_pair(gold_message, pred_message, (gold_flat[2 * i], gold_flat[2 * i + 1]),
-                              (pred_flat[2 * j], pred_flat[2 * j + 1]), counts,
+        sim = el.message_pair(gold_message, pred_message, gold_pairs[i], pred_pairs[j], counts,
                               (gold_label, pred_label))
         if sim is not None:
             total += sim
