@@ -64,8 +64,10 @@ _cached_tie_breaks = lru_cache(maxsize=128)(_tie_breaks)
 
 def jaccard(a: frozenset, b: frozenset) -> float:
     """|a ∩ b| ÷ |a ∪ b|, 1.0 for two empty sets."""
-    union = len(a | b)
-    return len(a & b) / union if union else 1.0
+    if a == b:  # two empty sets among them
+        return 1.0
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)
 
 
 def discordant_pairs(sequence: list[int]) -> int:

@@ -129,6 +129,11 @@ class Comparison:
                    for kind, b, n in zip(ERROR_KINDS, old, new, strict=True) if n > b]
         self.differences.append(f"{element}: {', '.join(counted)}")
 
+    def list_error(self, element: str, name: str, kind: str) -> None:
+        """List `element` among the differences with one error of `kind` in component `name`
+        (as `describe` lists it)."""
+        self.differences.append(f"{element}: {name} {kind}")
+
     def add_similarity(self, similarity: float, count: int = 1) -> None:
         """Record the label similarity of `count` matched messages."""
         self.similarity_sum += similarity * count

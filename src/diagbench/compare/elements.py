@@ -132,11 +132,14 @@ def participant_pair(gold: Participant, pred: Participant, counts: Counts,
 
 
 def note_pair(gold: Note, pred: Note, gold_targets: frozenset[str],
-              pred_targets: frozenset[str], counts: Counts) -> None:
-    """A matched note is wrong when its text or the lifelines it covers differ."""
-    if (normalize_label(gold.text) != normalize_label(pred.text)
-            or gold_targets != pred_targets):
-        counts["note"].substitution += 1
+              pred_targets: frozenset[str], counts: Counts,
+              texts: tuple[str, str] | None = None) -> bool:
+    """A matched note is wrong when its text or the lifelines it covers differ; whether it
+    is (`texts`: both normalised texts, when the caller has them already)."""
+    gold_text, pred_text = texts or (normalize_label(gold.text), normalize_label(pred.text))
+    wrong = gold_text != pred_text or gold_targets != pred_targets
+    counts["note"].substitution += wrong
+    return wrong
 
 
 def group_label(group: Group) -> str:
@@ -145,16 +148,21 @@ def group_label(group: Group) -> str:
 
 
 def group_pair(gold: Group, pred: Group, counts: Counts,
-               labels: tuple[str, str] | None = None) -> None:
-    """A matched group is wrong when its kind or any branch label differs (`labels`: both
-    `group_label`s, when the caller has them already)."""
+               labels: tuple[str, str] | None = None) -> bool:
+    """A matched group is wrong when its kind or any branch label differs; whether it is
+    (`labels`: both `group_label`s, when the caller has them already)."""
     gold_label, pred_label = labels or (group_label(gold), group_label(pred))
-    if gold.kind != pred.kind or gold_label != pred_label:
-        counts["group"].substitution += 1
+    wrong = gold.kind != pred.kind or gold_label != pred_label
+    counts["group"].substitution += wrong
+    return wrong
 
 
 def box_pair(gold: Box, pred: Box, gold_members: frozenset[str],
-             pred_members: frozenset[str], counts: Counts) -> None:
-    """A matched box is wrong when its title or its members differ."""
-    if normalize_label(gold.title) != normalize_label(pred.title) or gold_members != pred_members:
-        counts["box"].substitution += 1
+             pred_members: frozenset[str], counts: Counts,
+             titles: tuple[str, str] | None = None) -> bool:
+    """A matched box is wrong when its title or its members differ; whether it is
+    (`titles`: both normalised titles, when the caller has them already)."""
+    gold_title, pred_title = titles or (normalize_label(gold.title), normalize_label(pred.title))
+    wrong = gold_title != pred_title or gold_members != pred_members
+    counts["box"].substitution += wrong
+    return wrong

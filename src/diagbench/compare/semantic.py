@@ -35,9 +35,8 @@ PARTICIPANT_LIMIT = 0.5
 MESSAGE_LIMIT = 0.6
 ELEMENT_LIMIT = 0.6
 _UNMATCHED = "\0pred:"
-#: The components a matched participant, or message, can have errors in (`el.participant_pair`,
-#: `el.message_pair`), in the order of `COMPONENTS`.
-_PARTICIPANT = ("participant",)
+#: The components a matched message can have errors in (`el.message_pair`), in the order of
+#: `COMPONENTS`.
 _MESSAGE_PARTS = ("node", "edge_direction", "edge_type", "message")
 
 
@@ -133,10 +132,10 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
         g, p = gold.participants[i], pred.participants[j]
         ids[p.id] = g.id
         same_name = gold_names[i][1] == pred_names[j][1]
-        before = result.snapshot(_PARTICIPANT) if not same_name else ()
         el.participant_pair(g, p, result.components, result.normalizations, same_name)
-        if not same_name:  # else nothing is counted
-            result.describe(before, f"participant {g.name!r} read as {p.name!r}", _PARTICIPANT)
+        if not same_name:  # one substitution counted, else nothing
+            result.list_error(f"participant {g.name!r} read as {p.name!r}", "participant",
+                              "substitution")
     _unmatched(result, "participant", pairs, [p.name for p in gold.participants],
                [p.name for p in pred.participants])
     return _Ends(ids)
@@ -293,10 +292,11 @@ def _shown(message: Message) -> str:
 
 #: Weights of text similarity, member overlap (Jaccard) and kind in the cost of a pair.
 _WEIGHTS = {"note": (0.7, 0.2, 0.0), "group": (0.4, 0.4, 0.2), "box": (0.5, 0.5, 0.0)}
+#: Count the error of a matched pair of rows, if any (one substitution); whether there is one.
 _PAIR_RULES = {
-    "note": lambda g, p, counts: el.note_pair(g[0], p[0], g[2], p[2], counts),
+    "note": lambda g, p, counts: el.note_pair(g[0], p[0], g[2], p[2], counts, (g[1], p[1])),
     "group": lambda g, p, counts: el.group_pair(g[0], p[0], counts, (g[1], p[1])),
-    "box": lambda g, p, counts: el.box_pair(g[0], p[0], g[2], p[2], counts),
+    "box": lambda g, p, counts: el.box_pair(g[0], p[0], g[2], p[2], counts, (g[1], p[1])),
 }
 
 
@@ -325,12 +325,12 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
                             for p_text, p_members, p_kind in pred_keys]
                            for g_text, g_members, g_kind in gold_keys], dtype=float)
         pairs = assign(matrix + tie_breaks(len(gold_rows), len(pred_rows)), ELEMENT_LIMIT)
-    names = (component,)
+    rule = _PAIR_RULES[component]
     for i, j in pairs:
-        before = result.snapshot(names)
-        _PAIR_RULES[component](gold_rows[i], pred_rows[j], result.components)
-        result.describe(before, f"{component} {gold_rows[i][1]!r} read as {pred_rows[j][1]!r}",
-                        names)
+        gold_row, pred_row = gold_rows[i], pred_rows[j]
+        if rule(gold_row, pred_row, result.components):
+            result.list_error(f"{component} {gold_row[1]!r} read as {pred_row[1]!r}", component,
+                              "substitution")
     _unmatched(result, component, pairs, [r[1] for r in gold_rows], [r[1] for r in pred_rows])
 
 
