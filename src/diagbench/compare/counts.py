@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import attrgetter
 
 from diagbench.scoring.metrics import error_rate, mean_label_similarity, ordering_score, rate
 
@@ -11,7 +10,6 @@ from diagbench.scoring.metrics import error_rate, mean_label_similarity, orderin
 COMPONENTS = ("participant", "node", "edge_direction", "edge_type", "message", "note", "group",
               "box")
 ERROR_KINDS = ("insertion", "deletion", "substitution")
-_ERRORS = attrgetter(*ERROR_KINDS)
 
 
 @dataclass(slots=True)
@@ -108,31 +106,12 @@ class Comparison:
     def errors(self) -> int:
         return sum(c.errors for c in self.components.values())
 
-    def snapshot(self, names: tuple[str, ...] | None = None) -> tuple[tuple[int, int, int], ...]:
-        """Every error count of the components `names` (all by default), in a fixed order
-        (see `describe`)."""
-        if names is None:
-            return tuple(map(_ERRORS, self.components.values()))
-        return tuple(map(_ERRORS, map(self.components.__getitem__, names)))
-
-    def describe(self, before: tuple[tuple[int, int, int], ...], element: str,
-                 names: tuple[str, ...] | None = None) -> None:
-        """List `element` among the differences with the errors counted since `before`
-        (the snapshot of the same `names`, which are in the order of `components`)."""
-        after = self.snapshot(names)
-        if after == before:
-            return
-        counted = [f"{name} {kind}" + (f" ×{n - b}" if n - b > 1 else "")
-                   for name, old, new in zip(names or self.components, before, after,
-                                             strict=True)
-                   if old != new
-                   for kind, b, n in zip(ERROR_KINDS, old, new, strict=True) if n > b]
-        self.differences.append(f"{element}: {', '.join(counted)}")
-
-    def list_error(self, element: str, name: str, kind: str) -> None:
-        """List `element` among the differences with one error of `kind` in component `name`
-        (as `describe` lists it)."""
-        self.differences.append(f"{element}: {name} {kind}")
+    def list_errors(self, element: str, errors: list[tuple[str, str, int]]) -> None:
+        """List `element` among the differences with its errors, (component, kind, how
+        many) in the order of `COMPONENTS` and of `ERROR_KINDS`."""
+        counted = ", ".join([f"{name} {kind}" + (f" ×{n}" if n > 1 else "")
+                             for name, kind, n in errors])
+        self.differences.append(f"{element}: {counted}")
 
     def add_similarity(self, similarity: float, count: int = 1) -> None:
         """Record the label similarity of `count` matched messages."""

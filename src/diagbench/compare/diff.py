@@ -209,7 +209,7 @@ def _count_pair(gold: Statement, pred: Statement, result: Comparison) -> None:
     counts = result.components
     match gold, pred:
         case ("message", g), ("message", p):
-            sim = el.message_pair(g, p, _ends(g), _ends(p), counts)
+            sim, _ = el.message_pair(g, p, _ends(g), _ends(p), counts)
             if sim is not None:
                 result.add_similarity(sim)
         case ("participant", g), ("participant", p):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from diagbench.compare.counts import ComponentCounts
+from diagbench.compare.counts import ERROR_KINDS, ComponentCounts
 from diagbench.compare.text import normalize_label, normalize_name, similarity
 from diagbench.diagram.sequence import (
     BOUNDARIES,
@@ -80,10 +80,15 @@ def orientation(gold: tuple[str, str], pred: tuple[str, str]) -> tuple[bool, int
 arrow_type = attrgetter("line_style", "head", "tail", "head_circle", "tail_circle")
 
 
+#: An error counted for an element: (component, kind of error, how many).
+Error = tuple[str, str, int]
+
+
 def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
                  pred_ends: tuple[str, str], counts: Counts,
-                 labels: tuple[str, str] | None = None) -> float | None:
-    """Count the errors of a matched message; return its label similarity (None if unlabelled).
+                 labels: tuple[str, str] | None = None) -> tuple[float | None, list[Error]]:
+    """Count the errors of a matched message; return its label similarity (None if
+    unlabelled) and the errors, in the order of `COMPONENTS` and of `ERROR_KINDS`.
 
     A message read the other way round is one direction substitution and no
     node error; endpoints that still differ are node substitutions, or node
@@ -91,31 +96,33 @@ def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
     normalised labels, when the caller has them already.
     """
     flipped, _ = orientation(gold_ends, pred_ends)
-    if flipped and not (gold.bidirectional and pred.bidirectional):
-        counts["edge_direction"].substitution += 1
     if flipped:
         pred_ends = (pred_ends[1], pred_ends[0])
-    node = counts["node"]
-    for g, p in zip(gold_ends, pred_ends, strict=True):
-        if g == p:
-            continue
-        if g == BORDER:
-            node.insertion += 1
-        elif p == BORDER:
-            node.deletion += 1
-        else:
-            node.substitution += 1
+    errors: list[Error] = []
+    node_kinds = [_NODE_KIND[g == BORDER, p == BORDER]
+                  for g, p in zip(gold_ends, pred_ends, strict=True) if g != p]
+    if node_kinds:
+        errors += [("node", kind, n) for kind in ERROR_KINDS if (n := node_kinds.count(kind))]
+    if flipped and not (gold.bidirectional and pred.bidirectional):
+        errors.append(("edge_direction", "substitution", 1))
     if arrow_type(gold) != arrow_type(pred):
-        counts["edge_type"].substitution += 1
+        errors.append(("edge_type", "substitution", 1))
     gold_label, pred_label = labels or (normalize_label(gold.label), normalize_label(pred.label))
-    message = counts["message"]
     if gold_label and not pred_label:
-        message.deletion += 1
+        errors.append(("message", "deletion", 1))
     elif pred_label and not gold_label:
-        message.insertion += 1
+        errors.append(("message", "insertion", 1))
     elif gold_label != pred_label:
-        message.substitution += 1
-    return similarity(gold_label, pred_label) if gold_label else None
+        errors.append(("message", "substitution", 1))
+    for component, kind, n in errors:
+        c = counts[component]
+        setattr(c, kind, getattr(c, kind) + n)
+    return (similarity(gold_label, pred_label) if gold_label else None), errors
+
+
+#: A differing endpoint, by (gold is the border, prediction is the border).
+_NODE_KIND = {(True, False): "insertion", (False, True): "deletion",
+              (False, False): "substitution"}
 
 
 def participant_pair(gold: Participant, pred: Participant, counts: Counts,

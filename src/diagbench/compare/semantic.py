@@ -35,9 +35,6 @@ PARTICIPANT_LIMIT = 0.5
 MESSAGE_LIMIT = 0.6
 ELEMENT_LIMIT = 0.6
 _UNMATCHED = "\0pred:"
-#: The components a matched message can have errors in (`el.message_pair`), in the order of
-#: `COMPONENTS`.
-_MESSAGE_PARTS = ("node", "edge_direction", "edge_type", "message")
 
 
 def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram,
@@ -134,8 +131,8 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
         same_name = gold_names[i][1] == pred_names[j][1]
         el.participant_pair(g, p, result.components, result.normalizations, same_name)
         if not same_name:  # one substitution counted, else nothing
-            result.list_error(f"participant {g.name!r} read as {p.name!r}", "participant",
-                              "substitution")
+            result.list_errors(f"participant {g.name!r} read as {p.name!r}",
+                               [("participant", "substitution", 1)])
     _unmatched(result, "participant", pairs, [p.name for p in gold.participants],
                [p.name for p in pred.participants])
     return _Ends(ids)
@@ -257,14 +254,14 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
                 count += 1
             continue
         gold_message, pred_message, pred_label = gm[i], pm[j], pred_labels[j]
-        before = result.snapshot(_MESSAGE_PARTS)
-        sim = el.message_pair(gold_message, pred_message, gold_pairs[i], pred_pairs[j], counts,
-                              (gold_label, pred_label))
+        sim, errors = el.message_pair(gold_message, pred_message, gold_pairs[i], pred_pairs[j],
+                                      counts, (gold_label, pred_label))
         if sim is not None:
             total += sim
             count += 1
-        result.describe(before, f"message {_shown(gold_message)!r} read as "
-                                f"{_shown(pred_message)!r}", _MESSAGE_PARTS)
+        if errors:
+            result.list_errors(f"message {_shown(gold_message)!r} read as "
+                               f"{_shown(pred_message)!r}", errors)
     result.similarity_sum, result.similarity_count = total, count
     matched = len(gold_rows)
     if matched < len(gm):
@@ -329,8 +326,8 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
     for i, j in pairs:
         gold_row, pred_row = gold_rows[i], pred_rows[j]
         if rule(gold_row, pred_row, result.components):
-            result.list_error(f"{component} {gold_row[1]!r} read as {pred_row[1]!r}", component,
-                              "substitution")
+            result.list_errors(f"{component} {gold_row[1]!r} read as {pred_row[1]!r}",
+                               [(component, "substitution", 1)])
     _unmatched(result, component, pairs, [r[1] for r in gold_rows], [r[1] for r in pred_rows])
 
 
