@@ -15,7 +15,10 @@ def normalize_label(text: str) -> str:
         return text.strip()  # the common case, without a regex
     # = re.sub(r"(?:\\n|\s)+", " ", text).strip(): `\s` and str.split() mean the same
     # white space (str.isspace)
-    return " ".join(text.replace("\\n", " ").split())
+    text = text.replace("\\n", " ")
+    if text.isprintable() and "  " not in text:  # no white space but single spaces
+        return text.strip()
+    return " ".join(text.split())
 
 
 def normalize_name(text: str) -> str:
