@@ -42,3 +42,24 @@ def test_unmatched_elements_of_both_sides_are_listed():
 def test_identical_scripts_have_no_differences():
     gold = (CALLFLOWS / "gold" / "eps_attach.puml").read_text()
     assert compare_scripts(gold, gold).differences == []
+
+
+def test_a_message_lists_all_its_errors_in_component_order():
+    # Worked out by hand from the rules: both endpoints wrong are two node substitutions; a
+    # sender read as the border is a node deletion; a message read the other way round is
+    # one direction substitution and no node error. Components are listed in the order
+    # node, edge_direction, edge_type, message; a count above one as "×n".
+    decl = "@startuml\nparticipant A\nparticipant B\nparticipant C\nparticipant D\n"
+    cases = [
+        ("A -> B : hello world", "C --> D : hello world!",
+         "message 'A -> B : hello world' read as 'C --> D : hello world!': "
+         "node substitution ×2, edge_type substitution, message substitution"),
+        ("A -> B : go", "[-> B : go",
+         "message 'A -> B : go' read as '[ -> B : go': node deletion"),
+        ("A -> B : go on", "B --> A : go",
+         "message 'A -> B : go on' read as 'B --> A : go': "
+         "edge_direction substitution, edge_type substitution, message substitution"),
+    ]
+    for gold, pred, listed in cases:
+        result = compare_scripts(f"{decl}{gold}\n@enduml\n", f"{decl}{pred}\n@enduml\n")
+        assert result.differences == [listed]
