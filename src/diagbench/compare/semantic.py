@@ -10,9 +10,11 @@ is one direction substitution.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from itertools import chain
+from operator import attrgetter, itemgetter
+from typing import TypeVar
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -27,7 +29,12 @@ from diagbench.compare.assignment import (
     tie_breaks,
 )
 from diagbench.compare.counts import Comparison
-from diagbench.compare.text import normalize_label, normalize_name, similarity
+from diagbench.compare.text import (
+    normalize_label,
+    normalize_labels,
+    normalize_name,
+    similarity,
+)
 from diagbench.diagram.sequence import BOUNDARIES, Group, Message, SequenceDiagram
 
 #: A pair is matched only when its cost is below the limit (see `assign`).
@@ -35,6 +42,7 @@ PARTICIPANT_LIMIT = 0.5
 MESSAGE_LIMIT = 0.6
 ELEMENT_LIMIT = 0.6
 _UNMATCHED = "\0pred:"
+T = TypeVar("T")
 
 
 def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram,
@@ -45,7 +53,7 @@ def compare_diagrams(gold: SequenceDiagram, pred: SequenceDiagram,
     if result is None:
         result = Comparison()
     raw = [m.label for m in gold.messages]
-    gold_labels = list(map(normalize_label, raw))  # once per message
+    gold_labels = normalize_labels(raw)  # once per message
     # and once per label: the prediction's are mostly the ground truth's
     known = dict(zip(raw, gold_labels, strict=True))
     pred_labels = [known[label] if label in known else normalize_label(label)
@@ -133,15 +141,18 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
         if not same_name:  # one substitution counted, else nothing
             result.list_errors(f"participant {g.name!r} read as {p.name!r}",
                                [("participant", "substitution", 1)])
-    _unmatched(result, "participant", pairs, [p.name for p in gold.participants],
-               [p.name for p in pred.participants])
+    _unmatched(result, "participant", pairs, gold.participants, pred.participants, _NAME)
     return _Ends(ids)
 
 
+#: What `_unmatched` lists a participant, or an element row, by.
+_NAME, _TEXT = attrgetter("name"), itemgetter(1)
+
+
 def _unmatched(result: Comparison, component: str, pairs: list[tuple[int, int]],
-               gold: list[str], pred: list[str]) -> None:
+               gold: Sequence[T], pred: Sequence[T], text: Callable[[T], str]) -> None:
     """Count the elements of both sides that `pairs` leaves unmatched (deletions and
-    insertions) and list them (`gold`, `pred`: the texts of all elements)."""
+    insertions) and list them by their `text`."""
     deleted, inserted = len(gold) - len(pairs), len(pred) - len(pairs)
     if not deleted and not inserted:
         return
@@ -149,9 +160,9 @@ def _unmatched(result: Comparison, component: str, pairs: list[tuple[int, int]],
     counts.deletion += deleted
     counts.insertion += inserted
     matched_gold, matched_pred = {i for i, _ in pairs}, {j for _, j in pairs}
-    result.differences += [f"{component} missing: {text}" for i, text in enumerate(gold)
+    result.differences += [f"{component} missing: {text(e)}" for i, e in enumerate(gold)
                            if i not in matched_gold]
-    result.differences += [f"{component} extra: {text}" for j, text in enumerate(pred)
+    result.differences += [f"{component} extra: {text(e)}" for j, e in enumerate(pred)
                            if j not in matched_pred]
 
 
@@ -328,7 +339,7 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
         if rule(gold_row, pred_row, result.components):
             result.list_errors(f"{component} {gold_row[1]!r} read as {pred_row[1]!r}",
                                [(component, "substitution", 1)])
-    _unmatched(result, component, pairs, [r[1] for r in gold_rows], [r[1] for r in pred_rows])
+    _unmatched(result, component, pairs, gold_rows, pred_rows, _TEXT)
 
 
 def _match_notes(gold: SequenceDiagram, pred: SequenceDiagram, ends: _Ends,
