@@ -10,6 +10,8 @@ from diagbench.scoring.metrics import error_rate, mean_label_similarity, orderin
 COMPONENTS = ("participant", "node", "edge_direction", "edge_type", "message", "note", "group",
               "box")
 ERROR_KINDS = ("insertion", "deletion", "substitution")
+#: An error counted for an element: (component, kind of error, how many).
+Error = tuple[str, str, int]
 
 
 @dataclass(slots=True)
@@ -106,7 +108,7 @@ class Comparison:
     def errors(self) -> int:
         return sum(c.errors for c in self.components.values())
 
-    def list_errors(self, element: str, errors: list[tuple[str, str, int]]) -> None:
+    def list_errors(self, element: str, errors: list[Error]) -> None:
         """List `element` among the differences with its errors, (component, kind, how
         many) in the order of `COMPONENTS` and of `ERROR_KINDS`."""
         counted = ", ".join([f"{name} {kind}" + (f" ×{n}" if n > 1 else "")

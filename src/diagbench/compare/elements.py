@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from diagbench.compare.counts import ERROR_KINDS, ComponentCounts
+from diagbench.compare.counts import ERROR_KINDS, ComponentCounts, Error
 from diagbench.compare.text import normalize_label, normalize_name, similarity
 from diagbench.diagram.sequence import (
     BOUNDARIES,
@@ -80,10 +80,6 @@ def orientation(gold: tuple[str, str], pred: tuple[str, str]) -> tuple[bool, int
 arrow_type = attrgetter("line_style", "head", "tail", "head_circle", "tail_circle")
 
 
-#: An error counted for an element: (component, kind of error, how many).
-Error = tuple[str, str, int]
-
-
 def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
                  pred_ends: tuple[str, str], counts: Counts,
                  labels: tuple[str, str] | None = None) -> tuple[float | None, list[Error]]:
@@ -126,16 +122,17 @@ _NODE_KIND = {(True, False): "insertion", (False, True): "deletion",
 
 
 def participant_pair(gold: Participant, pred: Participant, counts: Counts,
-                     normalizations: list[str], same_name: bool | None = None) -> None:
-    """A matched participant is wrong when its displayed name differs; kind is not counted.
-    `same_name`: whether the normalised names are equal, when the caller knows."""
+                     normalizations: list[str], same_name: bool | None = None) -> bool:
+    """A matched participant is wrong when its displayed name differs; whether it is (kind
+    is not counted). `same_name`: whether the normalised names are equal, when the caller
+    knows."""
     if same_name is None:
         same_name = normalize_name(gold.name) == normalize_name(pred.name)
-    if not same_name:
-        counts["participant"].substitution += 1
+    counts["participant"].substitution += not same_name
     if gold.kind != pred.kind:
         normalizations.append(f"participant {pred.id}: {pred.kind} in the prediction, "
                               f"{gold.kind} in the ground truth (kind not counted)")
+    return not same_name
 
 
 def note_pair(gold: Note, pred: Note, gold_targets: frozenset[str],

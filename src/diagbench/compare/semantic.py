@@ -137,8 +137,7 @@ def _match_participants(gold: SequenceDiagram, pred: SequenceDiagram,
         g, p = gold.participants[i], pred.participants[j]
         ids[p.id] = g.id
         same_name = gold_names[i][1] == pred_names[j][1]
-        el.participant_pair(g, p, result.components, result.normalizations, same_name)
-        if not same_name:  # one substitution counted, else nothing
+        if el.participant_pair(g, p, result.components, result.normalizations, same_name):
             result.list_errors(f"participant {g.name!r} read as {p.name!r}",
                                [("participant", "substitution", 1)])
     _unmatched(result, "participant", pairs, gold.participants, pred.participants, _NAME)
