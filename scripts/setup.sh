@@ -27,13 +27,15 @@ if ((${#missing[@]})); then
     $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# .venv holds exactly locks/main.txt (every package pinned, with hashes; scripts/lock.sh
+# writes it), then diagbench itself, editable, built with the locked setuptools.
 stamp=.venv/.diagbench-setup
-wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+wanted=$(cat pyproject.toml locks/main.txt | sha256sum | cut -d' ' -f1)
 if [[ ! -x .venv/bin/python || ! -f $stamp || $(cat "$stamp") != "$wanted" ]]; then
-    echo "setup: creating .venv and installing Python packages" >&2
-    python3 -m venv .venv
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[dev,ray]'
+    echo "setup: creating .venv and installing Python packages from locks/main.txt" >&2
+    python3 -m venv --clear .venv
+    .venv/bin/python -m pip install -q --require-hashes --no-deps -r locks/main.txt
+    .venv/bin/python -m pip install -q --no-deps --no-build-isolation -e .
     echo "$wanted" > "$stamp"
 fi
 .venv/bin/python -c 'from diagbench.render.plantuml import jar_path; jar_path()'

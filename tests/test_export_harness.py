@@ -2,11 +2,13 @@
 `diagbench eval` asks and score as it scores.
 
 Each harness runs for real, in its own environment (`.venv-harness`, made on first use
-from PyPI: torch 2.13.0 first, then inspect_ai, lmms-eval and diagbench itself, editable),
-against the fake OpenAI-compatible server on 127.0.0.1, and the score of every sample is
-compared with the one `diagbench eval` gives for the same answer from the same server.
-Those tests are skipped only when PyPI cannot be reached (the reason is shown). The first
-test needs no harness: every benchmark's `score_row` against its own `eval`.
+from `locks/harness.txt`: torch's CPU wheel, inspect_ai, lmms-eval and all they need at
+locked versions, then diagbench itself, editable), against the fake OpenAI-compatible
+server on 127.0.0.1, and the score of every sample is compared with the one `diagbench
+eval` gives for the same answer from the same server. Those tests are skipped only when
+the registry cannot be reached (the reason is shown); an environment that installs but
+cannot import fails with the import error. The first test needs no harness: every
+benchmark's `score_row` against its own `eval`.
 """
 
 from __future__ import annotations
@@ -30,14 +32,13 @@ from tests.fake_providers import FakeServer
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv-harness"
-#: What the harness environment holds: torch's CPU wheel first (lmms-eval needs torch),
-#: then the harnesses and diagbench. PyPI's torchvision, which lmms-eval also pulls in, is
-#: a CUDA build that cannot load beside that wheel, and lmms-eval's OpenAI-compatible
-#: model does not use it: it is removed, so that transformers does not import it.
-INSTALL = (("install", "torch==2.13.0"),
-           ("install", "torch==2.13.0", "inspect_ai==0.3.285", "lmms-eval==0.7.3", "-e",
-            str(ROOT)),
-           ("uninstall", "-y", "torchvision"))
+LOCK = ROOT / "locks" / "harness.txt"
+#: What the harness environment holds: exactly the lock (torch's CPU wheel, the harnesses
+#: and everything they need; PyPI's torchvision, a CUDA build that cannot load beside that
+#: wheel and that lmms-eval's OpenAI-compatible model does not use, is left out of it), then
+#: diagbench, editable, built by the locked setuptools.
+INSTALL = (("install", "--require-hashes", "--no-deps", "-r", str(LOCK)),
+           ("install", "--no-deps", "--no-build-isolation", "-e", str(ROOT)))
 OFFLINE = ("NewConnectionError", "Max retries exceeded", "Temporary failure in name "
            "resolution", "Network is unreachable", "Could not fetch URL",
            "No matching distribution found")
@@ -51,19 +52,19 @@ def _diagbench(*args: str | Path, env: dict[str, str] | None = None) -> None:
 
 @pytest.fixture(scope="session")
 def harness_python() -> Path:
-    """The Python of `.venv-harness`, installed when missing or when the installed set
-    or pyproject.toml changed since (skip: PyPI unreachable)."""
+    """The Python of `.venv-harness`, installed when missing or when the lock or
+    pyproject.toml changed since (skip: the registry unreachable)."""
     python = VENV / "bin" / "python"
     check = [str(python), "-c", "import inspect_ai, diagbench\n"
              "from lmms_eval.evaluator import simple_evaluate"]
     stamp = VENV / "diagbench-harness.sha256"
-    wanted = hashlib.sha256(repr(INSTALL).encode() + (ROOT / "pyproject.toml").read_bytes()
-                            ).hexdigest()
+    wanted = hashlib.sha256(repr(INSTALL).encode() + LOCK.read_bytes() +
+                            (ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if python.exists() and stamp.is_file() and stamp.read_text() == wanted and \
             subprocess.run(check, capture_output=True).returncode == 0:
         return python
     start = time.perf_counter()
-    steps = [[sys.executable, "-m", "venv", str(VENV)]]
+    steps = [[sys.executable, "-m", "venv", "--clear", str(VENV)]]
     steps += [[str(python), "-m", "pip", "-q", *args] for args in INSTALL]
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True, timeout=3600)
