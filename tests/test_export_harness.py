@@ -44,6 +44,32 @@ OFFLINE = ("NewConnectionError", "Max retries exceeded", "Temporary failure in n
            "No matching distribution found")
 
 
+def _install_failure(step: list[str], stderr: str) -> tuple[bool, str]:
+    """(whether the registry could not be reached, the reason) of a failed install step."""
+    last = (stderr.strip().splitlines() or ["failed"])[-1]
+    if any(mark in stderr for mark in OFFLINE):
+        return True, f"registry unreachable, {VENV.name} not installed: {last}"
+    return False, f"making {VENV.name}: {' '.join(step[3:])}: {last}"
+
+
+def test_install_without_registry_is_a_skip_and_a_bad_lock_a_failure(tmp_path: Path):
+    """Real pip against a closed port (no registry): the reason to skip. A lock whose
+    hash does not match what the registry serves: a failure, not a skip."""
+    step = [sys.executable, "-m", "pip", "download", "--no-deps", "--retries", "0",
+            "--timeout", "2", "--index-url", "http://127.0.0.1:9/simple", "--dest",
+            str(tmp_path), "filelock==4.2.12"]
+    done = subprocess.run(step, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PIP_CONFIG_FILE": os.devnull})
+    assert done.returncode != 0
+    offline, reason = _install_failure(step, done.stderr)
+    assert offline, done.stderr
+    assert reason.startswith("registry unreachable") and "filelock" in reason
+    mismatch = ("ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE.\n"
+                "    filelock==4.2.12 from https://files.example/filelock.whl:\n"
+                "        Expected sha256 00\n             Got        ff\n")
+    assert _install_failure(list(INSTALL[0]), mismatch)[0] is False
+
+
 def _diagbench(*args: str | Path, env: dict[str, str] | None = None) -> None:
     done = subprocess.run([sys.executable, "-m", "diagbench", *map(str, args)],
                           capture_output=True, text=True, timeout=900, env=env)
@@ -69,10 +95,8 @@ def harness_python() -> Path:
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True, timeout=3600)
         if done.returncode:
-            reason = (done.stderr.strip().splitlines() or ["failed"])[-1]
-            if any(mark in done.stderr for mark in OFFLINE):
-                pytest.skip(f"PyPI unreachable, harness environment not installed: {reason}")
-            pytest.fail(f"making {VENV.name}: {' '.join(step[3:])}: {reason}")
+            offline, reason = _install_failure(step, done.stderr)
+            (pytest.skip if offline else pytest.fail)(reason)
     done = subprocess.run(check, capture_output=True, text=True)
     if done.returncode:
         pytest.fail(f"{VENV.name} installed but unusable: {done.stderr.strip()[-2000:]}")
