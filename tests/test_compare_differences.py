@@ -28,15 +28,19 @@ def test_planted_errors_are_listed_one_per_line():
 
 
 def test_unmatched_elements_of_both_sides_are_listed():
+    # Matched, A -> B : x and A -> A : y count 2 errors (a node, a label); unmatched, 8 (a
+    # direction, two nodes, a label, on each side): the fewest errors match them.
     gold = "@startuml\nparticipant A\nparticipant B\nA -> B : x\nnote over A : n\n@enduml\n"
-    pred = "@startuml\nparticipant A\nparticipant Zed\nA -> A : y\n@enduml\n"
+    pred = "@startuml\nparticipant A\nparticipant Zed\nA -> A : y\nA -> A : z\n@enduml\n"
     assert compare_scripts(gold, pred).differences == [
         "participant missing: B",
         "participant extra: Zed",
-        "message missing: A -> B : x",
-        "message extra: A -> A : y",
+        "message 'A -> B : x' read as 'A -> A : y': node substitution, message substitution",
+        "message extra: A -> A : z",
         "note missing: n",
     ]
+    assert compare_scripts(pred, gold).differences[-2:] == [
+        "message missing: A -> A : z", "note extra: n"]
 
 
 def test_identical_scripts_have_no_differences():

@@ -29,6 +29,34 @@ def assign_arrays(cost: np.ndarray, limit: float) -> tuple[np.ndarray, np.ndarra
     return rows[keep], cols[keep]
 
 
+def fewest_errors(errors: np.ndarray, gold_alone: np.ndarray, pred_alone: np.ndarray,
+                  ties: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The one-to-one matching that counts the fewest errors in all, as two arrays: rows
+    (in increasing order) and columns.
+
+    `errors[i, j]`: the errors counted when gold i is matched with prediction j;
+    `gold_alone[i]`, `pred_alone[j]`: those counted when it is left unmatched (a
+    deletion, an insertion). The total is the sum over matched pairs plus the sum over
+    the unmatched elements, so a pair is worth matching by its reduced cost
+    `errors[i, j] - gold_alone[i] - pred_alone[j]` (0: left unmatched; a tie is left
+    unmatched). Among matchings with equally few errors, the least sum of `ties` (each
+    >= 0, e.g. 1 - label similarity + TIE_BREAK × position gap) wins: the error counts
+    are scaled above any sum of tie-breaks, so a tie-break never outweighs one error.
+
+    >>> rows, cols = fewest_errors(np.array([[1, 2], [2, 4]]), np.array([3, 3]),
+    ...                            np.array([3, 3]), np.zeros((2, 2)))
+    >>> list(zip(rows.tolist(), cols.tolist()))  # 1 + 4 = 5 > 2 + 2 = 4
+    [(0, 1), (1, 0)]
+    """
+    if errors.size == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    scale = min(errors.shape) * float(ties.max()) + 1.0
+    reduced = errors - gold_alone[:, None] - pred_alone[None, :]
+    cost = reduced * scale
+    cost += ties
+    return assign_arrays(cost, 0.0)
+
+
 #: Weight of the position gap in a cost: it only breaks ties between equal candidates.
 TIE_BREAK = 1e-3
 #: Tie-break matrices up to this many cells are kept (the sizes recur from pair to pair).

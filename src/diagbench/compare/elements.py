@@ -24,9 +24,6 @@ from diagbench.diagram.sequence import (
 )
 
 BORDER = "|"
-#: Reading a message the other way round costs this many endpoint mismatches
-#: when choosing its orientation, so that a tie keeps the direction as written.
-REVERSAL_PENALTY = 0.2
 
 Counts = dict[str, ComponentCounts]
 
@@ -66,11 +63,20 @@ def message_removed(message: Message, counts: Counts, kind: str,
         setattr(c, kind, getattr(c, kind) + n)
 
 
-def orientation(gold: tuple[str, str], pred: tuple[str, str]) -> tuple[bool, int]:
-    """(reversed, endpoint mismatches) for the reading of `pred` closest to `gold`."""
+def message_alone(ends: tuple[str, str], label: str) -> int:
+    """The errors counted for a message present on one side only (`message_removed`):
+    its direction, its lifeline ends, its label if it has one."""
+    return 1 + (ends[0] != BORDER) + (ends[1] != BORDER) + bool(label)
+
+
+def orientation(gold: tuple[str, str], pred: tuple[str, str],
+                bidirectional: bool = False) -> tuple[bool, int]:
+    """(reversed, endpoint mismatches) of the reading of `pred` that counts the fewest
+    errors against `gold`: read the other way round, it costs one direction error (none
+    when both arrows are bidirectional); on a tie it is read as written."""
     same = (gold[0] != pred[0]) + (gold[1] != pred[1])
     flipped = (gold[0] != pred[1]) + (gold[1] != pred[0])
-    if flipped + REVERSAL_PENALTY < same:
+    if flipped + (not bidirectional) < same:
         return True, flipped
     return False, same
 
@@ -86,12 +92,14 @@ def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
     """Count the errors of a matched message; return its label similarity (None if
     unlabelled) and the errors, in the order of `COMPONENTS` and of `ERROR_KINDS`.
 
-    A message read the other way round is one direction substitution and no
-    node error; endpoints that still differ are node substitutions, or node
-    insertions/deletions where one side is the diagram border. `labels`: both
+    A message is read the other way round only when that counts fewer errors
+    (`orientation`): then it is one direction substitution, and its endpoints that still
+    differ are node substitutions, or node insertions/deletions where one side is the
+    diagram border. `labels`: both
     normalised labels, when the caller has them already.
     """
-    flipped, _ = orientation(gold_ends, pred_ends)
+    bidirectional = gold.bidirectional and pred.bidirectional
+    flipped, _ = orientation(gold_ends, pred_ends, bidirectional)
     if flipped:
         pred_ends = (pred_ends[1], pred_ends[0])
     errors: list[Error] = []
@@ -99,7 +107,7 @@ def message_pair(gold: Message, pred: Message, gold_ends: tuple[str, str],
                   for g, p in zip(gold_ends, pred_ends, strict=True) if g != p]
     if node_kinds:
         errors += [("node", kind, n) for kind in ERROR_KINDS if (n := node_kinds.count(kind))]
-    if flipped and not (gold.bidirectional and pred.bidirectional):
+    if flipped and not bidirectional:
         errors.append(("edge_direction", "substitution", 1))
     if arrow_type(gold) != arrow_type(pred):
         errors.append(("edge_type", "substitution", 1))

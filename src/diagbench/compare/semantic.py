@@ -1,11 +1,13 @@
 """The semantic method: compare the parsed diagrams, not the lines of text.
 
-Participants are matched by alias and display name (normalised), then every
-other element is matched by optimal assignment over the whole diagram, with
-prediction endpoints translated to the ground truth's participants. So a
-renamed alias, a reordered declaration or a moved message is no error (a
-move shows in the `ordering` score), and a message drawn the other way round
-is one direction substitution.
+Participants are matched by alias and display name (normalised), then the
+messages, notes, groups and boxes are each matched over the whole diagram, with
+prediction endpoints translated to the ground truth's participants, by the
+matching that counts the fewest errors in all (`assignment.fewest_errors`):
+ties broken by label similarity, then by order. So a renamed alias, a reordered
+declaration or a moved message is no error (a move shows in the `ordering`
+score), and a message is read the other way round (one direction substitution)
+only when that explains it with fewer errors than any other pairing.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from rapidfuzz.process import cdist
 from diagbench.compare import elements as el
 from diagbench.compare.assignment import (
     assign,
-    assign_arrays,
     discordant_pairs,
+    fewest_errors,
     jaccard,
     tie_breaks,
 )
@@ -37,10 +39,8 @@ from diagbench.compare.text import (
 )
 from diagbench.diagram.sequence import BOUNDARIES, Group, Message, SequenceDiagram
 
-#: A pair is matched only when its cost is below the limit (see `assign`).
+#: A pair of participants is matched only when its cost is below the limit (see `assign`).
 PARTICIPANT_LIMIT = 0.5
-MESSAGE_LIMIT = 0.6
-ELEMENT_LIMIT = 0.6
 _UNMATCHED = "\0pred:"
 T = TypeVar("T")
 
@@ -185,44 +185,68 @@ class _Matched(dict[int, int]):
         return -1 - j
 
 
-def _endpoint_costs(gs: np.ndarray, gr: np.ndarray, ps: np.ndarray,
-                    pr: np.ndarray) -> np.ndarray:
-    """0.25 × the endpoint mismatches of each pair of messages (senders `gs`, `ps` and
-    receivers `gr`, `pr` as integer codes, broadcast), read the other way round when
-    that mismatches fewer (with `el.REVERSAL_PENALTY`)."""
-    same = np.add(gs != ps, gr != pr, dtype=float)
-    flipped = np.add(gs != pr, gr != ps, dtype=float)
-    flipped += el.REVERSAL_PENALTY
-    cost = np.minimum(same, flipped)
-    cost *= 0.25
-    return cost
+def _endpoint_errors(gs: np.ndarray, gr: np.ndarray, ps: np.ndarray, pr: np.ndarray,
+                     reversal: int) -> np.ndarray:
+    """The node and direction errors of each pair of messages (senders `gs`, `ps` and
+    receivers `gr`, `pr` as integer codes, broadcast) in the reading that counts fewer
+    (`el.orientation`): as written, or the other way round at `reversal` errors."""
+    same = np.add(gs != ps, gr != pr, dtype=np.int64)
+    flipped = np.add(gs != pr, gr != ps, dtype=np.int64)
+    flipped += reversal
+    return np.minimum(same, flipped)
 
 
-#: Diagrams with fewer distinct endpoints than this look their endpoint costs up in a
-#: table (one indexing instead of nine operations over the whole matrix).
+#: Diagrams with fewer distinct endpoints than this look their endpoint errors up in a
+#: table (one indexing instead of several operations over the whole matrix).
 _TABLE_CODES = 12
 
 
 @cache
-def _endpoint_table() -> np.ndarray:
-    """`_endpoint_costs` of every (sender, receiver) pair of codes below _TABLE_CODES with
+def _endpoint_table(reversal: int) -> np.ndarray:
+    """`_endpoint_errors` of every (sender, receiver) pair of codes below _TABLE_CODES with
     every other, indexed by sender × _TABLE_CODES + receiver."""
     senders, receivers = np.divmod(np.arange(_TABLE_CODES ** 2), _TABLE_CODES)
-    return _endpoint_costs(senders[:, None], receivers[:, None], senders, receivers)
+    return _endpoint_errors(senders[:, None], receivers[:, None], senders, receivers,
+                            reversal)
 
 
-def _message_endpoint_costs(gold: list[tuple[str, str]],
-                            pred: list[tuple[str, str]]) -> np.ndarray:
-    """`_endpoint_costs` of messages given by their (sender, receiver) pairs."""
+def _message_endpoint_errors(gold: list[tuple[str, str]], pred: list[tuple[str, str]],
+                             reversal: int) -> np.ndarray:
+    """`_endpoint_errors` of messages given by their (sender, receiver) pairs."""
     code = {e: k for k, e in enumerate({*chain.from_iterable(gold), *chain.from_iterable(pred)})}
     width = _TABLE_CODES
     if len(code) <= width:
         g = np.array([code[s] * width + code[r] for s, r in gold])
         p = np.array([code[s] * width + code[r] for s, r in pred])
-        return _endpoint_table()[g[:, None], p]
+        return _endpoint_table(reversal)[g[:, None], p]
     g_ends = np.array([(code[s], code[r]) for s, r in gold])
     p_ends = np.array([(code[s], code[r]) for s, r in pred])
-    return _endpoint_costs(g_ends[:, :1], g_ends[:, 1:], p_ends[:, 0], p_ends[:, 1])
+    return _endpoint_errors(g_ends[:, :1], g_ends[:, 1:], p_ends[:, 0], p_ends[:, 1],
+                            reversal)
+
+
+def _codes(*columns: list) -> list[np.ndarray]:
+    """Each column's values as integer codes, equal values equal codes across columns."""
+    code: dict = {}
+    return [np.array([code.setdefault(v, len(code)) for v in column]) for column in columns]
+
+
+def _message_errors(gm: Sequence[Message], pm: Sequence[Message], gold_pairs: list[tuple[str, str]],
+                    pred_pairs: list[tuple[str, str]], gold_labels: list[str],
+                    pred_labels: list[str]) -> np.ndarray:
+    """The errors `el.message_pair` counts for each pair of messages: nodes and direction
+    in the reading with fewer, arrow type, label."""
+    errors = _message_endpoint_errors(gold_pairs, pred_pairs, 1)
+    gold_both, pred_both = ([m.bidirectional for m in ms] for ms in (gm, pm))
+    if any(gold_both) and any(pred_both):  # both bidirectional: read either way, no error
+        both = np.outer(gold_both, pred_both)
+        errors = np.where(both, _message_endpoint_errors(gold_pairs, pred_pairs, 0), errors)
+    arrow_type = el.arrow_type
+    g_type, p_type = _codes([arrow_type(m) for m in gm], [arrow_type(m) for m in pm])
+    errors += g_type[:, None] != p_type
+    g_label, p_label = _codes(gold_labels, pred_labels)
+    errors += g_label[:, None] != p_label
+    return errors
 
 
 def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _Ends,
@@ -240,16 +264,19 @@ def _match_messages(gold: SequenceDiagram, pred: SequenceDiagram, pred_ends: _En
     in_gold_order: list[int] = []  # the matched prediction messages, by gold message
     gold_rows: list[int] = []  # the matched gold messages, in order
     if gm and pm:
-        labels = cdist(gold_labels, pred_labels, scorer=Levenshtein.normalized_similarity,
-                       dtype=np.float32, workers=1)
-        # 0.25 * min(same, flipped) + 0.5 * (1 - labels) + TIE_BREAK * gap, summed in this
-        # order
-        ends = _message_endpoint_costs(gold_pairs, pred_pairs)
-        np.subtract(1.0, labels, out=labels)
-        labels *= 0.5
-        cost = ends + labels
-        cost += tie_breaks(len(gm), len(pm))
-        rows, cols = assign_arrays(cost, MESSAGE_LIMIT)  # rows in increasing order
+        # the fewest errors; ties broken by label similarity, then by order
+        ties = cdist(gold_labels, pred_labels, scorer=Levenshtein.normalized_similarity,
+                     dtype=np.float64, workers=1)
+        np.subtract(1.0, ties, out=ties)
+        ties += tie_breaks(len(gm), len(pm))
+        alone = el.message_alone
+        rows, cols = fewest_errors(
+            _message_errors(gm, pm, gold_pairs, pred_pairs, gold_labels, pred_labels),
+            np.array([alone(e, label) for e, label in zip(gold_pairs, gold_labels,
+                                                          strict=True)]),
+            np.array([alone(e, label) for e, label in zip(pred_pairs, pred_labels,
+                                                          strict=True)]),
+            ties)  # rows in increasing order
         in_gold_order = cols.tolist()
         gold_rows = rows.tolist()
     counts = result.components
@@ -297,8 +324,14 @@ def _shown(message: Message) -> str:
     return f"{text} : {message.label}" if message.label else text
 
 
-#: Weights of text similarity, member overlap (Jaccard) and kind in the cost of a pair.
+#: Weights of text similarity, member overlap (Jaccard) and kind in the tie-break between
+#: matchings of equally few errors.
 _WEIGHTS = {"note": (0.7, 0.2, 0.0), "group": (0.4, 0.4, 0.2), "box": (0.5, 0.5, 0.0)}
+#: Whether a matched pair of row keys (text, members, kind) counts its one substitution:
+#: what `el.note_pair`, `el.group_pair` and `el.box_pair` compare.
+_WRONG = {"note": lambda g, p: g[0] != p[0] or g[1] != p[1],
+          "group": lambda g, p: g[0] != p[0] or g[2] != p[2],
+          "box": lambda g, p: g[0] != p[0] or g[1] != p[1]}
 #: Count the error of a matched pair of rows, if any (one substitution); whether there is one.
 _PAIR_RULES = {
     "note": lambda g, p, counts: el.note_pair(g[0], p[0], g[2], p[2], counts, (g[1], p[1])),
@@ -323,15 +356,22 @@ def _match_elements(component: str, gold_rows: list[tuple], pred_rows: list[tupl
         # pair costs 0 and any other assignment more, by the position gap)
         return
     if gold_rows and pred_rows:
-        # text_w·(1 − similarity) + members_w·(1 − Jaccard) + kind_w·(kinds differ), cell
-        # by cell: these matrices are small, and numpy's and cdist's set-up cost more (a
-        # kind_w of 0 adds +0.0 to a sum that is >= +0.0: no change)
-        matrix = np.array([[text_w * (1.0 - similarity(g_text, p_text))
-                            + members_w * (1.0 - jaccard(g_members, p_members))
-                            + kind_w * (g_kind != p_kind)
-                            for p_text, p_members, p_kind in pred_keys]
-                           for g_text, g_members, g_kind in gold_keys], dtype=float)
-        pairs = assign(matrix + tie_breaks(len(gold_rows), len(pred_rows)), ELEMENT_LIMIT)
+        # one substitution for a wrong pair, one deletion and one insertion for an
+        # unmatched one; ties broken by text_w·(1 − similarity) + members_w·(1 − Jaccard)
+        # + kind_w·(kinds differ), then by order (cell by cell: these matrices are small,
+        # and numpy's and cdist's set-up cost more)
+        wrong = _WRONG[component]
+        errors = np.array([[wrong(g, p) for p in pred_keys] for g in gold_keys],
+                          dtype=np.int64)
+        ties = np.array([[text_w * (1.0 - similarity(g_text, p_text))
+                          + members_w * (1.0 - jaccard(g_members, p_members))
+                          + kind_w * (g_kind != p_kind)
+                          for p_text, p_members, p_kind in pred_keys]
+                         for g_text, g_members, g_kind in gold_keys], dtype=float)
+        ties += tie_breaks(len(gold_rows), len(pred_rows))
+        rows, cols = fewest_errors(errors, np.ones(len(gold_rows), dtype=np.int64),
+                                   np.ones(len(pred_rows), dtype=np.int64), ties)
+        pairs = list(zip(rows.tolist(), cols.tolist(), strict=True))
     rule = _PAIR_RULES[component]
     for i, j in pairs:
         gold_row, pred_row = gold_rows[i], pred_rows[j]
