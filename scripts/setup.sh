@@ -11,6 +11,7 @@ missing=()
 # javac builds the launcher that runs PlantUML on several threads of one JVM
 command -v javac >/dev/null 2>&1 || missing+=(default-jdk-headless)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+command -v git >/dev/null 2>&1 || missing+=(git)  # compare --method diff runs git diff
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)

@@ -1,9 +1,10 @@
-"""The diff method reproduces the pairings and distances of the paper's Fig. 5."""
+"""The diff method: git's own diff, grouped and paired as in the paper's Figs. 4-5."""
 
 from __future__ import annotations
 
-from diagbench.compare.diff import ChangeGroup, change_groups, pair_lines, relevant
+from diagbench.compare.diff import pair_lines, relevant
 from diagbench.compare.pair import compare_scripts
+from diagbench.compare.patch import change_groups, git_diff
 
 # Fig. 4 of the paper. Git lists some added lines that look identical to the removed
 # ones (groups 2 and 3, and the last file): they must differ by an invisible
@@ -57,34 +58,17 @@ end note
 +MME -> SGW: 7. Notify response
 
 @enduml
+diff --git a/23122-140_image_data_rId21.puml b/23122-140_image_data_rId21.puml
+index 79f8dbd..5b627cf 100644
+--- a/23122-140_image_data_rId21.puml
++++ b/23122-140_image_data_rId21.puml
+@@ -10,7 +10,7 @@ note over VPLMN
+2. Registration procedure initiation
+end note
+
+-VPLMN --> HPLMN: Nudm_UECM_Registration request
++VPLMN --> HPLMN: Nudm_UECM_Registration request{S}
 """
-
-
-def groups_from_patch(patch: str) -> dict[str, list[ChangeGroup]]:
-    """The change blocks of each file of a unified diff (git's patch format)."""
-    files: dict[str, list[ChangeGroup]] = {}
-    current: list[ChangeGroup] = []
-    group: ChangeGroup | None = None
-    for line in patch.splitlines():
-        if line.startswith("+++ "):
-            name = line[4:].removeprefix("b/")
-            current = files.setdefault(name, [])
-            group = None
-        elif line.startswith(("--- ", "diff ", "index ", "@@")):
-            group = None
-        elif line.startswith("-"):
-            if group is None or group.added:
-                group = ChangeGroup()
-                current.append(group)
-            group.removed.append(line[1:])
-        elif line.startswith("+"):
-            if group is None:
-                group = ChangeGroup()
-                current.append(group)
-            group.added.append(line[1:])
-        else:
-            group = None
-    return files
 
 
 # Fig. 5: per group, the (removed, added, distance) pairs and the unmatched removed lines.
@@ -111,7 +95,7 @@ FIG5 = [
 
 
 def test_patch_groups_pairs_and_distances_match_fig5():
-    groups = groups_from_patch(PATCH)["23007-121_image_datarId30.puml"]
+    groups = change_groups(PATCH)["23007-121_image_datarId30.puml"]
     assert len(groups) == len(FIG5)
     for group, (pairs, unmatched) in zip(map(relevant, groups), FIG5, strict=True):
         got = pair_lines(group)
@@ -120,13 +104,37 @@ def test_patch_groups_pairs_and_distances_match_fig5():
         assert {line for k, line in enumerate(group.removed) if k not in paired} == unmatched
 
 
-def test_difflib_groups_are_the_change_blocks():
-    gold = ["@startuml", "A -> B : 1", "B -> C : 2", "x", "C -> D : 3", "@enduml"]
-    pred = ["@startuml", "A -> B : one", "x", "C -> D : 3", "D -> E : 4", "@enduml"]
-    groups, same = change_groups(gold, pred)
-    assert [(g.removed, g.added) for g in groups] == [
-        (["A -> B : 1", "B -> C : 2"], ["A -> B : one"]), ([], ["D -> E : 4"])]
-    assert (3, 2) in same
+def test_fig4_patch_reads_as_two_files_with_their_line_numbers():
+    files = change_groups(PATCH)
+    assert list(files) == ["23007-121_image_datarId30.puml", "23122-140_image_data_rId21.puml"]
+    first = files["23007-121_image_datarId30.puml"][0]
+    assert (first.removed_at, first.added_at) == ([14, 15], [14, 15])  # after 3 context lines
+    (last,) = files["23122-140_image_data_rId21.puml"]
+    assert (last.removed_at, last.added_at) == ([12], [12])
+
+
+def test_counted_as_git_aligns_the_lines():
+    """difflib keeps gold's `A -> B : x` as the prediction's first line (three deletions,
+    then two insertions); git keeps it as the last, so one change block of three removed
+    and two added lines, paired by Levenshtein distance: `A -> C : z` with `A -> B : x`
+    (2: a node and a label) and the first `B -> A : y` with `A -> B : x` (3: read
+    reversed, one direction error, and a label); the other `B -> A : y` is deleted
+    (two nodes, a direction, a label)."""
+    gold = ["@startuml", "B -> A : y", "B -> A : y", "A -> C : z", "A -> B : x", "@enduml"]
+    pred = ["@startuml", "A -> B : x", "A -> B : x", "A -> B : x", "@enduml"]
+    (group,) = change_groups(git_diff(gold, pred))["script.puml"]
+    assert (group.removed, group.added) == (gold[1:4], pred[1:3])
+    result = compare_scripts("\n".join(gold), "\n".join(pred), "diff")
+    counts = {k: (v.insertion, v.deletion, v.substitution)
+              for k, v in result.components.items() if v.errors}
+    assert counts == {"node": (0, 2, 1), "edge_direction": (0, 1, 1), "message": (0, 1, 2)}
+    assert result.line_diff is not None
+    assert [(p.removed, p.added, p.distance) for p in result.line_diff.pairs] == [
+        ("B -> A : y", "A -> B : x", 3), ("A -> C : z", "A -> B : x", 2)]
+    assert result.line_diff.unpaired_removed == ["B -> A : y"]
+    assert result.line_diff.pairs[0].errors == (("edge_direction", "substitution", 1),
+                                                ("message", "substitution", 1))
+    assert result.line_diff.patch.startswith("diff --git a/script.puml b/script.puml\n")
 
 
 def test_diff_method_counts_a_small_pair_by_hand():

@@ -14,6 +14,37 @@ ERROR_KINDS = ("insertion", "deletion", "substitution")
 Error = tuple[str, str, int]
 
 
+@dataclass(frozen=True, slots=True)
+class PairedLines:
+    """A removed line paired with an added one (Fig. 5): both as written, their
+    Levenshtein distance, and the errors counted for the pair."""
+
+    removed: str
+    added: str
+    distance: int
+    errors: tuple[Error, ...]
+
+    def as_dict(self) -> dict:
+        return {"removed": self.removed, "added": self.added, "distance": self.distance,
+                "errors": [{"component": c, "kind": k, "count": n} for c, k, n in self.errors]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> PairedLines:
+        return cls(data["removed"], data["added"], data["distance"],
+                   tuple((e["component"], e["kind"], e["count"]) for e in data["errors"]))
+
+
+@dataclass(slots=True)
+class LineDiff:
+    """What the diff method saw in one pair of scripts: git's patch, the paired lines and
+    the unpaired ones (as written)."""
+
+    patch: str = ""
+    pairs: list[PairedLines] = field(default_factory=list)
+    unpaired_removed: list[str] = field(default_factory=list)
+    unpaired_added: list[str] = field(default_factory=list)
+
+
 @dataclass(slots=True)
 class ComponentCounts:
     """How many elements the ground truth has, and how many were inserted, deleted, changed."""
@@ -86,6 +117,7 @@ class Comparison:
     normalizations: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)  # one line per element in error
+    line_diff: LineDiff | None = None  # what the diff method saw (None: semantic)
 
     def add(self, other: Comparison, texts: bool = True) -> None:
         """Add `other`'s counts, and its lists of texts unless `texts` is False (a pooled

@@ -1,21 +1,22 @@
 """The diff method, faithful to paper §2.2–2.3: compare the scripts line by line.
 
-1. A unified diff of ground truth and prediction (difflib's, with no junk
-   heuristic); each change block — removed lines followed by added lines — is
-   one group. Only relevant lines are kept: messages, and participant, note,
-   group and box lines (never `end …`).
-2. In each group, removed and added lines are paired by
-   `linear_sum_assignment` on their Levenshtein distances.
-3. Unpaired removed lines are deletions, unpaired added lines insertions, and
-   pairs at distance > 0 are categorised per component by comparing the two
-   lines' parsed statements (`elements`).
+1. git's own unified diff of ground truth and prediction (`patch.git_diff`, as the
+   paper's patch files, Fig. 4); each change block — removed lines, then added lines,
+   between context lines — is one group (`patch.change_groups`). Only relevant lines
+   are kept: messages, and participant, note, group and box lines (never `end …`).
+2. In each group, removed and added lines are paired by `linear_sum_assignment` on
+   their Levenshtein distances (Fig. 5).
+3. Unpaired removed lines are deletions, unpaired added lines insertions, and pairs at
+   distance > 0 are categorised per component by comparing the two lines' parsed
+   statements (`elements`).
+What was seen is kept (`LineDiff`): the patch, each pair with its distance and the
+errors counted for it, and the unpaired lines.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -25,7 +26,15 @@ from scipy.optimize import linear_sum_assignment
 
 from diagbench.compare import elements as el
 from diagbench.compare.assignment import discordant_pairs
-from diagbench.compare.counts import Comparison
+from diagbench.compare.counts import (
+    COMPONENTS,
+    ERROR_KINDS,
+    Comparison,
+    Error,
+    LineDiff,
+    PairedLines,
+)
+from diagbench.compare.patch import ChangeGroup, change_groups, git_diff
 from diagbench.compare.text import normalize_label
 from diagbench.diagram.sequence import (
     BOUNDARIES,
@@ -56,16 +65,6 @@ _LOOSE_MESSAGE = re.compile(r"^\s*(?P<a>[\w.@]*)\s*"
 Statement = (tuple[Literal["message"], Message] | tuple[Literal["participant"], Participant]
              | tuple[Literal["note"], Note] | tuple[Literal["group"], Group]
              | tuple[Literal["box"], Box])
-
-
-@dataclass(slots=True)
-class ChangeGroup:
-    """One change block: removed (gold) lines, then added (prediction) lines, with line numbers."""
-
-    removed: list[str] = field(default_factory=list)
-    added: list[str] = field(default_factory=list)
-    removed_at: list[int] = field(default_factory=list)
-    added_at: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True, frozen=True)
@@ -112,21 +111,6 @@ def statement(line: str) -> Statement | None:
     return None
 
 
-def change_groups(gold: list[str], pred: list[str]) -> tuple[list[ChangeGroup],
-                                                             list[tuple[int, int]]]:
-    """The change blocks of a diff of `gold` and `pred`, and the unchanged (i, j) lines."""
-    groups: list[ChangeGroup] = []
-    same: list[tuple[int, int]] = []
-    matcher = difflib.SequenceMatcher(None, gold, pred, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            same += zip(range(i1, i2), range(j1, j2), strict=True)
-        else:
-            groups.append(ChangeGroup(gold[i1:i2], pred[j1:j2], list(range(i1, i2)),
-                                      list(range(j1, j2))))
-    return groups, same
-
-
 def relevant(group: ChangeGroup) -> ChangeGroup:
     """The group with only the lines the paper analyses (step 1)."""
     keep_r = [k for k, line in enumerate(group.removed) if statement(line)]
@@ -146,10 +130,20 @@ def pair_lines(group: ChangeGroup) -> list[LinePair]:
             for r, c in zip(rows.tolist(), cols.tolist(), strict=True)]
 
 
-def compare_lines(gold_text: str, pred_text: str, result: Comparison) -> None:
-    """Count the errors of `pred_text` against `gold_text` into `result` (gold counts apart)."""
+def compare_lines(gold_text: str, pred_text: str, result: Comparison,
+                  name: str = "script.puml") -> LineDiff:
+    """Count the errors of `pred_text` against `gold_text` into `result` (gold counts
+    apart); return what was seen (the patch names the file `name`)."""
     gold, pred = gold_text.splitlines(), pred_text.splitlines()
-    groups, same = change_groups(gold, pred)
+    seen = LineDiff(git_diff(gold, pred, name))
+    groups = [ChangeGroup([gold[i] for i in g.removed_at], [pred[j] for j in g.added_at],
+                          g.removed_at, g.added_at)
+              for g in next(iter(change_groups(seen.patch).values()), [])]
+    removed = {i for g in groups for i in g.removed_at}
+    added = {j for g in groups for j in g.added_at}
+    # the unchanged lines, in order on both sides
+    same = zip((i for i in range(len(gold)) if i not in removed),
+               (j for j in range(len(pred)) if j not in added), strict=True)
     same_messages = [(i, j, s[1]) for i, j in same
                      if (s := statement(gold[i])) is not None and s[0] == "message"]
     message_lines = [(i, j) for i, j, _ in same_messages]
@@ -158,26 +152,33 @@ def compare_lines(gold_text: str, pred_text: str, result: Comparison) -> None:
     for group in map(relevant, groups):
         pairs = pair_lines(group)
         for pair in pairs:
-            gold_statement = _kept_statement(group.removed[pair.removed])
-            pred_statement = _kept_statement(group.added[pair.added])
+            removed_line, added_line = group.removed[pair.removed], group.added[pair.added]
+            gold_statement = _kept_statement(removed_line)
+            pred_statement = _kept_statement(added_line)
             if gold_statement[0] == pred_statement[0] == "message":
                 message_lines.append((group.removed_at[pair.removed],
                                       group.added_at[pair.added]))
+            errors: list[Error] = []
             if pair.distance:
-                _count_pair(gold_statement, pred_statement, result)
+                errors = _count_pair(gold_statement, pred_statement, result)
             elif gold_statement[0] == "message" and normalize_label(gold_statement[1].label):
                 result.add_similarity(1.0)
+            seen.pairs.append(PairedLines(removed_line, added_line, pair.distance,
+                                          tuple(errors)))
         paired_r = {p.removed for p in pairs}
         paired_a = {p.added for p in pairs}
         for k, line in enumerate(group.removed):
             if k not in paired_r:
                 _count_removed(_kept_statement(line), result, "deletion")
+                seen.unpaired_removed.append(line)
         for k, line in enumerate(group.added):
             if k not in paired_a:
                 _count_removed(_kept_statement(line), result, "insertion")
+                seen.unpaired_added.append(line)
     message_lines.sort()
     result.ordering.pairs += len(message_lines) * (len(message_lines) - 1) // 2
     result.ordering.discordant_pairs += discordant_pairs([j for _, j in message_lines])
+    return seen
 
 
 def _kept_statement(line: str) -> Statement:
@@ -196,34 +197,41 @@ def _ends(message: Message) -> tuple[str, str]:
 
 
 def _count_removed(item: Statement, result: Comparison,
-                   kind: Literal["deletion", "insertion"]) -> None:
+                   kind: Literal["deletion", "insertion"]) -> list[Error]:
+    """Count an element present on one side only; return its errors."""
     if item[0] == "message":
-        el.message_removed(item[1], result.components, kind)
+        errors = el.message_removed(item[1], result.components, kind)
     else:
+        errors = [(item[0], kind, 1)]
         counts = result.components[item[0]]
         setattr(counts, kind, getattr(counts, kind) + 1)
+    return errors
 
 
-def _count_pair(gold: Statement, pred: Statement, result: Comparison) -> None:
-    """Categorise a changed pair of lines (step 3); different statements are −1 and +1."""
+def _count_pair(gold: Statement, pred: Statement, result: Comparison) -> list[Error]:
+    """Categorise a changed pair of lines (step 3); different statements are −1 and +1.
+    Return the errors counted."""
     counts = result.components
     match gold, pred:
         case ("message", g), ("message", p):
-            sim, _ = el.message_pair(g, p, _ends(g), _ends(p), counts)
+            sim, errors = el.message_pair(g, p, _ends(g), _ends(p), counts)
             if sim is not None:
                 result.add_similarity(sim)
+            return errors
         case ("participant", g), ("participant", p):
             if g.id != p.id:
                 counts["participant"].substitution += 1
+                wrong = True
             else:
-                el.participant_pair(g, p, counts, result.normalizations)
+                wrong = el.participant_pair(g, p, counts, result.normalizations)
         case ("note", g), ("note", p):
-            el.note_pair(g, p, frozenset(g.targets), frozenset(p.targets), counts)
+            wrong = el.note_pair(g, p, frozenset(g.targets), frozenset(p.targets), counts)
         case ("group", g), ("group", p):
-            el.group_pair(g, p, counts)
+            wrong = el.group_pair(g, p, counts)
         case ("box", g), ("box", p):
-            el.box_pair(g, p, frozenset(), frozenset(), counts)
+            wrong = el.box_pair(g, p, frozenset(), frozenset(), counts)
         case _:
-            _count_removed(gold, result, "deletion")
-            _count_removed(pred, result, "insertion")
-
+            errors = (_count_removed(gold, result, "deletion")
+                      + _count_removed(pred, result, "insertion"))
+            return sorted(errors, key=lambda e: (COMPONENTS.index(e[0]), ERROR_KINDS.index(e[1])))
+    return [(gold[0], "substitution", 1)] if wrong else []

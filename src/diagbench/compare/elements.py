@@ -52,15 +52,19 @@ def gold_counts(diagram: SequenceDiagram, counts: Counts,
 
 
 def message_removed(message: Message, counts: Counts, kind: str,
-                    label: str | None = None) -> None:
+                    label: str | None = None) -> list[Error]:
     """Count a message present on one side only (`kind`: "deletion" or "insertion";
-    `label`: its normalised label, when the caller has it already)."""
+    `label`: its normalised label, when the caller has it already); return its errors
+    in the order of `COMPONENTS`."""
     if label is None:
         label = normalize_label(message.label)
-    for component, n in (("edge_direction", 1), ("node", node_count(message)),
-                         ("message", int(bool(label)))):
+    errors = [(component, kind, n) for component, n in (
+        ("node", node_count(message)), ("edge_direction", 1), ("message", int(bool(label))))
+        if n]
+    for component, _, n in errors:
         c = counts[component]
         setattr(c, kind, getattr(c, kind) + n)
+    return errors
 
 
 def message_alone(ends: tuple[str, str], label: str) -> int:

@@ -12,12 +12,13 @@ from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.plantuml import parse_sequence
 
 
-def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic") -> Comparison:
+def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic",
+                    name: str = "script.puml") -> Comparison:
     """Count the errors of a predicted PlantUML script against the ground-truth script.
 
     The prediction is first normalised (paper §3.2.3) when the ground truth is a
     sequence diagram. Both methods use the same gold counts; files with several
-    diagrams are compared block by block.
+    diagrams are compared block by block. The diff method's patch names the file `name`.
     """
     warnings: list[str] = []
     gold_blocks, sequence = _diagrams(gold_text, "ground truth", warnings)
@@ -34,7 +35,7 @@ def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic")
     if method == "diff":
         for gold in gold_blocks:
             el.gold_counts(gold, result.components)
-        compare_lines(gold_text, pred_text, result)
+        result.line_diff = compare_lines(gold_text, pred_text, result, name)
         return result
     empty = SequenceDiagram()
     for k in range(max(len(gold_blocks), len(pred_blocks))):

@@ -7,8 +7,17 @@ import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, Comparison, ComponentCounts, Ordering
+from diagbench.compare.counts import (
+    COMPONENTS,
+    ERROR_KINDS,
+    Comparison,
+    ComponentCounts,
+    LineDiff,
+    Ordering,
+    PairedLines,
+)
 from diagbench.compare.inputs import Pair
 from diagbench.compare.methods import Method
 from diagbench.compare.pair import compare_scripts
@@ -34,11 +43,11 @@ class FileResult:
 
     def as_dict(self) -> dict:
         pair, c = self.pair, self.comparison
-        out = {"gold": pair.gold, "pred": pair.pred, "status": "ok" if c else "error",
-               "error": pair.error}
+        out: dict[str, Any] = {"gold": pair.gold, "pred": pair.pred,
+                               "status": "ok" if c else "error", "error": pair.error}
         if c is None:
             return out
-        return out | {
+        out |= {
             "gold_lines": self.gold_lines,
             "components": {name: counts.as_dict() for name, counts in c.components.items()},
             "ordering": c.ordering.as_dict(),
@@ -48,6 +57,11 @@ class FileResult:
             "warnings": c.warnings,
             "differences": c.differences,
         }
+        if c.line_diff is not None:  # the diff method: the content of the paper's Fig. 5
+            out |= {"pairs": [p.as_dict() for p in c.line_diff.pairs],
+                    "unpaired_removed": c.line_diff.unpaired_removed,
+                    "unpaired_added": c.line_diff.unpaired_added}
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> FileResult:
@@ -62,6 +76,10 @@ class FileResult:
             Ordering(data["ordering"]["pairs"], data["ordering"]["discordant_pairs"]),
             similarity or 0.0, 0 if similarity is None else 1, list(data["normalizations"]),
             list(data["warnings"]), list(data["differences"]))
+        if "pairs" in data:
+            comparison.line_diff = LineDiff(
+                "", [PairedLines.from_json(p) for p in data["pairs"]],
+                list(data["unpaired_removed"]), list(data["unpaired_added"]))
         return cls(pair, comparison, data["gold_lines"])
 
 
@@ -78,7 +96,7 @@ def run(pairs: Iterable[Pair], method: Method,
             except SourceError as exc:
                 pair.error = str(exc)
             else:
-                result.comparison = compare_scripts(gold_text, pred_text, method)
+                result.comparison = compare_scripts(gold_text, pred_text, method, pair.name)
                 result.gold_lines = len(gold_text.splitlines())
         results.append(result)
         progress()
