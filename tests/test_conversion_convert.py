@@ -122,3 +122,29 @@ def test_bad_images_are_recorded_and_the_run_goes_on(tmp_path, diagram):
     assert records["good"]["status"] == "converted" and records["good"]["valid"]
     for name in ("notes", "dot", "tall", "blank"):
         assert f"diagbench: {name}: " in done.stderr
+
+
+def test_an_image_of_the_papers_largest_size_converts_when_shrunk(tmp_path, diagram):
+    """7548 × 6510 px (49 MP, the largest figure of paper 000's set): refused as it is
+    (over 40 MP), converted with --max-image-side 2048, the model seeing 2048 × 1766."""
+    images = tmp_path / "images"
+    images.mkdir()
+    with Image.open(diagram) as small:
+        big = Image.new("RGB", (7548, 6510), "white")
+        big.paste(small.convert("RGB").resize((small.width * 8, small.height * 8)), (40, 40))
+    big.save(images / "figure.png")
+    refused = _convert(tmp_path, str(images), "--model", "baseline:ocr", "--out",
+                       str(tmp_path / "as-is"))
+    assert refused.returncode == 3
+    assert "7548×6510 px: over the limit" in refused.stderr
+    done = _convert(tmp_path, str(images), "--model", "baseline:ocr", "--max-image-side",
+                    "2048", "--out", str(tmp_path / "shrunk"))
+    assert done.returncode == 0, done.stderr
+    [record] = map(json.loads, (tmp_path / "shrunk" / "conversions.jsonl").read_text()
+                   .splitlines())
+    assert record["status"] == "converted", record["error"]
+    [response] = map(json.loads, next((tmp_path / "shrunk").rglob("responses.jsonl"))
+                     .read_text().splitlines())
+    [sent] = response["images"]
+    assert (sent["width"], sent["height"], sent["resized_from"][:2]) == (2048, 1766,
+                                                                         [7548, 6510])

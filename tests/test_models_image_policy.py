@@ -60,3 +60,17 @@ def test_unreadable_or_unfittable_images_are_errors_naming_the_file():
         ImagePolicy(max_side=100).apply(ImagePart(b"@startuml\n", "text/plain", "diagram.txt"))
     with pytest.raises(ImagePolicyError, match=r"diagram\.png: cannot fit in 100 bytes"):
         ImagePolicy(max_bytes=100).apply(png(400, 300, noise=True))
+
+
+def test_size_limits_yield_to_a_shrink_but_the_bomb_guard_does_not(tmp_path, monkeypatch):
+    from diagbench.models import image_policy
+    path = tmp_path / "wide.png"
+    Image.new("L", (20_000, 300), "white").save(path)
+    assert "over the limit of 16,384 px" in image_policy.image_problem(path)
+    assert image_policy.image_problem(path, ImagePolicy(max_side=4096)) is None
+    assert image_policy.image_problem(path, ImagePolicy(max_bytes=100_000)) is None
+    assert "over the limit" in image_policy.image_problem(path, ImagePolicy(max_side=20_000))
+    # the guard, lowered below this image's 6 MP: refused whatever the policy, by name
+    monkeypatch.setattr(image_policy, "BOMB_PIXELS", 5_000_000)
+    problem = image_policy.image_problem(path, ImagePolicy(max_side=1024))
+    assert "20000×300 px (6 MP): refused as a possible decompression bomb" in problem

@@ -123,7 +123,7 @@ def _requests(asks: Iterable[Ask], settings: ModelSettings
 def _image(path: Path, settings: ModelSettings) -> ImagePart | str:
     """The image at `path` as it is sent (shrunk when the policy asks), or why it cannot
     be sent."""
-    problem = image_problem(path)
+    problem = image_problem(path, settings.images)
     if problem is not None:
         return problem
     try:

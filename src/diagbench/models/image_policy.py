@@ -18,9 +18,15 @@ from PIL import Image, UnidentifiedImageError
 from diagbench.models.request import ImagePart
 
 SMALLEST_SIDE = 16
-#: Limits of a usable diagram image: below, nothing is legible; above, no model
-#: takes it and decoding it risks the memory of the run.
+#: Limits of a diagram image sent as it is: below, nothing is legible; above, no model
+#: takes it. An image over the upper limits is sent when the policy shrinks it to fit.
 MIN_SIDE, MAX_SIDE, MAX_PIXELS = 32, 16_384, 40_000_000
+#: The decompression-bomb guard: far beyond any diagram (the largest figure of paper 000's
+#: 3GPP set is 7548 × 6510, 49 MP), refused whatever the policy.
+BOMB_PIXELS = 500_000_000
+# Pillow's own guard warns above MAX_IMAGE_PIXELS and refuses above twice that: let it
+# open what BOMB_PIXELS admits, and check the size ourselves before decoding.
+Image.MAX_IMAGE_PIXELS = BOMB_PIXELS
 
 
 class ImagePolicyError(ValueError):
@@ -50,6 +56,14 @@ class ImagePolicy:
 
     def as_dict(self) -> dict:
         return {"max_side": self.max_side, "max_bytes": self.max_bytes}
+
+    def fitted(self, width: int, height: int) -> tuple[int, int]:
+        """The size an image of `width` × `height` is sent at, at most (a byte limit may
+        shrink it further)."""
+        if self.max_side and max(width, height) > self.max_side:
+            scale = self.max_side / max(width, height)
+            return max(1, round(width * scale)), max(1, round(height * scale))
+        return width, height
 
     def apply(self, part: ImagePart) -> ImagePart:
         """`part` itself when it fits, else a smaller PNG that does."""
@@ -82,8 +96,11 @@ def describe(part: ImagePart) -> dict:
             "resized_from": list(part.original) if part.original else None}
 
 
-def image_problem(path: Path) -> str | None:
-    """Why `path` cannot be sent as a diagram image, or None."""
+def image_problem(path: Path, policy: ImagePolicy | None = None) -> str | None:
+    """Why `path` cannot be sent as a diagram image under `policy`, or None: an image
+    over the upper limits is refused only when the policy does not shrink it below them
+    (a byte limit alone is taken to); one over BOMB_PIXELS always."""
+    policy = policy or ImagePolicy()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -92,9 +109,16 @@ def image_problem(path: Path) -> str | None:
                 if width < MIN_SIDE or height < MIN_SIDE:
                     return (f"image is {width}×{height} px: too small to hold a diagram "
                             f"(at least {MIN_SIDE} px a side)")
-                if max(width, height) > MAX_SIDE or width * height > MAX_PIXELS:
+                if width * height > BOMB_PIXELS:
+                    return (f"image is {width}×{height} px ({width * height / 1e6:,.0f} MP): "
+                            f"refused as a possible decompression bomb (over "
+                            f"{BOMB_PIXELS // 1_000_000} MP)")
+                sent_w, sent_h = policy.fitted(width, height)
+                if (max(sent_w, sent_h) > MAX_SIDE or sent_w * sent_h > MAX_PIXELS) \
+                        and not policy.max_bytes:
                     return (f"image is {width}×{height} px: over the limit of {MAX_SIDE:,} px "
-                            f"a side and {MAX_PIXELS // 1_000_000} megapixels")
+                            f"a side and {MAX_PIXELS // 1_000_000} megapixels (shrink it "
+                            f"with --max-image-side or --max-image-bytes)")
                 image.verify()
     except (UnidentifiedImageError, Image.DecompressionBombError,
             Image.DecompressionBombWarning) as exc:
