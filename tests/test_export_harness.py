@@ -90,7 +90,8 @@ def harness_python() -> Path:
             subprocess.run(check, capture_output=True).returncode == 0:
         return python
     start = time.perf_counter()
-    steps = [[sys.executable, "-m", "venv", "--clear", str(VENV)]]
+    # made once; a changed lock installs only what changed (pip keeps the rest)
+    steps = [] if python.exists() else [[sys.executable, "-m", "venv", str(VENV)]]
     steps += [[str(python), "-m", "pip", "-q", *args] for args in INSTALL]
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True, timeout=3600)
