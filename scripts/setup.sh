@@ -12,6 +12,8 @@ missing=()
 command -v javac >/dev/null 2>&1 || missing+=(default-jdk-headless)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
 command -v git >/dev/null 2>&1 || missing+=(git)  # compare --method diff runs git diff
+# extract: EMF/WMF drawings and .doc files of Word documents
+command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-draw-nogui libreoffice-writer-nogui)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from diagbench.benchmarks.conversion.command import PROMPT_OPTION, RENDER_OPTIONS, convert
+from diagbench.benchmarks.conversion.command import (
+    PROMPT_OPTION,
+    RENDER_OPTIONS,
+    convert,
+    extract,
+)
 from diagbench.benchmarks.conversion.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import (
@@ -42,7 +47,7 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
                      help="Take NAME.png (or .jpg, …) from here instead of rendering the "
                           "ground truth."),
         PROMPT_OPTION, *RENDER_OPTIONS)
-    commands = (convert,)
+    commands = (convert, extract)
     columns = COLUMNS
     row_metric = ROW_METRIC
 
