@@ -82,7 +82,7 @@ def evidence(image: Image.Image) -> Evidence:
     # each lifeline: the columns it spans (with the activation bars drawn over it, which
     # hide it) and the rows its segments run over
     spans = []
-    for a, b in _lines(segments.any(axis=0), gap=max(3, width // 150)):
+    for a, b in _lines(np.asarray(segments.any(axis=0)), gap=max(3, width // 150)):
         rows_covered = np.flatnonzero(segments[:, a:b + 1].any(axis=1))
         narrow = b - a <= max(12, width // 50)  # a line, or a line and its bars
         if narrow and a >= edge and b < width - edge \
