@@ -312,13 +312,36 @@ def _skip(rows: Iterator[object], n: int) -> None:
 
 
 @dataclass(slots=True)
+class _BranchState:
+    """A branch of a group being read: its label, the indexes of its messages so far, its
+    colour and line."""
+
+    label: str
+    messages: list[int]
+    color: str | None
+    line: int
+
+
+@dataclass(slots=True)
 class _GroupState:
+    """A group being read (its parent: the index of the enclosing group)."""
+
     kind: GroupKind
     parent: int | None
     color: str | None
     secondary: str | None
     line: int
-    branches: list[list] = field(default_factory=list)  # [label, messages, color, line]
+    branches: list[_BranchState] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _BoxState:
+    """A box being read: its title, colour, the ids of its participants so far, its line."""
+
+    title: str
+    color: str | None
+    members: list[str]
+    line: int
 
 
 class _Builder:
@@ -337,15 +360,17 @@ class _Builder:
         self.open_groups: list[int] = []
         self.branch: list[int] | None = None  # the messages of the innermost open branch
         self.references: list[Reference] = []
-        self.boxes: list[list] = []  # [title, color, members, line]
+        self.boxes: list[_BoxState] = []
         self.open_box: int | None = None
         self.dividers: list[Divider] = []
         self.delays: list[Delay] = []
         self.spacings: list[Spacing] = []
         self.activations: list[Activation] = []
         self.directives: list[Directive] = []
-        # (kind, index); a participant's is its id until _freeze makes it an index
-        self.order: list[tuple[EventKind, Any]] = []
+        # (kind, index into the list of its kind); a participant event's index is into
+        # `declared`, since a participant declared again moves (see _freeze)
+        self.order: list[tuple[EventKind, int]] = []
+        self.declared: list[str] = []  # the participant id of each declaration event
         self.declared_at: list[int] = []  # where the participant events are in `order`
         self.autonumber = Autonumber()
         self.autoactivate = False
@@ -670,8 +695,8 @@ class _Builder:
             # of any); its kind, name, colour and order stay as they were
             self.participants[pid] = self.participants.pop(pid)
             for box in self.boxes:
-                if pid in box[2]:
-                    box[2].remove(pid)
+                if pid in box.members:
+                    box.members.remove(pid)
         else:
             self.participants[pid] = Participant(
                 pid, name, cast(ParticipantKind, kind), True,
@@ -680,9 +705,10 @@ class _Builder:
             if order:
                 self.ranked = True
         self.declared_at.append(len(self.order))
-        self.order.append(("participant", pid))  # resolved to an index in _freeze
+        self.order.append(("participant", len(self.declared)))
+        self.declared.append(pid)
         if self.open_box is not None:
-            self.boxes[self.open_box][2].append(pid)
+            self.boxes[self.open_box].members.append(pid)
         return nxt
 
     def _activate(self, line: str, raw: str, number: int, lines: list[str], i: int):
@@ -692,7 +718,7 @@ class _Builder:
             if pid is False:
                 return False
             if len(self.participants) > known:  # one declared again is not created
-                self._add_activation("create", cast(str, self.order[-1][1]), None, number)
+                self._add_activation("create", self.declared[-1], None, number)
             return pid
         m = syn.ACTIVATE.match(line)
         if not m:
@@ -801,7 +827,7 @@ class _Builder:
                 return None
             gi = self.open_groups[-1]
             self.branch = []
-            self.groups[gi].branches.append([label, self.branch, color, number])
+            self.groups[gi].branches.append(_BranchState(label, self.branch, color, number))
             self.order.append(("else", gi))
             self.last_leaf = -1
         elif kind == "end":
@@ -809,7 +835,7 @@ class _Builder:
                 self._error(number, raw, "'end' without an open group")
                 return None
             self.order.append(("group_end", self.open_groups.pop()))
-            self.branch = self.groups[self.open_groups[-1]].branches[-1][1] \
+            self.branch = self.groups[self.open_groups[-1]].branches[-1].messages \
                 if self.open_groups else None
             self.last_event = self.last_leaf = -1
         else:
@@ -823,7 +849,7 @@ class _Builder:
             state = _GroupState(cast(GroupKind, "par" if kind == "par2" else kind), parent, color,
                                 secondary, number)
             self.branch = []
-            state.branches.append([label, self.branch, None, number])
+            state.branches.append(_BranchState(label, self.branch, None, number))
             self.groups.append(state)
             self.open_groups.append(gi)
             self.order.append(("group_start", gi))
@@ -839,7 +865,7 @@ class _Builder:
             return None
         title = m.group("q") if m.group("q") is not None else (m.group("t") or "")
         self.open_box = len(self.boxes)
-        self.boxes.append([title.strip(), m.group("color"), [], number])
+        self.boxes.append(_BoxState(title.strip(), m.group("color"), [], number))
         self.order.append(("box_start", self.open_box))
         return None
 
@@ -968,7 +994,7 @@ class _Builder:
         if self.open_groups:
             self._drop_groups(set(self.open_groups))
         if self.open_box is not None:
-            self._error(self.boxes[self.open_box][3], "box", "unterminated box (no 'end box')")
+            self._error(self.boxes[self.open_box].line, "box", "unterminated box (no 'end box')")
 
     def _drop_groups(self, dropped: set[int]) -> None:
         """Remove groups (their messages stay), renumbering the others and the order."""
@@ -992,10 +1018,12 @@ class _Builder:
     def _freeze(self) -> SequenceDiagram:
         participants = list(self.participants.values())
         order = self.order
-        if self.declared_at:
+        if self.declared_at:  # a declaration event's index: its participant's place
             positions = {pid: k for k, pid in enumerate(self.participants)}
+            declared = self.declared
+            order = order.copy()
             for k in self.declared_at:
-                order[k] = ("participant", positions[order[k][1]])
+                order[k] = ("participant", positions[declared[order[k][1]]])
         if self.ranked:
             ranked = sorted(range(len(participants)),
                             key=lambda k: (participants[k].order or 0, k))
@@ -1003,13 +1031,13 @@ class _Builder:
             participants = [participants[k] for k in ranked]
             order = [(kind, rank[ref] if kind == "participant" else ref) for kind, ref in order]
         groups = tuple(
-            Group(g.kind, tuple(Branch(lbl, tuple(msgs), color, line)
-                                for lbl, msgs, color, line in g.branches),
+            Group(g.kind, tuple(Branch(b.label, tuple(b.messages), b.color, b.line)
+                                for b in g.branches),
                   g.parent, g.secondary, g.color, g.line)
             for g in self.groups
         ) if self.groups else ()
-        boxes = tuple(Box(t, c, tuple(m), line)
-                      for t, c, m, line in self.boxes) if self.boxes else ()
+        boxes = tuple(Box(b.title, b.color, tuple(b.members), b.line)
+                      for b in self.boxes) if self.boxes else ()
         return SequenceDiagram(  # positional, in field order: half the cost of keywords
             self.title, tuple(participants), tuple(self.messages), tuple(self.notes), groups,
             tuple(self.references), boxes, tuple(self.dividers), tuple(self.delays),
