@@ -334,6 +334,10 @@ def stereotypes_of(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in re.findall(r"<<\s*([^<>]*?)\s*>>", text or ""))
 
 
+#: The entity a bracketed end of a link declares, by its brackets.
+_BRACKETED: dict[str, EntityKind] = {"[]": "component", "()": "usecase"}
+
+
 def endpoint(builder: GraphBuilder, raw: str, number: int, end: str) -> str:
     """The entity id an end of a link names, declaring it when new."""
     raw = raw.strip()
@@ -346,18 +350,14 @@ def endpoint(builder: GraphBuilder, raw: str, number: int, end: str) -> str:
     if raw.startswith("()"):
         name = unquote(raw[2:])
         return builder.entity(name, name, "circle", "()", number, declared=False)
-    if raw.startswith("[") and raw.endswith("]"):
+    brackets = raw[:1] + raw[-1:]
+    if brackets in _BRACKETED:  # [component], (use case)
         name = raw[1:-1].strip()
         ref = builder.resolve(name)
         if ref in builder.entities:
             return ref
-        return builder.entity(name, name, "component", "[]", number, declared=False)
-    if raw.startswith("(") and raw.endswith(")"):
-        name = raw[1:-1].strip()
-        ref = builder.resolve(name)
-        if ref in builder.entities:
-            return ref
-        return builder.entity(name, name, "usecase", "()", number, declared=False)
+        return builder.entity(name, name, _BRACKETED[brackets], brackets, number,
+                              declared=False)
     if raw.startswith(":") and raw.endswith(":") and len(raw) > 2:
         name = raw[1:-1].strip()
         ref = builder.resolve(name)
