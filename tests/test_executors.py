@@ -53,7 +53,7 @@ def _files(root: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("make", [LocalExecutor, "ray"])
 def test_map_keeps_the_order_and_reports_each_item(cluster, make):
-    from diagbench.executors.protocol import open_executor
+    from diagbench.executors.registry import open_executor
 
     executor = open_executor("ray") if make == "ray" else make()
     ticks: list[int] = []
@@ -70,7 +70,7 @@ def test_engines_asked_for_from_two_threads_share_one_pool(cluster):
     wait forever for the CPUs the first one holds."""
     import threading
 
-    from diagbench.executors.protocol import open_executor
+    from diagbench.executors.registry import open_executor
 
     executor = open_executor("ray")
     start = threading.Barrier(4)

@@ -72,7 +72,7 @@ def test_the_diagram_kind_is_the_one_plantuml_draws(tmp_path):
 
 def test_the_class_model_is_a_view_of_the_graph_model():
     from diagbench.diagram.classes import Relation, UmlClass
-    from diagbench.formats.plantuml.classes import parse_class_diagram
+    from tests.class_view import parse_class_diagram
 
     view = parse_class_diagram('@startuml\nclass "Golden Retriever" as GR <<pet>>\n'
                                "abstract class Animal {\n  +name : String\n  +eat()\n}\n"

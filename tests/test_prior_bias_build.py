@@ -15,8 +15,8 @@ import pytest
 
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Instance, check_instance
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, load_vocabulary
-from diagbench.formats.plantuml.classes import parse_class_diagram
 from diagbench.render.plantuml_pipe import PlantUMLEngine
+from tests.class_view import parse_class_diagram
 
 PER_CELL = 6
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from diagbench.executors.protocol import EXECUTORS
+from diagbench.executors.registry import EXECUTORS
 
 if TYPE_CHECKING:
     from diagbench.executors.protocol import Executor
@@ -29,7 +29,8 @@ OPTIONS = (
 def opened(executor: str, ray_address: str | None) -> Iterator[Executor]:
     """The executor asked for on the command line, closed on exit; one that cannot run
     here (Ray missing, cluster unreachable) is a usage error (exit 2) with the reason."""
-    from diagbench.executors.protocol import ExecutorUnavailable, open_executor
+    from diagbench.executors.protocol import ExecutorUnavailable
+    from diagbench.executors.registry import open_executor
 
     if ray_address and executor != "ray":
         raise click.UsageError("--ray-address applies to --executor ray only")

@@ -4,8 +4,7 @@
     local  this process and its warm engine processes (`local.LocalExecutor`)
     ray    Ray tasks, and pools of Ray actors each holding a warm engine (`ray.RayExecutor`)
 
-Executors are named in `EXECUTORS` and imported when opened, so that start-up imports
-no heavy library (Ray is an optional extra: `pip install 'diagbench[ray]'`).
+Executors are named in `diagbench.executors.registry` and imported when opened.
 """
 
 from __future__ import annotations
@@ -13,19 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from diagbench.references import load
-
 if TYPE_CHECKING:
     from diagbench.render.engines import Engine
 
 A = TypeVar("A")
 R = TypeVar("R")
-
-EXECUTORS: dict[str, str] = {
-    "local": "diagbench.executors.local:LocalExecutor",
-    "ray": "diagbench.executors.ray:RayExecutor",
-}
-
 
 class ExecutorUnavailable(RuntimeError):
     """An executor cannot be used here (Ray not installed, cluster not reachable); the
@@ -48,10 +39,3 @@ class Executor(Protocol):
     def close(self) -> None:
         """Release what the executor holds (processes, actors, a Ray instance it started)."""
         ...
-
-
-def open_executor(name: str, address: str | None = None) -> Executor:
-    """The executor `name`, started (`address`: the Ray cluster to join, where it applies);
-    `ExecutorUnavailable` when it cannot run here."""
-    executor: Executor = load(EXECUTORS[name])(address)
-    return executor

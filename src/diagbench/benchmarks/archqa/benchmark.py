@@ -107,7 +107,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         engines = (executor or LocalExecutor()).engine
         info = build_archqa(list(sources), out, per_subtype, jobs,
                             lambda name, texts, folder, fmt:
-                            engines(name, jobs, 60.0).render(texts, folder, fmt))
+                            engines(name, jobs, 60.0).render(texts, folder, fmt)).to_json()
         families = ", ".join(f"{k} {v['questions']}" for k, v in info["by_family"].items())
         lines = [f"{info['diagrams']} diagrams, {info['questions']} questions ({families})",
                  f"engine check: {info['engine_check_equal']}/{len(info['engine_check'])} "

@@ -40,7 +40,7 @@ import re
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -178,22 +178,25 @@ _TYPE_STEMS = {
 }
 
 
-def candidates(a: Annotation) -> Iterator[tuple[str, str]]:
-    """Every question SADU's templates can ask about `a`, as (subtype, text), in the
-    order of the subtypes and, within one, of the annotation."""
-    for subtype, stem in (
-            ("total_entity_number", "How many entities are in the diagram?"),
-            ("total_relation_number", "How many relations are in the diagram?"),
-            ("entities_have_more_than_one_relations",
-             "How many entities have more than one relation?"),
-            ("total_cluster_number", "How many clusters are in the diagram?"),
-            ("how_many_entities_not_in_clusters",
-             "How many entities are not contained in any cluster?"),
-            ("how_many_relations_have_label", "How many relations have a label?"),
-            ("how_many_clusters_have_clusters_within",
-             "How many clusters contain at least one sub-cluster (nested clusters)?"),
-            ("how_many_relation_types", "How many relation types appear in the diagram?")):
+#: The questions about the whole diagram, as (subtype, stem).
+_DIAGRAM_QUESTIONS = (
+    ("total_entity_number", "How many entities are in the diagram?"),
+    ("total_relation_number", "How many relations are in the diagram?"),
+    ("entities_have_more_than_one_relations", "How many entities have more than one relation?"),
+    ("total_cluster_number", "How many clusters are in the diagram?"),
+    ("how_many_entities_not_in_clusters", "How many entities are not contained in any cluster?"),
+    ("how_many_relations_have_label", "How many relations have a label?"),
+    ("how_many_clusters_have_clusters_within",
+     "How many clusters contain at least one sub-cluster (nested clusters)?"),
+    ("how_many_relation_types", "How many relation types appear in the diagram?"))
+
+
+def _whole_diagram(a: Annotation) -> Iterator[tuple[str, str]]:
+    for subtype, stem in _DIAGRAM_QUESTIONS:
         yield _q(subtype, stem)
+
+
+def _element_counts(a: Annotation) -> Iterator[tuple[str, str]]:
     for c in a.clusters:
         yield _q("how_many_entities_does_certain_cluster_have",
                  f"How many entities are contained in Cluster '{c.name}'?")
@@ -206,6 +209,9 @@ def candidates(a: Annotation) -> Iterator[tuple[str, str]]:
                      f"How many methods does Entity '{e.name}' have?")
     if a.clusters:
         yield _q("cluster_has_most_entities", "Which cluster(s) contain the most entities?")
+
+
+def _neighbours(a: Annotation) -> Iterator[tuple[str, str]]:
     entity_ends = {end for r in a.relations for end in (r.source, r.target)}
     for e in a.entities:
         if e.id in entity_ends:
@@ -213,23 +219,25 @@ def candidates(a: Annotation) -> Iterator[tuple[str, str]]:
     for c in a.clusters:
         yield _q("certain_cluster_contains_entity",
                  f"Which entities are contained in cluster '{c.name}'? ")
-    for r in a.relations:
-        if not r.label:
-            continue
-        s, t = a.name(r.source), a.name(r.target)
-        ks, kt = _kind(a, r.source), _kind(a, r.target)
+
+
+def _labels(a: Annotation) -> Iterator[tuple[str, str]]:
+    labelled = [r for r in a.relations if r.label]
+    for r in labelled:
         yield _q("label_on_the_relation",
-                 f"What is the label on the relation between {ks} '{s}' and {kt} '{t}'?")
-    for r in a.relations:
-        if r.label:
-            yield _q("label_on_the_relation_source",
-                     f"Which {_kind(a, r.source, False)} has a relation with label "
-                     f"'{r.label}' to {_kind(a, r.target)} '{a.name(r.target)}'?")
-    for r in a.relations:
-        if r.label:
-            yield _q("label_on_the_relation_target",
-                     f"Which {_kind(a, r.target, False)} has a relation with label "
-                     f"'{r.label}' from {_kind(a, r.source)} '{a.name(r.source)}'? ")
+                 f"What is the label on the relation between {_kind(a, r.source)} "
+                 f"'{a.name(r.source)}' and {_kind(a, r.target)} '{a.name(r.target)}'?")
+    for r in labelled:
+        yield _q("label_on_the_relation_source",
+                 f"Which {_kind(a, r.source, False)} has a relation with label "
+                 f"'{r.label}' to {_kind(a, r.target)} '{a.name(r.target)}'?")
+    for r in labelled:
+        yield _q("label_on_the_relation_target",
+                 f"Which {_kind(a, r.target, False)} has a relation with label "
+                 f"'{r.label}' from {_kind(a, r.source)} '{a.name(r.source)}'? ")
+
+
+def _contents(a: Annotation) -> Iterator[tuple[str, str]]:
     for e in a.entities:
         if any(e.id in c.entities for c in a.clusters):
             yield _q("cluster_contains_certain_entity",
@@ -243,24 +251,34 @@ def candidates(a: Annotation) -> Iterator[tuple[str, str]]:
             yield _q("entity_contains_certain_method",
                      f"What methods does Entity '{e.name}' have? Please only the return "
                      "function names.")
+
+
+def _relations(a: Annotation) -> Iterator[tuple[str, str]]:
     for r in a.relations:
         yield _q("type_on_the_relation", _TYPE_STEMS[a.family].format(
             f"{_kind(a, r.source)} '{a.name(r.source)}'",
             f"{_kind(a, r.target)} '{a.name(r.target)}'"))
-    targets = [r.target for r in a.relations] + [r.source for r in a.relations]
+    targets = {r.target for r in a.relations}
+    sources = {r.source for r in a.relations}
     for e in a.entities:
-        if e.id in targets[:len(a.relations)]:
+        if e.id in targets:
             yield _q("relation_source",
                      f"Which entity is the source in a relation to Entity '{e.name}'?")
     for e in a.entities:
-        if e.id in targets[len(a.relations):]:
+        if e.id in sources:
             yield _q("relation_target",
                      f"Which entity is the target in a relation from Entity '{e.name}'?")
-    labels = list(dict.fromkeys(r.label for r in a.relations if r.label))
-    for label in labels:
+    for label in dict.fromkeys(r.label for r in a.relations if r.label):
         yield _q("which_relation_has_certain_label",
                  f"Which relation(s) carry the label '{label}'? Please use format [source "
                  "entity, target entity] to represent certain relation.")
+
+
+def candidates(a: Annotation) -> Iterator[tuple[str, str]]:
+    """Every question SADU's templates can ask about `a`, as (subtype, text), in the
+    order of the subtypes and, within one, of the annotation."""
+    for part in (_whole_diagram, _element_counts, _neighbours, _labels, _contents, _relations):
+        yield from part(a)
 
 
 def _flat(value: Any) -> Iterator[Any]:
@@ -305,56 +323,105 @@ def check(a: Annotation, subtype: str, text: str) -> tuple[Any, str | None, str 
     return answer, None, None
 
 
-# --- rendering and the engine check ---------------------------------------------------
+# --- the diagrams read -----------------------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Source:
-    """One diagram of one input file."""
+    """One diagram of one input file, and its name in the data set (`ident`)."""
 
     path: Path
     block: int
     language: str
     engine: str
     text: str
-    parsed: Any
+    parsed: GraphDiagram
     ident: str = ""
-    notes: list[str] = field(default_factory=list)
 
 
-def _sources(paths: list[Path]) -> tuple[list[Source], list[dict]]:
+@dataclass(frozen=True, slots=True)
+class DiagramRejection:
+    """A diagram left out, and why."""
+
+    file: str
+    block: int
+    reason: str
+    detail: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"file": self.file, "block": self.block, "reason": self.reason}
+        return row if self.detail is None else row | {"detail": self.detail}
+
+
+def _sources(paths: list[Path]) -> tuple[list[Source], list[DiagramRejection]]:
     from diagbench.formats.read import language_of, read
     from diagbench.render.engines import diagrams, language
     from diagbench.render.run import source_files
 
     out: list[Source] = []
-    rejected: list[dict] = []
+    rejected: list[DiagramRejection] = []
     for path in source_files(paths):
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            rejected.append({"file": str(path), "block": 0, "reason": "unreadable file",
-                             "detail": str(exc)})
+            rejected.append(DiagramRejection(str(path), 0, "unreadable file", str(exc)))
             continue
         lang, engine = language_of(path, text), language(path, text)
         blocks = diagrams(engine, text)
         for parsed in read(text, lang):
-            base = {"file": str(path), "block": parsed.index}
+            reason, detail = None, None
             if not isinstance(parsed.diagram, GraphDiagram):
-                rejected.append(base | {"reason": f"not a graph diagram ({parsed.kind})"})
+                reason = f"not a graph diagram ({parsed.kind})"
             elif parsed.errors:
-                rejected.append(base | {"reason": "the reader reported errors",
-                                        "detail": str(parsed.errors[0])})
+                reason, detail = "the reader reported errors", str(parsed.errors[0])
             elif not parsed.diagram.entities:
-                rejected.append(base | {"reason": "no entities"})
+                reason = "no entities"
             elif parsed.index >= len(blocks):
-                rejected.append(base | {"reason": "the engine sees fewer diagrams"})
+                reason = "the engine sees fewer diagrams"
+            if reason is not None:
+                rejected.append(DiagramRejection(str(path), parsed.index, reason, detail))
             else:
                 out.append(Source(path, parsed.index, lang, engine, blocks[parsed.index],
                                   parsed.diagram))
-    return out, rejected
+    return _named(out), rejected
 
 
-def _drawn(engine: str, svg: str) -> dict[str, int] | None:
+def _named(sources: list[Source]) -> list[Source]:
+    """`sources` each named after its file (and block), a number added to repeated names."""
+    used: Counter[str] = Counter()
+    named = []
+    for s in sources:
+        stem = s.path.stem + (f"-{s.block}" if s.block else "")
+        used[stem] += 1
+        named.append(replace(s, ident=stem if used[stem] == 1 else f"{stem}-{used[stem]}"))
+    return named
+
+
+# --- rendering and the engine check ---------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Entities, relations and clusters, as read or as drawn."""
+
+    entities: int
+    relations: int
+    clusters: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"entities": self.entities, "relations": self.relations,
+                "clusters": self.clusters}
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """What the engine made of one diagram: the PNG's path in the data set ("" when not
+    rendered, with why in `notes`) and the counts drawn in its SVG (None when unknown)."""
+
+    image: str
+    drawn: Counts | None
+    notes: tuple[str, ...] = ()
+
+
+def _drawn(engine: str, svg: str) -> Counts | None:
     from diagbench.render.graph_stats import graph_statistics
     from diagbench.render.graph_svg import drawn_graph
 
@@ -365,7 +432,7 @@ def _drawn(engine: str, svg: str) -> dict[str, int] | None:
         if found is None:
             return None
         stats = dict(found)
-    return {k: int(stats[k]) for k in ("entities", "relations", "clusters")}
+    return Counts(int(stats["entities"]), int(stats["relations"]), int(stats["clusters"]))
 
 
 Render = Callable[[str, list[str], Path, str], list[Any]]
@@ -386,134 +453,260 @@ def _prepare(source: Source, for_stats: bool) -> str:
     return mark_graph(text) if for_stats else text
 
 
+def _version(results: list[Any]) -> str:
+    """The engine version the last result that gives one gives."""
+    return next((v for r in reversed(results) if (v := getattr(r, "version", "") or "")), "")
+
+
+def _images(render: Render, name: str, group: list[Source], out: Path
+            ) -> tuple[list[tuple[str, str]], str]:
+    """Each diagram's PNG moved to out/images: its path ("" when not rendered) and why
+    not; and the engine version."""
+    staging = out / ".staging-png"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    try:
+        results = render(name, [_prepare(s, False) for s in group], staging, "png")
+        images = []
+        for s, result in zip(group, results, strict=True):
+            if not result.ok or result.image is None:
+                images.append(("", f"not rendered: {result.error}"))
+                continue
+            shutil.move(str(result.image), out / "images" / f"{s.ident}.png")
+            images.append((f"images/{s.ident}.png", ""))
+        return images, _version(results)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _drawings(render: Render, name: str, group: list[Source], out: Path
+              ) -> tuple[list[Counts | None], str]:
+    """What each diagram's SVG draws (None when not rendered); and the engine version."""
+    staging = out / ".staging-svg"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    try:
+        results = render(name, [_prepare(s, True) for s in group], staging, "svg")
+        drawn = [_drawn(name, Path(r.image).read_text(encoding="utf-8", errors="replace"))
+                 if r.ok and r.image is not None else None
+                 for r in results]
+        if len(drawn) != len(group):
+            raise ValueError(f"{name} rendered {len(drawn)} SVGs of {len(group)} diagrams")
+        return drawn, _version(results)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _render_all(sources: list[Source], out: Path, render: Render,
+                progress: Callable[[str], None]) -> tuple[dict[str, Drawing], dict[str, str]]:
+    """Each diagram's drawing by ident, and each engine's version, rendered engine by
+    engine (its PNGs and SVGs at once)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from diagbench.render.engines import ENGINES
+
+    drawings: dict[str, Drawing] = {}
+    versions: dict[str, str] = {}
+    for name in ENGINES:
+        group = [s for s in sources if s.engine == name]
+        if not group:
+            continue
+        progress(f"rendering {len(group)} {name} diagrams")
+        with ThreadPoolExecutor(max_workers=2) as pool:  # the image and the SVG at once
+            pngs = pool.submit(_images, render, name, group, out)
+            svgs = pool.submit(_drawings, render, name, group, out)
+            (images, png_version), (drawn, svg_version) = pngs.result(), svgs.result()
+        versions[name] = svg_version or png_version
+        for s, (image, why), counts in zip(group, images, drawn, strict=True):
+            drawings[s.ident] = Drawing(image, counts, (why,) if why else ())
+    return drawings, versions
+
+
+# --- asking -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class EngineCheck:
+    """A diagram's counts as read and as its engine drew them."""
+
+    diagram: str
+    engine: str
+    kind: str
+    read: Counts
+    drawn: Counts | None
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"diagram": self.diagram, "engine": self.engine, "kind": self.kind,
+                "read": self.read.to_json(),
+                "drawn": None if self.drawn is None else self.drawn.to_json(),
+                "equal": self.drawn == self.read, "notes": list(self.notes)}
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionRejection:
+    """A candidate question left out, and why."""
+
+    diagram: str
+    subtype: str
+    question: str
+    reason: str
+    detail: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"diagram": self.diagram, "subtype": self.subtype, "question": self.question,
+                "reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A candidate question kept, with its gold answer."""
+
+    subtype: str
+    text: str
+    answer: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """One diagram annotated and asked: its annotation, engine check, the questions kept
+    and those rejected."""
+
+    annotation: Annotation
+    check: EngineCheck
+    kept: tuple[Kept, ...]
+    rejected: tuple[QuestionRejection, ...]
+
+
 _TOTALS = {"total_entity_number": "entities", "total_relation_number": "relations",
            "total_cluster_number": "clusters"}
 
 
+def _verdict(annotation: Annotation, subtype: str, text: str, read: Counts,
+             drawn: Counts | None) -> tuple[Any, str | None, str | None]:
+    """`check`, and a count the engine drew otherwise rejects a question about it."""
+    answer, reason, detail = check(annotation, subtype, text)
+    if reason is None and subtype in _TOTALS and drawn is not None:
+        field_name = _TOTALS[subtype]
+        was, seen = getattr(read, field_name), getattr(drawn, field_name)
+        if seen != was:
+            return answer, "the engine drew another count", f"read {was}, drawn {seen}"
+    return answer, reason, detail
+
+
+def _ask(source: Source, drawing: Drawing, out: Path, per_subtype: int) -> Asked:
+    """Copy the diagram's source into out/sources, annotate it, check it against its
+    drawing and ask it every candidate question."""
+    family = family_of(source.parsed.kind)
+    ident = f"{family}/{source.ident}"
+    suffix = source.path.suffix if not source.block else f"-{source.block}{source.path.suffix}"
+    copy = out / "sources" / f"{source.ident}{suffix}"
+    copy.write_text(source.text, encoding="utf-8")
+    annotation, notes = annotate(source.parsed, ident, str(copy.relative_to(out)),
+                                 drawing.image)
+    read = Counts(len(annotation.entities), len(annotation.relations),
+                  len(annotation.clusters))
+    kept: list[Kept] = []
+    rejected: list[QuestionRejection] = []
+    per: Counter[str] = Counter()
+    for subtype, text in dict.fromkeys(candidates(annotation)):  # a text asked once
+        answer, reason, detail = _verdict(annotation, subtype, text, read, drawing.drawn)
+        if reason is None and per_subtype and per[subtype] >= per_subtype:
+            reason = f"beyond --per-subtype {per_subtype}"
+        if reason is not None:
+            rejected.append(QuestionRejection(ident, subtype, text.split("\nRequired", 1)[0],
+                                              reason, detail))
+            continue
+        per[subtype] += 1
+        kept.append(Kept(subtype, text, answer))
+    check_ = EngineCheck(ident, source.engine, source.parsed.kind, read, drawing.drawn,
+                         tuple(notes))
+    return Asked(annotation, check_, tuple(kept), tuple(rejected))
+
+
+# --- the data set -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class BuildReport:
+    """What a build made and left out: build.json's content (`to_json`)."""
+
+    per_subtype: int
+    annotations: tuple[Annotation, ...]
+    questions: tuple[Question, ...]
+    languages: tuple[str, ...]  # the language of each diagram read
+    diagrams_rejected: tuple[DiagramRejection, ...]
+    checks: tuple[EngineCheck, ...]
+    rejections: tuple[QuestionRejection, ...]
+    versions: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        by_subtype = {t: 0 for t in SUBTYPES}
+        by_subtype.update(Counter(q.subtype for q in self.questions))
+        return {
+            "diagrams": len(self.annotations),
+            "questions": len(self.questions),
+            "per_subtype": self.per_subtype,
+            "by_subtype": by_subtype,
+            "by_family": {f: {"diagrams": sum(a.family == f for a in self.annotations),
+                              "questions": sum(q.family == f for q in self.questions)}
+                          for f in ("behavioral", "structural", "er")},
+            "by_language": dict(Counter(self.languages)),
+            "rejected": dict(Counter(r.reason for r in self.rejections).most_common()),
+            "rejected_by_subtype": dict(Counter(r.subtype for r in self.rejections
+                                                ).most_common()),
+            "diagrams_rejected": [r.to_json() for r in self.diagrams_rejected],
+            "engine_check": [c.to_json() for c in self.checks],
+            "engine_check_equal": sum(c.drawn == c.read for c in self.checks),
+            "rejections": [r.to_json() for r in self.rejections],
+            "versions": self.versions,
+        }
+
+
+def _questions(asked: list[Asked]) -> list[Question]:
+    """The questions kept, numbered across the data set."""
+    questions: list[Question] = []
+    for one in asked:
+        ident, family = one.annotation.id, one.annotation.family
+        for k in one.kept:
+            questions.append(Question(f"{ident}/{len(questions)}", ident, family, k.text,
+                                      k.answer, k.subtype, kind_of(k.subtype),
+                                      DIFFICULTY[k.subtype], k.answer))
+    return questions
+
+
 def build_archqa(paths: list[Path], out: Path, per_subtype: int = 1, jobs: int = 2,
                  render: Render | None = None,
-                 progress: Callable[[str], None] = lambda _: None) -> dict:
-    """Build the data set from the diagram files under `paths` into `out`; return
-    build.json's content. `per_subtype` keeps the first N well-defined questions of
-    each subtype per diagram (0: all; SADU keeps one)."""
-    from diagbench.render.engines import ENGINES
-
-    def do_render(name: str, texts: list[str], folder: Path, fmt: str) -> list[Any]:
-        if render is not None:
-            return render(name, texts, folder, fmt)
-        return _render(name, texts, folder, fmt, jobs)
-
-    sources, diagram_rejections = _sources(paths)
+                 progress: Callable[[str], None] = lambda _: None) -> BuildReport:
+    """Build the data set from the diagram files under `paths` into `out`: read, render,
+    then annotate and ask each diagram drawn; write the files and return the report.
+    `per_subtype` keeps the first N well-defined questions of each subtype per diagram
+    (0: all; SADU keeps one)."""
+    sources, diagrams_rejected = _sources(paths)
     out.mkdir(parents=True, exist_ok=True)
     for sub in ("images", "sources"):
         shutil.rmtree(out / sub, ignore_errors=True)
         (out / sub).mkdir()
-    used: Counter[str] = Counter()
+    def local(name: str, texts: list[str], folder: Path, fmt: str) -> list[Any]:
+        return _render(name, texts, folder, fmt, jobs)
+
+    drawings, versions = _render_all(sources, out, render or local, progress)
+    asked: list[Asked] = []
     for s in sources:
-        stem = s.path.stem + (f"-{s.block}" if s.block else "")
-        used[stem] += 1
-        s.ident = stem if used[stem] == 1 else f"{stem}-{used[stem]}"
-    drawn: dict[str, dict[str, int] | None] = {}
-    images: dict[str, str] = {}
-    versions: dict[str, str] = {}
-
-    def one(name: str, group: list[Source], fmt: str) -> None:
-        staging = out / f".staging-{fmt}"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir()
-        try:
-            results = do_render(name, [_prepare(s, fmt == "svg") for s in group], staging, fmt)
-            for s, result in zip(group, results, strict=True):
-                versions[name] = getattr(result, "version", "") or versions.get(name, "")
-                if not result.ok or result.image is None:
-                    if fmt == "png":
-                        images[s.ident] = ""
-                        s.notes.append(f"not rendered: {result.error}")
-                    continue
-                if fmt == "png":
-                    shutil.move(str(result.image), out / "images" / f"{s.ident}.png")
-                    images[s.ident] = f"images/{s.ident}.png"
-                else:
-                    drawn[s.ident] = _drawn(name, Path(result.image).read_text(
-                        encoding="utf-8", errors="replace"))
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-
-    from concurrent.futures import ThreadPoolExecutor
-    for name in ENGINES:
-        group = [s for s in sources if s.engine == name]
-        if group:
-            progress(f"rendering {len(group)} {name} diagrams")
-            with ThreadPoolExecutor(max_workers=2) as pool:  # the image and the SVG at once
-                list(pool.map(one, (name, name), (group, group), ("png", "svg")))
-
-    annotations: list[Annotation] = []
-    questions: list[Question] = []
-    rejections: list[dict] = []
-    engine_check: list[dict] = []
-    for s in sources:
-        if not images.get(s.ident):
-            diagram_rejections.append({"file": str(s.path), "block": s.block,
-                                       "reason": "the engine did not draw it",
-                                       "detail": "; ".join(s.notes)})
+        drawing = drawings[s.ident]
+        if not drawing.image:
+            diagrams_rejected.append(DiagramRejection(str(s.path), s.block,
+                                                      "the engine did not draw it",
+                                                      "; ".join(drawing.notes)))
             continue
-        family = family_of(s.parsed.kind)
-        ident = f"{family}/{s.ident}"
-        suffix = s.path.suffix if not s.block else f"-{s.block}{s.path.suffix}"
-        copy = out / "sources" / f"{s.ident}{suffix}"
-        copy.write_text(s.text, encoding="utf-8")
-        annotation, notes = annotate(s.parsed, ident, str(copy.relative_to(out)),
-                                     images[s.ident])
-        annotations.append(annotation)
-        read = {"entities": len(annotation.entities), "relations": len(annotation.relations),
-                "clusters": len(annotation.clusters)}
-        seen = drawn.get(s.ident)
-        engine_check.append({"diagram": ident, "engine": s.engine, "kind": s.parsed.kind,
-                             "read": read, "drawn": seen, "equal": seen == read,
-                             "notes": notes})
-        kept: Counter[str] = Counter()
-        for subtype, text in dict.fromkeys(candidates(annotation)):  # a text asked once
-            answer, reason, detail = check(annotation, subtype, text)
-            if reason is None and subtype in _TOTALS and seen is not None \
-                    and seen[_TOTALS[subtype]] != read[_TOTALS[subtype]]:
-                reason = "the engine drew another count"
-                detail = f"read {read[_TOTALS[subtype]]}, drawn {seen[_TOTALS[subtype]]}"
-            if reason is None and per_subtype and kept[subtype] >= per_subtype:
-                reason = f"beyond --per-subtype {per_subtype}"
-            if reason is not None:
-                rejections.append({"diagram": ident, "subtype": subtype,
-                                   "question": text.split("\nRequired", 1)[0],
-                                   "reason": reason, "detail": detail})
-                continue
-            kept[subtype] += 1
-            questions.append(Question(f"{ident}/{len(questions)}", ident, family, text,
-                                      answer, subtype, kind_of(subtype),
-                                      DIFFICULTY[subtype], answer))
-    _write_jsonl(out / "annotations.jsonl", [a.to_json() for a in annotations])
-    _write_jsonl(out / "questions.jsonl", [q.to_json() for q in questions])
-    by_subtype = {t: 0 for t in SUBTYPES}
-    by_subtype.update(Counter(q.subtype for q in questions))
-    info = {
-        "diagrams": len(annotations),
-        "questions": len(questions),
-        "per_subtype": per_subtype,
-        "by_subtype": by_subtype,
-        "by_family": {f: {"diagrams": sum(a.family == f for a in annotations),
-                          "questions": sum(q.family == f for q in questions)}
-                      for f in ("behavioral", "structural", "er")},
-        "by_language": dict(Counter(s.language for s in sources)),
-        "rejected": dict(Counter(r["reason"] for r in rejections).most_common()),
-        "rejected_by_subtype": {t: n for t, n in Counter(r["subtype"] for r in rejections
-                                                         ).most_common()},
-        "diagrams_rejected": diagram_rejections,
-        "engine_check": engine_check,
-        "engine_check_equal": sum(c["equal"] for c in engine_check),
-        "rejections": rejections,
-        "versions": versions,
-    }
-    (out / "build.json").write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
-    return info
+        asked.append(_ask(s, drawing, out, per_subtype))
+    report = BuildReport(per_subtype, tuple(a.annotation for a in asked),
+                         tuple(_questions(asked)), tuple(s.language for s in sources),
+                         tuple(diagrams_rejected), tuple(a.check for a in asked),
+                         tuple(r for a in asked for r in a.rejected), versions)
+    _write_jsonl(out / "annotations.jsonl", [a.to_json() for a in report.annotations])
+    _write_jsonl(out / "questions.jsonl", [q.to_json() for q in report.questions])
+    (out / "build.json").write_text(json.dumps(report.to_json(), indent=1,
+                                               ensure_ascii=False) + "\n", encoding="utf-8")
+    return report
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> None:

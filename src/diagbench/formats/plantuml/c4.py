@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from diagbench.diagram.graph import EntityKind, Relation
-from diagbench.formats.plantuml.graph import GraphBuilder, endpoint, unquote
+from diagbench.formats.plantuml.graph_builder import GraphBuilder, endpoint, unquote
 
 _CALL = re.compile(
     r"^(?P<macro>[A-Za-z]\w*)\s*\((?P<args>.*)\)\s*(?P<open>\{)?\s*(?P<close>\})?\s*$")

@@ -1,14 +1,13 @@
-"""PlantUML class diagrams: write a `ClassDiagram`, and read one back.
+"""PlantUML class diagrams: write a `ClassDiagram`, and the class statements the graph
+reader (`plantuml.graph`) reads.
 
 The writer puts each relation on one line with a chosen class first: Graphviz
 places the first class of an edge above the second, so two diagrams that
 differ only in a relation's direction keep the same layout when the same
-class is written first (`Dog --|> Animal` and `Dog <|-- Animal`). The reader
-turns any arrow form back into the relation it means (see
-`diagbench.diagram.classes`); it understands declarations (`class`,
-`interface`, `abstract class`, `enum`, quoted names with `as`, stereotypes,
-member bodies) and relation lines with multiplicities, direction hints,
-colours and labels.
+class is written first (`Dog --|> Animal` and `Dog <|-- Animal`). The
+statements read declarations (`class`, `interface`, `abstract class`, `enum`,
+quoted names with `as`, stereotypes, member bodies); `plantuml.graph` reads
+the relation lines, and `ClassDiagram.from_graph` gives the class view.
 """
 
 from __future__ import annotations
@@ -16,9 +15,10 @@ from __future__ import annotations
 import re
 
 from diagbench.diagram.classes import ClassDiagram
-from diagbench.diagram.graph import GraphDiagram, Member, MemberFlag, Visibility
+from diagbench.diagram.graph import Member, MemberFlag, Visibility
 from diagbench.diagram.graph import Relation as GraphRelation
-from diagbench.formats.plantuml.graph import GraphBuilder, endpoint, stereotypes_of, unquote
+from diagbench.formats.plantuml.er import parse_column
+from diagbench.formats.plantuml.graph_builder import GraphBuilder, endpoint, stereotypes_of, unquote
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w]*$")
 #: (kind, written with the source first) → arrow, for `FIRST arrow SECOND`.
@@ -61,17 +61,6 @@ def write_class_diagram(diagram: ClassDiagram, first: dict[frozenset[str], str] 
                                                              else ""))
     lines.append("@enduml")
     return "\n".join(lines) + "\n"
-
-
-def parse_class_diagram(text: str) -> ClassDiagram:
-    """The class view (`ClassDiagram.from_graph`) of the first diagram in `text`, as the
-    graph reader reads it."""
-    from diagbench.formats.plantuml.graph import parse_graph
-
-    parsed = parse_graph(text)
-    diagram = parsed[0].diagram if parsed else None
-    return ClassDiagram.from_graph(diagram) if isinstance(diagram, GraphDiagram) \
-        else ClassDiagram()
 
 
 # ---------------------------------------------------------------------------- graph reader
@@ -133,8 +122,6 @@ def parse_member(text: str, number: int = 0) -> Member:
 def _body(builder: GraphBuilder, eid: str, kind: str, first: str, lines: list[str], i: int,
           number: int) -> int:
     """Read a `{ … }` member body starting on line i (`first` is the text after `{`)."""
-    from diagbench.formats.plantuml.er import parse_column
-
     target = builder.entities[eid]
 
     def add(member_text: str, at: int) -> None:
@@ -224,7 +211,6 @@ def statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
         eid = builder.entity(unquote(m.group("name")), None, None, "", number, declared=False)
         member_text = m.group("member")
         if builder.entities[eid].kind == "table":
-            from diagbench.formats.plantuml.er import parse_column
             builder.entities[eid].attributes.append(parse_column(member_text, number))
         else:
             member = parse_member(member_text, number)

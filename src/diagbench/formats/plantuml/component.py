@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from diagbench.diagram.graph import EntityKind
-from diagbench.formats.plantuml.graph import GraphBuilder, stereotypes_of, unquote
+from diagbench.formats.plantuml.graph_builder import GraphBuilder, stereotypes_of, unquote
 
 _KINDS: dict[str, EntityKind] = {
     "actor": "actor", "actor/": "actor", "usecase": "usecase", "usecase/": "usecase",

@@ -312,17 +312,158 @@ def _skip(rows: Iterator[object], n: int) -> None:
 
 
 @dataclass(slots=True)
+class _BranchState:
+    """A branch of a group being read: its label, the indexes of its messages so far, its
+    colour and line."""
+
+    label: str
+    messages: list[int]
+    color: str | None
+    line: int
+
+
+@dataclass(slots=True)
 class _GroupState:
+    """A group being read (its parent: the index of the enclosing group)."""
+
     kind: GroupKind
     parent: int | None
     color: str | None
     secondary: str | None
     line: int
-    branches: list[list] = field(default_factory=list)  # [label, messages, color, line]
+    branches: list[_BranchState] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _BoxState:
+    """A box being read: its title, colour, the ids of its participants so far, its line."""
+
+    title: str
+    color: str | None
+    members: list[str]
+    line: int
+
+
+@dataclass(slots=True)
+class _Blocks:
+    """The groups and boxes read so far, and which are open."""
+
+    groups: list[_GroupState] = field(default_factory=list)
+    open_groups: list[int] = field(default_factory=list)  # innermost last
+    #: the message indexes of the innermost open branch (None: outside any group)
+    branch: list[int] | None = None
+    boxes: list[_BoxState] = field(default_factory=list)
+    open_box: int | None = None
+
+    def open_group(self, kind: GroupKind, label: str, color: str | None,
+                   secondary: str | None, number: int) -> int:
+        """Open a group (its first branch too); its index."""
+        gi = len(self.groups)
+        state = _GroupState(kind, self.open_groups[-1] if self.open_groups else None, color,
+                            secondary, number)
+        self.branch = []
+        state.branches.append(_BranchState(label, self.branch, None, number))
+        self.groups.append(state)
+        self.open_groups.append(gi)
+        return gi
+
+    def next_branch(self, label: str, color: str | None, number: int) -> int:
+        """Open the next branch (`else`, `also`) of the innermost open group; its index."""
+        gi = self.open_groups[-1]
+        self.branch = []
+        self.groups[gi].branches.append(_BranchState(label, self.branch, color, number))
+        return gi
+
+    def close_group(self) -> int:
+        """Close the innermost open group; its index."""
+        gi = self.open_groups.pop()
+        self.branch = self.groups[self.open_groups[-1]].branches[-1].messages \
+            if self.open_groups else None
+        return gi
+
+    def drop_open_groups(self) -> dict[int, int]:
+        """Remove the groups left open (their messages stay), renumbering the others and
+        their parents; the new index of each group kept."""
+        dropped = set(self.open_groups)
+        new: dict[int, int] = {}
+        for gi in range(len(self.groups)):
+            if gi not in dropped:
+                new[gi] = len(new)
+        for g in self.groups:
+            while g.parent is not None and g.parent in dropped:
+                g.parent = self.groups[g.parent].parent
+            if g.parent is not None:
+                g.parent = new[g.parent]
+        self.groups = [g for gi, g in enumerate(self.groups) if gi not in dropped]
+        self.open_groups = []
+        self.branch = None
+        return new
+
+    def start_box(self, title: str, color: str | None, number: int) -> int:
+        self.open_box = len(self.boxes)
+        self.boxes.append(_BoxState(title, color, [], number))
+        return self.open_box
+
+    def declared(self, pid: str, again: bool) -> None:
+        """Participant `pid` declared (`again`: declared before): into the open box, and out
+        of any other."""
+        if again:
+            for box in self.boxes:
+                if pid in box.members:
+                    box.members.remove(pid)
+        if self.open_box is not None:
+            self.boxes[self.open_box].members.append(pid)
+
+    def freeze(self) -> tuple[tuple[Group, ...], tuple[Box, ...]]:
+        groups = tuple(
+            Group(g.kind, tuple(Branch(b.label, tuple(b.messages), b.color, b.line)
+                                for b in g.branches),
+                  g.parent, g.secondary, g.color, g.line)
+            for g in self.groups
+        ) if self.groups else ()
+        boxes = tuple(Box(b.title, b.color, tuple(b.members), b.line)
+                      for b in self.boxes) if self.boxes else ()
+        return groups, boxes
+
+
+#: `_Activity.last_event` and `last_leaf` after a group's end (and `last_leaf` after `else`).
+_NOT_A_MESSAGE = -1
+
+
+@dataclass(slots=True)
+class _Activity:
+    """PlantUML's activation state, for `return`: the messages whose activations are still
+    open (an activation pushes the message just before it, a deactivation pops the top),
+    the last message or group end (None: none yet; `_NOT_A_MESSAGE`: a group end), and the
+    last message, `else` or group end (`_NOT_A_MESSAGE`: not a message)."""
+
+    activating: list[int] = field(default_factory=list)
+    last_event: int | None = None
+    last_leaf: int | None = None
+    autoactivate: bool = False
+
+    def event(self, activate: bool) -> None:
+        """SequenceDiagram.activate: an activation pushes the last message (when the last
+        event was one), a deactivation pops; neither does anything before the first
+        message."""
+        last = self.last_event
+        if last is None:
+            return
+        if activate:
+            if last >= 0:
+                self.activating.append(last)
+        elif self.activating:
+            self.activating.pop()
 
 
 class _Builder:
-    """Reads the lines of one block; `build()` returns the frozen model."""
+    """Reads the lines of one block; `build()` returns the frozen model.
+
+    The first word of a statement picks its handler (`_KEYWORD_HANDLERS`); messages are
+    read first, by the build loop. Handlers add to the model under construction (the
+    element lists, and `order`, the events in source order) and update the typed state
+    of open blocks (`blocks`) and of activations (`activity`).
+    """
 
     def __init__(self, block: Block) -> None:
         self.block = block
@@ -333,29 +474,20 @@ class _Builder:
         self.ranked = False  # a participant declared with an `order`
         self.messages: list[Message] = []
         self.notes: list[Note] = []
-        self.groups: list[_GroupState] = []
-        self.open_groups: list[int] = []
-        self.branch: list[int] | None = None  # the messages of the innermost open branch
+        self.blocks = _Blocks()
         self.references: list[Reference] = []
-        self.boxes: list[list] = []  # [title, color, members, line]
-        self.open_box: int | None = None
         self.dividers: list[Divider] = []
         self.delays: list[Delay] = []
         self.spacings: list[Spacing] = []
         self.activations: list[Activation] = []
         self.directives: list[Directive] = []
-        # (kind, index); a participant's is its id until _freeze makes it an index
-        self.order: list[tuple[EventKind, Any]] = []
+        # (kind, index into the list of its kind); a participant event's index is into
+        # `declared`, since a participant declared again moves (see _freeze)
+        self.order: list[tuple[EventKind, int]] = []
+        self.declared: list[str] = []  # the participant id of each declaration event
         self.declared_at: list[int] = []  # where the participant events are in `order`
         self.autonumber = Autonumber()
-        self.autoactivate = False
-        # PlantUML's activation state, for `return`: the messages whose activations are still
-        # open (an activation pushes the message just before it, a deactivation pops the top),
-        # the last message or group end (None: none yet; -1: a group end), and the last
-        # message, `else` or group end (-1: not a message)
-        self.activating: list[int] = []
-        self.last_event: int | None = None
-        self.last_leaf: int | None = None
+        self.activity = _Activity()
         self.raw = ""  # the current source line, when continuation lines were joined
         self.breaks: tuple[int, ...] = ()  # offsets in `raw` where a continuation was joined
 
@@ -500,9 +632,14 @@ class _Builder:
             self._participant(pid, number, name)
         return pid
 
-    def _enclose(self, message_index: int) -> None:
-        if self.branch is not None:
-            self.branch.append(message_index)
+    def _placed(self, index: int) -> None:
+        """Message `index`, just appended, in the order of events, its open branch and the
+        activation state."""
+        self.order.append(("message", index))
+        self.activity.last_event = self.activity.last_leaf = index
+        branch = self.blocks.branch
+        if branch is not None:
+            branch.append(index)
 
     # ---------------------------------------------------------------- messages
     def _message(self, m: re.Match[str], number: int) -> bool:
@@ -531,18 +668,20 @@ class _Builder:
         messages.append(new_message(head, text, activation, next(self.autonumber.numbers), number,
                                     breaks))
         self.order.append(("message", index))
-        self.last_event = self.last_leaf = index
-        if self.branch is not None:  # inside a group: the message belongs to its current branch
-            self.branch.append(index)
+        activity = self.activity
+        activity.last_event = activity.last_leaf = index
+        branch = self.blocks.branch
+        if branch is not None:  # inside a group: the message belongs to its current branch
+            branch.append(index)
         if activation:  # CommandArrow.manageActivations
             if activation[0] == "+":
-                self._activation_event(True)
+                activity.event(True)
             elif activation[0] == "-":
-                self._activation_event(False)
+                activity.event(False)
             if len(activation) == 4:
-                self._activation_event(activation[2] == "+")
-        elif self.autoactivate and head[6] != "lost":
-            self._activation_event(head[5] != "dotted")
+                activity.event(activation[2] == "+")
+        elif activity.autoactivate and head[6] != "lost":
+            activity.event(head[5] != "dotted")
 
     def _label_breaks(self, m: re.Match[str], text: str) -> tuple[int, ...]:
         """Offsets into the label where the source line was continued (trailing backslash)."""
@@ -590,27 +729,13 @@ class _Builder:
             next(self.autonumber.numbers), number, border or "",
             self._label_breaks(m, text) if self.breaks else (),
         ))
-        self.order.append(("message", index))
-        self.last_event = self.last_leaf = index
-        self._enclose(index)
+        self._placed(index)
         if activation:  # CommandExoArrowAny: the first character decides
             if activation[0] in "+-":
-                self._activation_event(activation[0] == "+")
-        elif self.autoactivate and head != "lost":
-            self._activation_event(line_style != "dotted")
+                self.activity.event(activation[0] == "+")
+        elif self.activity.autoactivate and head != "lost":
+            self.activity.event(line_style != "dotted")
         return True
-
-    def _activation_event(self, activate: bool) -> None:
-        """SequenceDiagram.activate: an activation pushes the last message (when the last
-        event was one), a deactivation pops; neither does anything before the first message."""
-        last = self.last_event
-        if last is None:
-            return
-        if activate:
-            if last >= 0:
-                self.activating.append(last)
-        elif self.activating:
-            self.activating.pop()
 
     def _return(self, line: str, raw: str, number: int, lines: list[str], i: int):
         """CommandReturn: a dotted reply along the message of the last open activation, which
@@ -618,11 +743,12 @@ class _Builder:
         m = syn.RETURN.match(line)
         if m is None:
             return False
-        if self.activating:
-            call, deactivate = self.messages[self.activating[-1]], True
-        elif self.last_leaf is not None and self.last_leaf >= 0 \
-                and self.messages[self.last_leaf].border is None:
-            call, deactivate = self.messages[self.last_leaf], False
+        activity = self.activity
+        leaf = activity.last_leaf
+        if activity.activating:
+            call, deactivate = self.messages[activity.activating[-1]], True
+        elif leaf is not None and leaf >= 0 and self.messages[leaf].border is None:
+            call, deactivate = self.messages[leaf], False
         else:
             self._error(number, raw, "return with nowhere to return to (no open activation, "
                         "and the last message is not between two participants)")
@@ -633,11 +759,9 @@ class _Builder:
             color=m.group("color"), label=_label(m.group("label")), is_return=True,
             autonumber=next(self.autonumber.numbers), line=number, border=call.border,
         ))
-        self.order.append(("message", index))
-        self.last_event = self.last_leaf = index
-        self._enclose(index)
+        self._placed(index)
         if deactivate:
-            self._activation_event(False)
+            activity.event(False)
 
     # ------------------------------------------------------------ participants
     def _declaration(self, line: str, raw: str, number: int, lines: list[str], i: int):
@@ -669,9 +793,7 @@ class _Builder:
             # declared again: PlantUML only moves it to the end (and into the open box, or out
             # of any); its kind, name, colour and order stay as they were
             self.participants[pid] = self.participants.pop(pid)
-            for box in self.boxes:
-                if pid in box[2]:
-                    box[2].remove(pid)
+            self.blocks.declared(pid, True)
         else:
             self.participants[pid] = Participant(
                 pid, name, cast(ParticipantKind, kind), True,
@@ -679,10 +801,10 @@ class _Builder:
                 stereotype.group(1).strip() if stereotype else None, color, number)
             if order:
                 self.ranked = True
+            self.blocks.declared(pid, False)
         self.declared_at.append(len(self.order))
-        self.order.append(("participant", pid))  # resolved to an index in _freeze
-        if self.open_box is not None:
-            self.boxes[self.open_box][2].append(pid)
+        self.order.append(("participant", len(self.declared)))
+        self.declared.append(pid)
         return nxt
 
     def _activate(self, line: str, raw: str, number: int, lines: list[str], i: int):
@@ -692,7 +814,7 @@ class _Builder:
             if pid is False:
                 return False
             if len(self.participants) > known:  # one declared again is not created
-                self._add_activation("create", cast(str, self.order[-1][1]), None, number)
+                self._add_activation("create", self.declared[-1], None, number)
             return pid
         m = syn.ACTIVATE.match(line)
         if not m:
@@ -702,7 +824,7 @@ class _Builder:
         pid = self._participant(quoted or code, number)
         self._add_activation(action, pid, color, number)
         if action in ("activate", "deactivate"):
-            self._activation_event(action == "activate")
+            self.activity.event(action == "activate")
         return None
 
     def _add_activation(self, action: ActivationAction, pid: str, color: str | None,
@@ -795,37 +917,27 @@ class _Builder:
                 return False
             kind, color1, color2, label = m.groups()
             label, color = label.rstrip() if label else "", color1 or color2
+        blocks = self.blocks
         if kind in ("else", "also"):
-            if not self.open_groups:
+            if not blocks.open_groups:
                 self._error(number, raw, f"'{kind}' outside any group")
                 return None
-            gi = self.open_groups[-1]
-            self.branch = []
-            self.groups[gi].branches.append([label, self.branch, color, number])
-            self.order.append(("else", gi))
-            self.last_leaf = -1
+            self.order.append(("else", blocks.next_branch(label, color, number)))
+            self.activity.last_leaf = _NOT_A_MESSAGE
         elif kind == "end":
-            if not self.open_groups:
+            if not blocks.open_groups:
                 self._error(number, raw, "'end' without an open group")
                 return None
-            self.order.append(("group_end", self.open_groups.pop()))
-            self.branch = self.groups[self.open_groups[-1]].branches[-1][1] \
-                if self.open_groups else None
-            self.last_event = self.last_leaf = -1
+            self.order.append(("group_end", blocks.close_group()))
+            self.activity.last_event = self.activity.last_leaf = _NOT_A_MESSAGE
         else:
             secondary = None
             if kind == "group":
                 sm = syn.SECONDARY.match(label)
                 if sm:
                     label, secondary = sm.group("label"), sm.group("secondary")
-            gi = len(self.groups)
-            parent = self.open_groups[-1] if self.open_groups else None
-            state = _GroupState(cast(GroupKind, "par" if kind == "par2" else kind), parent, color,
-                                secondary, number)
-            self.branch = []
-            state.branches.append([label, self.branch, None, number])
-            self.groups.append(state)
-            self.open_groups.append(gi)
+            gi = blocks.open_group(cast(GroupKind, "par" if kind == "par2" else kind), label,
+                                   color, secondary, number)
             self.order.append(("group_start", gi))
         return None
 
@@ -834,21 +946,20 @@ class _Builder:
         m = syn.BOX.match(line)
         if not m:
             return False
-        if self.open_box is not None:
+        if self.blocks.open_box is not None:
             self._error(number, raw, "box inside an open box")
             return None
         title = m.group("q") if m.group("q") is not None else (m.group("t") or "")
-        self.open_box = len(self.boxes)
-        self.boxes.append([title.strip(), m.group("color"), [], number])
-        self.order.append(("box_start", self.open_box))
+        self.order.append(("box_start", self.blocks.start_box(title.strip(), m.group("color"),
+                                                               number)))
         return None
 
     def _end_box(self, raw: str, number: int) -> None:
-        if self.open_box is None:
+        if self.blocks.open_box is None:
             self._error(number, raw, "'end box' without an open box")
             return
-        self.order.append(("box_end", self.open_box))
-        self.open_box = None
+        self.order.append(("box_end", self.blocks.open_box))
+        self.blocks.open_box = None
 
     # ------------------------------------------------------------ punctuation
     def _punctuation(self, line: str, number: int) -> bool:
@@ -912,7 +1023,7 @@ class _Builder:
             return self._verbatim_until(word, raw, number, lines, i,
                                         lambda s: bool(end.match(s.strip().lower())))
         if word == "autoactivate":
-            self.autoactivate = line.lower().split()[-1] == "on"
+            self.activity.autoactivate = line.lower().split()[-1] == "on"
         self._directive(word, line, number)
         return None
 
@@ -961,55 +1072,40 @@ class _Builder:
 
     # ------------------------------------------------------------------ close
     def _close_open_blocks(self) -> None:
-        for gi in reversed(self.open_groups):
-            g = self.groups[gi]
+        blocks = self.blocks
+        for gi in reversed(blocks.open_groups):
+            g = blocks.groups[gi]
             self._warn(g.line, g.kind, f"unterminated '{g.kind}' group (no 'end'): PlantUML "
                        "draws its messages but not the group")
-        if self.open_groups:
-            self._drop_groups(set(self.open_groups))
-        if self.open_box is not None:
-            self._error(self.boxes[self.open_box][3], "box", "unterminated box (no 'end box')")
-
-    def _drop_groups(self, dropped: set[int]) -> None:
-        """Remove groups (their messages stay), renumbering the others and the order."""
-        new: dict[int, int] = {}
-        for gi in range(len(self.groups)):
-            if gi not in dropped:
-                new[gi] = len(new)
-        for g in self.groups:
-            while g.parent is not None and g.parent in dropped:
-                g.parent = self.groups[g.parent].parent
-            if g.parent is not None:
-                g.parent = new[g.parent]
-        self.groups = [g for gi, g in enumerate(self.groups) if gi not in dropped]
-        group_events = ("group_start", "else", "group_end")
-        self.order = [(kind, new[ref] if kind in group_events else ref)
-                      for kind, ref in self.order
-                      if kind not in group_events or ref not in dropped]
-        self.declared_at = [k for k, (kind, _) in enumerate(self.order) if kind == "participant"]
-        self.open_groups = []
+        if blocks.open_groups:
+            dropped = set(blocks.open_groups)
+            new = blocks.drop_open_groups()
+            group_events = ("group_start", "else", "group_end")
+            self.order = [(kind, new[ref] if kind in group_events else ref)
+                          for kind, ref in self.order
+                          if kind not in group_events or ref not in dropped]
+            self.declared_at = [k for k, (kind, _) in enumerate(self.order)
+                                if kind == "participant"]
+        if blocks.open_box is not None:
+            self._error(blocks.boxes[blocks.open_box].line, "box",
+                        "unterminated box (no 'end box')")
 
     def _freeze(self) -> SequenceDiagram:
         participants = list(self.participants.values())
         order = self.order
-        if self.declared_at:
+        if self.declared_at:  # a declaration event's index: its participant's place
             positions = {pid: k for k, pid in enumerate(self.participants)}
+            declared = self.declared
+            order = order.copy()
             for k in self.declared_at:
-                order[k] = ("participant", positions[order[k][1]])
+                order[k] = ("participant", positions[declared[order[k][1]]])
         if self.ranked:
             ranked = sorted(range(len(participants)),
                             key=lambda k: (participants[k].order or 0, k))
             rank = {old: new for new, old in enumerate(ranked)}
             participants = [participants[k] for k in ranked]
             order = [(kind, rank[ref] if kind == "participant" else ref) for kind, ref in order]
-        groups = tuple(
-            Group(g.kind, tuple(Branch(lbl, tuple(msgs), color, line)
-                                for lbl, msgs, color, line in g.branches),
-                  g.parent, g.secondary, g.color, g.line)
-            for g in self.groups
-        ) if self.groups else ()
-        boxes = tuple(Box(t, c, tuple(m), line)
-                      for t, c, m, line in self.boxes) if self.boxes else ()
+        groups, boxes = self.blocks.freeze()
         return SequenceDiagram(  # positional, in field order: half the cost of keywords
             self.title, tuple(participants), tuple(self.messages), tuple(self.notes), groups,
             tuple(self.references), boxes, tuple(self.dividers), tuple(self.delays),

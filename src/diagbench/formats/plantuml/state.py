@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from diagbench.diagram.graph import EntityKind
-from diagbench.formats.plantuml.graph import GraphBuilder, stereotypes_of, unquote
+from diagbench.formats.plantuml.graph_builder import GraphBuilder, stereotypes_of, unquote
 
 _PSEUDO: dict[str, EntityKind] = {
     "choice": "choice", "fork": "fork", "join": "join", "end": "end", "start": "start",
