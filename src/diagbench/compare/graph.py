@@ -4,10 +4,10 @@ which entities and which relations of the ground truth the prediction has.
 Both scripts are read by `diagbench.formats` (any language: PlantUML, Mermaid, DOT,
 DBML), and their elements are matched as multisets:
 
-- an **entity** by its normalised displayed name (NFKC, case-folded, only letters and
-  digits kept: ``Order Item`` = ``order_item``) and its kind (`Entity.kind`; a
-  participant's kind in a sequence diagram); an unnamed pseudo-state (``[*]``) is
-  named after its kind;
+- an **entity** by its displayed name under `scoring.name_keys.graph_element_key` (NFKC,
+  case-folded, only letters and digits kept: ``Order Item`` = ``order_item``) and its
+  kind (`Entity.kind`; a participant's kind in a sequence diagram); an unnamed
+  pseudo-state (``[*]``) is named after its kind;
 - a **relation** by its two ends (the normalised names of the entities — or
   clusters — it links), its drawn direction ("single", "double", "none") and its
   type (`Relation.type`; "message" in a sequence diagram). The ends are ordered
@@ -23,8 +23,6 @@ beside it.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,19 +31,9 @@ from typing import Any
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.scoring import metrics
-
-_NOT_WORD = re.compile(r"[\W_]+")
+from diagbench.scoring.name_keys import graph_element_key
 
 Key = tuple[str, ...]
-
-
-def normalise(name: str) -> str:
-    """A name as elements are matched: NFKC, case-folded, letters and digits only.
-
-    >>> normalise(' "Order_Item" ')
-    'orderitem'
-    """
-    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", name).casefold())
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +91,12 @@ class GraphComparison:
 def elements(diagram: Any) -> tuple[list[Key], list[Key]]:
     """The entity keys and relation keys of a `GraphDiagram` or `SequenceDiagram`."""
     if isinstance(diagram, SequenceDiagram):
-        names = {p.id: normalise(p.name or p.id) for p in diagram.participants}
+        names = {p.id: graph_element_key(p.name or p.id) for p in diagram.participants}
         entities: list[Key] = [(str(p.kind), names[p.id]) for p in diagram.participants]
         relations: list[Key] = []
         for m in diagram.messages:
-            a, b = names.get(m.sender, normalise(m.sender)), names.get(m.receiver,
-                                                                       normalise(m.receiver))
+            a, b = names.get(m.sender, graph_element_key(m.sender)), names.get(m.receiver,
+                                                                       graph_element_key(m.receiver))
             direction = "double" if m.bidirectional else "single"
             if m.bidirectional:
                 a, b = sorted((a, b))
@@ -118,16 +106,16 @@ def elements(diagram: Any) -> tuple[list[Key], list[Key]]:
         return [], []
     labels: dict[str, str] = {}
     for c in diagram.clusters:
-        labels[c.id] = normalise(c.label)
+        labels[c.id] = graph_element_key(c.label)
     entities = []
     for e in diagram.entities:
-        name = normalise(e.name or ("" if not e.name and e.kind in _UNNAMED else e.id))
+        name = graph_element_key(e.name or ("" if not e.name and e.kind in _UNNAMED else e.id))
         labels[e.id] = name or e.kind
         entities.append((e.kind, labels[e.id]))
     relations = []
     for r in diagram.relations:
-        a, b = labels.get(r.source, normalise(r.source)), labels.get(r.target,
-                                                                    normalise(r.target))
+        a, b = labels.get(r.source, graph_element_key(r.source)), labels.get(r.target,
+                                                                    graph_element_key(r.target))
         if r.direction == "none":
             a, b = sorted((a, b))
         relations.append((r.type, r.direction, a, b))
