@@ -10,15 +10,25 @@ rendered without the pragma (and must also render cleanly with it).
 
 from __future__ import annotations
 
+import html
 import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from diagbench.diagram.sequence import Participant, SequenceDiagram
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.render.plantuml_pipe import PlantUMLEngine
-from diagbench.render.svg_stats import mark_sequence, sequence_drawing
+from diagbench.render.svg_stats import BOX_MARK, GROUP_MARK, NOTE_MARK, mark_sequence
 
+_DIAGRAM_TYPE = re.compile(r'data-diagram-type="(\w+)"')
+#: What is not a rectangle's place and size (a coloured group's frame is drawn filled, then
+#: as a border).
+_GEOMETRY = re.compile(r'\s(?:fill|style)="[^"]*"')
+_ELEMENT = re.compile(r"<(path|polygon|rect)\b([^>]*)/>")
+_LIFELINE = re.compile(
+    r'<g class="participant-lifeline" data-entity-uid="([^"]*)" data-qualified-name="([^"]*)"')
+_MESSAGE = re.compile(r'<g class="message" data-entity-1="([^"]*)" data-entity-2="([^"]*)"')
 _BORDERS = frozenset({"[", "]", "?"})
 #: The warning on a note the parser read but PlantUML does not draw (a block without a line).
 UNDRAWN_NOTE = "note without a line"
@@ -38,6 +48,53 @@ class Verdict:
         return not self.differences and self.engine_error is None
 
 
+def sequence_drawing(svg: str) -> dict[str, object]:
+    """What PlantUML drew in a sequence diagram rendered from `mark_sequence(source)`.
+
+    {"diagram_type", "participants": [ids in drawing order], "messages": [(from id, to id)]
+    (a message to or from the border has the participant at both ends), "notes", "groups",
+    "boxes"}. A note is one folded body (its corner is a second, shorter path), a hexagon
+    (`hnote`) or a rectangle (`rnote`); a group frame may be drawn twice (body, then border,
+    in its colour when it has one): frames of the same place and size count once.
+    """
+    kind = _DIAGRAM_TYPE.search(svg)
+    names = {uid: html.unescape(name) for uid, name in _LIFELINE.findall(svg)}
+    notes, groups, boxes = 0, set(), 0
+    for tag, attrs in _ELEMENT.findall(svg):
+        if NOTE_MARK in attrs:
+            notes += tag != "path" or attrs.count(" L") == 5
+        elif GROUP_MARK in attrs and tag == "rect":
+            groups.add(_GEOMETRY.sub("", attrs))
+        elif BOX_MARK in attrs and tag == "rect":
+            boxes += 1
+    return {
+        "diagram_type": kind.group(1) if kind else None,
+        "participants": list(names.values()),
+        "messages": [(names.get(a, a), names.get(b, b)) for a, b in _MESSAGE.findall(svg)],
+        "notes": notes,
+        "groups": len(groups),
+        "boxes": boxes,
+    }
+
+
+def drawn_participants(d: SequenceDiagram) -> tuple[Participant, ...]:
+    """The participants PlantUML draws: all of them, but under `hide unlinked` (the last
+    of `hide unlinked`/`show unlinked` wins) only those a message, note, reference or
+    activation deals with."""
+    hidden = False
+    for directive in d.directives:
+        words = directive.text.lower().split()
+        if directive.kind in ("hide", "show") and words[1:] == ["unlinked"]:
+            hidden = directive.kind == "hide"
+    if not hidden:
+        return d.participants
+    linked = {p for m in d.messages for p in (m.sender, m.receiver)}
+    linked.update(t for n in d.notes for t in n.targets)
+    linked.update(t for r in d.references for t in r.targets)
+    linked.update(a.participant for a in d.activations)
+    return tuple(p for p in d.participants if p.id in linked)
+
+
 def parsed_drawing(text: str) -> dict[str, object]:
     """What the parser says PlantUML will draw, in the shape of `sequence_drawing`."""
     parsed = parse_sequence(text)
@@ -46,7 +103,7 @@ def parsed_drawing(text: str) -> dict[str, object]:
     first = parsed[0]
     d = first.diagram
     undrawn = {x.line for x in first.diagnostics if x.reason.startswith(UNDRAWN_NOTE)}
-    drawn = d.drawn_participants() if hasattr(d, "drawn_participants") else d.participants
+    drawn = drawn_participants(d)
     messages = []
     for m in d.messages:
         if getattr(m, "line_style", "") == "hidden":

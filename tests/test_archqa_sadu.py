@@ -1,7 +1,8 @@
 """archqa against SADU's published data (paper 003): the question logic on a hand-made
-annotation; `import sadu` and `score archqa --responses` on a local copy of SADU's
-repository at /tmp/SADU (its files are never part of diagbench: these tests skip when
-the copy is absent, as in CI)."""
+annotation; `import sadu`, SADU's scorer and `score archqa --responses` on a small
+SADU-shaped repository written by tests/sadu_fixture.py (invented content), and — as an
+optional check — on a local copy of SADU's repository at /tmp/SADU (its files are never
+part of diagbench: those tests skip, saying so, when the copy is absent, as in CI)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,15 @@ import pytest
 
 from diagbench.benchmarks.archqa.questions import TEMPLATES, recompute
 from diagbench.benchmarks.archqa.records import Annotation, Cluster, Entity, Relation
+from tests.sadu_fixture import EXPECTED, write_sadu
 
 SADU = Path("/tmp/SADU")
 SAD = SADU / "dataset" / "SAD"
 LOGS = SADU / "experiment_result" / "response_result" / "default"
-needs_sadu = pytest.mark.skipif(not (SAD / "ER" / "QA").is_dir() or not LOGS.is_dir(),
-                                reason="no local copy of SADU's repository at /tmp/SADU")
+needs_sadu = pytest.mark.skipif(
+    not (SAD / "ER" / "QA").is_dir() or not LOGS.is_dir(),
+    reason="optional check on SADU's real data: no local copy of SADU's repository at "
+           "/tmp/SADU (the same code is tested on tests/sadu_fixture.py)")
 
 # Accuracy (behavioural, structural, ER, all) of SADU's published default-prompt logs as
 # SADU's own src/evaluation/evaluation_rule_based.py computes it (run on the local copy).
@@ -94,14 +98,105 @@ def test_a_question_that_fits_no_template_or_names_nothing_is_explained():
     assert len(TEMPLATES) == 24
 
 
-@pytest.fixture(scope="module")
-def imported(tmp_path_factory):
-    out = tmp_path_factory.mktemp("sadu") / "data"
-    done = subprocess.run([sys.executable, "-m", "diagbench", "import", "sadu", str(SAD),
+def _import(sad: Path, out: Path) -> tuple[Path, str]:
+    done = subprocess.run([sys.executable, "-m", "diagbench", "import", "sadu", str(sad),
                            "--out", str(out)], capture_output=True, text=True, timeout=300,
                           check=False)
     assert done.returncode == 0, done.stderr
     return out, done.stdout
+
+
+def _sadu_accuracy(data: Path, log_path: Path) -> tuple[float, ...]:
+    """(behavioural, structural, ER, all) accuracy of a log under SADU's scorer, in %."""
+    from diagbench.benchmarks.archqa.answers import read_log
+    from diagbench.benchmarks.archqa.data import load_data
+    from diagbench.benchmarks.archqa.scorers import judge
+
+    questions, _, _ = load_data(data)
+    by_id = {q.id: q for q in questions}
+    log = read_log(log_path, questions)
+    assert len(log.answers) == len(questions) and not log.unmatched and not log.gold_differs
+    cells: defaultdict[str, list[bool]] = defaultdict(list)
+    for qid, logged in log.answers.items():
+        q = by_id[qid]
+        ok = judge("sadu", q, logged.response, q.gold).correct
+        cells[q.family].append(ok)
+        cells["all"].append(ok)
+    return tuple(round(100 * sum(cells[f]) / len(cells[f]), 2)
+                 for f in ("behavioral", "structural", "er", "all"))
+
+
+def _score(data: Path, logs: list[Path], scorer: str, run: Path) -> dict:
+    done = subprocess.run([sys.executable, "-m", "diagbench", "score", "archqa", "--data",
+                           str(data), "--responses", *map(str, logs), "--scorer", scorer,
+                           "--out", str(run)], capture_output=True, text=True, timeout=600,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((run / "summary.json").read_text())
+    assert (run / "report.html").is_file() and len(summary["paired"]) == 1
+    return summary
+
+
+# ------------------------------------------------ on the SADU-shaped fixture (always run)
+
+@pytest.fixture(scope="module")
+def fake_sadu(tmp_path_factory) -> Path:
+    return write_sadu(tmp_path_factory.mktemp("fake_sadu"))
+
+
+@pytest.fixture(scope="module")
+def imported_fake(fake_sadu, tmp_path_factory):
+    return _import(fake_sadu / "dataset" / "SAD", tmp_path_factory.mktemp("fake") / "data")
+
+
+def test_import_reads_the_fixtures_questions_and_explains_the_planted_difference(
+        imported_fake, fake_sadu):
+    out, stdout = imported_fake
+    info = json.loads((out / "import.json").read_text())
+    assert (info["questions"], info["diagrams"]) == (EXPECTED["questions"],
+                                                     EXPECTED["diagrams"])
+    assert info["by_family"] == EXPECTED["by_family"]
+    assert info["recomputed_equal"] == EXPECTED["recomputed_equal"]
+    [difference] = info["differences"]
+    assert (difference["file"], difference["sub_type"], difference["published"],
+            difference["recomputed"]) == ("behavioral/login_flow",
+                                          "how_many_relations_have_label", [1], [2])
+    assert info["differences_by_reason"] == {"annotation and published answer disagree": 1}
+    assert "7 (87.50 %)" in stdout  # 7 of 8
+    assert len((out / "questions.jsonl").read_text().splitlines()) == 8
+    annotation = json.loads((out / "annotations.jsonl").read_text().splitlines()[0])
+    assert Path(annotation["image"]).is_file() and str(fake_sadu) in annotation["image"]
+
+
+def test_the_sadu_scorer_gives_the_accuracies_worked_out_by_hand(imported_fake, fake_sadu):
+    logs = fake_sadu / "experiment_result" / "response_result" / "default"
+    for name, expected in EXPECTED["sadu_accuracy"].items():
+        assert _sadu_accuracy(imported_fake[0], logs / f"{name}.log") == expected, name
+
+
+def test_score_archqa_rescores_the_fixtures_logs_into_a_run(imported_fake, fake_sadu,
+                                                            tmp_path):
+    logs = sorted((fake_sadu / "experiment_result" / "response_result" / "default")
+                  .glob("*.log"))
+    for scorer in ("sadu", "strict"):
+        summary = _score(imported_fake[0], logs, scorer, tmp_path / scorer)
+        models = summary["models"]
+        assert set(models) == set(EXPECTED["sadu_accuracy"])
+        for name, model in models.items():
+            if scorer == "sadu":
+                b, s, e, a = EXPECTED["sadu_accuracy"][name]
+                assert model["accuracy"] == {"behavioral": b, "structural": s, "er": e,
+                                             "all": a}
+            else:
+                assert model["format_violations"] == EXPECTED["format_violations"][name]
+        assert len((tmp_path / scorer / "scores.jsonl").read_text().splitlines()) == 2 * 8
+
+
+# ----------------------------------------- on SADU's real data (optional, local copy only)
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    return _import(SAD, tmp_path_factory.mktemp("sadu") / "data")
 
 
 @needs_sadu
@@ -125,24 +220,8 @@ def test_import_reads_2431_questions_and_recomputes_their_answers(imported):
 
 @needs_sadu
 def test_the_sadu_scorer_reproduces_sadus_script_on_every_published_log(imported):
-    from diagbench.benchmarks.archqa.answers import read_log
-    from diagbench.benchmarks.archqa.data import load_data
-    from diagbench.benchmarks.archqa.scorers import judge
-
-    questions, _, _ = load_data(imported[0])
-    by_id = {q.id: q for q in questions}
     for name, expected in SADU_SCRIPT.items():
-        log = read_log(LOGS / f"{name}.log", questions)
-        assert len(log.answers) == 2431 and not log.unmatched and not log.gold_differs
-        cells: defaultdict[str, list[bool]] = defaultdict(list)
-        for qid, logged in log.answers.items():
-            q = by_id[qid]
-            ok = judge("sadu", q, logged.response, q.gold).correct
-            cells[q.family].append(ok)
-            cells["all"].append(ok)
-        got = tuple(round(100 * sum(cells[f]) / len(cells[f]), 2)
-                    for f in ("behavioral", "structural", "er", "all"))
-        assert got == expected, name
+        assert _sadu_accuracy(imported[0], LOGS / f"{name}.log") == expected, name
 
 
 @needs_sadu
@@ -150,13 +229,7 @@ def test_score_archqa_rescores_logs_into_a_run(imported, tmp_path):
     logs = [LOGS / "gpt-4o-mini_response_0223_t_0.log",
             LOGS / "qwen_2.5-VL-3B_response_0223_t_0.log"]
     for scorer in ("sadu", "strict"):
-        run = tmp_path / scorer
-        done = subprocess.run([sys.executable, "-m", "diagbench", "score", "archqa", "--data",
-                               str(imported[0]), "--responses", *map(str, logs), "--scorer",
-                               scorer, "--out", str(run)], capture_output=True, text=True,
-                              timeout=600, check=False)
-        assert done.returncode == 0, done.stderr
-        summary = json.loads((run / "summary.json").read_text())
+        summary = _score(imported[0], logs, scorer, tmp_path / scorer)
         models = summary["models"]
         assert set(models) == {"gpt-4o-mini_response_0223_t_0",
                                "qwen_2.5-VL-3B_response_0223_t_0"}
@@ -167,5 +240,4 @@ def test_score_archqa_rescores_logs_into_a_run(imported, tmp_path):
             assert models["qwen_2.5-VL-3B_response_0223_t_0"]["format_violations"] == 0
         else:
             assert models["qwen_2.5-VL-3B_response_0223_t_0"]["format_violations"] > 1000
-        assert len((run / "scores.jsonl").read_text().splitlines()) == 2 * 2431
-        assert (run / "report.html").is_file() and len(summary["paired"]) == 1
+        assert len((tmp_path / scorer / "scores.jsonl").read_text().splitlines()) == 2 * 2431

@@ -11,11 +11,11 @@ from PIL import Image
 
 from diagbench.compare.counts import empty_components
 from diagbench.compare.pair import compare_scripts
-from diagbench.compare.text import normalize_name
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.models.baselines.sequence_reader import UnreadableImage, read_sequence_diagram
 from diagbench.render.plantuml_pipe import PlantUMLEngine
+from diagbench.scoring.name_keys import participant_key
 
 CALLFLOWS = Path(__file__).resolve().parents[1] / "examples" / "callflows" / "gold"
 
@@ -101,12 +101,12 @@ def test_messages_read_with_endpoints_styles_and_labels(renders) -> None:
     assert "autonumber" in script.splitlines()
     [parsed] = parse_sequence(script)
     diagram = parsed.diagram
-    assert [normalize_name(p.name) for p in diagram.participants] == ["alice", "webserver",
+    assert [participant_key(p.name) for p in diagram.participants] == ["alice", "webserver",
                                                                        "store"]
-    names = {p.id: normalize_name(p.name) for p in diagram.participants}
-    read = [(names[m.sender], names[m.receiver], m.line_style, m.head, normalize_name(m.label))
+    names = {p.id: participant_key(p.name) for p in diagram.participants}
+    read = [(names[m.sender], names[m.receiver], m.line_style, m.head, participant_key(m.label))
             for m in diagram.messages]  # labels without spaces: OCR may miss a word gap
-    assert read == [(normalize_name(s), normalize_name(r), style, head, normalize_name(label))
+    assert read == [(participant_key(s), participant_key(r), style, head, participant_key(label))
                     for s, r, style, head, label in EXPECTED]
     assert sum(m.label in [e[4] for e in EXPECTED] for m in diagram.messages) >= 5
 
@@ -116,7 +116,7 @@ def test_note_read_as_note_beside_its_lifeline(renders) -> None:
     assert [p.name for p in diagram.participants] == ["Alice", "Bob"]
     [note] = diagram.notes
     assert (note.position, note.targets) == ("right", ("Bob",))
-    assert normalize_name(note.text) == "rememberthis"  # OCR may miss a narrow word gap
+    assert participant_key(note.text) == "rememberthis"  # OCR may miss a narrow word gap
     assert [m.label for m in diagram.messages] == ["hello", "goodbye"]
 
 

@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageStat
 
-from diagbench.compare.counts import COMPONENTS, Comparison
-from diagbench.compare.pair import compare_scripts
 from diagbench.formats.plantuml import parse_sequence
 from tests.browser import flags, loaded_images
 from tests.fake_providers import FakeServer
@@ -76,26 +74,67 @@ def run(tmp_path_factory) -> Path:
     return out
 
 
-def _expected(method: str) -> Comparison:
-    """Pooled comparison of the bundled predictions, the unanswered one as empty."""
-    total = Comparison()
-    for gold in GOLD:
-        pred = "" if gold.stem == NO_SCRIPT else (CALLFLOWS / "pred" / gold.name).read_text()
-        total.add(compare_scripts(gold.read_text(), pred, method))
-    return total
+#: Two small pairs (ground truth, prediction) whose Table 2 is worked out by hand below.
+SMALL = {
+    "one": ("@startuml\ntitle One\nparticipant A\nA -> B : hello\nB --> A : ok\n"
+            "note over A : n\n@enduml\n",
+            "@startuml\ntitle One\nactor A\nB -> A : hello\nB -> A : okay\n@enduml\n"),
+    "two": ("@startuml\ntitle Two\nparticipant A\nparticipant B\nparticipant C\n"
+            "A -> B : ping\nB -> C : forward\n@enduml\n",
+            "@startuml\ntitle Two\nparticipant A\nparticipant B\nA -> B : ping\n"
+            "@enduml\n"),
+}
+# By hand, from the paper's definitions (§2.2–2.3; both methods agree on these pairs):
+# one: participants A, B (B implicit): actor vs participant is no error. "A -> B : hello"
+#   drawn as "B -> A : hello": one direction substitution (no node error). "B --> A : ok"
+#   as "B -> A : okay": dotted → solid is an edge-type substitution, the label a message
+#   substitution. The note is deleted. Nodes: 2 per message, 4, none wrong.
+# two: participants A, B, C; C's declaration is missing: one participant deletion.
+#   "B -> C : forward" is missing: a deleted message is a direction deletion, two node
+#   deletions (its ends) and a message deletion (it has a label); its arrow type is not
+#   counted. Gold: 2 messages, 4 nodes.
+# Pooled, (gold, insertion, deletion, substitution):
+SMALL_TABLE2 = {
+    "participant": (2 + 3, 0, 0 + 1, 0),
+    "node": (4 + 4, 0, 0 + 2, 0),
+    "edge_direction": (2 + 2, 0, 0 + 1, 1 + 0),
+    "edge_type": (2 + 2, 0, 0, 1 + 0),
+    "message": (2 + 2, 0, 0 + 1, 1 + 0),
+    "note": (1 + 0, 0, 1 + 0, 0),
+    "group": (0, 0, 0, 0),
+    "box": (0, 0, 0, 0),
+}
 
 
-@pytest.mark.parametrize("method", ["semantic", "diff"])
-def test_table2_is_that_of_the_canned_scripts(run, method):
-    summary = json.loads((run / "summary.json").read_text())
-    model = summary["models"]["openai:vlm"]
+def _small_gold(folder: Path, pairs: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """Write the ground truths of `pairs` into `folder`; their predictions by title."""
+    folder.mkdir()
+    for name, (gold, _) in pairs.items():
+        (folder / f"{name}.puml").write_text(gold)
+    return {_title(folder / f"{name}.puml"): pred for name, (_, pred) in pairs.items()}
+
+
+def test_statuses_of_the_canned_answers(run):
+    model = json.loads((run / "summary.json").read_text())["models"]["openai:vlm"]
     assert model["conversion"]["statuses"] == {"valid": 11, "invalid": 0, "no_script": 1,
                                                "call_error": 0, "image_error": 0}
-    got = model["methods"][method]["components"]
-    want = _expected(method).components
-    for component in COMPONENTS:
-        assert {k: got[component][k] for k in ("gold", "insertion", "deletion",
-                                                "substitution")} == want[component].as_dict()
+
+
+def test_table2_is_worked_out_by_hand(tmp_path):
+    by_title = _small_gold(tmp_path / "gold", SMALL)
+
+    def reply(prompt: str) -> str:
+        caption = re.search(r'call flow diagram of "(.*?)" according', prompt).group(1)
+        return "Here it is:\n```plantuml\n" + by_title[caption] + "```"
+
+    done = _eval(tmp_path, reply, "--gold", str(tmp_path / "gold"), "--out",
+                 str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"]["openai:vlm"]
+    for method in ("semantic", "diff"):
+        got = model["methods"][method]["components"]
+        assert {c: tuple(got[c][k] for k in ("gold", "insertion", "deletion", "substitution"))
+                for c in SMALL_TABLE2} == SMALL_TABLE2, method
 
 
 def test_unanswered_file_counts_every_gold_element_deleted(run):
@@ -157,29 +196,40 @@ def test_report_opens_in_chromium_with_every_figure(run, tmp_path):
     assert ImageStat.Stat(image).stddev[0] > 20  # tables and plots, not a blank page
 
 
+#: Four small pairs for the paired test; their message errors by hand: `one`: a label
+#: changed (1 of 2), `two`: both labels changed (2 of 2), `three`: a message missing
+#: (1 of 2, a deletion), `four`: a label changed (1 of 2).
+PAIRED = {
+    name: ("@startuml\ntitle " + title + "\nA -> B : " + a + "\nB -> A : " + b + "\n@enduml\n",
+           "@startuml\ntitle " + title + "\n" + pred + "@enduml\n")
+    for name, title, a, b, pred in [
+        ("one", "Paired one", "open", "opened", "A -> B : open\nB -> A : done\n"),
+        ("two", "Paired two", "ask", "answer", "A -> B : query\nB -> A : reply\n"),
+        ("three", "Paired three", "push", "ack", "A -> B : push\n"),
+        ("four", "Paired four", "get", "data", "A -> B : put\nB -> A : data\n"),
+    ]}
+#: vlm's per-file message error rates (good makes none): (1/2 + 2/2 + 1/2 + 1/2) / 4
+PAIRED_MEAN_DIFFERENCE = (0.5 + 1.0 + 0.5 + 0.5) / 4
+
+
 def test_two_models_are_compared_file_by_file(tmp_path):
-    """Model `good` answers the ground truth itself, `vlm` the bundled predictions: the
+    """Model `good` answers the ground truth itself, `vlm` the planted predictions: the
     paired test's mean difference is vlm's mean per-file error rate, every file counts."""
-    names = ["eps_attach", "pgw_change", "sms_over_nas", "service_request"]
-    gold_dir = tmp_path / "gold"
-    gold_dir.mkdir()
-    for name in names:
-        (gold_dir / f"{name}.puml").write_text((CALLFLOWS / "gold" / f"{name}.puml").read_text())
-    by_title = {_title(gold_dir / f"{n}.puml"): n for n in names}
+    predictions = _small_gold(tmp_path / "gold", PAIRED)
+    golds = {_title(tmp_path / "gold" / f"{n}.puml"): g for n, (g, _) in PAIRED.items()}
     asked = {}
 
     def reply(prompt: str) -> str:
-        name = by_title[re.search(r'diagram of "(.*?)" according', prompt).group(1)]
-        side = "gold" if asked["model"] == "good" else "pred"
-        return (CALLFLOWS / side / f"{name}.puml").read_text()
+        title = re.search(r'diagram of "(.*?)" according', prompt).group(1)
+        return (golds if asked["model"] == "good" else predictions)[title]
 
     with FakeServer(reply=reply) as server:
         server.on_body = lambda body: asked.update(model=body["model"])
         env = {**os.environ, "OPENAI_API_KEY": "sk-test",
                "DIAGBENCH_CACHE": str(tmp_path / "cache.sqlite")}
         done = subprocess.run(
-            [sys.executable, "-m", "diagbench", "eval", "conversion", "--gold", str(gold_dir),
-             "--model", f"openai:vlm@{server.base_url}", "--model",
+            [sys.executable, "-m", "diagbench", "eval", "conversion", "--gold",
+             str(tmp_path / "gold"), "--model", f"openai:vlm@{server.base_url}", "--model",
              f"openai:good@{server.base_url}", "--out", str(tmp_path / "run"),
              "--max-connections", "1"], env=env, capture_output=True, text=True, timeout=300,
             check=False)
@@ -187,14 +237,9 @@ def test_two_models_are_compared_file_by_file(tmp_path):
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["models"]["openai:good"]["methods"]["semantic"]["total"]["errors"] == 0
     [test] = [t for t in summary["paired_tests"]["semantic"] if t["component"] == "message"]
-    rates = []
-    for name in names:
-        c = compare_scripts((CALLFLOWS / "gold" / f"{name}.puml").read_text(),
-                            (CALLFLOWS / "pred" / f"{name}.puml").read_text()).components
-        rates.append(c["message"].errors / c["message"].gold)
     assert (test["a"], test["b"], test["n"]) == ("openai:vlm", "openai:good", 4)
-    assert test["mean_difference"] == pytest.approx(sum(rates) / 4)
-    assert all(r > 0 for r in rates)  # so the exact two-sided p-value is 2 / 2**4
+    assert test["mean_difference"] == pytest.approx(PAIRED_MEAN_DIFFERENCE)
+    # every file differs, so the exact two-sided p-value is 2 / 2**4
     assert test["p_value"] == pytest.approx(0.125)
     assert test["ci_low"] <= test["mean_difference"] <= test["ci_high"]
     assert "Paired comparison of models" in (tmp_path / "run" / "report.html").read_text()

@@ -215,7 +215,9 @@ def test_dot_constructs(source, counts):
 def test_bad_input_gives_diagnostics(reader, text):
     parsed = reader(text)
     assert len(parsed) == 1
-    assert parsed[0].diagnostics or parsed[0].diagram.counts()["entities"] >= 0
+    errors = parsed[0].errors
+    assert errors, "bad input read without an error diagnostic"
+    assert all(1 <= d.line <= text.count("\n") + 1 for d in errors), errors
 
 
 def test_big_input_does_not_raise():

@@ -83,15 +83,28 @@ def test_c4_macros():
     assert d.clusters[0].kind == "boundary" and d.clusters[0].members == ("web", "db")
 
 
-@pytest.mark.parametrize("text", [
-    "", "@startuml\n", "@startuml\nclass A {\n  x\n", "@startuml\npackage P {\n[A]\n@enduml",
-    "@startuml\n}}}\n@enduml", "\x00\x01\x02", "@startuml\nnote left of A\nnever ends\n",
-    "@startuml\nclass A\n" + "A --> B\n" * 20000 + "@enduml\n",
+@pytest.mark.parametrize(("text", "line", "reason"), [
+    ("@startuml\n", 1, "missing @enduml"),
+    ("@startuml\nclass A {\n  x\n", 2, "member body never closed"),
+    ("@startuml\npackage P {\n[A]\n@enduml", 2, "block never closed"),
+    ("@startuml\n}}}\n@enduml", 2, "'}' without an open block"),
+    ("\x00\x01\x02", 1, "no @startuml line"),
+    ("@startuml\nnote left of A\nnever ends\n", 2, "note never closed"),
 ])
-def test_bad_input_gives_diagnostics_not_exceptions(text):
-    parsed = parse_graph(text)
-    for p in parsed:
-        p.counts()
+def test_bad_input_gives_diagnostics_not_exceptions(text, line, reason):
+    [parsed] = parse_graph(text)
+    assert any(d.line == line and reason in d.reason for d in parsed.errors), \
+        parsed.diagnostics
+
+
+def test_empty_input_is_no_diagram():
+    assert parse_graph("") == []
+
+
+def test_big_input_is_read_whole_without_diagnostics():
+    [parsed] = parse_graph("@startuml\nclass A\n" + "A --> B\n" * 20000 + "@enduml\n")
+    assert not parsed.diagnostics
+    assert parsed.counts()["relations"] == 20000
 
 
 def test_unclosed_blocks_are_reported_with_their_line():

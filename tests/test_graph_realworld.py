@@ -53,7 +53,9 @@ def test_counts_equal_the_svg(diagram, drawn):
 
 
 def test_agreement_per_folder(drawn):
-    """At least 95 % of the drawable diagrams of each folder agree (the figure for the note)."""
+    """At least 95 % of the drawable diagrams of each folder agree (the figure for the note;
+    measured: C4-PlantUML 21/22, plantuml-parser-fixtures 40/41, the other two folders all:
+    the two that differ are those in KNOWN)."""
     for folder in {d.folder for d in DIAGRAMS}:
         checked = agree = 0
         for diagram in DIAGRAMS:
@@ -66,4 +68,4 @@ def test_agreement_per_folder(drawn):
                 (["clusters"] if stats["diagram_type"] != "state" else [])
             checked += 1
             agree += all(counts[k] == stats[k] for k in keys)
-        assert checked and agree / checked >= 0.9, (folder, agree, checked)
+        assert checked and agree / checked >= 0.95, (folder, agree, checked)

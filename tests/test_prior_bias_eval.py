@@ -74,6 +74,18 @@ def _fake_answers(data: Path):
     return rows, on_body, reply
 
 
+def _right_by_relation(rows: list[dict], condition: str) -> dict[str, float]:
+    """Per relation, the % of `condition`'s questions the fake answers right: it says True
+    exactly when the first queried class sorts first, and the manifest holds the gold."""
+    mine = [r for r in rows if r["condition"] == condition]
+    out = {}
+    for relation in sorted({r["relation"] for r in mine}):
+        of = [r for r in mine if r["relation"] == relation]
+        right = sum((r["query"][0] < r["query"][1]) == r["gold"] for r in of)
+        out[relation] = 100 * right / len(of)
+    return out
+
+
 def test_end_to_end_against_the_local_server(tmp_path, data):
     rows, on_body, reply = _fake_answers(data)
     with FakeServer(reply=reply) as server:
@@ -82,21 +94,21 @@ def test_end_to_end_against_the_local_server(tmp_path, data):
                      env={"OPENAI_API_KEY": "sk-test"})
     assert done.returncode == 0, done.stderr
     model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"]["openai:vlm"]
-    # the expected numbers, recomputed from the manifest: a condition's RelAcc is the
-    # mean of its relation × scale cells (paper 002 §4.1); the answers do not depend on
-    # the scale, so both scales of a relation score the same
+    # the expected numbers, worked out from the manifest and the fake's rule: a
+    # condition's RelAcc is the mean of its relation × scale cells (paper 002 §4.1); the
+    # answers do not depend on the scale, so both scales of a relation score the same
     for condition, cell in model["conditions"].items():
-        mine = [r for r in rows if r["condition"] == condition]
-        per_relation = []
-        for relation in sorted({r["relation"] for r in mine}):
-            of = [r for r in mine if r["relation"] == relation]
-            right = sum((r["query"][0] < r["query"][1]) == r["gold"] for r in of)
-            per_relation.append(100 * right / len(of))
-        assert cell["n"] == 2 * len(mine)
-        assert cell["rel_acc"] == pytest.approx(sum(per_relation) / len(per_relation))
+        per_relation = _right_by_relation(rows, condition)
+        assert cell["n"] == 2 * sum(1 for r in rows if r["condition"] == condition)
+        assert cell["rel_acc"] == pytest.approx(sum(per_relation.values()) / len(per_relation))
         assert cell["em"] == pytest.approx(50.0)  # right at 1x, wrong at 2x
-    conform = model["conditions"]["prior-conform"]["rel_acc"]
-    assert model["delta"] == pytest.approx(conform - model["conditions"]["2-reverse"]["rel_acc"])
+    # Δ = RelAcc(prior-conform) − RelAcc(2-reverse) over the cells both have (§3.2)
+    conform = _right_by_relation(rows, "prior-conform")
+    conflict = _right_by_relation(rows, "2-reverse")
+    both = sorted(conform.keys() & conflict.keys())
+    assert both
+    assert model["delta"] == pytest.approx(sum(conform[k] for k in both) / len(both)
+                                           - sum(conflict[k] for k in both) / len(both))
     assert model["parse"] == {"parsed": model["answered"]}
     scores = [json.loads(x) for x in (tmp_path / "run" / "scores.jsonl").read_text().splitlines()]
     assert len(scores) == 2 * len(rows) and {s["scale"] for s in scores} == {"1x", "2x"}

@@ -71,9 +71,13 @@ def test_bad_input_becomes_invalid_results_and_the_batch_goes_on(tmp_path):
     sources = [loop, GOOD, recursion, "\x00\x01\x02 junk", "", huge, GOOD]
     results = PlantUMLEngine(jobs=2, timeout=10).render(sources, tmp_path, "png")
     assert [r.ok for r in results] == [False, True, False, False, False, False, True]
-    assert "over the" in results[5].error
+    # each bad input is stopped, with its own reason: PlantUML's loop guard (with the line
+    # of `!endwhile`), the 10 s timeout for the recursion, the checks before rendering
+    assert (results[0].error, results[0].error_line) == ("Infinite loop?", 5)
+    assert results[2].error.startswith("timed out after 10 s")
+    assert results[3].error == "no @startuml … @enduml block"
     assert results[4].error == "empty source"
-    assert all(r.seconds < 15 for r in results)
+    assert "over the 1,000,000-byte limit" in results[5].error
 
 
 def test_a_hanging_diagram_is_killed_and_the_worker_restarts(tmp_path):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from diagbench.scoring.names import names_match, normalize_name, parse_name_list
+from diagbench.scoring.name_keys import answer_key
+from diagbench.scoring.names import names_match, parse_name_list
 from diagbench.scoring.truth import parse_truth
 
 TRUTH = [
@@ -55,8 +56,8 @@ def test_name_lists(answer, names):
 
 
 def test_normalisation_and_exact_match():
-    assert normalize_name(" Golden Retriever ") == "goldenretriever"
-    assert normalize_name("golden_retriever") == normalize_name("GoldenRetriever")
+    assert answer_key(" Golden Retriever ") == "goldenretriever"
+    assert answer_key("golden_retriever") == answer_key("GoldenRetriever")
     assert names_match(["dog", "ANIMAL"], ["Animal", "Dog"])
     assert not names_match(["Dog"], ["Dog", "Animal"])
     assert not names_match(["Dog", "Animal", "Cat"], ["Dog", "Animal"])

@@ -140,6 +140,8 @@ class Benchmark(ABC, Generic[S, T]):
     max_image_side: ClassVar[int | None] = None
     score_options: ClassVar[tuple[Option, ...]] = ()  # further options of `score NAME`
     commands: ClassVar[tuple[Any, ...]] = ()  # further commands of its own (click commands)
+    #: Subcommands of `diagbench import` (click commands) reading a published data set.
+    importers: ClassVar[tuple[Any, ...]] = ()
     #: The columns of `export_rows`, in order (empty: the benchmark cannot be exported).
     columns: ClassVar[tuple[Column, ...]] = ()
     #: The figure `score_row` gives (None: rows cannot be scored one by one).

@@ -23,6 +23,7 @@ from diagbench.cli.benchmarks import (
 )
 from diagbench.cli.cache import cache
 from diagbench.cli.compare import compare
+from diagbench.cli.contributed import contributed
 from diagbench.cli.export import export, import_group
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
@@ -32,35 +33,13 @@ from diagbench.console import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 class Diagbench(click.Group):
     """The top-level group: its own commands, then those the benchmarks contribute
-    (read from the registry only when listed or asked for). Groups of the same name
-    (`import`: `hf` here, `sadu` from archqa) are merged into one."""
-
-    def _contributed(self) -> dict[str, click.Command]:
-        from diagbench.benchmarks.registry import registered
-        out: dict[str, click.Command] = {}
-        for cls in registered().values():
-            for command in cls.commands:
-                if command.name is not None:
-                    out[command.name] = _merged(out.get(command.name), command)
-        return out
+    (`Benchmark.commands`; their importers join `diagbench import`, see `ImportGroup`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self._contributed()})
+        return sorted({*super().list_commands(ctx), *contributed("commands")})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> Any:
-        own = super().get_command(ctx, cmd_name)
-        contributed = self._contributed().get(cmd_name)
-        return _merged(own, contributed) if contributed is not None else own
-
-
-def _merged(first: click.Command | None, second: click.Command | None) -> Any:
-    """One group with the subcommands of both when both are groups; else the first."""
-    if first is None or second is None:
-        return first or second
-    if isinstance(first, click.Group) and isinstance(second, click.Group):
-        return click.Group(first.name, commands={**second.commands, **first.commands},
-                           help=first.help)
-    return first
+        return super().get_command(ctx, cmd_name) or contributed("commands").get(cmd_name)
 
 
 @click.group(cls=Diagbench, context_settings={"help_option_names": ["-h", "--help"]})

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -13,13 +12,6 @@ from diagbench.cli.common import write_output
 from diagbench.compare.methods import METHODS, Method
 from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
-
-if TYPE_CHECKING:
-    from diagbench.compare.graph import GraphFile
-    from diagbench.compare.inputs import Pair
-
-#: (name, gold path, pred path, language, gold text, pred text): what `run_graph` compares.
-GraphItem = tuple[str, str | None, str | None, str, str, str]
 
 
 @click.command()
@@ -52,8 +44,10 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
     renders × mean of entity F1 (normalised name and kind) and relation F1
     (ends, direction, type), with STRUDEL's counts-only score beside it.
     """
+    from diagbench.compare.graph import run_graph, split_graphs
     from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
-    from diagbench.compare.report import csv_text, report, run, table
+    from diagbench.compare.report import combined_report, combined_table, csv_text, run
+    from diagbench.render.validity import check
 
     try:
         if repo is not None:
@@ -68,69 +62,18 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
     except InputError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    pairs, graph_items, graph_errors = _split_graphs(pairs)
+    pairs, graph_items = split_graphs(pairs)
     with progress_bar(len(pairs), "comparing") as bar:
         results = run(pairs, method, progress=lambda: bar.update(1))
     for r in results:
         if not r.ok:
             click.echo(f"diagbench: error: {r.pair.name}: {r.pair.error}", err=True)
-    graphs = _compare_graphs(graph_items, graph_errors)
+    graphs = run_graph(graph_items, check)
     if json_path is not None:
-        document = report(results, method) if results or not graphs else {}
-        if graphs:
-            from diagbench.compare.graph import graph_summary
-            files = [g.as_dict() for g in graphs]
-            if document:
-                document["files"] += files
-                document["graph_summary"] = graph_summary(graphs)
-            else:
-                document = {"method": "graph", "files": files, "summary": graph_summary(graphs)}
+        document = combined_report(results, method, graphs)
         write_output(json_path, json.dumps(document, indent=1, ensure_ascii=False))
     if csv_path is not None:
         write_output(csv_path, csv_text(results))
     if "-" not in (str(json_path), str(csv_path)):
-        if results or not graphs:
-            click.echo(table(results, method))
-        if graphs:
-            from diagbench.compare.graph import graph_table
-            click.echo(graph_table(graphs))
-    ok = all(r.ok for r in results) and all(g.comparison is not None for g in graphs)
-    sys.exit(EXIT_OK if ok else EXIT_BAD_INPUT)
-
-
-def _split_graphs(pairs: list[Pair]) -> tuple[list[Pair], list[GraphItem], list[GraphFile]]:
-    """(sequence pairs, graph items, graph pairs that failed): a pair goes to the graph
-    comparison when its ground truth's first diagram is not a sequence diagram
-    (the kind is detected from the parsed gold, whatever the language)."""
-    from diagbench.diagram.graph import GraphDiagram
-    from diagbench.formats.read import language_of, read
-    from diagbench.formats.source import SourceError
-
-    sequences: list[Pair] = []
-    items: list[GraphItem] = []
-    errors: list[GraphFile] = []
-    for pair in pairs:
-        if pair.error is not None or pair.load is None:
-            sequences.append(pair)
-            continue
-        try:
-            gold_text, pred_text = pair.load()
-        except SourceError:
-            sequences.append(pair)  # the sequence route reports the error
-            continue
-        language = language_of(Path(pair.gold or pair.name), gold_text)
-        parsed = read(gold_text, language)
-        if not parsed or not isinstance(parsed[0].diagram, GraphDiagram):
-            sequences.append(pair)
-        else:
-            items.append((pair.name, pair.gold, pair.pred, language, gold_text, pred_text))
-    return sequences, items, errors
-
-
-def _compare_graphs(items: list[GraphItem], errors: list[GraphFile]) -> list[GraphFile]:
-    if not items:
-        return list(errors)
-    from diagbench.compare.graph import run_graph
-    from diagbench.render.validity import check
-
-    return run_graph(items, check) + list(errors)
+        click.echo(combined_table(results, method, graphs))
+    sys.exit(EXIT_OK if all(r.ok for r in results) else EXIT_BAD_INPUT)

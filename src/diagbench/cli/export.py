@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from diagbench.cli.contributed import ImportGroup
 from diagbench.console import EXIT_BAD_INPUT, EXIT_OK
 
 
@@ -69,7 +70,7 @@ def export(data: Path, fmt: str, out: Path, name: str | None, rows_per_shard: in
     sys.exit(EXIT_OK)
 
 
-@click.group(name="import")
+@click.group(name="import", cls=ImportGroup)
 def import_group() -> None:
     """Import a published data set into diagbench's format."""
 

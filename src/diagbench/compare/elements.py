@@ -12,7 +12,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from diagbench.compare.counts import ERROR_KINDS, ComponentCounts, Error
-from diagbench.compare.text import normalize_label, normalize_name, similarity
+from diagbench.compare.text import normalize_label, similarity
 from diagbench.diagram.sequence import (
     BOUNDARIES,
     Box,
@@ -22,6 +22,7 @@ from diagbench.diagram.sequence import (
     Participant,
     SequenceDiagram,
 )
+from diagbench.scoring.name_keys import participant_key
 
 BORDER = "|"
 
@@ -139,7 +140,7 @@ def participant_pair(gold: Participant, pred: Participant, counts: Counts,
     is not counted). `same_name`: whether the normalised names are equal, when the caller
     knows."""
     if same_name is None:
-        same_name = normalize_name(gold.name) == normalize_name(pred.name)
+        same_name = participant_key(gold.name) == participant_key(pred.name)
     counts["participant"].substitution += not same_name
     if gold.kind != pred.kind:
         normalizations.append(f"participant {pred.id}: {pred.kind} in the prediction, "

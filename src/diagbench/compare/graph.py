@@ -4,10 +4,10 @@ which entities and which relations of the ground truth the prediction has.
 Both scripts are read by `diagbench.formats` (any language: PlantUML, Mermaid, DOT,
 DBML), and their elements are matched as multisets:
 
-- an **entity** by its normalised displayed name (NFKC, case-folded, only letters and
-  digits kept: ``Order Item`` = ``order_item``) and its kind (`Entity.kind`; a
-  participant's kind in a sequence diagram); an unnamed pseudo-state (``[*]``) is
-  named after its kind;
+- an **entity** by its displayed name under `scoring.name_keys.graph_element_key` (NFKC,
+  case-folded, only letters and digits kept: ``Order Item`` = ``order_item``) and its
+  kind (`Entity.kind`; a participant's kind in a sequence diagram); an unnamed
+  pseudo-state (``[*]``) is named after its kind;
 - a **relation** by its two ends (the normalised names of the entities — or
   clusters — it links), its drawn direction ("single", "double", "none") and its
   type (`Relation.type`; "message" in a sequence diagram). The ends are ordered
@@ -23,29 +23,21 @@ beside it.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.scoring import metrics
+from diagbench.scoring.name_keys import graph_element_key
 
-_NOT_WORD = re.compile(r"[\W_]+")
+if TYPE_CHECKING:
+    from diagbench.compare.inputs import Pair
 
 Key = tuple[str, ...]
-
-
-def normalise(name: str) -> str:
-    """A name as elements are matched: NFKC, case-folded, letters and digits only.
-
-    >>> normalise(' "Order_Item" ')
-    'orderitem'
-    """
-    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", name).casefold())
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,12 +95,12 @@ class GraphComparison:
 def elements(diagram: Any) -> tuple[list[Key], list[Key]]:
     """The entity keys and relation keys of a `GraphDiagram` or `SequenceDiagram`."""
     if isinstance(diagram, SequenceDiagram):
-        names = {p.id: normalise(p.name or p.id) for p in diagram.participants}
+        names = {p.id: graph_element_key(p.name or p.id) for p in diagram.participants}
         entities: list[Key] = [(str(p.kind), names[p.id]) for p in diagram.participants]
         relations: list[Key] = []
         for m in diagram.messages:
-            a, b = names.get(m.sender, normalise(m.sender)), names.get(m.receiver,
-                                                                       normalise(m.receiver))
+            a, b = names.get(m.sender, graph_element_key(m.sender)), names.get(m.receiver,
+                                                                       graph_element_key(m.receiver))
             direction = "double" if m.bidirectional else "single"
             if m.bidirectional:
                 a, b = sorted((a, b))
@@ -118,16 +110,16 @@ def elements(diagram: Any) -> tuple[list[Key], list[Key]]:
         return [], []
     labels: dict[str, str] = {}
     for c in diagram.clusters:
-        labels[c.id] = normalise(c.label)
+        labels[c.id] = graph_element_key(c.label)
     entities = []
     for e in diagram.entities:
-        name = normalise(e.name or ("" if not e.name and e.kind in _UNNAMED else e.id))
+        name = graph_element_key(e.name or ("" if not e.name and e.kind in _UNNAMED else e.id))
         labels[e.id] = name or e.kind
         entities.append((e.kind, labels[e.id]))
     relations = []
     for r in diagram.relations:
-        a, b = labels.get(r.source, normalise(r.source)), labels.get(r.target,
-                                                                    normalise(r.target))
+        a, b = labels.get(r.source, graph_element_key(r.source)), labels.get(r.target,
+                                                                    graph_element_key(r.target))
         if r.direction == "none":
             a, b = sorted((a, b))
         relations.append((r.type, r.direction, a, b))
@@ -193,50 +185,87 @@ def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str
 Validity = Callable[[str, list[str]], list[tuple[bool, str | None]]]
 
 
-@dataclass(slots=True)
-class GraphFile:
-    """One compared pair of non-sequence (or any FRL) scripts, or its error."""
+@dataclass(frozen=True, slots=True)
+class GraphItem:
+    """One pair of scripts to compare as graph diagrams, read and with its language."""
 
     name: str
     gold: str | None
     pred: str | None
-    language: str = ""
-    comparison: GraphComparison | None = None
-    error: str | None = None
+    language: str
+    gold_text: str
+    pred_text: str
+
+
+def split_graphs(pairs: list[Pair]) -> tuple[list[Pair], list[GraphItem]]:
+    """(sequence pairs, graph items): a pair goes to the graph comparison when its ground
+    truth's first diagram is not a sequence diagram (the kind is detected from the parsed
+    gold, whatever the language); a pair that cannot be read stays with the sequences,
+    whose route reports its error."""
+    from diagbench.formats.read import language_of, read
+    from diagbench.formats.source import SourceError
+
+    sequences: list[Pair] = []
+    items: list[GraphItem] = []
+    for pair in pairs:
+        if pair.error is not None or pair.load is None:
+            sequences.append(pair)
+            continue
+        try:
+            gold_text, pred_text = pair.load()
+        except SourceError:
+            sequences.append(pair)
+            continue
+        language = language_of(Path(pair.gold or pair.name), gold_text)
+        parsed = read(gold_text, language)
+        if not parsed or not isinstance(parsed[0].diagram, GraphDiagram):
+            sequences.append(pair)
+        else:
+            items.append(GraphItem(pair.name, pair.gold, pair.pred, language, gold_text,
+                                   pred_text))
+    return sequences, items
+
+
+@dataclass(frozen=True, slots=True)
+class GraphFile:
+    """One compared pair of graph-diagram scripts (any language)."""
+
+    name: str
+    gold: str | None
+    pred: str | None
+    language: str
+    comparison: GraphComparison
     render_error: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        base: dict[str, Any] = {"name": self.name, "gold": self.gold, "pred": self.pred,
-                                "language": self.language}
-        if self.comparison is None:
-            return base | {"status": "error", "error": self.error}
-        return base | self.comparison.as_dict() | {"render_error": self.render_error}
+        return ({"name": self.name, "gold": self.gold, "pred": self.pred,
+                 "language": self.language}
+                | self.comparison.as_dict() | {"render_error": self.render_error})
 
 
-def run_graph(items: list[tuple[str, str | None, str | None, str, str, str]],
-              validity: Validity) -> list[GraphFile]:
-    """Compare (name, gold path, pred path, language, gold text, pred text) items; the
-    predictions are rendered in one batch per language by `validity`."""
+def run_graph(items: list[GraphItem], validity: Validity) -> list[GraphFile]:
+    """Compare the items; the predictions are rendered in one batch per language by
+    `validity`."""
     by_language: dict[str, list[int]] = {}
     for k, item in enumerate(items):
-        by_language.setdefault(item[3], []).append(k)
+        by_language.setdefault(item.language, []).append(k)
     valid: dict[int, tuple[bool, str | None]] = {}
     for language, indices in by_language.items():
-        texts = [items[k][5] for k in indices]
+        texts = [items[k].pred_text for k in indices]
         for k, text, result in zip(indices, texts, validity(language, texts), strict=True):
             valid[k] = (False, "empty prediction") if not text.strip() else result
     out = []
-    for k, (name, gold_path, pred_path, language, gold_text, pred_text) in enumerate(items):
+    for k, item in enumerate(items):
         ok, error = valid[k]
-        out.append(GraphFile(name, gold_path, pred_path, language,
-                             compare_texts(gold_text, pred_text, ok, language),
+        out.append(GraphFile(item.name, item.gold, item.pred, item.language,
+                             compare_texts(item.gold_text, item.pred_text, ok, item.language),
                              render_error=error))
     return out
 
 
 def graph_summary(files: list[GraphFile]) -> dict[str, Any]:
     """Pooled figures: mean score, mean counts-only score, validity, pooled F1s."""
-    done = [f.comparison for f in files if f.comparison is not None]
+    done = [f.comparison for f in files]
 
     def pooled(side: str) -> dict[str, Any]:
         gold = sum(getattr(c, side).gold for c in done)
@@ -247,7 +276,7 @@ def graph_summary(files: list[GraphFile]) -> dict[str, Any]:
                 "recall": round(r, 6), "f1": round(f, 6)}
 
     n = len(done)
-    return {"files": len(files), "compared": n, "errors": len(files) - n,
+    return {"files": n, "compared": n, "errors": 0,
             "valid": sum(c.valid for c in done),
             "mean_score": round(sum(c.score for c in done) / n, 6) if n else None,
             "mean_counts_score": round(sum(c.counts_score for c in done) / n, 6) if n else None,
@@ -265,9 +294,6 @@ def graph_table(files: list[GraphFile]) -> str:
              f"relation F1 {s['relations']['f1']} (pooled)", "", "per file:"]
     for f in files:
         c = f.comparison
-        if c is None:
-            lines.append(f"  {f.name}: error: {f.error}")
-            continue
         lines.append(f"  {f.name}: {c.kind}, {'valid' if c.valid else 'does not render'}, "
                      f"entity F1 {c.entities.f1:.3f}, relation F1 {c.relations.f1:.3f}, "
                      f"score {c.score:.3f} (counts-only {c.counts_score:.3f})")

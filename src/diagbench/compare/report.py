@@ -18,6 +18,7 @@ from diagbench.compare.counts import (
     Ordering,
     PairedLines,
 )
+from diagbench.compare.graph import GraphFile, graph_summary, graph_table
 from diagbench.compare.inputs import Pair
 from diagbench.compare.methods import Method
 from diagbench.compare.pair import compare_scripts
@@ -135,6 +136,31 @@ def report(results: list[FileResult], method: Method) -> dict:
             "gold_lines": sum(r.gold_lines for r in results if r.ok),
         },
     }
+
+
+def combined_report(results: list[FileResult], method: Method,
+                    graphs: list[GraphFile]) -> dict:
+    """The JSON document of a run over sequence and graph diagrams: the sequence report
+    with the graph files and their summary added, or the graph files alone."""
+    document = report(results, method) if results or not graphs else {}
+    if graphs:
+        files = [g.as_dict() for g in graphs]
+        if document:
+            document["files"] += files
+            document["graph_summary"] = graph_summary(graphs)
+        else:
+            document = {"method": "graph", "files": files, "summary": graph_summary(graphs)}
+    return document
+
+
+def combined_table(results: list[FileResult], method: Method,
+                   graphs: list[GraphFile]) -> str:
+    """What `diagbench compare` prints: Table 2 over the sequence diagrams (unless there
+    are only graph diagrams), then the graph diagrams' scores."""
+    parts = [table(results, method)] if results or not graphs else []
+    if graphs:
+        parts.append(graph_table(graphs))
+    return "\n".join(parts)
 
 
 def table2(total: Comparison, method: Method) -> list[str]:

@@ -31,13 +31,9 @@ from diagbench.compare.assignment import (
     tie_breaks,
 )
 from diagbench.compare.counts import Comparison
-from diagbench.compare.text import (
-    normalize_label,
-    normalize_labels,
-    normalize_name,
-    similarity,
-)
+from diagbench.compare.text import normalize_label, normalize_labels, similarity
 from diagbench.diagram.sequence import BOUNDARIES, Group, Message, SequenceDiagram
+from diagbench.scoring.name_keys import participant_key
 
 #: A pair of participants is matched only when its cost is below the limit (see `assign`).
 PARTICIPANT_LIMIT = 0.5
@@ -75,9 +71,9 @@ def _names(participants, seen: dict[str, str]) -> list[tuple[str, str]]:
     for p in participants:
         pid, name = p.id, p.name
         if pid not in seen:
-            seen[pid] = normalize_name(pid)
+            seen[pid] = participant_key(pid)
         if name not in seen:
-            seen[name] = normalize_name(name)
+            seen[name] = participant_key(name)
         out.append((seen[pid], seen[name]))
     return out
 

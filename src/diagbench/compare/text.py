@@ -1,12 +1,9 @@
-"""Text normalisation and similarity shared by both comparison methods."""
+"""Label normalisation and similarity shared by both comparison methods (names are
+compared under `scoring.name_keys.participant_key`)."""
 
 from __future__ import annotations
 
-import re
-
 from rapidfuzz.distance import Levenshtein
-
-_NOT_ALNUM = re.compile(r"(?:\\n|[\W_])+")
 
 
 def normalize_label(text: str) -> str:
@@ -36,14 +33,6 @@ def normalize_labels(texts: list[str]) -> list[str]:
             and joined.count(_JOINER) == len(texts) - 1):
         return [text.strip() for text in joined.split(_JOINER)]
     return list(map(normalize_label, texts))
-
-
-def normalize_name(text: str) -> str:
-    """A participant name reduced to lower-case letters and digits (`(R)AN` → `ran`)."""
-    joined = text.replace(" ", "")
-    if joined.isalnum():  # the common case, without a regex: `\w` is alnum or `_`
-        return joined.lower()
-    return _NOT_ALNUM.sub("", text).lower()
 
 
 def similarity(a: str, b: str) -> float:

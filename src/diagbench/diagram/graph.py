@@ -31,7 +31,6 @@ derived from it with `typing.get_args`, so a list is written once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
@@ -194,10 +193,6 @@ class Member:
     @property
     def is_method(self) -> bool:
         return self.parameters is not None
-
-    @property
-    def is_key(self) -> bool:
-        return "pk" in self.flags
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,10 +363,6 @@ class GraphDiagram:
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(e.id for e in self.entities)
-
-    def relations_of(self, id: str) -> Iterator[Relation]:
-        """Relations with `id` at either end."""
-        return (r for r in self.relations if id in (r.source, r.target))
 
     def children(self, cluster: str | None) -> tuple[Cluster, ...]:
         """The clusters directly inside `cluster` (None: the top-level clusters)."""

@@ -272,23 +272,6 @@ class SequenceDiagram:
         """The participant with id `pid`, or None."""
         return next((p for p in self.participants if p.id == pid), None)
 
-    def drawn_participants(self) -> tuple[Participant, ...]:
-        """The participants PlantUML draws: all of them, but under `hide unlinked` (the last
-        of `hide unlinked`/`show unlinked` wins) only those a message, note, reference or
-        activation deals with."""
-        hidden = False
-        for d in self.directives:
-            words = d.text.lower().split()
-            if d.kind in ("hide", "show") and words[1:] == ["unlinked"]:
-                hidden = d.kind == "hide"
-        if not hidden:
-            return self.participants
-        linked = {p for m in self.messages for p in (m.sender, m.receiver)}
-        linked.update(t for n in self.notes for t in n.targets)
-        linked.update(t for r in self.references for t in r.targets)
-        linked.update(a.participant for a in self.activations)
-        return tuple(p for p in self.participants if p.id in linked)
-
     def counts(self) -> dict[str, int]:
         """Element counts, as reported by `diagbench parse`."""
         return {

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from diagbench.render.markers import mark
+
 #: Added after each `@startuml`: note borders get a thickness no diagram uses.
 GRAPH_MARKERS = ("skinparam NoteBorderThickness 0.31",)
 _NOTE_MARK = "stroke-width:0.31;"
@@ -37,12 +39,7 @@ def map_c4_includes(source: str) -> str:
 
 def mark_graph(source: str) -> str:
     """`source` with GRAPH_MARKERS inserted after each `@startuml` line."""
-    out = []
-    for line in source.split("\n"):
-        out.append(line)
-        if line.strip().lower().startswith("@startuml"):
-            out.extend(GRAPH_MARKERS)
-    return "\n".join(out)
+    return mark(source, GRAPH_MARKERS)
 
 
 def graph_statistics(svg: str) -> dict[str, object]:

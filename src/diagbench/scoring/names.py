@@ -1,18 +1,20 @@
-"""Parse a list of class names (paper 002, Fig. 12 asks for a JSON array) and the name
-normalisation 𝒩 used for exact match (§3.2: case folding, punctuation cleanup)."""
+"""Parse a list of class names (paper 002, Fig. 12 asks for a JSON array) and match it
+exactly under 𝒩 (`name_keys.answer_key`, §3.2: case folding, punctuation cleanup)."""
 
 from __future__ import annotations
 
 import json
 import re
 
+from diagbench.scoring.name_keys import answer_key
+
 _ARRAY = re.compile(r"\[[^\[\]]*\]", re.S)
 _ITEM = re.compile(r"""\s*["'`]?(.*?)["'`]?\s*$""", re.S)
 
 
-def normalize_name(name: str) -> str:
-    """𝒩: case-folded, without spaces or punctuation (`Golden Retriever` → `goldenretriever`)."""
-    return "".join(ch for ch in name.casefold() if ch.isalnum())
+#: The old name of `answer_key`, still imported by `benchmarks.structure` (another part of
+#: issue 27 is rewriting it): use `answer_key`; delete this line once it is gone there.
+normalize_name = answer_key
 
 
 def parse_name_list(answer: str | None) -> list[str] | None:
@@ -43,5 +45,5 @@ def _unquote(item: str) -> str:
 
 def names_match(predicted: list[str] | None, gold: list[str]) -> bool:
     """Exact match of the name sets under 𝒩 (EM); an unparsed list never matches."""
-    return predicted is not None and {normalize_name(n) for n in predicted} == {
-        normalize_name(n) for n in gold}
+    return predicted is not None and {answer_key(n) for n in predicted} == {
+        answer_key(n) for n in gold}

@@ -19,7 +19,7 @@ from diagbench.benchmarks.archqa.command import (
     DATA_OPTION,
     GOLD_OPTION,
     SCORER_OPTION,
-    import_group,
+    import_sadu_command,
 )
 from diagbench.benchmarks.archqa.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.progress import Bars
@@ -79,7 +79,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         click.option("--out", type=click.Path(file_okay=False, path_type=Path),
                      help="With --responses: the run directory to write."),
     )
-    commands = (import_group,)
+    importers = (import_sadu_command,)
     columns = COLUMNS
     row_metric = ROW_METRIC
 

@@ -1,6 +1,6 @@
-"""`diagbench import sadu SRC --out DATA`, the archqa benchmark's own command group
-(contributed through `ArchQABenchmark.commands`), and the options archqa's `eval` and
-`score` share."""
+"""`diagbench import sadu SRC --out DATA`, the archqa benchmark's importer (contributed
+to the `import` group through `ArchQABenchmark.importers`), and the options archqa's
+`eval` and `score` share."""
 
 from __future__ import annotations
 
@@ -24,12 +24,7 @@ GOLD_OPTION = click.option(
                             "recomputes them from the annotations (published where none).")
 
 
-@click.group(name="import")
-def import_group() -> None:
-    """Import a published data set into diagbench's format."""
-
-
-@import_group.command(name="sadu")
+@click.command(name="sadu")
 @click.argument("source", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Directory for the data set.")

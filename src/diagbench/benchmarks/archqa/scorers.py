@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -272,11 +271,3 @@ def gold_of(question: Question, which: str) -> Any:
         return question.recomputed
     return question.gold
 
-
-def notes_of(judged: Iterable[Judged]) -> dict[str, int]:
-    """How often each note occurs."""
-    counts: dict[str, int] = {}
-    for j in judged:
-        for note in j.notes:
-            counts[note] = counts.get(note, 0) + 1
-    return counts

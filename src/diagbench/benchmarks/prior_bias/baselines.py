@@ -22,7 +22,7 @@ from diagbench.benchmarks.prior_bias.vocabulary import Vocabulary, load_vocabula
 from diagbench.diagram.classes import ClassDiagram
 from diagbench.models.offline import one_image, prompt_text
 from diagbench.models.request import Request
-from diagbench.scoring.names import normalize_name
+from diagbench.scoring.name_keys import answer_key
 
 _RELATION = re.compile(r"showing (\w+) relationships")
 _QUESTION = {relation: re.compile(re.escape(template).replace(r"\{a\}", "(.+?)")
@@ -58,8 +58,8 @@ def answer_from_prior(request: Request) -> str:
 
 def _closest(name: str, read: list[str]) -> str | None:
     """The read class name that is `name` (under 𝒩, else the most similar above 0.6)."""
-    key = normalize_name(name)
-    scored = [(Levenshtein.normalized_similarity(key, normalize_name(r)), r) for r in read]
+    key = answer_key(name)
+    scored = [(Levenshtein.normalized_similarity(key, answer_key(r)), r) for r in read]
     best = max(scored, default=(0.0, None))
     return best[1] if best[0] >= 0.6 else None
 
