@@ -84,6 +84,11 @@ def _declaration(e: Entity, kind: str) -> list[str]:
     if e.kind == "port":
         keyword = "port"
     alias = e.id if _IDENTIFIER.match(e.id) else None
+    if kind == "usecase" and e.kind == "actor" and alias and not e.stereotypes \
+            and not set(":\n") & set(e.label):
+        # `:name: as A`, which no sequence diagram takes: with actors alone and arrows
+        # between them, `actor "name" as A` reads as a sequence diagram
+        return [f":{e.label}: as {alias}"]
     if alias:
         return [f"{keyword} {_quoted(e.label)} as {alias}{stereo}"]
     return [f"{keyword} {_quoted(e.id)}{stereo}"]
