@@ -133,7 +133,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         self.data_dir = Path(data)
         tasks, digest = load_data(self.data_dir)
         if task_types:
-            tasks = [t for t in tasks if t["task"] in task_types]
+            tasks = [t for t in tasks if t.task in task_types]
         if limit:
             tasks = tasks[:limit]
         return Dataset(tasks, (), {"data": str(data), "dataset_hash": digest,
@@ -141,7 +141,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def prompts(self, data: Dataset) -> list[Ask]:
         from diagbench.benchmarks.asking import Ask
-        return [Ask(t["id"], t["question"], self.data_dir / t["image"]) for t in data.samples]
+        return [Ask(t.id, t.question, self.data_dir / t.image) for t in data.samples]
 
     def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
               out: Path) -> list[StructureScore]:

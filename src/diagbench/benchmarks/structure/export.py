@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from diagbench.benchmarks.protocol import (
     Column,
@@ -16,6 +16,9 @@ from diagbench.benchmarks.protocol import (
     RowMetric,
     RowScore,
 )
+
+if TYPE_CHECKING:
+    from diagbench.benchmarks.structure.records import StructureTask
 
 COLUMNS = (
     Column("id", "string", "The task (sample/task/N)."),
@@ -55,11 +58,11 @@ is subject to that provider's terms."""
 
 
 def export_rows(data: Path) -> Export:
-    from diagbench.benchmarks.jsonl import inside, read_jsonl, read_text
-    from diagbench.benchmarks.structure.records import load_data
+    from diagbench.benchmarks.jsonl import inside, read_text
+    from diagbench.benchmarks.structure.records import load_data, load_samples
 
     tasks, _ = load_data(data)
-    samples = {r["id"]: r for _, r in read_jsonl(data / "samples.jsonl")}
+    samples = load_samples(data)
     build = data / "build.json"
     build_text = read_text(build) if build.is_file() else "{}\n"
     try:
@@ -69,27 +72,25 @@ def export_rows(data: Path) -> Export:
     keep = ("model", "seed", "categories", "languages", "complexities", "per_category",
             "prompt_template_hash", "stages", "removed", "tasks", "versions", "judge")
     parameters = {k: info[k] for k in keep if k in info}
-    missing = sorted({t["sample"] for t in tasks} - set(samples))
+    missing = sorted({t.sample for t in tasks} - set(samples))
     if missing:
         raise DataError(f"{data / 'tasks.jsonl'}: tasks about samples not in samples.jsonl: "
                         f"{', '.join(missing[:5])}")
 
     def rows() -> Iterator[dict[str, Any]]:
         for t in tasks:
-            s = samples[t["sample"]]
-            code = read_text(inside(data, s["code"]))
-            gold = t["gold"]
-            yield {"id": t["id"], "sample": t["sample"], "task": t["task"],
-                   "category": t["category"], "language": t["language"], "frl": t["frl"],
-                   "complexity": s.get("complexity", ""), "question": t["question"],
-                   "gold": gold,
-                   "gold_number": gold if isinstance(gold, int) else None,
-                   "gold_text": code if t["task"] == "image_to_code"
-                   else gold if isinstance(gold, str) else None,
-                   "options": t.get("options"), "answer_type": t.get("answer_type"),
-                   "image": {"bytes": inside(data, t["image"]).read_bytes(),
-                             "path": t["image"]},
-                   "code": code, "sample_record": s}
+            s = samples[t.sample]
+            code = read_text(inside(data, s.code))
+            yield {"id": t.id, "sample": t.sample, "task": t.task, "category": t.category,
+                   "language": t.language, "frl": t.frl, "complexity": s.complexity,
+                   "question": t.question, "gold": t.gold,
+                   "gold_number": t.gold if isinstance(t.gold, int) else None,
+                   "gold_text": code if t.task == "image_to_code"
+                   else t.gold if isinstance(t.gold, str) else None,
+                   "options": None if t.options is None else list(t.options),
+                   "answer_type": t.answer_type,
+                   "image": {"bytes": inside(data, t.image).read_bytes(), "path": t.image},
+                   "code": code, "sample_record": s.to_json()}
 
     return Export(rows(), parameters, LICENCE, METHOD, "apache-2.0",
                   {"build.json": build_text})
@@ -99,19 +100,19 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
                 ) -> list[str]:
     """samples.jsonl, tasks.jsonl (as the build writes them), images/, sources/,
     build.json."""
-    from diagbench.benchmarks.jsonl import write_file
+    from diagbench.benchmarks.jsonl import write_file, write_jsonl
+    from diagbench.benchmarks.structure.records import StructureSample
 
-    samples: dict[str, dict[str, Any]] = {}
+    samples: dict[str, StructureSample] = {}
     tasks = []
     for row in rows:
         if row["sample"] not in samples:
-            s = samples[row["sample"]] = row["sample_record"]
-            write_file(out, s["code"], row["code"])
+            s = samples[row["sample"]] = StructureSample.from_json(row["sample_record"])
+            write_file(out, s.code, row["code"])
             write_file(out, row["image"]["path"], row["image"]["bytes"])
         tasks.append(_task(row, row["image"]["path"]))
-    for name, records in (("samples.jsonl", list(samples.values())), ("tasks.jsonl", tasks)):
-        (out / name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
-                                        for r in records), encoding="utf-8")
+    write_jsonl(out / "samples.jsonl", samples.values())
+    write_jsonl(out / "tasks.jsonl", tasks)
     for name, text in export.get("files", {}).items():
         write_file(out, name, text)
     return [f"{len(tasks)} tasks about {len(samples)} samples -> {out}",
@@ -123,15 +124,14 @@ ROW_METRIC = RowMetric("score", True, "question tasks: 1 when the answer states 
                        "score (renders × mean of entity and relation F1, paper 004 fixed)")
 
 
-def _task(row: Mapping[str, Any], image: str) -> dict[str, Any]:
-    """The row's line of tasks.jsonl, as the build writes it (`image`: its path)."""
-    task = {k: row[k] for k in ("id", "sample", "task", "category", "language", "frl")}
-    task |= {"image": image, "question": row["question"], "gold": row["gold"]}
-    if row["options"] is not None:
-        task["options"] = row["options"]
-    if row.get("answer_type") is not None:
-        task["answer_type"] = row["answer_type"]
-    return task
+def _task(row: Mapping[str, Any], image: str) -> StructureTask:
+    """The row's task (`image`: its path)."""
+    from diagbench.benchmarks.structure.records import StructureTask
+
+    options = row["options"]
+    return StructureTask(row["id"], row["sample"], row["task"], row["category"],
+                         row["language"], row["frl"], image, row["question"], row["gold"],
+                         None if options is None else tuple(options), row.get("answer_type"))
 
 
 def ask_row(row: Mapping[str, Any]) -> RowAsk:
@@ -151,11 +151,11 @@ def score_row(row: Mapping[str, Any], response: str) -> RowScore:
 
     task = _task(row, "")  # the image is not needed to score
     with tempfile.TemporaryDirectory(prefix="diagbench-row-") as tmp:
-        if task["task"] == "image_to_code":
-            write_file(Path(tmp), task["gold"], row["code"])
-        s = score_model("export", [task], {task["id"]: Answer(task["id"], "ok", response)},
+        if task.task == "image_to_code":
+            write_file(Path(tmp), str(task.gold), row["code"])
+        s = score_model("export", [task], {task.id: Answer(task.id, "ok", response)},
                         Path(tmp))[0]
-    if task["task"] == "image_to_code":
+    if task.task == "image_to_code":
         return RowScore(s.score, None if s.read == "no_code" else "code",
                         f"{s.read}: valid {s.valid}, entity F1 {s.entity_f1}, relation F1 "
                         f"{s.relation_f1}, counts-only score {s.counts_score}"

@@ -27,12 +27,14 @@ import hashlib
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from diagbench.benchmarks.structure.build import Planned
+from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES, LANGUAGE_BY_FRL
+from diagbench.benchmarks.structure.counting import statistics
+from diagbench.benchmarks.structure.planned import Planned
+from diagbench.benchmarks.structure.records import ModelQuestion
+from diagbench.benchmarks.structure.tasks import counting_questions
 
 QUESTION_SYSTEM = ("You are an helpful AI assistant expert in generating realistic "
                    "question-answer pairs.")
@@ -77,19 +79,6 @@ _WRAP = " \t\n*_`\"'<>“”"
 _LETTER = re.compile(r"^\(?([A-D])(?:\)|\.|:|,|\s|$)")
 _YES_NO = re.compile(r"^(yes|no)\b", re.I)
 _NUMBERS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?![\w])")
-
-
-@dataclass(frozen=True, slots=True)
-class ModelQuestion:
-    """A question the model wrote, read: its answer type, text and gold answer (a letter,
-    yes/no, a number, a label)."""
-
-    type: str
-    question: str
-    answer: Any
-
-    def record(self) -> dict[str, Any]:
-        return {"type": self.type, "question": self.question, "answer": self.answer}
 
 
 def question_prompt(language: str, category: str, answer_type: str, code: str
@@ -158,7 +147,6 @@ def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
     """Ask the generating model for one question per sample (through the runner:
     responses in DATA/generation/question_responses.jsonl); (the questions read by
     sample id, what build.json records)."""
-    from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES
     from diagbench.models.request import user_request
 
     spec = settings.spec
@@ -229,14 +217,12 @@ def synth_question(parsed: Any, answer_type: str, rng: random.Random
                    ) -> tuple[str, Any] | None:
     """(question, answer) of `answer_type` about a parsed diagram, or None when it has
     nothing to ask of that type."""
-    from diagbench.benchmarks.structure.build import statistics
-    from diagbench.benchmarks.structure.tasks import counting_questions
     from diagbench.diagram.graph import GraphDiagram
 
     d = parsed.diagram
     graph = isinstance(d, GraphDiagram)
     if answer_type in ("number", "choice"):
-        question, n = rng.choice(counting_questions({"statistics": statistics(parsed)[0]}))
+        question, n = rng.choice(counting_questions(statistics(parsed)[0]))
         if answer_type == "number":
             return question, n
         options = [*rng.sample([x for x in range(max(0, n - 3), n + 4) if x != n], 3), n]
@@ -288,7 +274,6 @@ def synth_question(parsed: Any, answer_type: str, rng: random.Random
 def answer_question(prompt: str) -> str:
     """baseline:synth's reply to a Fig. 10 prompt: a question of the type asked about the
     code's parsed model, with its answer; "User:" alone when it has nothing to ask."""
-    from diagbench.benchmarks.structure.categories import LANGUAGE_BY_FRL
     from diagbench.formats.read import read
 
     m = _PROMPT.search(prompt)
