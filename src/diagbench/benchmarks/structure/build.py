@@ -49,6 +49,7 @@ from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.judging import judge_info, judge_samples
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.questions import ask_questions
+from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
 from diagbench.benchmarks.structure.tasks import derive
 from diagbench.benchmarks.synthesis import DOMAIN_NAMES, Prompting, personas, template_hash
 from diagbench.executors.protocol import Executor
@@ -219,9 +220,9 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                     max_connections: int = 8, tasks_per_sample: int = 3,
                     prompting: Prompting = "all-in-one", judge: Any = None,
                     judge_threshold: float = 0.5, executor: Executor | None = None,
-                    progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+                    progress: Callable[[str], None] = lambda _: None) -> BuildInfo:
     """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
-    run the LLM-as-judge filter); return build.json's content."""
+    run the LLM-as-judge filter); return what build.json records."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     samples = plan(categories, languages, per_category, complexities, seed)
@@ -249,8 +250,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     t = enter("filters", samples)
     kept, removed = apply_filters(samples, out)
     timings["filters"] = time.perf_counter() - t
-    judged: str | dict[str, Any] = ("not run: no --judge given (the LLM-as-judge filter "
-                                    "of §3.3, Fig. 9)")
+    judged: str | JudgeInfo = "not run: no --judge given (the LLM-as-judge filter of §3.3, Fig. 9)"
     if judge is not None:
         t = enter("judge", kept)
         verdicts = judge_samples(kept, judge, out, judge_threshold, max_connections)
@@ -281,24 +281,16 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
               "with code": sum(s.code is not None for s in samples),
               "valid (rendered)": sum(bool(s.image) for s in samples),
               "kept": len(kept)}
-    info: dict[str, Any] = {
-        "model": settings.name, "seed": seed, "categories": categories,
-        "languages": languages, "complexities": complexities, "per_category": per_category,
-        "prompting": prompting, "prompt_template_hash": template_hash(prompting),
-        "stages": stages,
-        "removed": removed,
-        "judge": judged, "questions": asked,
-        "engine_check": {"checked": sum(s.drawn is not None for s in samples if s.image),
-                         "equal": sum(s.drawn == s.counts for s in samples if s.image)},
-        "validity": _rates(samples),
-        "tasks": dict(sorted(Counter(t.task for t in tasks).items())),
-        "rejected": [{"id": s.id, "reason": s.reason, "detail": s.detail}
-                     for s in samples if s.reason is not None],
-        "versions": versions,
-        "personas": "diagbench's bundled list (benchmarks/personas.txt)",
-    }
-    (out / "build.json").write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
+    info = BuildInfo(
+        settings.name, seed, categories, languages, complexities, per_category, prompting,
+        template_hash(prompting), stages, removed, judged, asked,
+        {"checked": sum(s.drawn is not None for s in samples if s.image),
+         "equal": sum(s.drawn == s.counts for s in samples if s.image)},
+        _rates(samples), dict(sorted(Counter(t.task for t in tasks).items())),
+        [Rejection(s.id, s.reason, s.detail) for s in samples if s.reason is not None],
+        versions, "diagbench's bundled list (benchmarks/personas.txt)")
+    (out / "build.json").write_text(json.dumps(info.to_json(), indent=1, ensure_ascii=False)
+                                    + "\n", encoding="utf-8")
     timings["total"] = time.perf_counter() - t0
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
@@ -308,7 +300,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     return info
 
 
-def _rates(samples: list[Planned]) -> dict[str, dict[str, Any]]:
+def _rates(samples: list[Planned]) -> dict[str, dict[str, int]]:
     """Validity (renders) per FRL × complexity, over the samples with code."""
     cells: dict[str, list[bool]] = {}
     for s in samples:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES, LANGUAGE_BY_FRL
 from diagbench.benchmarks.structure.planned import Planned
-from diagbench.benchmarks.structure.records import Verdict
+from diagbench.benchmarks.structure.records import JudgeInfo, Verdict
 from diagbench.benchmarks.structure.tasks import PLURAL, RELATION_PLURAL
 
 if TYPE_CHECKING:
@@ -140,16 +140,14 @@ def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: 
     return verdicts
 
 
-def judge_info(model: str, threshold: float, verdicts: dict[str, Verdict]) -> dict[str, Any]:
+def judge_info(model: str, threshold: float, verdicts: dict[str, Verdict]) -> JudgeInfo:
     """What build.json records about the judge."""
     counts: dict[str, int] = {"true": 0, "null": 0, "false": 0, "unparsable": 0,
                               "call_error": 0}
     for v in verdicts.values():
         counts[v.correct if v.correct else v.status] += 1
-    return {"model": model, "threshold": threshold, "prompt_hash": judge_template_hash(),
-            "judged": len(verdicts), "verdicts": counts,
-            "removed": sum(1 for v in verdicts.values()
-                           if v.score is None or v.score < threshold)}
+    return JudgeInfo(model, threshold, judge_template_hash(), len(verdicts), counts,
+                     sum(1 for v in verdicts.values() if v.score is None or v.score < threshold))
 
 
 # --- baseline:judge ---------------------------------------------------------------------

@@ -33,7 +33,7 @@ from typing import Any
 from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES, LANGUAGE_BY_FRL
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.planned import Planned
-from diagbench.benchmarks.structure.records import ModelQuestion
+from diagbench.benchmarks.structure.records import ModelQuestion, QuestionsInfo, Rejection
 from diagbench.benchmarks.structure.tasks import counting_questions
 
 QUESTION_SYSTEM = ("You are an helpful AI assistant expert in generating realistic "
@@ -143,7 +143,7 @@ def answer_type_of(seed: int, sample: str) -> str:
 
 
 def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
-                  max_connections: int = 8) -> tuple[dict[str, ModelQuestion], dict[str, Any]]:
+                  max_connections: int = 8) -> tuple[dict[str, ModelQuestion], QuestionsInfo]:
     """Ask the generating model for one question per sample (through the runner:
     responses in DATA/generation/question_responses.jsonl); (the questions read by
     sample id, what build.json records)."""
@@ -170,13 +170,12 @@ def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
             (question, reason), detail = parse_question(r.text, types[s.id], s.code or ""), ""
         if question is None:
             dropped[reason] += 1
-            rejected.append({"id": s.id, "type": types[s.id], "reason": reason,
-                             "detail": detail})
+            rejected.append(Rejection(s.id, reason, detail, types[s.id]))
         else:
             kept[s.id] = question
-    info = {"prompt_hash": question_template_hash(), "asked": len(samples),
-            "kept": len(kept), "asked_by_type": dict(sorted(Counter(types.values()).items())),
-            "dropped": dict(sorted(dropped.items())), "rejected": rejected}
+    info = QuestionsInfo(question_template_hash(), len(samples), len(kept),
+                         dict(sorted(Counter(types.values()).items())),
+                         dict(sorted(dropped.items())), rejected)
     return kept, info
 
 

@@ -1,7 +1,7 @@
 """Typed records of the structure benchmark, with their JSON defined once: the judge's
 verdict and the model-written question kept on a sample, a sample (a line of
-samples.jsonl) and a task (a line of tasks.jsonl), a score per task and model, the
-summary; and the reading of a data set's JSONL files."""
+samples.jsonl) and a task (a line of tasks.jsonl), build.json (`BuildInfo`), a score
+per task and model, the summary; and the reading of a data set's JSONL files."""
 
 from __future__ import annotations
 
@@ -163,6 +163,125 @@ class StructureTask:
 
 
 @dataclass(frozen=True, slots=True)
+class Rejection:
+    """A sample (or a model-written question, with its answer `type`) left out, and why."""
+
+    id: str
+    reason: str
+    detail: str
+    type: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        typed = {} if self.type is None else {"type": self.type}
+        return {"id": self.id} | typed | {"reason": self.reason, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Rejection:
+        return cls(data["id"], data["reason"], data["detail"], data.get("type"))
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeInfo:
+    """What build.json records about the LLM-as-judge filter: the judge, its threshold
+    and prompt hash, how many samples it judged, its verdicts counted (true, null, false,
+    unparsable, call_error) and how many samples it removed."""
+
+    model: str
+    threshold: float
+    prompt_hash: str
+    judged: int
+    verdicts: dict[str, int]
+    removed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "threshold": self.threshold,
+                "prompt_hash": self.prompt_hash, "judged": self.judged,
+                "verdicts": self.verdicts, "removed": self.removed}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> JudgeInfo:
+        return cls(data["model"], data["threshold"], data["prompt_hash"], data["judged"],
+                   dict(data["verdicts"]), data["removed"])
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionsInfo:
+    """What build.json records about the model-written questions: the prompt hash, how
+    many were asked (per answer type) and kept, the dropped ones counted by reason and
+    listed."""
+
+    prompt_hash: str
+    asked: int
+    kept: int
+    asked_by_type: dict[str, int]
+    dropped: dict[str, int]
+    rejected: list[Rejection]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"prompt_hash": self.prompt_hash, "asked": self.asked, "kept": self.kept,
+                "asked_by_type": self.asked_by_type, "dropped": self.dropped,
+                "rejected": [r.to_json() for r in self.rejected]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> QuestionsInfo:
+        return cls(data["prompt_hash"], data["asked"], data["kept"],
+                   dict(data["asked_by_type"]), dict(data["dropped"]),
+                   [Rejection.from_json(r) for r in data["rejected"]])
+
+
+@dataclass(frozen=True, slots=True)
+class BuildInfo:
+    """build.json: the build's parameters, the samples at each stage and those removed
+    (by reason and one by one), the judge (or why it was not run), the model-written
+    questions, the engine check (counts read = counts drawn), validity per
+    "frl/complexity", the tasks per kind and the engines' versions."""
+
+    model: str
+    seed: int
+    categories: list[str]
+    languages: list[str]
+    complexities: list[str]
+    per_category: int
+    prompting: str
+    prompt_template_hash: str
+    stages: dict[str, int]
+    removed: dict[str, int]
+    judge: JudgeInfo | str
+    questions: QuestionsInfo
+    engine_check: dict[str, int]
+    validity: dict[str, dict[str, int]]
+    tasks: dict[str, int]
+    rejected: list[Rejection]
+    versions: dict[str, str]
+    personas: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "seed": self.seed, "categories": self.categories,
+                "languages": self.languages, "complexities": self.complexities,
+                "per_category": self.per_category, "prompting": self.prompting,
+                "prompt_template_hash": self.prompt_template_hash, "stages": self.stages,
+                "removed": self.removed,
+                "judge": self.judge if isinstance(self.judge, str) else self.judge.to_json(),
+                "questions": self.questions.to_json(), "engine_check": self.engine_check,
+                "validity": self.validity, "tasks": self.tasks,
+                "rejected": [r.to_json() for r in self.rejected], "versions": self.versions,
+                "personas": self.personas}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BuildInfo:
+        judge = data["judge"]
+        return cls(data["model"], data["seed"], list(data["categories"]),
+                   list(data["languages"]), list(data["complexities"]),
+                   data["per_category"], data["prompting"], data["prompt_template_hash"],
+                   dict(data["stages"]), dict(data["removed"]),
+                   judge if isinstance(judge, str) else JudgeInfo.from_json(judge),
+                   QuestionsInfo.from_json(data["questions"]), dict(data["engine_check"]),
+                   dict(data["validity"]), dict(data["tasks"]),
+                   [Rejection.from_json(r) for r in data["rejected"]],
+                   dict(data["versions"]), data["personas"])
+
+
+@dataclass(frozen=True, slots=True)
 class StructureScore:
     """One model's answer to one task, scored.
 
@@ -201,19 +320,94 @@ class StructureScore:
 
 
 @dataclass(frozen=True, slots=True)
-class StructureSummary:
-    """Per model: outcomes, accuracy per task, per task × category × FRL, per answer
-    type of the model-written questions, the image-to-code scores; ambiguous/unparsed
-    answers counted (they are wrong)."""
+class Accuracy:
+    """Accuracy (%, None when there is no answer) over `n` question tasks."""
 
-    models: dict[str, dict[str, Any]] = field(default_factory=dict)
+    n: int
+    accuracy: float | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"models": self.models}
+        return {"n": self.n, "accuracy": self.accuracy}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Accuracy:
+        return cls(data["n"], data["accuracy"])
+
+
+@dataclass(frozen=True, slots=True)
+class ImageToCode:
+    """The image-to-code figures over `n` tasks: mean score, STRUDEL's counts-only mean,
+    how many codes render, mean entity and relation F1 (the means None, and the F1s
+    left out of the JSON, when `n` is 0)."""
+
+    n: int
+    score: float | None
+    counts_score: float | None
+    valid: int
+    entity_f1: float | None = None
+    relation_f1: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if not self.n:
+            return {"n": 0, "score": None, "counts_score": None, "valid": self.valid}
+        return {"n": self.n, "score": self.score, "counts_score": self.counts_score,
+                "entity_f1": self.entity_f1, "relation_f1": self.relation_f1,
+                "valid": self.valid}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ImageToCode:
+        return cls(data["n"], data["score"], data["counts_score"], data["valid"],
+                   data.get("entity_f1"), data.get("relation_f1"))
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSummary:
+    """One model's results: outcomes of its calls, how its answers were read per task,
+    accuracy per task (and "all"), per task × category × FRL cell ("task|category|frl")
+    and per answer type of the model-written questions; the image-to-code figures
+    overall and per "category|frl" cell."""
+
+    outcomes: dict[str, int]
+    reads: dict[str, dict[str, int]]
+    accuracy: dict[str, float | None]
+    accuracy_cells: dict[str, Accuracy]
+    model_question_types: dict[str, Accuracy]
+    image_to_code: ImageToCode
+    image_to_code_cells: dict[str, ImageToCode]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcomes": self.outcomes, "reads": self.reads, "accuracy": self.accuracy,
+                "accuracy_cells": {k: v.to_json() for k, v in self.accuracy_cells.items()},
+                "model_question_types": {k: v.to_json()
+                                         for k, v in self.model_question_types.items()},
+                "image_to_code": self.image_to_code.to_json(),
+                "image_to_code_cells": {k: v.to_json()
+                                        for k, v in self.image_to_code_cells.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ModelSummary:
+        return cls(dict(data["outcomes"]), dict(data["reads"]), dict(data["accuracy"]),
+                   {k: Accuracy.from_json(v) for k, v in data["accuracy_cells"].items()},
+                   {k: Accuracy.from_json(v)
+                    for k, v in data.get("model_question_types", {}).items()},
+                   ImageToCode.from_json(data["image_to_code"]),
+                   {k: ImageToCode.from_json(v)
+                    for k, v in data["image_to_code_cells"].items()})
+
+
+@dataclass(frozen=True, slots=True)
+class StructureSummary:
+    """Per model: its `ModelSummary` (ambiguous/unparsed answers counted: they are
+    wrong)."""
+
+    models: dict[str, ModelSummary] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"models": {name: m.to_json() for name, m in self.models.items()}}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StructureSummary:
-        return cls(dict(data["models"]))
+        return cls({name: ModelSummary.from_json(m) for name, m in data["models"].items()})
 
 
 def load_data(data: Path) -> tuple[list[StructureTask], str]:

@@ -16,7 +16,10 @@ from typing import Any
 
 from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.structure.records import (
+    Accuracy,
     Gold,
+    ImageToCode,
+    ModelSummary,
     StructureScore,
     StructureSummary,
     StructureTask,
@@ -132,7 +135,7 @@ def _accuracy(rows: list[StructureScore]) -> float | None:
 def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
     """Per model: outcomes, reads, accuracy per task and per task × category × FRL, and
     the image-to-code scores (mean, counts-only mean, validity) overall and per cell."""
-    models: dict[str, dict[str, Any]] = {}
+    models: dict[str, ModelSummary] = {}
     for name, rows in scores.items():
         answered = [r for r in rows if r.status == "ok"]
         questions = [r for r in answered if r.task != "image_to_code"]
@@ -143,32 +146,30 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
         i2c_cells: dict[str, list[StructureScore]] = {}
         for r in i2c:
             i2c_cells.setdefault(f"{r.category}|{r.language}", []).append(r)
-        models[name] = {
-            "outcomes": dict(sorted(Counter(r.status for r in rows).items())),
-            "reads": {task: dict(sorted(Counter(r.read for r in questions
-                                                if r.task == task).items()))
-                      for task in sorted({r.task for r in questions})},
-            "accuracy": {task: _accuracy([r for r in questions if r.task == task])
-                         for task in sorted({r.task for r in questions})}
-            | {"all": _accuracy(questions)},
-            "accuracy_cells": {k: {"n": len(v), "accuracy": _accuracy(v)}
-                               for k, v in sorted(cells.items())},
-            "model_question_types": {
-                kind: {"n": len(v), "accuracy": _accuracy(v)}
+        tasks = sorted({r.task for r in questions})
+        models[name] = ModelSummary(
+            outcomes=dict(sorted(Counter(r.status for r in rows).items())),
+            reads={task: dict(sorted(Counter(r.read for r in questions
+                                             if r.task == task).items()))
+                   for task in tasks},
+            accuracy={task: _accuracy([r for r in questions if r.task == task])
+                      for task in tasks} | {"all": _accuracy(questions)},
+            accuracy_cells={k: Accuracy(len(v), _accuracy(v)) for k, v in sorted(cells.items())},
+            model_question_types={
+                kind: Accuracy(len(v), _accuracy(v))
                 for kind in sorted({r.answer_type for r in questions if r.answer_type})
                 for v in [[r for r in questions if r.answer_type == kind]]},
-            "image_to_code": _i2c(i2c),
-            "image_to_code_cells": {k: _i2c(v) for k, v in sorted(i2c_cells.items())},
-        }
+            image_to_code=_i2c(i2c),
+            image_to_code_cells={k: _i2c(v) for k, v in sorted(i2c_cells.items())})
     return StructureSummary(models)
 
 
-def _i2c(rows: list[StructureScore]) -> dict[str, Any]:
+def _i2c(rows: list[StructureScore]) -> ImageToCode:
     n = len(rows)
     if not n:
-        return {"n": 0, "score": None, "counts_score": None, "valid": 0}
-    return {"n": n, "score": round(sum(r.score or 0.0 for r in rows) / n, 6),
-            "counts_score": round(sum(r.counts_score or 0.0 for r in rows) / n, 6),
-            "entity_f1": round(sum(r.entity_f1 or 0.0 for r in rows) / n, 6),
-            "relation_f1": round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6),
-            "valid": sum(bool(r.valid) for r in rows)}
+        return ImageToCode(0, None, None, 0)
+    return ImageToCode(n, round(sum(r.score or 0.0 for r in rows) / n, 6),
+                       round(sum(r.counts_score or 0.0 for r in rows) / n, 6),
+                       sum(bool(r.valid) for r in rows),
+                       round(sum(r.entity_f1 or 0.0 for r in rows) / n, 6),
+                       round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6))
