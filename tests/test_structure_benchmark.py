@@ -14,6 +14,12 @@ from pathlib import Path
 import pytest
 
 from diagbench.benchmarks.structure.prompts import split_answer
+from diagbench.benchmarks.structure.records import (
+    BuildInfo,
+    StructureSample,
+    StructureSummary,
+    StructureTask,
+)
 from diagbench.benchmarks.structure.scoring import read_answer
 from tests.fake_providers import FakeServer
 
@@ -129,6 +135,25 @@ def test_eval_offline_and_report(data, tmp_path):
     scores = _rows(run / "scores.jsonl")
     structural = [s for s in scores if s["task"] == "structural"]
     assert all(s["correct"] is (s["gold"] == 3) for s in structural)  # blind answer "3"
+    text = (run / "summary.json").read_text(encoding="utf-8")
+    assert _dumped(StructureSummary.from_json(json.loads(text)), indent=1) == text
+
+
+def _dumped(record, indent: int | None = None) -> str:
+    return json.dumps(record.to_json(), indent=indent, ensure_ascii=False) + "\n"
+
+
+def test_records_read_back_write_the_same_text(data):
+    """A build's files read into their typed records and written again are the same
+    text: each record's JSON is defined once, both ways."""
+    for name, record in (("samples.jsonl", StructureSample), ("tasks.jsonl", StructureTask)):
+        text = (data / name).read_text(encoding="utf-8")
+        lines = [record.from_json(json.loads(line)) for line in text.splitlines()]
+        assert lines and "".join(_dumped(r) for r in lines) == text
+    text = (data / "build.json").read_text(encoding="utf-8")
+    info = BuildInfo.from_json(json.loads(text))
+    assert not isinstance(info.judge, str) and info.questions.asked > 0
+    assert _dumped(info, indent=1) == text
 
 
 def test_eval_against_fake_openai_server(data, tmp_path):

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from diagbench.benchmarks.structure.build import Planned
 from diagbench.benchmarks.structure.judging import (
     BELOW,
     CALL_FAILED,
@@ -29,6 +28,7 @@ from diagbench.benchmarks.structure.judging import (
     offline_verdict,
     parse_verdict,
 )
+from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import generator_settings
 from tests.fake_providers import FakeServer
 

@@ -18,6 +18,7 @@ from diagbench.benchmarks.structure.questions import (
     parse_question,
     question_prompt,
 )
+from diagbench.benchmarks.structure.records import ModelQuestion, StructureSample
 from diagbench.benchmarks.structure.scoring import read_answer
 from diagbench.benchmarks.structure.tasks import ANSWER_BY_TYPE, derive
 
@@ -145,14 +146,19 @@ def test_model_question_answers_read_by_type(answer_type, gold, answer, right):
 
 
 def test_model_question_becomes_a_task():
-    sample = {"id": "s", "category": "class", "language": "plantuml", "frl": "PlantUML",
-              "image": "images/s.png", "persona": "p", "problem": None, "description": None,
-              "code": "sources/s.txt",
-              "statistics": {"entities": {"class": 2}, "relations": {}, "clusters": 0,
-                             "notes": 0},
-              "model_question": {"type": "label", "question": "Which class is on top?",
-                                 "answer": "Order"}}
-    tasks = [t for t in derive([sample], 0) if t["task"] == "model_question"]
+    sample = StructureSample(
+        "s", "class", "plantuml", "PlantUML", "low", "p", "banking", None, None,
+        "sources/s.txt", False, "class", "images/s.png", 10, 10, "", 2, 20,
+        {"entities": 2, "relations": 0, "clusters": 0}, None,
+        {"entities": {"class": 2}, "relations": {}, "clusters": 0, "notes": 0},
+        model_question=ModelQuestion("label", "Which class is on top?", "Order"))
+    # one counting question (the total: one kind, no relation) comes first: N is 1
+    tasks = [t for t in derive([sample], 0) if t.task == "model_question"]
     assert len(tasks) == 1
-    assert tasks[0]["question"] == f"Which class is on top?\n{ANSWER_BY_TYPE['label']}"
-    assert (tasks[0]["gold"], tasks[0]["answer_type"]) == ("Order", "label")
+    assert tasks[0].question == f"Which class is on top?\n{ANSWER_BY_TYPE['label']}"
+    assert (tasks[0].gold, tasks[0].answer_type) == ("Order", "label")
+    assert tasks[0].to_json() == {
+        "id": "s/model_question/1", "sample": "s", "task": "model_question",
+        "category": "class", "language": "plantuml", "frl": "PlantUML",
+        "image": "images/s.png", "question": tasks[0].question, "gold": "Order",
+        "answer_type": "label"}

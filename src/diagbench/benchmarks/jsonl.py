@@ -1,13 +1,14 @@
-"""Reading the files of a run and a data set, with errors that name the file and line."""
+"""Reading the files of a run and a data set, with errors that name the file and line;
+writing JSONL files of records and files inside a data directory."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
-from diagbench.benchmarks.protocol import DataError
+from diagbench.benchmarks.protocol import DataError, Record
 
 R = TypeVar("R")
 
@@ -50,6 +51,13 @@ def read_scores(path: Path, models: list[str], record: Callable[[dict], R],
             raise DataError(f"{path}:{number}: not {what} ({type(exc).__name__}: {exc})"
                             ) from None
     return scores
+
+
+def write_jsonl(path: Path, records: Iterable[Record], ensure_ascii: bool = False) -> None:
+    """One record's JSON a line (`ensure_ascii`: non-ASCII characters escaped, as the
+    file's writer did)."""
+    path.write_text("".join(json.dumps(r.to_json(), ensure_ascii=ensure_ascii) + "\n"
+                            for r in records), encoding="utf-8")
 
 
 def inside(root: Path, relative: str) -> Path:

@@ -11,14 +11,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.protocol import (
-    Column,
-    DataError,
-    Export,
-    RowAsk,
-    RowMetric,
-    RowScore,
-)
+from diagbench.benchmarks.protocol import Column, DataError, Export, RowAsk, RowMetric, RowScore
 
 COLUMNS = (
     Column("name", "string", "The script's name (its path in the gold folder, without "
@@ -83,12 +76,14 @@ def import_rows(rows: Iterator[dict[str, Any]], export: Mapping[str, Any], out: 
                 ) -> list[str]:
     """gold/NAME.puml and images/NAME.png."""
     from diagbench.benchmarks.jsonl import write_file
+    from diagbench.benchmarks.rows import written_back
 
     n = 0
     for row in rows:
         write_file(out, f"gold/{row['name']}.puml", row["gold"])
         write_file(out, row["image"]["path"], row["image"]["bytes"])
         n += 1
+    written_back(out, export, {})
     return [f"{n} ground-truth scripts with their images -> {out}",
             f"run: diagbench eval conversion --gold {out / 'gold'} --images {out / 'images'} "
             "--model … --out RUN"]

@@ -109,20 +109,20 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                                complexities or list(COMPLEXITIES), seed, jobs,
                                max_connections, prompting=prompting, judge=judging,
                                judge_threshold=judge_threshold, executor=executor)
-        judged, asked = info["judge"], info["questions"]
-        if isinstance(judged, dict):
-            judged = (f"{judged['model']}: " + ", ".join(
-                f"{k} {v}" for k, v in judged["verdicts"].items())
-                + f"; removed {judged['removed']} (threshold {judged['threshold']:g})")
-        lines = ["stages: " + ", ".join(f"{k} {v}" for k, v in info["stages"].items()),
-                 "removed: " + (", ".join(f"{k} {v}" for k, v in info["removed"].items())
+        judged, asked = info.judge, info.questions
+        if not isinstance(judged, str):
+            judged = (f"{judged.model}: " + ", ".join(
+                f"{k} {v}" for k, v in judged.verdicts.items())
+                + f"; removed {judged.removed} (threshold {judged.threshold:g})")
+        lines = ["stages: " + ", ".join(f"{k} {v}" for k, v in info.stages.items()),
+                 "removed: " + (", ".join(f"{k} {v}" for k, v in info.removed.items())
                                 or "none"),
-                 f"engine check: {info['engine_check']['equal']}/"
-                 f"{info['engine_check']['checked']} drawn with the counts read",
-                 "tasks: " + ", ".join(f"{k} {v}" for k, v in info["tasks"].items()),
+                 f"engine check: {info.engine_check['equal']}/"
+                 f"{info.engine_check['checked']} drawn with the counts read",
+                 "tasks: " + ", ".join(f"{k} {v}" for k, v in info.tasks.items()),
                  f"judge: {judged}",
-                 f"model-written questions: {asked['kept']}/{asked['asked']} kept"
-                 + "".join(f", {k} {v}" for k, v in asked["dropped"].items()),
+                 f"model-written questions: {asked.kept}/{asked.asked} kept"
+                 + "".join(f", {k} {v}" for k, v in asked.dropped.items()),
                  f"-> {out} (details in {out / 'build.json'})"]
         return lines
 
@@ -133,7 +133,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         self.data_dir = Path(data)
         tasks, digest = load_data(self.data_dir)
         if task_types:
-            tasks = [t for t in tasks if t["task"] in task_types]
+            tasks = [t for t in tasks if t.task in task_types]
         if limit:
             tasks = tasks[:limit]
         return Dataset(tasks, (), {"data": str(data), "dataset_hash": digest,
@@ -141,7 +141,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def prompts(self, data: Dataset) -> list[Ask]:
         from diagbench.benchmarks.asking import Ask
-        return [Ask(t["id"], t["question"], self.data_dir / t["image"]) for t in data.samples]
+        return [Ask(t.id, t.question, self.data_dir / t.image) for t in data.samples]
 
     def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
               out: Path) -> list[StructureScore]:

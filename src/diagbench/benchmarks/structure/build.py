@@ -40,16 +40,17 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.structure.categories import (
-    CATEGORIES,
-    COMPLEXITIES,
-    FRL_NAMES,
-    NODE_LIMITS,
-)
+from diagbench.benchmarks.jsonl import write_jsonl
+from diagbench.benchmarks.structure.categories import CATEGORIES, COMPLEXITIES, NODE_LIMITS
+from diagbench.benchmarks.structure.counting import statistics
+from diagbench.benchmarks.structure.judging import judge_info, judge_samples
+from diagbench.benchmarks.structure.planned import Planned
+from diagbench.benchmarks.structure.questions import ask_questions
+from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
+from diagbench.benchmarks.structure.tasks import derive
 from diagbench.benchmarks.synthesis import DOMAIN_NAMES, Prompting, personas, template_hash
 from diagbench.executors.protocol import Executor
 
@@ -59,46 +60,6 @@ PHASH_DISTANCE = 4
 KINDS = {"class": ("class",), "sequence": ("sequence",), "component": ("component",),
          "usecase": ("usecase",), "state": ("state",), "er": ("er",),
          "flowchart": ("flowchart", "graph")}
-
-
-@dataclass
-class Planned:
-    """One sample to generate, then what became of it."""
-
-    id: str
-    category: str
-    language: str
-    complexity: str
-    persona: str
-    domain: str
-    problem: str | None = None
-    description: str | None = None
-    code: str | None = None
-    fenced: bool = False
-    kind: str = ""
-    statistics: dict[str, Any] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
-    drawn: dict[str, int] | None = None
-    image: str = ""
-    width: int = 0
-    height: int = 0
-    sha256: str = ""
-    reason: str | None = None
-    detail: str = ""
-    judge: dict[str, Any] | None = None
-    model_question: dict[str, Any] | None = None
-
-    def record(self) -> dict[str, Any]:
-        return {"id": self.id, "category": self.category, "language": self.language,
-                "frl": FRL_NAMES[self.language], "complexity": self.complexity,
-                "persona": self.persona, "domain": self.domain, "problem": self.problem,
-                "description": self.description, "code": f"sources/{self.id}.txt",
-                "fenced": self.fenced, "kind": self.kind, "image": self.image,
-                "width": self.width, "height": self.height, "sha256": self.sha256,
-                "lines": len((self.code or "").strip().splitlines()),
-                "chars": len((self.code or "").strip()),
-                "counts": self.counts, "drawn": self.drawn, "statistics": self.statistics,
-                "judge": self.judge, "model_question": self.model_question}
 
 
 def plan(categories: list[str], languages: list[str], per_category: int,
@@ -136,23 +97,6 @@ def generate(samples: list[Planned], settings: Any, out: Path, max_connections: 
         s.problem, s.description, s.code, s.fenced = (made.problem, made.description,
                                                       made.code, made.fenced)
         s.reason, s.detail = made.failure, made.detail
-
-
-def statistics(parsed: Any) -> tuple[dict[str, Any], dict[str, int]]:
-    """(statistics by kind, counts checked against the engine) of a parsed diagram."""
-    from diagbench.diagram.graph import GraphDiagram
-
-    d = parsed.diagram
-    if isinstance(d, GraphDiagram):
-        stats: dict[str, Any] = {
-            "entities": dict(sorted(Counter(e.kind for e in d.entities).items())),
-            "relations": dict(sorted(Counter(r.type for r in d.relations).items())),
-            "clusters": len(d.clusters), "notes": len(d.notes)}
-        return stats, {"entities": len(d.entities), "relations": len(d.relations),
-                       "clusters": len(d.clusters)}
-    stats = {"participants": dict(sorted(Counter(p.kind for p in d.participants).items())),
-             "messages": len(d.messages), "notes": len(d.notes), "groups": len(d.groups)}
-    return stats, {"participants": len(d.participants), "messages": len(d.messages)}
 
 
 def _drawn(engine: str, svg: str, sequence: bool) -> dict[str, int] | None:
@@ -276,13 +220,9 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                     max_connections: int = 8, tasks_per_sample: int = 3,
                     prompting: Prompting = "all-in-one", judge: Any = None,
                     judge_threshold: float = 0.5, executor: Executor | None = None,
-                    progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+                    progress: Callable[[str], None] = lambda _: None) -> BuildInfo:
     """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
-    run the LLM-as-judge filter); return build.json's content."""
-    from diagbench.benchmarks.structure.judging import judge_info, judge_samples
-    from diagbench.benchmarks.structure.questions import ask_questions
-    from diagbench.benchmarks.structure.tasks import derive
-
+    run the LLM-as-judge filter); return what build.json records."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     samples = plan(categories, languages, per_category, complexities, seed)
@@ -310,13 +250,12 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     t = enter("filters", samples)
     kept, removed = apply_filters(samples, out)
     timings["filters"] = time.perf_counter() - t
-    judged: str | dict[str, Any] = ("not run: no --judge given (the LLM-as-judge filter "
-                                    "of §3.3, Fig. 9)")
+    judged: str | JudgeInfo = "not run: no --judge given (the LLM-as-judge filter of §3.3, Fig. 9)"
     if judge is not None:
         t = enter("judge", kept)
         verdicts = judge_samples(kept, judge, out, judge_threshold, max_connections)
         for s in kept:
-            s.judge = verdicts[s.id].record()
+            s.judge = verdicts[s.id]
         kept = [s for s in kept if s.reason is None]
         removed = dict(Counter(s.reason for s in samples if s.reason is not None))
         judged = judge_info(judge.name, judge_threshold, verdicts)
@@ -327,39 +266,31 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     t = enter("questions", kept)
     questions, asked = ask_questions(kept, settings, out, seed, max_connections)
     for s in kept:
-        s.model_question = questions[s.id].record() if s.id in questions else None
+        s.model_question = questions.get(s.id)
     timings["questions"] = time.perf_counter() - t
     t = enter("tasks", kept)
-    records = [s.record() for s in kept]
+    records = [s.sample() for s in kept]
     for s in kept:
         (out / "sources" / f"{s.id}.txt").write_text(s.code or "", encoding="utf-8")
     tasks = derive(records, seed, tasks_per_sample)
     timings["tasks"] = time.perf_counter() - t
-    _write_jsonl(out / "samples.jsonl", records)
-    _write_jsonl(out / "tasks.jsonl", tasks)
+    write_jsonl(out / "samples.jsonl", records)
+    write_jsonl(out / "tasks.jsonl", tasks)
     stages = {"planned": len(samples),
               "generated": sum(s.reason not in ("the call failed",) for s in samples),
               "with code": sum(s.code is not None for s in samples),
               "valid (rendered)": sum(bool(s.image) for s in samples),
               "kept": len(kept)}
-    info: dict[str, Any] = {
-        "model": settings.name, "seed": seed, "categories": categories,
-        "languages": languages, "complexities": complexities, "per_category": per_category,
-        "prompting": prompting, "prompt_template_hash": template_hash(prompting),
-        "stages": stages,
-        "removed": removed,
-        "judge": judged, "questions": asked,
-        "engine_check": {"checked": sum(s.drawn is not None for s in samples if s.image),
-                         "equal": sum(s.drawn == s.counts for s in samples if s.image)},
-        "validity": _rates(samples),
-        "tasks": dict(sorted(Counter(t["task"] for t in tasks).items())),
-        "rejected": [{"id": s.id, "reason": s.reason, "detail": s.detail}
-                     for s in samples if s.reason is not None],
-        "versions": versions,
-        "personas": "diagbench's bundled list (benchmarks/personas.txt)",
-    }
-    (out / "build.json").write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
+    info = BuildInfo(
+        settings.name, seed, categories, languages, complexities, per_category, prompting,
+        template_hash(prompting), stages, removed, judged, asked,
+        {"checked": sum(s.drawn is not None for s in samples if s.image),
+         "equal": sum(s.drawn == s.counts for s in samples if s.image)},
+        _rates(samples), dict(sorted(Counter(t.task for t in tasks).items())),
+        [Rejection(s.id, s.reason, s.detail) for s in samples if s.reason is not None],
+        versions, "diagbench's bundled list (benchmarks/personas.txt)")
+    (out / "build.json").write_text(json.dumps(info.to_json(), indent=1, ensure_ascii=False)
+                                    + "\n", encoding="utf-8")
     timings["total"] = time.perf_counter() - t0
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
@@ -369,7 +300,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     return info
 
 
-def _rates(samples: list[Planned]) -> dict[str, dict[str, Any]]:
+def _rates(samples: list[Planned]) -> dict[str, dict[str, int]]:
     """Validity (renders) per FRL × complexity, over the samples with code."""
     cells: dict[str, list[bool]] = {}
     for s in samples:
@@ -377,11 +308,6 @@ def _rates(samples: list[Planned]) -> dict[str, dict[str, Any]]:
                                                    "nothing read from the code"):
             cells.setdefault(f"{s.language}/{s.complexity}", []).append(bool(s.image))
     return {k: {"n": len(v), "valid": sum(v)} for k, v in sorted(cells.items())}
-
-
-def _write_jsonl(path: Path, rows: list[dict]) -> None:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                    encoding="utf-8")
 
 
 __all__ = ["COMPLEXITIES", "build_structure", "personas", "plan"]

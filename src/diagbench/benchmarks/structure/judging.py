@@ -6,12 +6,13 @@ statement, the FRL, the code and the functional description) and no image: Fig. 
 "judge from text only", and the paper's judge (GPT-OSS-120B) is a text model.
 
 The reply is read strictly (`parse_verdict`): one line `correct: true|false|null`,
-markdown emphasis aside; its score is true 1.0, null 0.5, false 0.0. A sample whose
-score is below `--judge-threshold` (default 0.5: "false" is removed, "null" kept) is
-removed. A reply with no such line, or with two different ones, is `unparsable`, and a
-failed call is `call_error`: either way the sample is removed with that reason and
-counted — never kept unjudged, never a crash. Re-running the build asks again only
-what is not in DATA/generation/judge_responses.jsonl (the runner resumes).
+markdown emphasis aside; its score is true 1.0, null 0.5, false 0.0
+(`records.VERDICT_SCORES`). A sample whose score is below `--judge-threshold` (default
+0.5: "false" is removed, "null" kept) is removed. A reply with no such line, or with two
+different ones, is `unparsable`, and a failed call is `call_error`: either way the
+sample is removed with that reason and counted — never kept unjudged, never a crash.
+Re-running the build asks again only what is not in
+DATA/generation/judge_responses.jsonl (the runner resumes).
 
 `baseline:judge` (`answer_judge`) is the offline judge: it checks what can be checked
 without a model — the code parses in its FRL with no error, and every count the
@@ -23,12 +24,15 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
+
+from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES, LANGUAGE_BY_FRL
+from diagbench.benchmarks.structure.planned import Planned
+from diagbench.benchmarks.structure.records import JudgeInfo, Verdict
+from diagbench.benchmarks.structure.tasks import PLURAL, RELATION_PLURAL
 
 if TYPE_CHECKING:
-    from diagbench.benchmarks.structure.build import Planned
     from diagbench.models.request import Request
 
 JUDGE_SYSTEM = (
@@ -63,38 +67,14 @@ JUDGE_USER = (
     "in <...>:\n\n"
     "correct: <true|false|null>\n\n"
     "explanation: <brief factual explanation>")
-#: The score of each verdict (compared with --judge-threshold).
-SCORES = {"true": 1.0, "null": 0.5, "false": 0.0}
 DEFAULT_THRESHOLD = 0.5
 UNPARSABLE = "judge reply unparsable"
 CALL_FAILED = "the judge call failed"
 BELOW = "judged incorrect (below the threshold)"
-
-VerdictStatus = Literal["parsed", "unparsable", "call_error"]
 _VERDICT = re.compile(r"^[\s*_`>#-]*correct[\s*_`]*:[\s*_`\"'<]*(true|false|null)"
                       r"[\s*_`\"'>.]*$", re.I | re.M)
 _EXPLANATION = re.compile(r"^[\s*_`>#-]*explanation[\s*_`]*:[\s*_`]*(.*?)[\s*_`]*$",
                           re.I | re.M)
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The judge's verdict on one sample: `correct` ("true", "false", "null"; None
-    unless parsed), its explanation, and how the reply was read (`reason` says why it
-    is not a verdict)."""
-
-    status: VerdictStatus
-    correct: str | None = None
-    explanation: str = ""
-    reason: str = ""
-
-    @property
-    def score(self) -> float | None:
-        return None if self.correct is None else SCORES[self.correct]
-
-    def record(self) -> dict[str, Any]:
-        return {"status": self.status, "correct": self.correct, "score": self.score,
-                "explanation": self.explanation, "reason": self.reason}
 
 
 def judge_prompt(category: str, problem: str, language: str, code: str,
@@ -136,7 +116,6 @@ def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: 
     `data`/generation/judge_responses.jsonl); set `reason` on those removed; the
     verdicts by sample id."""
     from diagbench.benchmarks.asking import Ask, ask_model
-    from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES
 
     asks = []
     for s in samples:
@@ -161,16 +140,14 @@ def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: 
     return verdicts
 
 
-def judge_info(model: str, threshold: float, verdicts: dict[str, Verdict]) -> dict[str, Any]:
+def judge_info(model: str, threshold: float, verdicts: dict[str, Verdict]) -> JudgeInfo:
     """What build.json records about the judge."""
     counts: dict[str, int] = {"true": 0, "null": 0, "false": 0, "unparsable": 0,
                               "call_error": 0}
     for v in verdicts.values():
         counts[v.correct if v.correct else v.status] += 1
-    return {"model": model, "threshold": threshold, "prompt_hash": judge_template_hash(),
-            "judged": len(verdicts), "verdicts": counts,
-            "removed": sum(1 for v in verdicts.values()
-                           if v.score is None or v.score < threshold)}
+    return JudgeInfo(model, threshold, judge_template_hash(), len(verdicts), counts,
+                     sum(1 for v in verdicts.values() if v.score is None or v.score < threshold))
 
 
 # --- baseline:judge ---------------------------------------------------------------------
@@ -187,7 +164,6 @@ _PART = re.compile(r"Code Language: (?P<lang>.*?)\n\nCode:\n\n(?P<code>.*)\n\n"
 def _nouns(parsed: Any) -> dict[str, int]:
     """Plural nouns a description may count with, and their counts in the parsed code
     (generic ones — elements, relations, … — and those of the kinds it has)."""
-    from diagbench.benchmarks.structure.tasks import PLURAL, RELATION_PLURAL
     from diagbench.diagram.graph import GraphDiagram
 
     d = parsed.diagram
@@ -208,7 +184,6 @@ def _nouns(parsed: Any) -> dict[str, int]:
 
 def offline_verdict(language: str, code: str, description: str) -> str:
     """baseline:judge's reply (Fig. 9's format) about one code and its description."""
-    from diagbench.benchmarks.structure.categories import LANGUAGE_BY_FRL
     from diagbench.formats.read import read
 
     reader = LANGUAGE_BY_FRL.get(language)

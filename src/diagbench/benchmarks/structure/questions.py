@@ -27,12 +27,14 @@ import hashlib
 import random
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from diagbench.benchmarks.structure.build import Planned
+from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES, LANGUAGE_BY_FRL
+from diagbench.benchmarks.structure.counting import statistics
+from diagbench.benchmarks.structure.planned import Planned
+from diagbench.benchmarks.structure.records import ModelQuestion, QuestionsInfo, Rejection
+from diagbench.benchmarks.structure.tasks import counting_questions
 
 QUESTION_SYSTEM = ("You are an helpful AI assistant expert in generating realistic "
                    "question-answer pairs.")
@@ -77,19 +79,6 @@ _WRAP = " \t\n*_`\"'<>“”"
 _LETTER = re.compile(r"^\(?([A-D])(?:\)|\.|:|,|\s|$)")
 _YES_NO = re.compile(r"^(yes|no)\b", re.I)
 _NUMBERS = re.compile(r"(?<![\w.])[-+]?\d+(?:[.,]\d+)?(?![\w])")
-
-
-@dataclass(frozen=True, slots=True)
-class ModelQuestion:
-    """A question the model wrote, read: its answer type, text and gold answer (a letter,
-    yes/no, a number, a label)."""
-
-    type: str
-    question: str
-    answer: Any
-
-    def record(self) -> dict[str, Any]:
-        return {"type": self.type, "question": self.question, "answer": self.answer}
 
 
 def question_prompt(language: str, category: str, answer_type: str, code: str
@@ -154,11 +143,10 @@ def answer_type_of(seed: int, sample: str) -> str:
 
 
 def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
-                  max_connections: int = 8) -> tuple[dict[str, ModelQuestion], dict[str, Any]]:
+                  max_connections: int = 8) -> tuple[dict[str, ModelQuestion], QuestionsInfo]:
     """Ask the generating model for one question per sample (through the runner:
     responses in DATA/generation/question_responses.jsonl); (the questions read by
     sample id, what build.json records)."""
-    from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES
     from diagbench.models.request import user_request
 
     spec = settings.spec
@@ -182,13 +170,12 @@ def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
             (question, reason), detail = parse_question(r.text, types[s.id], s.code or ""), ""
         if question is None:
             dropped[reason] += 1
-            rejected.append({"id": s.id, "type": types[s.id], "reason": reason,
-                             "detail": detail})
+            rejected.append(Rejection(s.id, reason, detail, types[s.id]))
         else:
             kept[s.id] = question
-    info = {"prompt_hash": question_template_hash(), "asked": len(samples),
-            "kept": len(kept), "asked_by_type": dict(sorted(Counter(types.values()).items())),
-            "dropped": dict(sorted(dropped.items())), "rejected": rejected}
+    info = QuestionsInfo(question_template_hash(), len(samples), len(kept),
+                         dict(sorted(Counter(types.values()).items())),
+                         dict(sorted(dropped.items())), rejected)
     return kept, info
 
 
@@ -229,14 +216,12 @@ def synth_question(parsed: Any, answer_type: str, rng: random.Random
                    ) -> tuple[str, Any] | None:
     """(question, answer) of `answer_type` about a parsed diagram, or None when it has
     nothing to ask of that type."""
-    from diagbench.benchmarks.structure.build import statistics
-    from diagbench.benchmarks.structure.tasks import counting_questions
     from diagbench.diagram.graph import GraphDiagram
 
     d = parsed.diagram
     graph = isinstance(d, GraphDiagram)
     if answer_type in ("number", "choice"):
-        question, n = rng.choice(counting_questions({"statistics": statistics(parsed)[0]}))
+        question, n = rng.choice(counting_questions(statistics(parsed)[0]))
         if answer_type == "number":
             return question, n
         options = [*rng.sample([x for x in range(max(0, n - 3), n + 4) if x != n], 3), n]
@@ -288,7 +273,6 @@ def synth_question(parsed: Any, answer_type: str, rng: random.Random
 def answer_question(prompt: str) -> str:
     """baseline:synth's reply to a Fig. 10 prompt: a question of the type asked about the
     code's parsed model, with its answer; "User:" alone when it has nothing to ask."""
-    from diagbench.benchmarks.structure.categories import LANGUAGE_BY_FRL
     from diagbench.formats.read import read
 
     m = _PROMPT.search(prompt)

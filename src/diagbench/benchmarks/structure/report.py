@@ -16,20 +16,20 @@ def table_lines(summary: StructureSummary) -> list[str]:
     """The results as `eval` prints them."""
     out = []
     for name, m in summary.models.items():
-        acc = m["accuracy"]
-        i2c = m["image_to_code"]
+        acc = m.accuracy
+        i2c = m.image_to_code
         out.append(f"{name}: accuracy % " + ", ".join(f"{k} {_f(v)}" for k, v in acc.items()))
-        types = m.get("model_question_types", {})
+        types = m.model_question_types
         if types:
             out.append("  model-written questions, accuracy % by answer type: " + ", ".join(
-                f"{k} {_f(v['accuracy'])} (n {v['n']})" for k, v in types.items()))
-        out.append(f"  image-to-code: score {_f(i2c['score'], 3)} (STRUDEL counts-only "
-                   f"{_f(i2c['counts_score'], 3)}), valid {i2c['valid']}/{i2c['n']}")
+                f"{k} {_f(v.accuracy)} (n {v.n})" for k, v in types.items()))
+        out.append(f"  image-to-code: score {_f(i2c.score, 3)} (STRUDEL counts-only "
+                   f"{_f(i2c.counts_score, 3)}), valid {i2c.valid}/{i2c.n}")
         unread = {task: sum(n for k, n in reads.items() if k != "parsed")
-                  for task, reads in m["reads"].items()}
+                  for task, reads in m.reads.items()}
         out.append("  not read as an answer (wrong): " + ", ".join(
             f"{k} {v}" for k, v in unread.items()) + "; outcomes " + ", ".join(
-            f"{k} {v}" for k, v in m["outcomes"].items()))
+            f"{k} {v}" for k, v in m.outcomes.items()))
     return out
 
 
@@ -38,9 +38,9 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     from diagbench.report.html import HtmlReport
 
     report = HtmlReport("structure — structured software diagrams (paper 004, STRUDEL)")
-    tasks = sorted({t for m in summary.models.values() for t in m["accuracy"]})
+    tasks = sorted({t for m in summary.models.values() for t in m.accuracy})
     report.heading("Accuracy per task (%)")
-    report.table(["model", *tasks], [[name, *(_f(m["accuracy"].get(t)) for t in tasks)]
+    report.table(["model", *tasks], [[name, *(_f(m.accuracy.get(t)) for t in tasks)]
                                      for name, m in summary.models.items()])
     report.heading("Model-written questions by answer type (%)")
     report.paragraph("Closed-ended questions the generating model wrote about its own "
@@ -48,31 +48,30 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
                      "option letter, yes/no, the number, or the label (normalised exact "
                      "match).", note=True)
     report.table(["model", "answer type", "n", "accuracy"],
-                 [[name, kind, v["n"], _f(v["accuracy"])]
+                 [[name, kind, v.n, _f(v.accuracy)]
                   for name, m in summary.models.items()
-                  for kind, v in m.get("model_question_types", {}).items()])
+                  for kind, v in m.model_question_types.items()])
     report.heading("Image-to-code")
     report.paragraph("score = renders × mean of entity F1 (normalised name and kind) and "
                      "relation F1 (ends, direction, type) on the parsed models; STRUDEL's "
                      "counts-only score = (renders + F1 over per-type counts) / 2, beside it.")
     report.table(["model", "cell", "n", "valid", "entity F1", "relation F1", "score",
                   "counts-only"],
-                 [[name, cell, v["n"], v["valid"], _f(v.get("entity_f1"), 3),
-                   _f(v.get("relation_f1"), 3), _f(v["score"], 3), _f(v["counts_score"], 3)]
+                 [[name, cell, v.n, v.valid, _f(v.entity_f1, 3), _f(v.relation_f1, 3),
+                   _f(v.score, 3), _f(v.counts_score, 3)]
                   for name, m in summary.models.items()
-                  for cell, v in [("all", m["image_to_code"]),
-                                  *m["image_to_code_cells"].items()]])
+                  for cell, v in [("all", m.image_to_code), *m.image_to_code_cells.items()]])
     report.heading("Accuracy per task × category × FRL (%)")
     report.table(["model", "task", "category", "FRL", "n", "accuracy"],
-                 [[name, *cell.split("|"), v["n"], _f(v["accuracy"])]
+                 [[name, *cell.split("|"), v.n, _f(v.accuracy)]
                   for name, m in summary.models.items()
-                  for cell, v in m["accuracy_cells"].items()])
+                  for cell, v in m.accuracy_cells.items()])
     report.heading("How answers were read")
     report.paragraph("Only a stated option, number, yes/no or label counts; ambiguous, "
                      "unparsed, unsure and empty answers are wrong.", note=True)
     report.table(["model", "task", "reads"],
                  [[name, task, ", ".join(f"{k} {n}" for k, n in reads.items())]
-                  for name, m in summary.models.items() for task, reads in m["reads"].items()])
+                  for name, m in summary.models.items() for task, reads in m.reads.items()])
     plot = _plot(run, summary, tasks)
     if plot:
         report.figure(plot, "Accuracy per task and model")
@@ -91,7 +90,7 @@ def _plot(run: Path, summary: StructureSummary, tasks: list[str]) -> str | None:
     width = 0.8 / max(1, len(summary.models))
     for k, (name, m) in enumerate(summary.models.items()):
         ax.bar([x + k * width for x in range(len(tasks))],
-               [m["accuracy"].get(t) or 0.0 for t in tasks], width, label=name)
+               [m.accuracy.get(t) or 0.0 for t in tasks], width, label=name)
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(tasks))], tasks, rotation=20,
                   fontsize=8)
     ax.set_ylabel("accuracy (%)")

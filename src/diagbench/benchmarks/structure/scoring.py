@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.asking import Answer
-from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
+from diagbench.benchmarks.structure.records import (
+    Accuracy,
+    Gold,
+    ImageToCode,
+    ModelSummary,
+    StructureScore,
+    StructureSummary,
+    StructureTask,
+)
 from diagbench.scoring import metrics
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.M | re.S)
@@ -52,7 +60,7 @@ def read_label(text: str | None) -> tuple[str, str | None]:
     return ("parsed", label) if label else ("unparsed", None)
 
 
-def read_answer(task: str, text: str | None, gold: Any, answer_type: str | None = None
+def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None = None
                 ) -> tuple[str, Any, bool]:
     """(how it was read, what it states, whether it is right) for a question task."""
     from diagbench.scoring.names import normalize_name
@@ -68,51 +76,56 @@ def read_answer(task: str, text: str | None, gold: Any, answer_type: str | None 
         return c.status, c.value, c.value == gold
     if kind == "label":
         status, label = read_label(text)
-        return status, label, label is not None and normalize_name(label) == normalize_name(gold)
+        right = label is not None and normalize_name(label) == normalize_name(str(gold))
+        return status, label, right
     t = parse_truth(text)
     value = {"True": "yes", "False": "no"}.get(t.label)
     status = t.status if t.label != "Unknown" or t.status != "parsed" else "unsure"
     return status, value, value == gold
 
 
-def score_model(model: str, tasks: list[dict[str, Any]], answers: Mapping[str, Answer],
+def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, Answer],
                 data: Path) -> list[StructureScore]:
     """One score per task (in task order)."""
     from diagbench.compare.graph import compare_texts
     from diagbench.render.validity import check
 
     out: dict[str, StructureScore] = {}
-    codes: dict[str, list[tuple[dict[str, Any], str]]] = {}
+    codes: dict[str, list[tuple[StructureTask, str]]] = {}
     for t in tasks:
-        a = answers.get(t["id"])
-        base = dict(model=model, id=t["id"], task=t["task"], category=t["category"],
-                    language=t["language"], gold=t["gold"])
+        a = answers.get(t.id)
         if a is None or a.status != "ok":
-            out[t["id"]] = StructureScore(**base, status=a.status if a else "call_error",
-                                          error=a.error if a else "no answer")
+            out[t.id] = _score(model, t, a.status if a else "call_error",
+                               error=a.error if a else "no answer")
             continue
-        if t["task"] == "image_to_code":
+        if t.task == "image_to_code":
             code = extract_code(a.text)
             if code is None:
-                out[t["id"]] = StructureScore(**base, status="ok", read="no_code",
-                                              correct=False, score=0.0, counts_score=0.0,
-                                              valid=False, entity_f1=0.0, relation_f1=0.0)
+                out[t.id] = _score(model, t, "ok", read="no_code", correct=False, score=0.0,
+                                   counts_score=0.0, valid=False, entity_f1=0.0,
+                                   relation_f1=0.0)
             else:
-                codes.setdefault(t["language"], []).append((t, code))
+                codes.setdefault(t.language, []).append((t, code))
             continue
-        read, value, right = read_answer(t["task"], a.text, t["gold"], t.get("answer_type"))
-        out[t["id"]] = StructureScore(**base, status="ok", read=read, predicted=value,
-                                      correct=right, answer_type=t.get("answer_type"))
+        read, value, right = read_answer(t.task, a.text, t.gold, t.answer_type)
+        out[t.id] = _score(model, t, "ok", read=read, predicted=value, correct=right,
+                           answer_type=t.answer_type)
     for language, items in codes.items():
         results = check(language, [c for _, c in items])
         for (t, code), (valid, error) in zip(items, results, strict=True):
-            gold = (data / t["gold"]).read_text(encoding="utf-8")
+            gold = (data / str(t.gold)).read_text(encoding="utf-8")
             c = compare_texts(gold, code, valid, language)
-            out[t["id"]] = StructureScore(
-                model, t["id"], t["task"], t["category"], t["language"], t["gold"], "ok",
-                "code", None, None, round(c.score, 6), round(c.counts_score, 6), valid,
-                round(c.entities.f1, 6), round(c.relations.f1, 6), error)
-    return [out[t["id"]] for t in tasks]
+            out[t.id] = _score(model, t, "ok", read="code", score=round(c.score, 6),
+                               counts_score=round(c.counts_score, 6), valid=valid,
+                               entity_f1=round(c.entities.f1, 6),
+                               relation_f1=round(c.relations.f1, 6), error=error)
+    return [out[t.id] for t in tasks]
+
+
+def _score(model: str, task: StructureTask, status: str, **scored: Any) -> StructureScore:
+    """The score record of `task` (`scored`: the fields after `status`)."""
+    return StructureScore(model, task.id, task.task, task.category, task.language, task.gold,
+                          status, **scored)
 
 
 def _accuracy(rows: list[StructureScore]) -> float | None:
@@ -122,7 +135,7 @@ def _accuracy(rows: list[StructureScore]) -> float | None:
 def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
     """Per model: outcomes, reads, accuracy per task and per task × category × FRL, and
     the image-to-code scores (mean, counts-only mean, validity) overall and per cell."""
-    models: dict[str, dict[str, Any]] = {}
+    models: dict[str, ModelSummary] = {}
     for name, rows in scores.items():
         answered = [r for r in rows if r.status == "ok"]
         questions = [r for r in answered if r.task != "image_to_code"]
@@ -133,32 +146,30 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
         i2c_cells: dict[str, list[StructureScore]] = {}
         for r in i2c:
             i2c_cells.setdefault(f"{r.category}|{r.language}", []).append(r)
-        models[name] = {
-            "outcomes": dict(sorted(Counter(r.status for r in rows).items())),
-            "reads": {task: dict(sorted(Counter(r.read for r in questions
-                                                if r.task == task).items()))
-                      for task in sorted({r.task for r in questions})},
-            "accuracy": {task: _accuracy([r for r in questions if r.task == task])
-                         for task in sorted({r.task for r in questions})}
-            | {"all": _accuracy(questions)},
-            "accuracy_cells": {k: {"n": len(v), "accuracy": _accuracy(v)}
-                               for k, v in sorted(cells.items())},
-            "model_question_types": {
-                kind: {"n": len(v), "accuracy": _accuracy(v)}
+        tasks = sorted({r.task for r in questions})
+        models[name] = ModelSummary(
+            outcomes=dict(sorted(Counter(r.status for r in rows).items())),
+            reads={task: dict(sorted(Counter(r.read for r in questions
+                                             if r.task == task).items()))
+                   for task in tasks},
+            accuracy={task: _accuracy([r for r in questions if r.task == task])
+                      for task in tasks} | {"all": _accuracy(questions)},
+            accuracy_cells={k: Accuracy(len(v), _accuracy(v)) for k, v in sorted(cells.items())},
+            model_question_types={
+                kind: Accuracy(len(v), _accuracy(v))
                 for kind in sorted({r.answer_type for r in questions if r.answer_type})
                 for v in [[r for r in questions if r.answer_type == kind]]},
-            "image_to_code": _i2c(i2c),
-            "image_to_code_cells": {k: _i2c(v) for k, v in sorted(i2c_cells.items())},
-        }
+            image_to_code=_i2c(i2c),
+            image_to_code_cells={k: _i2c(v) for k, v in sorted(i2c_cells.items())})
     return StructureSummary(models)
 
 
-def _i2c(rows: list[StructureScore]) -> dict[str, Any]:
+def _i2c(rows: list[StructureScore]) -> ImageToCode:
     n = len(rows)
     if not n:
-        return {"n": 0, "score": None, "counts_score": None, "valid": 0}
-    return {"n": n, "score": round(sum(r.score or 0.0 for r in rows) / n, 6),
-            "counts_score": round(sum(r.counts_score or 0.0 for r in rows) / n, 6),
-            "entity_f1": round(sum(r.entity_f1 or 0.0 for r in rows) / n, 6),
-            "relation_f1": round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6),
-            "valid": sum(bool(r.valid) for r in rows)}
+        return ImageToCode(0, None, None, 0)
+    return ImageToCode(n, round(sum(r.score or 0.0 for r in rows) / n, 6),
+                       round(sum(r.counts_score or 0.0 for r in rows) / n, 6),
+                       sum(bool(r.valid) for r in rows),
+                       round(sum(r.entity_f1 or 0.0 for r in rows) / n, 6),
+                       round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6))

@@ -18,7 +18,13 @@ the code's parsed statistics or from the generated texts:
 from __future__ import annotations
 
 import random
-from typing import Any
+
+from diagbench.benchmarks.structure.records import (
+    Gold,
+    Statistics,
+    StructureSample,
+    StructureTask,
+)
 
 #: Plural nouns per entity kind / relation type, as questions name them.
 PLURAL = {"class": "classes", "interface": "interfaces", "abstract": "abstract classes",
@@ -41,72 +47,85 @@ ANSWER_BY_TYPE = {"choice": ANSWER_CHOICE, "yes_no": ANSWER_YES_NO, "number": AN
                   "label": ANSWER_LABEL}
 
 
-def counting_questions(s: dict[str, Any]) -> list[tuple[str, int]]:
+def counting_questions(stats: Statistics) -> list[tuple[str, int]]:
     """(question, count) pairs about a sample's statistics."""
-    stats = s["statistics"]
     out: list[tuple[str, int]] = []
     if "participants" in stats:
+        participants, messages = stats["participants"], stats["messages"]
+        assert isinstance(participants, dict) and isinstance(messages, int)
         out.append(("How many participants (lifelines) are shown in the diagram?",
-                    sum(stats["participants"].values())))
-        out.append(("How many messages are drawn in the diagram?", stats["messages"]))
+                    sum(participants.values())))
+        out.append(("How many messages are drawn in the diagram?", messages))
         return out
+    entities, relations = stats["entities"], stats["relations"]
+    assert isinstance(entities, dict) and isinstance(relations, dict)
     out.append(("How many elements (boxes or nodes) are shown in the diagram in total?",
-                sum(stats["entities"].values())))
-    for kind, n in stats["entities"].items():
-        if kind in PLURAL and len(stats["entities"]) > 1:
+                sum(entities.values())))
+    for kind, n in entities.items():
+        if kind in PLURAL and len(entities) > 1:
             out.append((f"How many {PLURAL[kind]} are shown in the diagram?", n))
-    for rtype, n in stats["relations"].items():
+    for rtype, n in relations.items():
         if rtype in RELATION_PLURAL:
             out.append((f"How many {RELATION_PLURAL[rtype]} are drawn in the diagram?", n))
     return out
 
 
-def derive(samples: list[dict[str, Any]], seed: int, per_sample: int = 3
-           ) -> list[dict[str, Any]]:
+def derive(samples: list[StructureSample], seed: int, per_sample: int = 3
+           ) -> list[StructureTask]:
     """Every task of every sample (`per_sample` counting questions at most), seeded."""
     rng = random.Random(seed)
-    tasks: list[dict[str, Any]] = []
-    by_category: dict[str, list[dict[str, Any]]] = {}
+    tasks: list[StructureTask] = []
+    by_category: dict[str, list[StructureSample]] = {}
     for s in samples:
-        by_category.setdefault(s["category"], []).append(s)
+        by_category.setdefault(s.category, []).append(s)
 
-    def add(s: dict[str, Any], task: str, question: str, gold: Any, **extra: Any) -> None:
-        tasks.append({"id": f"{s['id']}/{task}/{sum(t['sample'] == s['id'] for t in tasks)}",
-                      "sample": s["id"], "task": task, "category": s["category"],
-                      "language": s["language"], "frl": s["frl"], "image": s["image"],
-                      "question": question, "gold": gold} | extra)
+    def add(s: StructureSample, task: str, question: str, gold: Gold,
+            options: list[str] | None = None, answer_type: str | None = None) -> None:
+        tasks.append(StructureTask(
+            f"{s.id}/{task}/{sum(t.sample == s.id for t in tasks)}", s.id, task, s.category,
+            s.language, s.frl, s.image, question, gold,
+            None if options is None else tuple(options), answer_type))
 
     for s in samples:
-        counting = counting_questions(s)
+        counting = counting_questions(s.statistics)
         for question, n in rng.sample(counting, min(per_sample, len(counting))):
             add(s, "structural", f"{question}\n{ANSWER_NUMBER}", n)
-        others = [o["persona"] for o in samples if o["persona"] != s["persona"]]
+        others = [o.persona for o in samples if o.persona != s.persona]
         if len(set(others)) >= 4:
             options = rng.sample(sorted(set(others)), 4)
             none_case = rng.random() < 0.2
             if not none_case:
-                options[rng.randrange(4)] = s["persona"]
-            gold = "NONE" if none_case else "ABCD"[options.index(s["persona"])]
+                options[rng.randrange(4)] = s.persona
+            gold = "NONE" if none_case else "ABCD"[options.index(s.persona)]
             listed = "\n".join(f"({letter}) {p}" for letter, p in zip("ABCD", options,
                                                                        strict=True))
             add(s, "association", "Which of these persons would most likely have asked for "
                 f"this diagram?\n{listed}\n{ANSWER_CHOICE}", gold, options=options)
-        for task, key, noun in (("problem_match", "problem", "problem statement"),
-                                ("description_match", "description",
-                                 "functional description")):
-            if not s.get(key):
+        for task, text_of, noun in (("problem_match", _problem, "problem statement"),
+                                    ("description_match", _description,
+                                     "functional description")):
+            own = text_of(s)
+            if not own:
                 continue
-            pool = [o for o in by_category[s["category"]] if o["id"] != s["id"] and o.get(key)
-                    and o[key] != s[key]] or \
-                [o for o in samples if o["id"] != s["id"] and o.get(key) and o[key] != s[key]]
+            pool = [o for o in by_category[s.category] if o.id != s.id and text_of(o)
+                    and text_of(o) != own] or \
+                [o for o in samples if o.id != s.id and text_of(o) and text_of(o) != own]
             positive = not pool or rng.random() < 0.5
-            text = s[key] if positive else rng.choice(pool)[key]
+            text = own if positive else text_of(rng.choice(pool))
             add(s, task, f"Does this {noun} correspond to the diagram?\n\n\"{text}\"\n\n"
                 f"{ANSWER_YES_NO}", "yes" if positive else "no")
-        mq = s.get("model_question")
+        mq = s.model_question
         if mq:
-            add(s, "model_question", f"{mq['question']}\n{ANSWER_BY_TYPE[mq['type']]}",
-                mq["answer"], answer_type=mq["type"])
-        add(s, "image_to_code", f"Write the {s['frl']} code that draws exactly this diagram. "
-            "Give the code in one fenced code block.", s["code"])
+            add(s, "model_question", f"{mq.question}\n{ANSWER_BY_TYPE[mq.type]}",
+                mq.answer, answer_type=mq.type)
+        add(s, "image_to_code", f"Write the {s.frl} code that draws exactly this diagram. "
+            "Give the code in one fenced code block.", s.code)
     return tasks
+
+
+def _problem(s: StructureSample) -> str | None:
+    return s.problem
+
+
+def _description(s: StructureSample) -> str | None:
+    return s.description

@@ -1,0 +1,54 @@
+"""A sample of the structure build while it is made: planned, then filled in (texts and
+code, kind, statistics, image, drawn counts, verdict, question) by the build's stages,
+or given the `reason` it was removed; a kept one becomes a `StructureSample`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from diagbench.benchmarks.structure.categories import FRL_NAMES
+from diagbench.benchmarks.structure.records import (
+    Counts,
+    ModelQuestion,
+    Statistics,
+    StructureSample,
+    Verdict,
+)
+
+
+@dataclass
+class Planned:
+    """One sample to generate, then what became of it."""
+
+    id: str
+    category: str
+    language: str
+    complexity: str
+    persona: str
+    domain: str
+    problem: str | None = None
+    description: str | None = None
+    code: str | None = None
+    fenced: bool = False
+    kind: str = ""
+    statistics: Statistics = field(default_factory=dict)
+    counts: Counts = field(default_factory=dict)
+    drawn: Counts | None = None
+    image: str = ""
+    width: int = 0
+    height: int = 0
+    sha256: str = ""
+    reason: str | None = None
+    detail: str = ""
+    judge: Verdict | None = None
+    model_question: ModelQuestion | None = None
+
+    def sample(self) -> StructureSample:
+        """The kept sample's record (its code in sources/ID.txt)."""
+        code = (self.code or "").strip()
+        return StructureSample(
+            self.id, self.category, self.language, FRL_NAMES[self.language],
+            self.complexity, self.persona, self.domain, self.problem, self.description,
+            f"sources/{self.id}.txt", self.fenced, self.kind, self.image, self.width,
+            self.height, self.sha256, len(code.splitlines()), len(code), self.counts,
+            self.drawn, self.statistics, self.judge, self.model_question)
