@@ -54,17 +54,18 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
     """
     from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
     from diagbench.compare.report import csv_text, report, run, table
+    from diagbench.languages import has_suffix
 
     try:
         if repo is not None:
             if gold or pred or not gold_ref or not pred_ref:
                 raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")
-            pairs = pairs_from_git(repo, gold_ref, pred_ref, max_bytes)
+            pairs = pairs_from_git(repo, gold_ref, pred_ref, max_bytes, has_suffix)
         else:
             if gold is None or pred is None or gold_ref or pred_ref:
                 raise click.UsageError(
                     "give GOLD and PRED, or --repo with --gold-ref and --pred-ref")
-            pairs = pairs_from_paths(gold, pred, max_bytes)
+            pairs = pairs_from_paths(gold, pred, max_bytes, has_suffix)
     except InputError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -103,8 +104,8 @@ def _split_graphs(pairs: list[Pair]) -> tuple[list[Pair], list[GraphItem], list[
     comparison when its ground truth's first diagram is not a sequence diagram
     (the kind is detected from the parsed gold, whatever the language)."""
     from diagbench.diagram.graph import GraphDiagram
-    from diagbench.formats.read import language_of, read
     from diagbench.formats.source import SourceError
+    from diagbench.languages import detect
 
     sequences: list[Pair] = []
     items: list[GraphItem] = []
@@ -118,12 +119,13 @@ def _split_graphs(pairs: list[Pair]) -> tuple[list[Pair], list[GraphItem], list[
         except SourceError:
             sequences.append(pair)  # the sequence route reports the error
             continue
-        language = language_of(Path(pair.gold or pair.name), gold_text)
-        parsed = read(gold_text, language)
+        language = detect(Path(pair.gold or pair.name), gold_text)
+        parsed = language.read(gold_text)
         if not parsed or not isinstance(parsed[0].diagram, GraphDiagram):
             sequences.append(pair)
         else:
-            items.append((pair.name, pair.gold, pair.pred, language, gold_text, pred_text))
+            items.append((pair.name, pair.gold, pair.pred, language.name, gold_text,
+                          pred_text))
     return sequences, items, errors
 
 
@@ -131,6 +133,9 @@ def _compare_graphs(items: list[GraphItem], errors: list[GraphFile]) -> list[Gra
     if not items:
         return list(errors)
     from diagbench.compare.graph import run_graph
+    from diagbench.languages import named
     from diagbench.render.validity import check
 
-    return run_graph(items, check) + list(errors)
+    return run_graph(items, lambda language, texts: check(named(language).engine, texts),
+                     lambda gold, pred, valid, language: named(language).compare(
+                         gold, pred, valid)) + list(errors)

@@ -1,8 +1,8 @@
 """Image-to-code score on parsed diagrams (paper 004_34f8485b6a3a0424.txt §5.1, fixed):
 which entities and which relations of the ground truth the prediction has.
 
-Both scripts are read by `diagbench.formats` (any language: PlantUML, Mermaid, DOT,
-DBML), and their elements are matched as multisets:
+Both scripts are read by their language's reader, which the caller gives (any language:
+PlantUML, Mermaid, DOT, DBML), and their elements are matched as multisets:
 
 - an **entity** by its normalised displayed name (NFKC, case-folded, only letters and
   digits kept: ``Order Item`` = ``order_item``) and its kind (`Entity.kind`; a
@@ -32,6 +32,7 @@ from typing import Any
 
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -166,12 +167,16 @@ def compare_models(gold: Any, pred: Any | None, valid: bool, kind: str = "",
                            type_counts(pred) if pred is not None else {}, warnings)
 
 
-def first_diagram(text: str, language: str) -> tuple[Any | None, str, tuple[str, ...]]:
-    """(model, kind, warnings) of the first diagram of `text` read as `language`."""
-    from diagbench.formats.read import read
+#: A language's reader: text → every diagram read (`Language.read`).
+Reader = Callable[[str], list[Parsed[Diagram]]]
 
+
+def first_diagram(text: str, language: str, read: Reader
+                  ) -> tuple[Any | None, str, tuple[str, ...]]:
+    """(model, kind, warnings) of the first diagram of `text` read by `read`, the reader
+    of `language`."""
     try:
-        parsed = read(text, language)
+        parsed = read(text)
     except Exception as exc:  # a reader never raises by contract; be safe on bad input
         return None, "unknown", (f"not read as {language}: {exc}",)
     if not parsed:
@@ -181,16 +186,20 @@ def first_diagram(text: str, language: str) -> tuple[Any | None, str, tuple[str,
     return first.diagram, first.kind, warnings
 
 
-def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str
+def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str, read: Reader
                   ) -> GraphComparison:
-    """Compare a predicted script with its ground truth, both read as `language`."""
-    gold, kind, _ = first_diagram(gold_text, language)
-    pred, _, warnings = first_diagram(pred_text, language)
+    """Compare a predicted script with its ground truth, both read by `read`, the reader of
+    `language` (`Language.compare` gives both)."""
+    gold, kind, _ = first_diagram(gold_text, language, read)
+    pred, _, warnings = first_diagram(pred_text, language, read)
     return compare_models(gold, pred, valid, kind, warnings)
 
 
 #: (language, texts) → per text (valid, engine error); the CLI passes the renderer's.
 Validity = Callable[[str, list[str]], list[tuple[bool, str | None]]]
+#: (gold text, predicted text, valid, language) → the comparison (`compare_texts` with the
+#: language's reader).
+Similarity = Callable[[str, str, bool, str], GraphComparison]
 
 
 @dataclass(slots=True)
@@ -214,9 +223,9 @@ class GraphFile:
 
 
 def run_graph(items: list[tuple[str, str | None, str | None, str, str, str]],
-              validity: Validity) -> list[GraphFile]:
-    """Compare (name, gold path, pred path, language, gold text, pred text) items; the
-    predictions are rendered in one batch per language by `validity`."""
+              validity: Validity, similarity: Similarity) -> list[GraphFile]:
+    """Compare (name, gold path, pred path, language, gold text, pred text) items by
+    `similarity`; the predictions are rendered in one batch per language by `validity`."""
     by_language: dict[str, list[int]] = {}
     for k, item in enumerate(items):
         by_language.setdefault(item[3], []).append(k)
@@ -229,7 +238,7 @@ def run_graph(items: list[tuple[str, str | None, str | None, str, str, str]],
     for k, (name, gold_path, pred_path, language, gold_text, pred_text) in enumerate(items):
         ok, error = valid[k]
         out.append(GraphFile(name, gold_path, pred_path, language,
-                             compare_texts(gold_text, pred_text, ok, language),
+                             similarity(gold_text, pred_text, ok, language),
                              render_error=error))
     return out
 

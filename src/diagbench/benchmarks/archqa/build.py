@@ -322,9 +322,8 @@ class Source:
 
 
 def _sources(paths: list[Path]) -> tuple[list[Source], list[dict]]:
-    from diagbench.formats.read import language_of, read
-    from diagbench.render.engines import diagrams, language
-    from diagbench.render.run import source_files
+    from diagbench.languages import detect, source_files
+    from diagbench.render.engines import diagrams
 
     out: list[Source] = []
     rejected: list[dict] = []
@@ -335,9 +334,10 @@ def _sources(paths: list[Path]) -> tuple[list[Source], list[dict]]:
             rejected.append({"file": str(path), "block": 0, "reason": "unreadable file",
                              "detail": str(exc)})
             continue
-        lang, engine = language_of(path, text), language(path, text)
+        found = detect(path, text)
+        lang, engine = found.name, found.engine
         blocks = diagrams(engine, text)
-        for parsed in read(text, lang):
+        for parsed in found.read(text):
             base = {"file": str(path), "block": parsed.index}
             if not isinstance(parsed.diagram, GraphDiagram):
                 rejected.append(base | {"reason": f"not a graph diagram ({parsed.kind})"})

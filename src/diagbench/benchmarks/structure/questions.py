@@ -158,14 +158,14 @@ def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
     """Ask the generating model for one question per sample (through the runner:
     responses in DATA/generation/question_responses.jsonl); (the questions read by
     sample id, what build.json records)."""
-    from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES
+    from diagbench.languages import category_named, named
     from diagbench.models.request import user_request
 
     spec = settings.spec
     types = {s.id: answer_type_of(seed, s.id) for s in samples}
     requests = []
     for s in samples:
-        system, user = question_prompt(FRL_NAMES[s.language], CATEGORIES[s.category][0],
+        system, user = question_prompt(named(s.language).title, category_named(s.category).title,
                                        types[s.id], s.code or "")
         requests.append(user_request(spec.provider, spec.model, user, (), settings.config,
                                      spec.base_url, system=system))
@@ -288,14 +288,13 @@ def synth_question(parsed: Any, answer_type: str, rng: random.Random
 def answer_question(prompt: str) -> str:
     """baseline:synth's reply to a Fig. 10 prompt: a question of the type asked about the
     code's parsed model, with its answer; "User:" alone when it has nothing to ask."""
-    from diagbench.benchmarks.structure.categories import LANGUAGE_BY_FRL
-    from diagbench.formats.read import read
+    from diagbench.languages import named, titled
 
     m = _PROMPT.search(prompt)
     types = {text: name for name, text in QUESTION_TYPES.items()}
     if m is None or m.group("type") not in types:
         return "User:"
-    parsed = read(m.group("code"), LANGUAGE_BY_FRL.get(m.group("lang"), "plantuml"))
+    parsed = (titled(m.group("lang")) or named("plantuml")).read(m.group("code"))
     rng = random.Random(hashlib.sha256(prompt.encode()).hexdigest())
     found = synth_question(parsed[0], types[m.group("type")], rng) if parsed else None
     if found is None:

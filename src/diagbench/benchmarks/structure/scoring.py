@@ -78,7 +78,7 @@ def read_answer(task: str, text: str | None, gold: Any, answer_type: str | None 
 def score_model(model: str, tasks: list[dict[str, Any]], answers: Mapping[str, Answer],
                 data: Path) -> list[StructureScore]:
     """One score per task (in task order)."""
-    from diagbench.compare.graph import compare_texts
+    from diagbench.languages import named
     from diagbench.render.validity import check
 
     out: dict[str, StructureScore] = {}
@@ -104,10 +104,10 @@ def score_model(model: str, tasks: list[dict[str, Any]], answers: Mapping[str, A
         out[t["id"]] = StructureScore(**base, status="ok", read=read, predicted=value,
                                       correct=right, answer_type=t.get("answer_type"))
     for language, items in codes.items():
-        results = check(language, [c for _, c in items])
+        results = check(named(language).engine, [c for _, c in items])
         for (t, code), (valid, error) in zip(items, results, strict=True):
             gold = (data / t["gold"]).read_text(encoding="utf-8")
-            c = compare_texts(gold, code, valid, language)
+            c = named(language).compare(gold, code, valid)
             out[t["id"]] = StructureScore(
                 model, t["id"], t["task"], t["category"], t["language"], t["gold"], "ok",
                 "code", None, None, round(c.score, 6), round(c.counts_score, 6), valid,
