@@ -9,7 +9,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -105,11 +105,20 @@ def test_examples_render_with_the_real_engine(language: Language, tmp_path: Path
         assert (png.width or 0) > 16 and (png.height or 0) > 16
         assert svg.ok and svg.image is not None, (path.name, svg.error)
         drawn = language.drawn(svg.image.read_text(encoding="utf-8"))
-        counts = language.read(text)[0].counts()
-        nodes = counts.get("entities", counts.get("participants"))
-        # the engine drew at least one node where the reader read some
-        assert nodes and max(drawn.get("entities", 0),  # type: ignore[call-overload]
-                             drawn.get("participants", 0)) > 0, (path.name, drawn)
+        read = language.read(text)[0].counts()
+        # what the engine drew is what the reader read: nodes, and the edges between them
+        assert _drawn_counts(drawn) == _read_counts(read), (path.name, drawn, read)
+
+
+def _drawn_counts(drawn: Mapping[str, object]) -> tuple[object, object]:
+    """(nodes, edges) an engine's statistics give (PlantUML names edges `links`)."""
+    nodes = drawn.get("participants") or drawn.get("entities")
+    return nodes, drawn.get("messages") or drawn.get("relations", drawn.get("links"))
+
+
+def _read_counts(read: Mapping[str, int]) -> tuple[object, object]:
+    return read.get("participants", read.get("entities")), read.get("messages",
+                                                                    read.get("relations"))
 
 
 @by_name

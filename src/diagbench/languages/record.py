@@ -50,8 +50,8 @@ class Language:
     - `statistics`: SVG drawn by the engine → counts of what it drew;
     - `similarity`: (gold code, predicted code, valid, language name, reader) → the
       image-to-code comparison (its `.score`);
-    - `writer`: a `GraphDiagram` in this language → its code (what `baseline:synth`
-      writes at every complexity level);
+    - `writer`: a `GraphDiagram` in this language → its code (how the offline
+      diagram writer writes it, at every complexity level);
     - `node_limits`: (min, max) drawn nodes a generated diagram may have;
     - `examples`: file names under `diagbench/languages/examples/`, one per kind at
       least, that parse without error and render.
