@@ -1,4 +1,4 @@
-"""Reader throughput per graph language and kind: diagrams/s of `formats.read` on generated
+"""Reader throughput per graph language and kind: diagrams/s of `languages.read` on generated
 diagrams (tests/formats_grammar.py for Mermaid, DOT and DBML; tests/graph_grammar.py for
 the PlantUML graph kinds), parsed one at a time on one core. bench/parse.py prints it
 beside the sequence figure; alone:
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests import formats_grammar, graph_grammar
 
-from diagbench.formats.read import read
+from diagbench.languages import read
 
 
 def _formats(language: str, kind: str) -> Callable[[random.Random], str]:

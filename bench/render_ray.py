@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from diagbench.executors.local import LocalExecutor
 from diagbench.executors.ray import RayExecutor
-from diagbench.render.run import collect, render_files, source_files
+from diagbench.languages import engine_of, source_files
+from diagbench.render.run import collect, render_files
 from render import corpus
 
 BIN = Path(sys.executable).parent
@@ -34,7 +35,7 @@ BIN = Path(sys.executable).parent
 
 def _render(src: Path, out: Path, jobs: int, engines) -> float:
     shutil.rmtree(out, ignore_errors=True)
-    items = collect(source_files([src]))
+    items = collect(source_files([src]), engine_of)
     start = time.perf_counter()
     records = render_files(items, out, jobs=jobs, engines=engines)
     seconds = time.perf_counter() - start

@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from diagbench.formats.read import read
+from diagbench.languages import read
 
 KEYS = ("entities", "relations", "clusters", "notes")
 #: Mermaid diagrams per engine call.

@@ -20,7 +20,7 @@ from diagbench.benchmarks.archqa.build import annotate, candidates, check
 from diagbench.benchmarks.archqa.judging import judge_summary
 from diagbench.benchmarks.archqa.questions import SUBTYPES
 from diagbench.benchmarks.archqa.records import ArchQAScore
-from diagbench.formats.read import read
+from diagbench.languages import read
 from tests.browser import loaded_images
 from tests.fake_providers import FakeServer
 

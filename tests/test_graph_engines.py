@@ -19,7 +19,7 @@ from diagbench.diagram.graph import Cluster, Entity, GraphDiagram, Relation
 from diagbench.formats.dbml import read_dbml, write_dbml
 from diagbench.formats.dot import read_dot, write_dot
 from diagbench.formats.mermaid import read_mermaid
-from diagbench.formats.read import read
+from diagbench.languages import read
 from diagbench.render.graph_svg import graphviz_statistics, mermaid_statistics
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld"

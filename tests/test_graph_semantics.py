@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from diagbench.formats.read import read
+from diagbench.languages import read
 
 #: (PlantUML link, Mermaid link, expected (type, source, target)) — both sides written
 #: in both orders.

@@ -1,7 +1,8 @@
 """Diagram code written by a model (paper 004_34f8485b6a3a0424.txt §3.1, STRUDEL), shared
 by the benchmarks that generate it (`structure` builds its data set with it, `codegen`
-measures it): the categories and their FRLs, the bundled personas and domains, the
-prompts of both approaches, the split of an answer, and the rounds of asking.
+measures it): the complexity levels, the bundled personas and domains, the prompts of
+both approaches, the split of an answer, and the rounds of asking. The categories and
+their FRLs (formal representation languages) are the table's (`diagbench.languages`).
 
 - **all-in-one** (Fig. 7): one call writes the problem statement, the functional
   description, the code and the assistant's answer;
@@ -25,24 +26,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
+from diagbench import languages
+
 if TYPE_CHECKING:  # the asking layer loads the image libraries: not at start-up
     from diagbench.benchmarks.asking import Answer, Ask
 
-#: category → (title, as prompts name it; FRLs, as `diagbench.formats.read` names them).
-CATEGORIES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "class": ("UML class diagram", ("plantuml", "mermaid")),
-    "sequence": ("UML sequence diagram", ("plantuml",)),
-    "component": ("UML component diagram", ("plantuml",)),
-    "usecase": ("UML use case diagram", ("plantuml",)),
-    "state": ("UML state machine diagram", ("plantuml", "mermaid")),
-    "er": ("entity relationship diagram", ("mermaid", "dbml")),
-    "flowchart": ("flowchart", ("mermaid", "dot")),
-}
-#: Reader language → the FRL's name in prompts.
-FRL_NAMES = {"plantuml": "PlantUML", "mermaid": "Mermaid", "dot": "Graphviz DOT",
-             "dbml": "DBML"}
-LANGUAGE_BY_FRL = {v: k for k, v in FRL_NAMES.items()}
-CATEGORY_BY_TITLE = {title: name for name, (title, _) in CATEGORIES.items()}
 COMPLEXITIES = ("low", "medium", "high")
 #: The domains a prompt names (the categories are domain-agnostic, §3.1).
 DOMAIN_NAMES = ("e-commerce", "healthcare", "banking", "education", "logistics", "travel",
@@ -112,16 +100,16 @@ class Signals:
     """The input signals of one sample to generate (§3.1), its id and the approach."""
 
     id: str
-    category: str  # a key of CATEGORIES
-    language: str  # a key of FRL_NAMES
+    category: str  # a category's name (`diagbench.languages.category_named`)
+    language: str  # a language's name (`diagbench.languages.named`)
     complexity: str
     persona: str
     domain: str
     prompting: Prompting = "all-in-one"
 
     def fill(self, template: str, **more: str) -> str:
-        title = CATEGORIES[self.category][0]
-        lang = FRL_NAMES[self.language]
+        title = languages.category_named(self.category).title
+        lang = languages.named(self.language).title
         return template.format(category=title, lang=lang, complexity=self.complexity,
                                persona=self.persona, domain=self.domain,
                                code_instruct=CODE_INSTRUCT.format(lang=lang, category=title),

@@ -25,6 +25,7 @@ from diagbench.cli.cache import cache
 from diagbench.cli.compare import compare
 from diagbench.cli.contributed import contributed
 from diagbench.cli.export import export, import_group
+from diagbench.cli.languages import languages
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
 from diagbench.cli.run import run
@@ -49,7 +50,7 @@ def cli() -> None:
 
 
 for command in (parse, compare, render, ask, run, build_group, evaluate_group, score, report,
-                list_benchmarks, cache, export, import_group):
+                list_benchmarks, languages, cache, export, import_group):
     cli.add_command(command)
 
 

@@ -47,28 +47,32 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
     from diagbench.compare.graph import run_graph, split_graphs
     from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
     from diagbench.compare.report import combined_report, combined_table, csv_text, run
+    from diagbench.languages import has_suffix, named
     from diagbench.render.validity import check
 
     try:
         if repo is not None:
             if gold or pred or not gold_ref or not pred_ref:
                 raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")
-            pairs = pairs_from_git(repo, gold_ref, pred_ref, max_bytes)
+            pairs = pairs_from_git(repo, gold_ref, pred_ref, max_bytes, has_suffix)
         else:
             if gold is None or pred is None or gold_ref or pred_ref:
                 raise click.UsageError(
                     "give GOLD and PRED, or --repo with --gold-ref and --pred-ref")
-            pairs = pairs_from_paths(gold, pred, max_bytes)
+            pairs = pairs_from_paths(gold, pred, max_bytes, has_suffix)
     except InputError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    pairs, graph_items = split_graphs(pairs)
+    pairs, graph_items = split_graphs(pairs, _detect)
     with progress_bar(len(pairs), "comparing") as bar:
         results = run(pairs, method, progress=lambda: bar.update(1))
     for r in results:
         if not r.ok:
             click.echo(f"diagbench: error: {r.pair.name}: {r.pair.error}", err=True)
-    graphs = run_graph(graph_items, check)
+    graphs = run_graph(graph_items,
+                       lambda language, texts: check(named(language).engine, texts),
+                       lambda gold, pred, valid, language: named(language).compare(
+                           gold, pred, valid))
     if json_path is not None:
         document = combined_report(results, method, graphs)
         write_output(json_path, json.dumps(document, indent=1, ensure_ascii=False))
@@ -77,3 +81,11 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
     if "-" not in (str(json_path), str(csv_path)):
         click.echo(combined_table(results, method, graphs))
     sys.exit(EXIT_OK if all(r.ok for r in results) else EXIT_BAD_INPUT)
+
+
+def _detect(path: Path, text: str) -> tuple[str, list]:
+    """The language of a script (by suffix, else by content) and what its reader reads."""
+    from diagbench.languages import detect
+
+    language = detect(path, text)
+    return language.name, language.read(text)

@@ -28,14 +28,13 @@ def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) 
     a diagram suffix. Files that cannot be read are reported on stderr and
     skipped; the others are still parsed.
     """
-    from diagbench.formats.read import READERS, SUFFIXES, language_of, read
+    from diagbench.languages import detect, diagram_files
 
     records, worst = [], EXIT_OK
     paths: list[Path] = []
     for given in files:
         if given.is_dir():
-            found = sorted(p for p in given.rglob("*")
-                           if p.is_file() and p.suffix.lower() in SUFFIXES)
+            found = diagram_files(given)
             if not found:
                 click.echo(f"diagbench: error: {given}: no diagram files in this directory",
                            err=True)
@@ -50,12 +49,7 @@ def parse(files: tuple[Path, ...], as_json: bool, max_bytes: int, strict: bool) 
             click.echo(f"diagbench: error: {exc}", err=True)
             worst = EXIT_BAD_INPUT
             continue
-        language = language_of(path, text)
-        if language not in READERS:
-            click.echo(f"diagbench: error: {path}: no reader for {language} yet", err=True)
-            worst = EXIT_BAD_INPUT
-            continue
-        for parsed in read(text, language):
+        for parsed in detect(path, text).read(text):
             failing = parsed.diagnostics if strict else parsed.errors
             if failing and worst == EXIT_OK:
                 worst = EXIT_DIAGNOSTICS

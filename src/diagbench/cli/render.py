@@ -46,11 +46,12 @@ def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ..
     A render is valid when the engine reports no error and the image decodes
     and is not blank; invalid ones are listed with the engine's message and line.
     """
-    from diagbench.render.run import collect, render_files, source_files
+    from diagbench.languages import engine_of, source_files
+    from diagbench.render.run import collect, render_files
 
     if fmt == "svg" and (scales or max_side):
         raise click.UsageError("--scale and --max-side apply to PNG images only")
-    items = collect(source_files(list(paths)), max_bytes)
+    items = collect(source_files(list(paths)), engine_of, max_bytes)
     with opened(executor, ray_address) as running, progress_bar(len(items), "rendering") as bar:
         records = render_files(items, out, fmt, scales or (1.0,), max_side, jobs, timeout,
                                progress=lambda: bar.update(1), engines=running.engine)

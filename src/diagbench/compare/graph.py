@@ -1,8 +1,8 @@
 """Image-to-code score on parsed diagrams (paper 004_34f8485b6a3a0424.txt §5.1, fixed):
 which entities and which relations of the ground truth the prediction has.
 
-Both scripts are read by `diagbench.formats` (any language: PlantUML, Mermaid, DOT,
-DBML), and their elements are matched as multisets:
+Both scripts are read by their language's reader, which the caller gives (any language:
+PlantUML, Mermaid, DOT, DBML), and their elements are matched as multisets:
 
 - an **entity** by its displayed name under `scoring.name_keys.graph_element_key` (NFKC,
   case-folded, only letters and digits kept: ``Order Item`` = ``order_item``) and its
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 from diagbench.scoring.name_keys import graph_element_key
 
@@ -158,12 +159,16 @@ def compare_models(gold: Any, pred: Any | None, valid: bool, kind: str = "",
                            type_counts(pred) if pred is not None else {}, warnings)
 
 
-def first_diagram(text: str, language: str) -> tuple[Any | None, str, tuple[str, ...]]:
-    """(model, kind, warnings) of the first diagram of `text` read as `language`."""
-    from diagbench.formats.read import read
+#: A language's reader: text → every diagram read (`Language.read`).
+Reader = Callable[[str], list[Parsed[Diagram]]]
 
+
+def first_diagram(text: str, language: str, read: Reader
+                  ) -> tuple[Any | None, str, tuple[str, ...]]:
+    """(model, kind, warnings) of the first diagram of `text` read by `read`, the reader
+    of `language`."""
     try:
-        parsed = read(text, language)
+        parsed = read(text)
     except Exception as exc:  # a reader never raises by contract; be safe on bad input
         return None, "unknown", (f"not read as {language}: {exc}",)
     if not parsed:
@@ -173,16 +178,20 @@ def first_diagram(text: str, language: str) -> tuple[Any | None, str, tuple[str,
     return first.diagram, first.kind, warnings
 
 
-def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str
+def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str, read: Reader
                   ) -> GraphComparison:
-    """Compare a predicted script with its ground truth, both read as `language`."""
-    gold, kind, _ = first_diagram(gold_text, language)
-    pred, _, warnings = first_diagram(pred_text, language)
+    """Compare a predicted script with its ground truth, both read by `read`, the reader of
+    `language` (`Language.compare` gives both)."""
+    gold, kind, _ = first_diagram(gold_text, language, read)
+    pred, _, warnings = first_diagram(pred_text, language, read)
     return compare_models(gold, pred, valid, kind, warnings)
 
 
 #: (language, texts) → per text (valid, engine error); the CLI passes the renderer's.
 Validity = Callable[[str, list[str]], list[tuple[bool, str | None]]]
+#: (gold text, predicted text, valid, language) → the comparison (`compare_texts` with the
+#: language's reader).
+Similarity = Callable[[str, str, bool, str], GraphComparison]
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,12 +206,16 @@ class GraphItem:
     pred_text: str
 
 
-def split_graphs(pairs: list[Pair]) -> tuple[list[Pair], list[GraphItem]]:
+#: (path, text) → (its language, the diagrams read from it); the CLI passes the language
+#: table's detection and reader.
+Detect = Callable[[Path, str], tuple[str, list[Parsed[Diagram]]]]
+
+
+def split_graphs(pairs: list[Pair], detect: Detect) -> tuple[list[Pair], list[GraphItem]]:
     """(sequence pairs, graph items): a pair goes to the graph comparison when its ground
-    truth's first diagram is not a sequence diagram (the kind is detected from the parsed
-    gold, whatever the language); a pair that cannot be read stays with the sequences,
-    whose route reports its error."""
-    from diagbench.formats.read import language_of, read
+    truth's first diagram is not a sequence diagram (the kind is detected from the gold as
+    `detect` reads it, whatever the language); a pair that cannot be read stays with the
+    sequences, whose route reports its error."""
     from diagbench.formats.source import SourceError
 
     sequences: list[Pair] = []
@@ -216,8 +229,7 @@ def split_graphs(pairs: list[Pair]) -> tuple[list[Pair], list[GraphItem]]:
         except SourceError:
             sequences.append(pair)
             continue
-        language = language_of(Path(pair.gold or pair.name), gold_text)
-        parsed = read(gold_text, language)
+        language, parsed = detect(Path(pair.gold or pair.name), gold_text)
         if not parsed or not isinstance(parsed[0].diagram, GraphDiagram):
             sequences.append(pair)
         else:
@@ -243,9 +255,10 @@ class GraphFile:
                 | self.comparison.as_dict() | {"render_error": self.render_error})
 
 
-def run_graph(items: list[GraphItem], validity: Validity) -> list[GraphFile]:
-    """Compare the items; the predictions are rendered in one batch per language by
-    `validity`."""
+def run_graph(items: list[GraphItem], validity: Validity,
+              similarity: Similarity) -> list[GraphFile]:
+    """Compare the items by `similarity`; the predictions are rendered in one batch per
+    language by `validity`."""
     by_language: dict[str, list[int]] = {}
     for k, item in enumerate(items):
         by_language.setdefault(item.language, []).append(k)
@@ -258,7 +271,7 @@ def run_graph(items: list[GraphItem], validity: Validity) -> list[GraphFile]:
     for k, item in enumerate(items):
         ok, error = valid[k]
         out.append(GraphFile(item.name, item.gold, item.pred, item.language,
-                             compare_texts(item.gold_text, item.pred_text, ok, item.language),
+                             similarity(item.gold_text, item.pred_text, ok, item.language),
                              render_error=error))
     return out
 

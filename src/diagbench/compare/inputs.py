@@ -11,11 +11,8 @@ from pathlib import Path
 
 from diagbench.formats.source import check_size, decode_source, read_source
 
-#: File name endings read as PlantUML scripts in directories and git trees.
-SCRIPT_SUFFIXES = (".puml", ".plantuml", ".pu", ".iuml", ".wsd")
-#: File name endings `diagbench compare` pairs in directories and git trees: PlantUML,
-#: and the other languages whose graph diagrams it compares (Mermaid, DOT, DBML).
-DIAGRAM_SUFFIXES = (*SCRIPT_SUFFIXES, ".mmd", ".mermaid", ".dot", ".gv", ".dbml")
+#: Whether a file, by its name, holds a diagram to pair (the CLI asks the languages).
+IsDiagram = Callable[[Path], bool]
 
 
 class InputError(Exception):
@@ -42,15 +39,17 @@ def _unmatched(name: str, gold: str | None, pred: str | None) -> Pair:
     return Pair(name, gold, pred, error=reason)
 
 
-def pairs_from_paths(gold: Path, pred: Path, max_bytes: int) -> list[Pair]:
-    """Pairs for two files, or for two directories matched by relative path."""
+def pairs_from_paths(gold: Path, pred: Path, max_bytes: int, is_diagram: IsDiagram
+                     ) -> list[Pair]:
+    """Pairs for two files, or for the diagram files of two directories matched by
+    relative path."""
     if gold.is_dir() != pred.is_dir() and gold.exists() and pred.exists():
         raise InputError(f"compare two files or two directories, not {gold} with {pred}")
     if not gold.is_dir():
         return [_file_pair(gold.name, gold, pred, max_bytes)]
     if not pred.exists():
         raise InputError(f"{pred}: no such directory")
-    gold_names, pred_names = _scripts(gold), _scripts(pred)
+    gold_names, pred_names = _scripts(gold, is_diagram), _scripts(pred, is_diagram)
     return [_file_pair(name, gold / name, pred / name, max_bytes)
             if name in gold_names and name in pred_names
             else _unmatched(name, str(gold / name) if name in gold_names else None,
@@ -58,9 +57,9 @@ def pairs_from_paths(gold: Path, pred: Path, max_bytes: int) -> list[Pair]:
             for name in sorted(gold_names | pred_names)]
 
 
-def _scripts(root: Path) -> set[str]:
+def _scripts(root: Path, is_diagram: IsDiagram) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*")
-            if p.suffix.lower() in DIAGRAM_SUFFIXES and p.is_file()}
+            if is_diagram(p) and p.is_file()}
 
 
 def _file_pair(name: str, gold: Path, pred: Path, max_bytes: int) -> Pair:
@@ -69,9 +68,12 @@ def _file_pair(name: str, gold: Path, pred: Path, max_bytes: int) -> Pair:
     return Pair(name, str(gold), str(pred), load)
 
 
-def pairs_from_git(repo: Path, gold_ref: str, pred_ref: str, max_bytes: int) -> list[Pair]:
-    """Pairs for the scripts of two refs of a git repository (paper §3.3.1: one branch each)."""
-    gold_files, pred_files = _tree(repo, gold_ref), _tree(repo, pred_ref)
+def pairs_from_git(repo: Path, gold_ref: str, pred_ref: str, max_bytes: int,
+                   is_diagram: IsDiagram) -> list[Pair]:
+    """Pairs for the diagram files of two refs of a git repository (paper §3.3.1: one
+    branch each)."""
+    gold_files = _tree(repo, gold_ref, is_diagram)
+    pred_files = _tree(repo, pred_ref, is_diagram)
     blobs = _BlobReader(repo)
     pairs = []
     for name in sorted(gold_files.keys() | pred_files.keys()):
@@ -101,8 +103,8 @@ def _git(repo: Path, *args: str) -> bytes:
     return done.stdout
 
 
-def _tree(repo: Path, ref: str) -> dict[str, str]:
-    """{path: blob id} of the scripts in `ref`."""
+def _tree(repo: Path, ref: str, is_diagram: IsDiagram) -> dict[str, str]:
+    """{path: blob id} of the diagram files in `ref`."""
     files = {}
     for entry in _git(repo, "ls-tree", "-r", "-z", "--full-tree", ref).split(b"\0"):
         if not entry:
@@ -110,7 +112,7 @@ def _tree(repo: Path, ref: str) -> dict[str, str]:
         meta, path = entry.split(b"\t", 1)
         _, kind, blob = meta.split()
         name = path.decode(errors="replace")
-        if kind == b"blob" and Path(name).suffix.lower() in DIAGRAM_SUFFIXES:
+        if kind == b"blob" and is_diagram(Path(name)):
             files[name] = blob.decode()
     return files
 

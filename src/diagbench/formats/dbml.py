@@ -32,7 +32,7 @@ from diagbench.diagram.graph import (
     Relation,
 )
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.read import Parsed
+from diagbench.formats.parsed import Parsed
 
 _BLOCK_START = re.compile(r"^\s*(?:Records\b[^{\n]*|Checks\s*|TablePartial\s+[^{\n]*)\{\s*$", re.I)
 _CHECK_SETTING = re.compile(r",?\s*check:\s*`[^`\n]*`\s*,?", re.I)
@@ -86,7 +86,7 @@ def _blank(text: str) -> tuple[str, list[Diagnostic]]:
 MAX_CHARS = 1_000_000
 
 
-def read_dbml(text: str) -> list[Parsed]:
+def read_dbml(text: str) -> list[Parsed[GraphDiagram]]:
     """The ER diagram of a DBML source, with diagnostics."""
     from pydbml import PyDBML  # type: ignore[import-untyped]
 
@@ -115,7 +115,7 @@ def _line_in(message: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _parsed(diagram: GraphDiagram, diagnostics: list[Diagnostic]) -> Parsed:
+def _parsed(diagram: GraphDiagram, diagnostics: list[Diagnostic]) -> Parsed[GraphDiagram]:
     return Parsed(0, 1, "dbml", "er", diagram, tuple(sorted(diagnostics, key=lambda d: d.line)))
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from diagbench.diagram.graph import Cluster, Direction, Entity, GraphDiagram, Head, Relation
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.read import Parsed
+from diagbench.formats.parsed import Parsed
 
 if TYPE_CHECKING:
     import pygraphviz  # type: ignore[import-untyped]
@@ -39,7 +39,7 @@ _START = re.compile(r"(?is)^\s*(?:(?:/\*.*?\*/|//[^\n]*|#[^\n]*)\s*)*(?:strict\s
 _ID = re.compile(r"^[A-Za-z_\x80-\uffff][\w\x80-\uffff]*$|^-?(?:\.\d+|\d+(?:\.\d*)?)$")
 
 
-def read_dot(text: str) -> list[Parsed]:
+def read_dot(text: str) -> list[Parsed[GraphDiagram]]:
     """The graph of a DOT source, with Graphviz's diagnostics."""
     text = text.removeprefix("\ufeff")
     if not text.strip():
@@ -58,7 +58,7 @@ def read_dot(text: str) -> list[Parsed]:
     return [Parsed(0, 1, "dot", "graph", _diagram(graph, text), ())]
 
 
-def _empty(diagnostics: list[Diagnostic]) -> Parsed:
+def _empty(diagnostics: list[Diagnostic]) -> Parsed[GraphDiagram]:
     return Parsed(0, 1, "dot", "graph", GraphDiagram("dot", "graph"), tuple(diagnostics))
 
 

@@ -1,8 +1,9 @@
-"""The registry of rendering engines, and which engine a source belongs to.
+"""The registry of rendering engines, and how an engine splits a file into diagrams.
 
 Adding an engine is one module with a class like PlantUMLEngine (name,
 version(), render(sources, out_dir, fmt, progress)) and one line in `ENGINES`;
-an engine's module is imported when it is first used.
+an engine's module is imported when it is first used. Which engine draws a
+language is said by the language (`diagbench.languages`, `Language.engine`).
 """
 
 from __future__ import annotations
@@ -34,29 +35,13 @@ ENGINES: dict[str, str] = {
     "mermaid": "diagbench.render.mermaid:MermaidEngine",
     "dbml": "diagbench.render.dbml:DbmlEngine",
 }
-SUFFIXES = {
-    **dict.fromkeys((".puml", ".plantuml", ".pu", ".iuml", ".wsd"), "plantuml"),
-    **dict.fromkeys((".dot", ".gv"), "graphviz"),
-    **dict.fromkeys((".mmd", ".mermaid"), "mermaid"),
-    ".dbml": "dbml",
-}
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
-_DOT_START = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b", re.I)
 
 
 def make_engine(name: str, jobs: int, timeout: float) -> Engine:
     """The engine registered as `name`, started with `jobs` processes."""
     factory: EngineFactory = load(ENGINES[name])
     return factory(jobs=jobs, timeout=timeout)
-
-
-def language(path: Path, text: str) -> str:
-    """The engine for a file: by its suffix, else by its first statement."""
-    if path.suffix.lower() in SUFFIXES:
-        return SUFFIXES[path.suffix.lower()]
-    if "@start" in text:
-        return "plantuml"
-    return "graphviz" if _DOT_START.match(text) else "mermaid"
 
 
 def diagrams(engine: str, text: str) -> list[str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
-from diagbench.render.engines import ENGINES, SUFFIXES, Engine, diagrams, language, make_engine
+from diagbench.render.engines import ENGINES, Engine, diagrams, make_engine
 from diagbench.render.graph_svg import drawn_graph
 from diagbench.render.images import scaled_copy
 from diagbench.render.result import EngineMissing, RenderResult
@@ -43,29 +43,22 @@ class Rendered:
         return out | self.result.as_dict() | {"scaled": self.scaled, "stats": self.stats}
 
 
-def source_files(paths: list[Path]) -> list[Path]:
-    """The files named, and the diagram files (by suffix) under the directories named."""
-    files = []
-    for path in paths:
-        if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES
-                            and p.is_file())
-        else:
-            files.append(path)
-    return files
+#: (path, text) → the name of the engine that draws it (the CLI asks the languages).
+EngineOf = Callable[[Path, str], str]
 
 
-def collect(files: list[Path], max_bytes: int = DEFAULT_MAX_BYTES) -> list[tuple[Rendered, str]]:
-    """One (record, source) per diagram of `files`; an unreadable file is one record
-    with its reason and no source."""
+def collect(files: list[Path], engine_of: EngineOf, max_bytes: int = DEFAULT_MAX_BYTES
+            ) -> list[tuple[Rendered, str]]:
+    """One (record, source) per diagram of `files`, drawn by `engine_of(path, text)`; an
+    unreadable file is one record with its reason and no source."""
     items: list[tuple[Rendered, str]] = []
     for path in files:
         try:
             text = read_source(path, max_bytes)
         except SourceError as exc:
-            items.append((Rendered(path, 0, language(path, ""), error=exc.reason), ""))
+            items.append((Rendered(path, 0, engine_of(path, ""), error=exc.reason), ""))
             continue
-        engine = language(path, text)
+        engine = engine_of(path, text)
         items += [(Rendered(path, k, engine), source)
                   for k, source in enumerate(diagrams(engine, text))]
     return items

@@ -1,7 +1,7 @@
 """Whether scripts render: the validity of paper 004 (code valid = the engine draws it).
 
-`check(language, texts)` renders each text with the engine of its language (as
-`diagbench.formats.read` names languages: plantuml, mermaid, dot, dbml) into a
+`check(engine, texts)` renders each text with the engine (as
+`diagbench.render.engines.ENGINES` names them; a language's is `Language.engine`) into a
 temporary folder and returns, per text, (valid, the engine's error or None).
 """
 
@@ -11,20 +11,17 @@ import shutil
 import tempfile
 from pathlib import Path
 
-#: The rendering engine of each reader language.
-ENGINE_OF = {"plantuml": "plantuml", "mermaid": "mermaid", "dot": "graphviz", "dbml": "dbml"}
 
-
-def check(language: str, texts: list[str], jobs: int = 2, timeout: float = 60.0,
+def check(engine_name: str, texts: list[str], jobs: int = 2, timeout: float = 60.0,
           fmt: str = "svg") -> list[tuple[bool, str | None]]:
-    """(valid, error) of every text rendered by the engine of `language`."""
+    """(valid, error) of every text rendered by the engine called `engine_name`."""
     if not texts:
         return []
     from diagbench.render.engines import make_engine
     from diagbench.render.graph_stats import map_c4_includes
 
-    engine = make_engine(ENGINE_OF[language], jobs, timeout)
-    if language == "plantuml":
+    engine = make_engine(engine_name, jobs, timeout)
+    if engine_name == "plantuml":
         texts = [map_c4_includes(t) for t in texts]
     folder = Path(tempfile.mkdtemp(prefix="diagbench-valid-"))
     try:

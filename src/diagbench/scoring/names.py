@@ -12,11 +12,6 @@ _ARRAY = re.compile(r"\[[^\[\]]*\]", re.S)
 _ITEM = re.compile(r"""\s*["'`]?(.*?)["'`]?\s*$""", re.S)
 
 
-#: The old name of `answer_key`, still imported by `benchmarks.structure` (another part of
-#: issue 27 is rewriting it): use `answer_key`; delete this line once it is gone there.
-normalize_name = answer_key
-
-
 def parse_name_list(answer: str | None) -> list[str] | None:
     """The names of the last JSON array in `answer`, also when it is near-JSON (single
     quotes, unquoted names, trailing commas, code fences); None when there is none."""

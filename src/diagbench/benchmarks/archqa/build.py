@@ -353,9 +353,8 @@ class DiagramRejection:
 
 
 def _sources(paths: list[Path]) -> tuple[list[Source], list[DiagramRejection]]:
-    from diagbench.formats.read import language_of, read
-    from diagbench.render.engines import diagrams, language
-    from diagbench.render.run import source_files
+    from diagbench.languages import detect, source_files
+    from diagbench.render.engines import diagrams
 
     out: list[Source] = []
     rejected: list[DiagramRejection] = []
@@ -365,9 +364,10 @@ def _sources(paths: list[Path]) -> tuple[list[Source], list[DiagramRejection]]:
         except (OSError, UnicodeDecodeError) as exc:
             rejected.append(DiagramRejection(str(path), 0, "unreadable file", str(exc)))
             continue
-        lang, engine = language_of(path, text), language(path, text)
+        found = detect(path, text)
+        lang, engine = found.name, found.engine
         blocks = diagrams(engine, text)
-        for parsed in read(text, lang):
+        for parsed in found.read(text):
             reason, detail = None, None
             if not isinstance(parsed.diagram, GraphDiagram):
                 reason = f"not a graph diagram ({parsed.kind})"
@@ -377,8 +377,8 @@ def _sources(paths: list[Path]) -> tuple[list[Source], list[DiagramRejection]]:
                 reason = "no entities"
             elif parsed.index >= len(blocks):
                 reason = "the engine sees fewer diagrams"
-            if reason is not None:
-                rejected.append(DiagramRejection(str(path), parsed.index, reason, detail))
+            if reason is not None or not isinstance(parsed.diagram, GraphDiagram):
+                rejected.append(DiagramRejection(str(path), parsed.index, str(reason), detail))
             else:
                 out.append(Source(path, parsed.index, lang, engine, blocks[parsed.index],
                                   parsed.diagram))

@@ -17,14 +17,15 @@ from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.benchmarks.registry import benchmark
-from diagbench.benchmarks.synthesis import CATEGORIES, COMPLEXITIES, FRL_NAMES, PROMPTINGS
+from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
+from diagbench.languages import category_names, names
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary
 
-_CATEGORIES = tuple(CATEGORIES)
-_LANGUAGES = tuple(FRL_NAMES)
+_CATEGORIES = category_names()
+_LANGUAGES = names()
 
 
 @benchmark("codegen")

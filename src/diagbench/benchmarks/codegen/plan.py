@@ -12,7 +12,6 @@ from dataclasses import asdict
 from typing import Any, cast
 
 from diagbench.benchmarks.synthesis import (
-    CATEGORIES,
     DOMAIN_NAMES,
     PROMPTINGS,
     Prompting,
@@ -20,6 +19,7 @@ from diagbench.benchmarks.synthesis import (
     personas,
     template_hash,
 )
+from diagbench.languages import languages_of, named
 
 
 def group_of(s: Signals) -> str:
@@ -40,7 +40,7 @@ def plan(categories: list[str], languages: list[str], per_category: int,
     out = []
     k = 0
     for category in categories:
-        frls = [lang for lang in CATEGORIES[category][1] if lang in languages]
+        frls = [lang for lang in languages_of(category) if lang in languages]
         for n in range(per_category if frls else 0):
             persona = pool[k % len(pool)]
             k += 1
@@ -59,10 +59,9 @@ def plan_manifest(samples: list[Signals]) -> dict[str, Any]:
     signals, the hash of each prompting approach's templates, and the version of each
     rendering engine that checks the codes."""
     from diagbench.render.engines import make_engine
-    from diagbench.render.validity import ENGINE_OF
 
     text = json.dumps([asdict(s) for s in samples], ensure_ascii=False, sort_keys=True)
-    engines = sorted({ENGINE_OF[s.language] for s in samples})
+    engines = sorted({named(s.language).engine for s in samples})
     return {"samples": len(samples),
             "dataset_hash": hashlib.sha256(text.encode()).hexdigest()[:16],
             "prompt_template_hashes": {p: template_hash(p)

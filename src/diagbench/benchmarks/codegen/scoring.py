@@ -18,10 +18,8 @@ from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.codegen.plan import group_of
 from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary, Status
 from diagbench.benchmarks.synthesis import CALL_FAILED, COMPLEXITIES, Signals, assemble
+from diagbench.languages import named
 from diagbench.scoring.metrics import code_lengths, complexity_consistency
-
-#: File extension of each FRL's code.
-EXTENSIONS = {"plantuml": "puml", "mermaid": "mmd", "dot": "dot", "dbml": "dbml"}
 
 
 def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, Answer],
@@ -39,14 +37,15 @@ def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, An
         code = made[s.id].code
         if code is not None:
             cells.setdefault((s.language, s.prompting), []).append(s)
-            name = f"code/{s.id}.{EXTENSIONS[s.language]}"
+            name = f"code/{s.id}{named(s.language).suffixes[0]}"
             (out / name).write_text(code, encoding="utf-8")
             written[s.id] = name
     for language in sorted({lang for lang, _ in cells}):
         todo = [s for (lang, _), group in sorted(cells.items()) if lang == language
                 for s in group]
-        for s, result in zip(todo, check(language, [made[s.id].code or "" for s in todo],
-                                         jobs, fmt="png"), strict=True):
+        codes = [made[s.id].code or "" for s in todo]
+        for s, result in zip(todo, check(named(language).engine, codes, jobs, fmt="png"),
+                             strict=True):
             rendered[s.id] = result
     lengths: dict[str, tuple[str | None, int | None]] = {}
     for group in cells.values():

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from diagbench.benchmarks.conversion.samples import IMAGE_SUFFIXES, Sample
 from diagbench.benchmarks.protocol import Problem
-from diagbench.compare.inputs import SCRIPT_SUFFIXES
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
+from diagbench.languages import named
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 
 
@@ -27,8 +27,8 @@ def gold_scripts(gold: Path) -> dict[str, Path]:
     """{name: path} of the scripts of `gold` (a file, or a folder searched recursively)."""
     if gold.is_file():
         return {gold.stem: gold}
-    files = sorted(p for p in gold.rglob("*")
-                   if p.is_file() and p.suffix.lower() in SCRIPT_SUFFIXES)
+    suffixes = named("plantuml").suffixes
+    files = sorted(p for p in gold.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
     return {p.relative_to(gold).with_suffix("").as_posix(): p for p in files}
 
 

@@ -21,7 +21,8 @@ from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, Dataset
 from diagbench.benchmarks.registry import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
-from diagbench.benchmarks.synthesis import CATEGORIES, COMPLEXITIES, FRL_NAMES, PROMPTINGS
+from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
+from diagbench.languages import category_names, names
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -42,10 +43,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--model", "generator", required=True,
                      help="The model that writes the diagrams (PROVIDER:MODEL[@URL]); "
                           "baseline:synth writes them offline."),
-        click.option("--categories", default=",".join(CATEGORIES), show_default=True,
-                     callback=comma_list(tuple(CATEGORIES)), help="Comma-separated categories."),
-        click.option("--languages", default=",".join(FRL_NAMES), show_default=True,
-                     callback=comma_list(tuple(FRL_NAMES)), help="Comma-separated FRLs."),
+        click.option("--categories", default=",".join(category_names()), show_default=True,
+                     callback=comma_list(category_names()), help="Comma-separated categories."),
+        click.option("--languages", default=",".join(names()), show_default=True,
+                     callback=comma_list(names()), help="Comma-separated FRLs."),
         click.option("--per-category", type=click.IntRange(1), default=5, show_default=True,
                      help="Samples per category and FRL."),
         click.option("--complexity", "complexities", default=",".join(COMPLEXITIES),
@@ -104,8 +105,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         if judge is None and judge_threshold != DEFAULT_THRESHOLD:
             raise click.UsageError("--judge-threshold is for --judge: give the judge model")
         judging = generator_settings(judge, 0.0, 1024, seed, "--judge") if judge else None
-        info = build_structure(out, settings, categories or list(CATEGORIES),
-                               languages or list(FRL_NAMES), per_category,
+        info = build_structure(out, settings, categories or list(category_names()),
+                               languages or list(names()), per_category,
                                complexities or list(COMPLEXITIES), seed, jobs,
                                max_connections, prompting=prompting, judge=judging,
                                judge_threshold=judge_threshold, executor=executor)

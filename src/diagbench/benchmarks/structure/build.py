@@ -44,22 +44,24 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.jsonl import write_jsonl
-from diagbench.benchmarks.structure.categories import CATEGORIES, COMPLEXITIES, NODE_LIMITS
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.judging import judge_info, judge_samples
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.questions import ask_questions
 from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
 from diagbench.benchmarks.structure.tasks import derive
-from diagbench.benchmarks.synthesis import DOMAIN_NAMES, Prompting, personas, template_hash
+from diagbench.benchmarks.synthesis import (
+    COMPLEXITIES,
+    DOMAIN_NAMES,
+    Prompting,
+    personas,
+    template_hash,
+)
 from diagbench.executors.protocol import Executor
+from diagbench.languages import category_named, languages_of, named
 
 ASPECT = (0.25, 4.0)
 PHASH_DISTANCE = 4
-#: Parsed kinds accepted per category (the reader's kind of the first diagram).
-KINDS = {"class": ("class",), "sequence": ("sequence",), "component": ("component",),
-         "usecase": ("usecase",), "state": ("state",), "er": ("er",),
-         "flowchart": ("flowchart", "graph")}
 
 
 def plan(categories: list[str], languages: list[str], per_category: int,
@@ -71,7 +73,7 @@ def plan(categories: list[str], languages: list[str], per_category: int,
     out = []
     k = 0
     for category in categories:
-        frls = CATEGORIES[category][1]
+        frls = languages_of(category)
         for language in (lang for lang in frls if lang in languages):
             for n in range(per_category):
                 complexity = complexities[n % len(complexities)]
@@ -119,17 +121,15 @@ def _drawn(engine: str, svg: str, sequence: bool) -> dict[str, int] | None:
 
 def read_all(samples: list[Planned]) -> None:
     """Parse every sample with code; fill its kind and statistics (or why not)."""
-    from diagbench.formats.read import read
-
     for s in samples:
         if s.reason is not None or not s.code:
             continue
-        parsed = read(s.code or "", s.language)
+        parsed = named(s.language).read(s.code or "")
         if not parsed:
             s.reason = "nothing read from the code"
             continue
         s.kind = parsed[0].kind
-        if s.kind not in KINDS[s.category]:
+        if s.kind not in category_named(s.category).kinds:
             s.reason, s.detail = "wrong diagram kind", f"read as {s.kind}"
             continue
         s.statistics, s.counts = statistics(parsed[0])
@@ -142,13 +142,12 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
     from diagbench.executors.local import LocalExecutor
     from diagbench.render.graph_stats import mark_graph
     from diagbench.render.svg_stats import mark_sequence
-    from diagbench.render.validity import ENGINE_OF
 
     versions: dict[str, str] = {}
     by_engine: dict[str, list[Planned]] = {}
     for s in samples:
         if s.reason is None and s.code:
-            by_engine.setdefault(ENGINE_OF[s.language], []).append(s)
+            by_engine.setdefault(named(s.language).engine, []).append(s)
     images = out / "images"
     for name, group in by_engine.items():
         engine = (executor or LocalExecutor()).engine(name, jobs, 60.0)
@@ -193,7 +192,7 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
     for s in samples:
         if s.reason is None:
             nodes = s.counts.get("entities", s.counts.get("participants", 0))
-            low, high = NODE_LIMITS[s.category]
+            low, high = named(s.language).node_limits
             if not low <= nodes <= high:
                 s.reason, s.detail = "node count outside the category's limits", str(nodes)
     alive = [s for s in samples if s.reason is None]

@@ -27,7 +27,6 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES, LANGUAGE_BY_FRL
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import JudgeInfo, Verdict
 from diagbench.benchmarks.structure.tasks import PLURAL, RELATION_PLURAL
@@ -116,11 +115,12 @@ def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: 
     `data`/generation/judge_responses.jsonl); set `reason` on those removed; the
     verdicts by sample id."""
     from diagbench.benchmarks.asking import Ask, ask_model
+    from diagbench.languages import category_named, named
 
     asks = []
     for s in samples:
-        system, user = judge_prompt(CATEGORIES[s.category][0], s.problem or "",
-                                    FRL_NAMES[s.language], s.code or "",
+        system, user = judge_prompt(category_named(s.category).title, s.problem or "",
+                                    named(s.language).title, s.code or "",
                                     s.description or "")
         asks.append(Ask(s.id, user, None, system))
     out = data / "generation" / "judge_responses.jsonl"
@@ -184,12 +184,12 @@ def _nouns(parsed: Any) -> dict[str, int]:
 
 def offline_verdict(language: str, code: str, description: str) -> str:
     """baseline:judge's reply (Fig. 9's format) about one code and its description."""
-    from diagbench.formats.read import read
+    from diagbench.languages import titled
 
-    reader = LANGUAGE_BY_FRL.get(language)
+    reader = titled(language)
     if reader is None:
         return f"correct: null\nexplanation: cannot read the code language {language!r}."
-    parsed = read(code, reader)
+    parsed = reader.read(code)
     if not parsed or parsed[0].kind in ("empty", "unknown"):
         return "correct: false\nexplanation: no diagram is read from the code."
     if parsed[0].errors:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from diagbench.benchmarks.structure.categories import FRL_NAMES
 from diagbench.benchmarks.structure.records import (
     Counts,
     ModelQuestion,
@@ -14,6 +13,7 @@ from diagbench.benchmarks.structure.records import (
     StructureSample,
     Verdict,
 )
+from diagbench.languages import named
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Planned:
         """The kept sample's record (its code in sources/ID.txt)."""
         code = (self.code or "").strip()
         return StructureSample(
-            self.id, self.category, self.language, FRL_NAMES[self.language],
+            self.id, self.category, self.language, named(self.language).title,
             self.complexity, self.persona, self.domain, self.problem, self.description,
             f"sources/{self.id}.txt", self.fenced, self.kind, self.image, self.width,
             self.height, self.sha256, len(code.splitlines()), len(code), self.counts,

@@ -10,7 +10,7 @@ drawn per sample from the seed). The reply is read strictly (`parse_question`):
 - yes_no: the answer opens with yes or no;
 - number: the answer states a number (`scoring.strict.parse_number`) and holds no other;
 - label: the answer is one line of at most 80 characters, written in the code (compared
-  as `scoring.names.normalize_name` folds it).
+  as `scoring.name_keys.answer_key` folds it).
 
 Anything else is dropped with its reason and counted in build.json. The question kept
 becomes a `model_question` task (`tasks.derive`) scored by the strict readers.
@@ -30,7 +30,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.structure.categories import CATEGORIES, FRL_NAMES, LANGUAGE_BY_FRL
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import ModelQuestion, QuestionsInfo, Rejection
@@ -101,7 +100,7 @@ def parse_question(text: str | None, answer_type: str, code: str
     >>> parse_question("User: Is A linked to B?\\nAssistant: Yes.", "yes_no", "A -> B")[0]
     ModelQuestion(type='yes_no', question='Is A linked to B?', answer='yes')
     """
-    from diagbench.scoring.names import normalize_name
+    from diagbench.scoring.name_keys import answer_key
     from diagbench.scoring.strict import parse_number
 
     m = _REPLY.search(text or "")
@@ -132,7 +131,7 @@ def parse_question(text: str | None, answer_type: str, code: str
     label = answer.rstrip(".").strip(_WRAP)
     if "\n" in label or len(label) > MAX_LABEL:
         return None, f"label answer longer than one line of {MAX_LABEL} characters"
-    if not normalize_name(label) or normalize_name(label) not in normalize_name(code):
+    if not answer_key(label) or answer_key(label) not in answer_key(code):
         return None, "label answer not written in the code"
     return ModelQuestion("label", question, label), ""
 
@@ -147,13 +146,14 @@ def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
     """Ask the generating model for one question per sample (through the runner:
     responses in DATA/generation/question_responses.jsonl); (the questions read by
     sample id, what build.json records)."""
+    from diagbench.languages import category_named, named
     from diagbench.models.request import user_request
 
     spec = settings.spec
     types = {s.id: answer_type_of(seed, s.id) for s in samples}
     requests = []
     for s in samples:
-        system, user = question_prompt(FRL_NAMES[s.language], CATEGORIES[s.category][0],
+        system, user = question_prompt(named(s.language).title, category_named(s.category).title,
                                        types[s.id], s.code or "")
         requests.append(user_request(spec.provider, spec.model, user, (), settings.config,
                                      spec.base_url, system=system))
@@ -273,13 +273,13 @@ def synth_question(parsed: Any, answer_type: str, rng: random.Random
 def answer_question(prompt: str) -> str:
     """baseline:synth's reply to a Fig. 10 prompt: a question of the type asked about the
     code's parsed model, with its answer; "User:" alone when it has nothing to ask."""
-    from diagbench.formats.read import read
+    from diagbench.languages import named, titled
 
     m = _PROMPT.search(prompt)
     types = {text: name for name, text in QUESTION_TYPES.items()}
     if m is None or m.group("type") not in types:
         return "User:"
-    parsed = read(m.group("code"), LANGUAGE_BY_FRL.get(m.group("lang"), "plantuml"))
+    parsed = (titled(m.group("lang")) or named("plantuml")).read(m.group("code"))
     rng = random.Random(hashlib.sha256(prompt.encode()).hexdigest())
     found = synth_question(parsed[0], types[m.group("type")], rng) if parsed else None
     if found is None:

@@ -48,7 +48,7 @@ _WRAPPERS = " \t*_`\"'“”‘’."
 def read_label(text: str | None) -> tuple[str, str | None]:
     """(how it was read, the label stated) of a text-label answer: the whole answer when
     it is one line, else its last line; an envelope (`Answer: X`), markdown, quotes and
-    a final full stop removed. Compared with the gold under `normalize_name`.
+    a final full stop removed. Compared with the gold under `answer_key`.
 
     >>> read_label("**Answer:** 'Order Service'.")
     ('parsed', 'Order Service')
@@ -63,7 +63,7 @@ def read_label(text: str | None) -> tuple[str, str | None]:
 def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None = None
                 ) -> tuple[str, Any, bool]:
     """(how it was read, what it states, whether it is right) for a question task."""
-    from diagbench.scoring.names import normalize_name
+    from diagbench.scoring.name_keys import answer_key
     from diagbench.scoring.strict import parse_choice, parse_number
     from diagbench.scoring.truth import parse_truth
 
@@ -76,7 +76,7 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
         return c.status, c.value, c.value == gold
     if kind == "label":
         status, label = read_label(text)
-        right = label is not None and normalize_name(label) == normalize_name(str(gold))
+        right = label is not None and answer_key(label) == answer_key(str(gold))
         return status, label, right
     t = parse_truth(text)
     value = {"True": "yes", "False": "no"}.get(t.label)
@@ -87,7 +87,7 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
 def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, Answer],
                 data: Path) -> list[StructureScore]:
     """One score per task (in task order)."""
-    from diagbench.compare.graph import compare_texts
+    from diagbench.languages import named
     from diagbench.render.validity import check
 
     out: dict[str, StructureScore] = {}
@@ -111,10 +111,10 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
         out[t.id] = _score(model, t, "ok", read=read, predicted=value, correct=right,
                            answer_type=t.answer_type)
     for language, items in codes.items():
-        results = check(language, [c for _, c in items])
+        results = check(named(language).engine, [c for _, c in items])
         for (t, code), (valid, error) in zip(items, results, strict=True):
             gold = (data / str(t.gold)).read_text(encoding="utf-8")
-            c = compare_texts(gold, code, valid, language)
+            c = named(language).compare(gold, code, valid)
             out[t.id] = _score(model, t, "ok", read="code", score=round(c.score, 6),
                                counts_score=round(c.counts_score, 6), valid=valid,
                                entity_f1=round(c.entities.f1, 6),

@@ -5,13 +5,12 @@ without a key.
 It reads the fields of a generation prompt (`diagbench.benchmarks.synthesis`: category,
 FRL, complexity, persona, domain), draws a diagram of that category at that complexity
 from a hand-written vocabulary of the domain (a generator seeded by the prompt's text:
-the same prompt, the same answer), writes it in the FRL with diagbench's writers
-(`formats.plantuml.graph_writer`, `formats.plantuml.sequence_writer`,
-`formats.mermaid.writer`, `formats.dot`, `formats.dbml`) and answers in the prompt's
-format with a templated problem statement, functional description and assistant
-answer: all of them for Fig. 7 (all-in-one), the problem statement alone for the first
-sequential prompt, the rest for the second. Nothing is checked here: the build renders
-and parses what it wrote like any model's answer.
+the same prompt, the same answer), writes it in the FRL with the language's writer
+(`Language.write`; sequence diagrams with `formats.plantuml.sequence_writer`) and
+answers in the prompt's format with a templated problem statement, functional
+description and assistant answer: all of them for Fig. 7 (all-in-one), the problem
+statement alone for the first sequential prompt, the rest for the second. Nothing is
+checked here: the build renders and parses what it wrote like any model's answer.
 """
 
 from __future__ import annotations
@@ -21,13 +20,9 @@ import random
 import re
 from typing import Any
 
-from diagbench.benchmarks.synthesis import (
-    CATEGORY_BY_TITLE,
-    DOMAIN_NAMES,
-    LANGUAGE_BY_FRL,
-    prompt_kind,
-)
+from diagbench.benchmarks.synthesis import DOMAIN_NAMES, prompt_kind
 from diagbench.diagram.graph import Entity, GraphDiagram, Member, Relation
+from diagbench.languages import category_titled, named, titled
 
 #: Entities per complexity level (inclusive range).
 SIZES = {"low": (3, 4), "medium": (6, 8), "high": (10, 13)}
@@ -128,18 +123,8 @@ def synth_diagram(category: str, language: str, complexity: str, domain: str,
 
 
 def write(diagram: GraphDiagram) -> str:
-    """The code of a graph diagram in its language."""
-    if diagram.language == "mermaid":
-        from diagbench.formats.mermaid.writer import write_mermaid
-        return write_mermaid(diagram)
-    if diagram.language == "dot":
-        from diagbench.formats.dot import write_dot
-        return write_dot(diagram)
-    if diagram.language == "dbml":
-        from diagbench.formats.dbml import write_dbml
-        return write_dbml(diagram)
-    from diagbench.formats.plantuml.graph_writer import write_graph
-    return write_graph(diagram)
+    """The code of a graph diagram in its language (the language's writer)."""
+    return named(diagram.language).write(diagram)
 
 
 def _tree_edges(n: int, extra: int, rng: random.Random) -> list[tuple[int, int]]:
@@ -313,8 +298,9 @@ def synth_answer(prompt: str) -> str:
     """The answer baseline:synth gives to a generation prompt, in its format: Fig. 7's
     four parts, or the problem statement alone, or the other three (sequential)."""
     f = fields(prompt)
-    category = CATEGORY_BY_TITLE.get(f.get("category", ""), "class")
-    language = LANGUAGE_BY_FRL.get(f.get("frl", ""), "plantuml")
+    found, frl = category_titled(f.get("category", "")), titled(f.get("frl", ""))
+    category = found.name if found else "class"
+    language = frl.name if frl else "plantuml"
     complexity = f.get("complexity", "medium")
     domain = f.get("domain") or DOMAIN_NAMES[int(hashlib.sha256(prompt.encode()).hexdigest(),
                                                   16) % len(DOMAIN_NAMES)]

@@ -14,7 +14,7 @@ import re
 
 from diagbench.diagram.graph import GraphDiagram, Relation
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.read import Parsed
+from diagbench.formats.parsed import Parsed
 
 _HEADER = re.compile(r"^\s*(flowchart-elk|flowchart|graph|classDiagram-v2|classDiagram|erDiagram|"
                      r"stateDiagram-v2|stateDiagram)\b(.*)$")
@@ -63,7 +63,7 @@ def split_semicolons(line: str) -> list[str]:
     return parts
 
 
-def read_mermaid(text: str) -> list[Parsed]:
+def read_mermaid(text: str) -> list[Parsed[GraphDiagram]]:
     """The diagram of a Mermaid source (flowchart, class, ER or state)."""
     import importlib
 

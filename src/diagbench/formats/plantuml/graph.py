@@ -1,7 +1,7 @@
 """Read PlantUML's non-sequence diagrams into `GraphDiagram` models.
 
 `parse_graph(text)` never raises: each `@startuml … @enduml` block gives a
-`Parsed` record (see `diagbench.formats.read`) holding the model and the
+`Parsed` record (see `diagbench.formats.parsed`) holding the model and the
 diagnostics (line, text, reason) of what could not be read.
 
 This module holds the statement loop (comments, preprocessor lines,
@@ -31,6 +31,7 @@ from diagbench.diagram.graph import (
     Relation,
 )
 from diagbench.formats.diagnostics import Diagnostic
+from diagbench.formats.parsed import Parsed
 from diagbench.formats.plantuml import c4, classes, component, state
 from diagbench.formats.plantuml.blocks import Block, split_blocks
 from diagbench.formats.plantuml.graph_builder import (
@@ -43,7 +44,6 @@ from diagbench.formats.plantuml.graph_builder import (
     stereotypes_of,
     unquote,
 )
-from diagbench.formats.read import Parsed
 
 #: A statement reader: (builder, stripped line, line number, all lines, index) → index of
 #: the last line it consumed, or None when the line is not its statement.
@@ -377,7 +377,7 @@ def read_block(block: Block) -> tuple[GraphDiagram, list[Diagnostic]]:
     return diagram, builder.diagnostics
 
 
-def parse_graph(text: str) -> list[Parsed]:
+def parse_graph(text: str) -> list[Parsed[GraphDiagram]]:
     """Every block of `text` read as a non-sequence diagram."""
     out = []
     for index, block in enumerate(split_blocks(text)):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from diagbench.diagram.graph import GraphDiagram
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.read import Parsed
+from diagbench.formats.parsed import Diagram, Parsed
 
 #: Statements only description and class diagrams accept: a direction inside the arrow
 #: (`-up->`, `.l.>`), a socket end (`-(`, `)-`), or a layout direction (`left to right
@@ -26,14 +27,14 @@ _GRAPH_ONLY = re.compile(
 _BLOCK = re.compile(r"^[ \t]*@startuml\b.*?(?:^[ \t]*@enduml\b|\Z)", re.M | re.S | re.I)
 
 
-def read_plantuml(text: str) -> list[Parsed]:
+def read_plantuml(text: str) -> list[Parsed[Diagram]]:
     """One `Parsed` per `@start… @end…` block of `text`."""
     from diagbench.formats.plantuml.graph import parse_graph
     from diagbench.formats.plantuml.sequence import parse_sequence
 
     sequences = parse_sequence(text)
-    graphs: list[Parsed] | None = None
-    out = []
+    graphs: list[Parsed[GraphDiagram]] | None = None
+    out: list[Parsed[Diagram]] = []
     blocks = [m.group(0) for m in _BLOCK.finditer(text)]
     for parsed in sequences:
         graph_only = parsed.kind == "sequence" and parsed.index < len(blocks) and \
@@ -47,8 +48,7 @@ def read_plantuml(text: str) -> list[Parsed]:
                 if not _has_errors(graphs[parsed.index].diagnostics):
                     out.append(graphs[parsed.index])
                     continue
-            out.append(Parsed(parsed.index, parsed.first_line, "plantuml", parsed.kind,
-                              parsed.diagram, parsed.diagnostics))
+            out.append(parsed)
             continue
         if graphs is None:
             graphs = parse_graph(text)

@@ -1,9 +1,9 @@
 """Parse PlantUML sequence diagrams into `SequenceDiagram` models.
 
 `parse_sequence(text)` never raises: each `@startuml … @enduml` block gives a
-`ParsedDiagram` carrying the model and the diagnostics (line, text, reason)
-of everything that could not be read. Preprocessor directives are recorded,
-never executed.
+`Parsed` (`diagbench.formats.parsed`) carrying the model and the diagnostics
+(line, text, reason) of everything that could not be read. Preprocessor
+directives are recorded, never executed.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from diagbench.diagram.sequence import (
     new_message,
 )
 from diagbench.formats.diagnostics import Diagnostic
+from diagbench.formats.parsed import Parsed
 from diagbench.formats.plantuml import sequence_syntax as syn
 from diagbench.formats.plantuml.autonumber import Autonumber
 from diagbench.formats.plantuml.blocks import Block, split_blocks
@@ -55,35 +56,21 @@ _BORDER_MARKS = "[]?"
 _CONTINUED = re.compile(r"\\[ \t]*$", re.MULTILINE)  # a line ending in a backslash
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedDiagram:
-    """One diagram of a source: its model, its kind and what could not be read."""
-
-    index: int
-    first_line: int
-    kind: str
-    diagram: SequenceDiagram
-    diagnostics: tuple[Diagnostic, ...] = ()
-
-    @property
-    def errors(self) -> tuple[Diagnostic, ...]:
-        return tuple(d for d in self.diagnostics if d.severity == "error")
-
-
-def parse_sequence(text: str) -> list[ParsedDiagram]:
+def parse_sequence(text: str) -> list[Parsed[SequenceDiagram]]:
     """Parse every diagram block of `text` as a sequence diagram."""
-    results = []
+    results: list[Parsed[SequenceDiagram]] = []
     for index, block in enumerate(split_blocks(text)):
         if block.kind != "uml":
             diagram = SequenceDiagram(name=block.name)
-            results.append(ParsedDiagram(index, block.first_line, block.kind, diagram))
+            results.append(Parsed(index, block.first_line, "plantuml", block.kind, diagram))
             continue
         builder = _Builder(block)
         diagram = builder.build()
         diagnostics = tuple(sorted(block.diagnostics + builder.diagnostics, key=_line)) \
             if block.diagnostics or builder.diagnostics else ()
         kind = guess_kind(block, diagram, builder.unknown_lines)
-        results.append(ParsedDiagram(index, block.first_line, kind, diagram, diagnostics))
+        results.append(Parsed(index, block.first_line, "plantuml", kind, diagram,
+                              diagnostics))
     return results
 
 

@@ -1,0 +1,99 @@
+"""The record of one formal language (`Language`) and of one category (`Category`).
+
+A language's parts that live in other packages are named by lazy references,
+`"package.module:attribute"` (`diagbench.references`), imported when first used, so
+that reading the table imports no parser, engine or comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from diagbench.references import load
+
+if TYPE_CHECKING:
+    from diagbench.diagram.graph import GraphDiagram
+    from diagbench.formats.parsed import Diagram, Parsed
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    """A category of diagrams (STRUDEL's Table 1): `name` as options and records give
+    it, `title` as prompts name it, the `domain` it belongs to, and the diagram kinds
+    (`Parsed.kind`) a reader gives a diagram of this category."""
+
+    name: str
+    title: str
+    domain: str
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """One formal language and every part diagbench has for it.
+
+    - `name`: as options, records and `Parsed.language` give it ("plantuml");
+      `title`: as prompts name it ("PlantUML");
+    - `suffixes`: its file suffixes (lower case, with the dot); `recognises`: whether a
+      text without one of them is in this language (None: the language of whatever
+      no other language recognises — one language of the table);
+    - `domain` and `categories` (names of `Category`, those the benchmarks generate it
+      in); `kinds`: the diagram kinds its reader tells apart (`Parsed.kind`); a file's
+      kind is found by its reader, from its content;
+    - `reader`: text → `list[Parsed]`, never raising (what it cannot read becomes a
+      diagnostic);
+    - `engine`: the engine's name in `diagbench.render.engines.ENGINES` (renders PNG and
+      SVG and says whether the code is valid);
+    - `statistics`: SVG drawn by the engine → counts of what it drew;
+    - `similarity`: (gold code, predicted code, valid, language name, reader) → the
+      image-to-code comparison (its `.score`);
+    - `writer`: a `GraphDiagram` in this language → its code (how the offline
+      diagram writer writes it, at every complexity level);
+    - `node_limits`: (min, max) drawn nodes a generated diagram may have;
+    - `examples`: file names under `diagbench/languages/examples/`, one per kind at
+      least, that parse without error and render.
+    """
+
+    name: str
+    title: str
+    suffixes: tuple[str, ...]
+    domain: str
+    categories: tuple[str, ...]
+    kinds: tuple[str, ...]
+    reader: str
+    engine: str
+    statistics: str
+    similarity: str
+    writer: str
+    examples: tuple[str, ...]
+    recognises: Callable[[str], bool] | None = None
+    node_limits: tuple[int, int] = (2, 60)
+
+    def read(self, text: str) -> list[Parsed[Diagram]]:
+        """Every diagram of `text`, read as this language."""
+        reader: Callable[[str], list[Parsed[Diagram]]] = load(self.reader)
+        return reader(text)
+
+    def write(self, diagram: GraphDiagram) -> str:
+        """The code of `diagram` in this language."""
+        writer: Callable[[GraphDiagram], str] = load(self.writer)
+        return writer(diagram)
+
+    def drawn(self, svg: str) -> Mapping[str, Any]:
+        """What the engine drew in `svg` (counts, and names where the SVG gives them)."""
+        statistics: Callable[[str], Mapping[str, Any]] = load(self.statistics)
+        return statistics(svg)
+
+    def compare(self, gold: str, pred: str, valid: bool) -> Any:
+        """The image-to-code comparison of the predicted code `pred` with `gold`."""
+        return load(self.similarity)(gold, pred, valid, self.name, self.read)
+
+    def example_paths(self) -> list[Path]:
+        """The example files, as paths."""
+        from importlib import resources
+
+        folder = resources.files("diagbench.languages").joinpath("examples")
+        return [Path(str(folder.joinpath(name))) for name in self.examples]

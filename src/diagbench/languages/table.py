@@ -1,0 +1,31 @@
+"""THE table of formal languages and of the categories they are drawn in.
+
+Adding a language is one module beside this one (a `LANGUAGE = Language(...)`, see
+`diagbench.languages.record`) and one line in `LANGUAGES`. Order matters twice: a
+source without a known suffix is the first language that recognises it, and a
+category's languages are listed (and generated) in this order.
+"""
+
+from __future__ import annotations
+
+from diagbench.languages import dbml, dot, mermaid, plantuml
+from diagbench.languages.record import Category, Language
+
+LANGUAGES: tuple[Language, ...] = (
+    plantuml.LANGUAGE,
+    mermaid.LANGUAGE,
+    dot.LANGUAGE,
+    dbml.LANGUAGE,
+)
+
+#: The categories (paper 004 §3.1, STRUDEL's software rows), in the order benchmarks
+#: list them.
+CATEGORIES: tuple[Category, ...] = (
+    Category("class", "UML class diagram", "software", ("class",)),
+    Category("sequence", "UML sequence diagram", "software", ("sequence",)),
+    Category("component", "UML component diagram", "software", ("component",)),
+    Category("usecase", "UML use case diagram", "software", ("usecase",)),
+    Category("state", "UML state machine diagram", "software", ("state",)),
+    Category("er", "entity relationship diagram", "software", ("er",)),
+    Category("flowchart", "flowchart", "software", ("flowchart", "graph")),
+)
