@@ -162,11 +162,11 @@ def _top(module: str) -> str:
 
 def test_the_walk_sees_function_level_imports_strings_and_relative_imports():
     tree = ast.parse("import json\n"
-                     "def f():\n    from diagbench.formats import read\n"
-                     "    from .read import Parsed\n"
+                     "def f():\n    from diagbench.formats import parsed\n"
+                     "    from .parsed import Parsed\n"
                      "    return 'diagbench.render.engines:ENGINES', f'diagbench.scoring.{x}'\n")
     named = {name for name, _, _ in _named("diagbench.formats.dot", tree)}
-    assert {resolve(n) for n in named} == {None, "diagbench.formats.read",
+    assert {resolve(n) for n in named} == {None, "diagbench.formats.parsed",
                                            "diagbench.render.engines", "diagbench.scoring"}
     cycle = [Edge("diagbench.a", "diagbench.b", 1, "import"),
              Edge("diagbench.b", "diagbench.a", 9, "string")]
