@@ -23,6 +23,7 @@ from diagbench.cli.benchmarks import (
 )
 from diagbench.cli.cache import cache
 from diagbench.cli.compare import compare
+from diagbench.cli.convert import convert
 from diagbench.cli.export import export, import_group
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
@@ -69,8 +70,8 @@ def cli() -> None:
     """Measure how well vision-language models read software diagrams."""
 
 
-for command in (parse, compare, render, ask, run, build_group, evaluate_group, score, report,
-                list_benchmarks, cache, export, import_group):
+for command in (parse, compare, convert, render, ask, run, build_group, evaluate_group, score,
+                report, list_benchmarks, cache, export, import_group):
     cli.add_command(command)
 
 

@@ -1,5 +1,5 @@
-"""`diagbench convert`, the conversion benchmark's own command (sequence-diagram images
-to PlantUML scripts with one model), and the options it shares with `eval conversion`."""
+"""`diagbench convert`: sequence-diagram images to PlantUML scripts with one model (the
+conversion benchmark's pipeline, without a ground truth)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from diagbench.benchmarks.conversion.prompts import PROMPTS
+from diagbench.benchmarks.conversion.options import PROMPT_OPTION, RENDER_OPTIONS
+from diagbench.cli.model_options import model_options
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
-from diagbench.models.options import model_options
 
 if TYPE_CHECKING:
     from diagbench.models.settings import ModelSettings
-
-PROMPT_HELP = (f"{'|'.join(PROMPTS)} or a template file ({{caption}} is replaced by "
-               '\' of "CAPTION"\', or by nothing). paper: paper 000 §3.2.2 verbatim; cot: '
-               "step-by-step reasoning first; minimal: one sentence.")
-PROMPT_OPTION = click.option("--prompt", default="paper", show_default=True, help=PROMPT_HELP)
-RENDER_OPTIONS = (
-    click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
-                 help="PlantUML processes rendering in parallel."),
-    click.option("--render-timeout", type=click.FloatRange(1.0), default=20.0,
-                 show_default=True, help="Seconds allowed to render one script."),
-)
 
 
 @click.command()
@@ -64,7 +53,7 @@ def convert(images: tuple[Path, ...], out: Path, prompt: str, caption: str | Non
     except (PromptError, ValueError) as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    fields = {"benchmark": "conversion", "model": settings.name, **settings.served(),
+    fields = {"benchmark": "conversion", "model": settings.name, **settings.spec.served(),
               "parameters": settings.parameters(),
               "prompt": template.name, "prompt_template_hash": template.sha256,
               "images": len(samples)}
