@@ -7,6 +7,7 @@ models resolve from the CLI whatever was imported before."""
 from __future__ import annotations
 
 import ast
+import asyncio
 import json
 import os
 import subprocess
@@ -17,9 +18,10 @@ import pytest
 
 from diagbench.benchmarks.runs import model_dir_name, model_names
 from diagbench.models.image_policy import ImagePolicy
+from diagbench.models.offline import Baselines, OfflineBaseline
 from diagbench.models.providers import ModelSpec, ModelSpecError
-from diagbench.models.request import GenerationConfig
-from diagbench.models.retry import RetryPolicy
+from diagbench.models.request import GenerationConfig, user_request
+from diagbench.models.retry import CallError, RetryPolicy
 from diagbench.models.settings import ModelSettings
 from tests.fake_providers import FakeServer
 
@@ -121,6 +123,19 @@ def test_a_benchmarks_baseline_resolves_from_the_command_line_in_a_fresh_process
                                    "blind, judge, ocr, prior, synth, vision-uml")
 
 
+def test_the_baseline_table_takes_each_name_once_and_refuses_an_unknown_one():
+    table = Baselines()
+    table.register("x", "pkg.mod:answer")
+    table.register("x", "pkg.mod:answer")  # the same declaration twice (a re-import)
+    with pytest.raises(ValueError, match=r"baseline:x is already pkg\.mod:answer"):
+        table.register("x", "other.mod:answer")
+    assert dict(table) == {"x": "pkg.mod:answer"}
+    request = user_request("baseline", "no-such-baseline", "q")
+    with pytest.raises(CallError, match="no baseline 'no-such-baseline' is registered") as exc:
+        asyncio.run(OfflineBaseline("not-needed").call(request))
+    assert not exc.value.retryable
+
+
 def _strings_and_imports(path: Path) -> tuple[list[str], list[str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     strings = [n.value for n in ast.walk(tree)
@@ -130,7 +145,8 @@ def _strings_and_imports(path: Path) -> tuple[list[str], list[str]]:
     return strings, imports
 
 
-@pytest.mark.parametrize("path", sorted(MODELS.rglob("*.py")), ids=lambda p: str(p.relative_to(MODELS)))
+@pytest.mark.parametrize("path", sorted(MODELS.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(MODELS)))
 def test_the_models_package_names_no_benchmark_and_holds_no_command_line(path):
     strings, imports = _strings_and_imports(path)
     assert not [s for s in strings if "diagbench.benchmarks" in s or "diagbench.cli" in s]
