@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from diagbench.benchmarks.registry import registered
 from diagbench.models.offline import BASELINES
 from diagbench.models.providers import PROVIDERS
 from diagbench.references import load
@@ -55,6 +56,9 @@ def test_model_names_resolve_whatever_was_imported_before():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.split() == ["prior", "False"]
+
+
+registered()  # the benchmarks register their baselines
 
 
 @pytest.mark.parametrize("reference", sorted({*BASELINES.values(),

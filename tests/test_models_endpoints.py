@@ -26,8 +26,8 @@ FAST = RetryPolicy(retries=2, base_delay=0.01, max_delay=0.02)
 
 
 def settings(base_url: str, *endpoints: str) -> ModelSettings:
-    return ModelSettings(ModelSpec("vllm", "m", base_url), GenerationConfig(), 5.0, FAST,
-                         ImagePolicy(), None, endpoints)
+    return ModelSettings(ModelSpec("vllm", "m", base_url, endpoints), GenerationConfig(), 5.0,
+                         FAST, ImagePolicy(), None)
 
 
 def ask(model: ModelSettings, n: int, max_connections: int, tmp_path=None):

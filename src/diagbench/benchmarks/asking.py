@@ -8,14 +8,16 @@ that failed is a `call_error` answer with its reason. Neither is ever an answer 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from diagbench.benchmarks.progress import Bars, no_bars
+from diagbench.benchmarks.registry import registered
+from diagbench.models.cache import ResponseCache
 from diagbench.models.image_policy import ImagePolicy, ImagePolicyError, image_problem
-from diagbench.models.providers import ModelSpec
-from diagbench.models.request import GenerationConfig, ImagePart, Request, user_request
+from diagbench.models.providers import PROVIDERS, ModelSpec, provider_key
+from diagbench.models.request import GenerationConfig, ImagePart, Request
 from diagbench.models.response import Usage
 from diagbench.models.retry import RetryPolicy
 from diagbench.models.runner import ResponseRecord, read_records
@@ -67,6 +69,23 @@ def ask_model(asks: list[Ask], settings: ModelSettings, out: Path, max_connectio
     return answers | {i: Answer.from_record(i, r) for i, r in zip(ids, records, strict=True)}
 
 
+def resolve_model(name: str) -> tuple[ModelSpec, str]:
+    """The model named PROVIDER:MODEL[@URL] and its key, the benchmarks' baselines known
+    (ModelSpecError when the name or key is unusable)."""
+    registered()  # the benchmarks register their offline reference models (baseline:NAME)
+    spec = ModelSpec.parse(name)
+    return spec, provider_key(spec)
+
+
+def model_settings(name: str, config: GenerationConfig) -> ModelSettings:
+    """The settings of a model a benchmark calls itself (a generator, a judge): its name
+    parsed once and its key read once (`resolve_model`), the response cache when its
+    provider is cached, images sent as they are."""
+    spec, key = resolve_model(name)
+    return ModelSettings(spec, config, 120.0, RetryPolicy(), ImagePolicy(None, None),
+                         ResponseCache(None) if PROVIDERS[spec.provider].cached else None, key)
+
+
 def replay(asks: list[Ask], settings: ModelSettings, out: Path) -> dict[str, Answer]:
     """Every ask answered from the responses saved in `out` (no model is called): the
     request's latest answer, else its latest error, else a call error `NOT_SAVED`."""
@@ -83,23 +102,9 @@ def replay(asks: list[Ask], settings: ModelSettings, out: Path) -> dict[str, Ans
     return answers
 
 
-def settings_from_manifest(entry: dict) -> ModelSettings:
-    """The settings of a model as a run's manifest lists it (`ModelSettings.describe()`),
-    enough to rebuild its requests; it calls nothing."""
-    parameters = dict(entry["parameters"])
-    policy = ImagePolicy(**parameters.pop("image_policy"))
-    known = {f.name for f in fields(GenerationConfig)}
-    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v  # as JSON held them
-                              for k, v in parameters.items() if k in known}
-    config = GenerationConfig(**values)
-    spec = ModelSpec(entry["provider"], entry["model"], entry["base_url"])
-    return ModelSettings(spec, config, 0.0, RetryPolicy(), policy, None)
-
-
 def _requests(asks: Iterable[Ask], settings: ModelSettings
               ) -> tuple[dict[str, Answer], list[str], list[Request]]:
     """(image errors by id, ids asked, their requests)."""
-    spec = settings.spec
     errors: dict[str, Answer] = {}
     ids: list[str] = []
     requests: list[Request] = []
@@ -115,8 +120,7 @@ def _requests(asks: Iterable[Ask], settings: ModelSettings
                 continue
             parts = (part,)
         ids.append(ask.id)
-        requests.append(user_request(spec.provider, spec.model, ask.prompt, parts,
-                                     settings.config, spec.base_url, system=ask.system))
+        requests.append(settings.request(ask.prompt, parts, system=ask.system))
     return errors, ids, requests
 
 

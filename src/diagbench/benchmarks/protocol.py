@@ -146,6 +146,9 @@ class Benchmark(ABC, Generic[S, T]):
     columns: ClassVar[tuple[Column, ...]] = ()
     #: The figure `score_row` gives (None: rows cannot be scored one by one).
     row_metric: ClassVar[RowMetric | None] = None
+    #: The offline reference models this benchmark offers, as `baseline:NAME`: NAME →
+    #: the function answering a request (`"module:function"`, imported when first asked).
+    baselines: ClassVar[Mapping[str, str]] = {}
 
     def build(self, out: Path, bars: Bars, **options: Any) -> list[str]:
         """Write the data set into `out`; return the lines to print. Among the options,

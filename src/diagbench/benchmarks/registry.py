@@ -3,7 +3,9 @@ whose `benchmark` module defines a `Benchmark` class decorated with `@benchmark(
 
 `registered()` imports the `benchmark` module of every package here, so the table is
 the same whatever was imported before; those modules import their heavy libraries
-inside the phases, so listing benchmarks stays quick.
+inside the phases, so listing benchmarks stays quick. Registering a benchmark registers
+the offline reference models it declares (`Benchmark.baselines`) into the models' table
+of baselines, which knows no benchmark itself.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from diagbench.benchmarks.protocol import Benchmark
+from diagbench.models.offline import BASELINES
 
 B = TypeVar("B", bound=type[Benchmark[Any, Any]])
 _BENCHMARKS: dict[str, type[Benchmark[Any, Any]]] = {}
@@ -28,6 +31,8 @@ def benchmark(name: str) -> Callable[[B], B]:
     def register(cls: B) -> B:
         cls.name = name
         _BENCHMARKS[name] = cls
+        for baseline, reference in cls.baselines.items():
+            BASELINES.register(baseline, reference)
         return cls
     return register
 

@@ -4,6 +4,9 @@ responses, no model called) and `rereport` (the report from the saved scores).
 
     RUN/manifest.json               benchmark, data hashes, options, models as asked and served
     RUN/models/MODEL/responses.jsonl  the runner's records (and whatever the benchmark keeps)
+
+MODEL is the model's name in the run (`model_names`) made a directory name
+(`openai:gpt-4o` → `openai_gpt-4o`); a model asked on two servers is two models.
     RUN/scores.jsonl                one line per score record, model by model
     RUN/summary.json                the benchmark's summary
     RUN/report.html, plots/         the report
@@ -13,18 +16,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.asking import Answer, ask_model, replay, settings_from_manifest
+from diagbench.benchmarks.asking import Answer, ask_model, replay
 from diagbench.benchmarks.jsonl import read_text
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.executors.local import LocalExecutor
 from diagbench.executors.protocol import Executor
+from diagbench.models.providers import ModelSpec
 from diagbench.models.run_dir import write_manifest
 from diagbench.models.settings import ModelSettings
 
@@ -38,6 +43,14 @@ class RunResult:
     scores: Mapping[str, list[Any]]
     summary: Any
     report: Path
+
+
+def model_names(models: Sequence[ModelSpec]) -> list[str]:
+    """Each model's name in a run (its scores, summary and directory): `provider:model`,
+    or `provider:model@BASE_URL` when another model of the run has the same
+    `provider:model` on another server."""
+    count = Counter(m.name for m in models)
+    return [m.name if count[m.name] == 1 else f"{m.name}@{m.base_url}" for m in models]
 
 
 def model_dir_name(name: str) -> str:
@@ -57,11 +70,13 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
     run.mkdir(parents=True, exist_ok=True)
     data = bench.samples(run, bars, **options)
     fields = {"benchmark": bench.name, **data.manifest, "options": options,
-              "models": [s.describe() for s in models]}
+              "models": [s.to_json() for s in models]}
     write_manifest(run, fields)
-    answers = {s.name: bench.answers(data, partial(
-        ask_model, settings=s, out=model_dir(run, s.name) / "responses.jsonl",
-        max_connections=max_connections, bars=bars)) for s in models}
+    names = model_names([s.spec for s in models])
+    answers = {name: bench.answers(data, partial(
+        ask_model, settings=s, out=model_dir(run, name) / "responses.jsonl",
+        max_connections=max_connections, bars=bars)) for name, s in zip(names, models,
+                                                                          strict=True)}
     result = score_answers(bench, data, run, answers, executor, bars)
     served = {name: sorted({a.served_model for a in by_id.values() if a.served_model})
               for name, by_id in answers.items()}
@@ -75,11 +90,10 @@ def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars,
     models' scores computed by `executor`)."""
     manifest = read_manifest(bench, run)
     data = bench.samples(run, bars, **manifest["options"])
-    answers = {}
-    for entry in manifest["models"]:
-        settings = settings_from_manifest(entry)
-        answers[settings.name] = bench.answers(data, partial(
-            replay, settings=settings, out=model_dir(run, settings.name) / "responses.jsonl"))
+    models = [ModelSettings.from_json(entry) for entry in manifest["models"]]
+    answers = {name: bench.answers(data, partial(
+        replay, settings=s, out=model_dir(run, name) / "responses.jsonl"))
+        for name, s in zip(model_names([s.spec for s in models]), models, strict=True)}
     return score_answers(bench, data, run, answers, executor, bars)
 
 
@@ -87,7 +101,8 @@ def rereport(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> Run
     """Write the report of a scored run again from its saved scores and summary."""
     manifest = read_manifest(bench, run)
     data = bench.samples(run, bars, **manifest["options"])
-    scores = bench.load_scores(run, [entry["name"] for entry in manifest["models"]])
+    scores = bench.load_scores(run, model_names([ModelSpec.from_json(entry)
+                                                 for entry in manifest["models"]]))
     try:
         summary = bench.read_summary(json.loads(read_text(run / "summary.json")))
     except json.JSONDecodeError as exc:

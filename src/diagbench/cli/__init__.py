@@ -24,7 +24,9 @@ from diagbench.cli.benchmarks import (
 from diagbench.cli.cache import cache
 from diagbench.cli.compare import compare
 from diagbench.cli.contributed import contributed
+from diagbench.cli.convert import convert
 from diagbench.cli.export import export, import_group
+from diagbench.cli.extract import extract
 from diagbench.cli.languages import languages
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
@@ -49,8 +51,9 @@ def cli() -> None:
     """Measure how well vision-language models read software diagrams."""
 
 
-for command in (parse, compare, render, ask, run, build_group, evaluate_group, score, report,
-                list_benchmarks, languages, cache, export, import_group):
+for command in (parse, compare, convert, extract, render, ask, run, build_group,
+                evaluate_group, score, report, list_benchmarks, languages, cache, export,
+                import_group):
     cli.add_command(command)
 
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from diagbench.cli.model_options import model_options
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK
-from diagbench.models.options import model_options
 
 if TYPE_CHECKING:
     from diagbench.models.settings import ModelSettings
@@ -31,17 +31,13 @@ def ask(prompt: str, images: tuple[Path, ...], as_json: bool, settings: ModelSet
     the model name, its key or an image is unusable.
     """
     from diagbench.models.image_policy import ImagePolicyError
-    from diagbench.models.request import user_request
 
     try:
         parts = tuple(settings.image(p) for p in images)
     except ImagePolicyError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    spec = settings.spec
-    request = user_request(spec.provider, spec.model, prompt, parts, settings.config,
-                           spec.base_url)
-    [record] = settings.run([request])
+    [record] = settings.run([settings.request(prompt, parts)])
     response = record.response
     if as_json:
         click.echo(json.dumps(record.to_json(), indent=1, ensure_ascii=False))

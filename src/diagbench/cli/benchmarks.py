@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from diagbench.cli.model_options import model_options
 from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.executors.options import OPTIONS as EXECUTOR_OPTIONS
 from diagbench.executors.options import opened
-from diagbench.models.options import model_options
 
 if TYPE_CHECKING:
     from diagbench.models.settings import ModelSettings

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from diagbench.cli.model_options import model_options
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
-from diagbench.models.options import model_options
 
 if TYPE_CHECKING:
     from diagbench.models.settings import ModelSettings
@@ -50,7 +50,7 @@ def run(requests_file: Path, out: Path, limit: int | None, repeats: int, max_con
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     spec = settings.spec
-    fields = {"provider": spec.provider, "model": spec.model, **settings.served(),
+    fields = {"provider": spec.provider, "model": spec.model, **spec.served(),
               "parameters": settings.parameters() | {"repeats": repeats},
               "prompt_template_hash": digest("\n".join(sorted(
                   {p.text for r in requests for p in r.messages[0].parts[-1:]

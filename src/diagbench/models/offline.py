@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 from diagbench import __version__
 from diagbench.models.request import ImagePart, Request, TextPart
@@ -20,16 +20,39 @@ from diagbench.models.retry import CallError
 from diagbench.references import load
 
 Baseline = Callable[[Request], str]
-#: Every offline baseline, as `baseline:NAME`: the function that answers a request
-#: (`"module:function"`, imported when first asked, so that start-up stays light).
-BASELINES: dict[str, str] = {
-    "ocr": "diagbench.models.offline:read_sequence_image",
-    "prior": "diagbench.benchmarks.prior_bias.baselines:answer_from_prior",
-    "vision-uml": "diagbench.benchmarks.prior_bias.baselines:answer_from_diagram",
-    "blind": "diagbench.benchmarks.archqa.baselines:answer_blind",
-    "synth": "diagbench.benchmarks.structure.synth:answer_synth",
-    "judge": "diagbench.benchmarks.structure.judging:answer_judge",
-}
+
+
+class Baselines(Mapping[str, str]):
+    """The offline baselines, as `baseline:NAME` → the function that answers a request
+    (`"module:function"`, imported when first asked, so that start-up stays light).
+
+    This package registers only its own (`ocr`); the reference models of a benchmark
+    are declared by that benchmark and registered into this table by the benchmark
+    registry, a layer above that knows benchmarks; nothing here names one.
+    """
+
+    def __init__(self) -> None:
+        self._table: dict[str, str] = {}
+
+    def register(self, name: str, reference: str) -> None:
+        """Offer `baseline:NAME`, answered by `reference`; a name taken by another
+        function is a ValueError."""
+        if self._table.get(name, reference) != reference:
+            raise ValueError(f"baseline:{name} is already {self._table[name]}, "
+                             f"not {reference}")
+        self._table[name] = reference
+
+    def __getitem__(self, name: str) -> str:
+        return self._table[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._table))
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+
+BASELINES = Baselines()
 
 
 def one_image(request: Request) -> bytes:
@@ -52,6 +75,9 @@ def read_sequence_image(request: Request) -> str:
     return read_sequence_diagram(one_image(request))
 
 
+BASELINES.register("ocr", "diagbench.models.offline:read_sequence_image")
+
+
 class OfflineBaseline:
     """Runs `BASELINES[request.model]`; one attempt per call, like every adapter."""
 
@@ -59,6 +85,9 @@ class OfflineBaseline:
         self.timeout = timeout
 
     async def call(self, request: Request) -> Response:
+        if request.model not in BASELINES:
+            raise CallError(f"no baseline {request.model!r} is registered (known: "
+                            f"{', '.join(BASELINES)})", retryable=False)
         baseline: Baseline = load(BASELINES[request.model])
         start = time.perf_counter()
         try:

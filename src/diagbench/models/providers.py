@@ -27,7 +27,8 @@ class Provider:
     key_env: str | None  # None: a local server that takes any key
     default_base_url: str | None = None
     needs_base_url: bool = False
-    models: Collection[str] | None = None  # None: any name the server knows
+    #: The models it offers (None: any name the server knows), checked by `provider_key`.
+    models: Collection[str] | None = None
     cached: bool = True
 
 
@@ -46,27 +47,62 @@ PROVIDERS: dict[str, Provider] = {
 
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
+    """Which model: its provider, its name there, and its servers (`base_url`, then
+    further `endpoints` of the same model). Parsed once from `PROVIDER:MODEL[@BASE_URL]`
+    and carried whole to the runner; `to_json`/`from_json` are its manifest fields."""
+
     provider: str
     model: str
     base_url: str | None
+    endpoints: tuple[str, ...] = ()
 
     @classmethod
-    def parse(cls, text: str) -> ModelSpec:
+    def parse(cls, text: str, endpoints: tuple[str, ...] = ()) -> ModelSpec:
+        """The model `text` names, served also by `endpoints` (ModelSpecError when the
+        provider is unknown or a server URL is missing or unusable). The model's name is
+        checked by `provider_key`, against the provider's table as filled by then (the
+        baselines: registered by the layers above), so parsing needs no import."""
         provider, sep, rest = text.partition(":")
         if not sep or provider not in PROVIDERS or not rest:
             raise ModelSpecError(f"{text!r}: expected PROVIDER:MODEL[@BASE_URL] with PROVIDER "
                                  f"one of {', '.join(PROVIDERS)}")
         model, at, base_url = rest.partition("@http")
-        known = PROVIDERS[provider].models
-        if known is not None and model not in known:
-            raise ModelSpecError(f"{text!r}: {provider} models are {', '.join(known)}")
         base = f"http{base_url}" if at else PROVIDERS[provider].default_base_url
         if PROVIDERS[provider].needs_base_url and not base:
             raise ModelSpecError(f"{text!r}: {provider} needs a server, as in "
                                  f"{provider}:{model}@http://127.0.0.1:8000/v1")
-        if base:
-            check_server_url(base)
-        return cls(provider, model, base)
+        if endpoints and not at:
+            raise ModelSpecError(f"--endpoint serves a model named with its server, as in "
+                                 f"{provider}:{model}@http://127.0.0.1:8000/v1")
+        for url in (base, *endpoints) if base else endpoints:
+            check_server_url(url)
+        return cls(provider, model, base, tuple(endpoints))
+
+    @property
+    def name(self) -> str:
+        """`provider:model`, as summaries, prices and progress bars name the model."""
+        return f"{self.provider}:{self.model}"
+
+    def urls(self) -> list[str]:
+        """Every server: the base URL, then the other endpoints."""
+        return list(dict.fromkeys((self.base_url or "", *self.endpoints)))
+
+    def served(self) -> dict:
+        """Where the model is served, as a manifest records it: `base_url`, and every
+        endpoint when there are several."""
+        urls = self.urls()
+        return {"base_url": self.base_url} | ({"endpoints": urls} if len(urls) > 1 else {})
+
+    def to_json(self) -> dict:
+        """The model as a manifest names it: `name`, `provider`, `model`, `served()`."""
+        return {"name": self.name, "provider": self.provider, "model": self.model,
+                **self.served()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ModelSpec:
+        base_url = data["base_url"]
+        return cls(data["provider"], data["model"], base_url,
+                   tuple(u for u in data.get("endpoints", ()) if u != base_url))
 
 
 def check_server_url(url: str) -> None:
@@ -91,8 +127,13 @@ def load_env_file(path: Path = Path(".env")) -> None:
 
 
 def provider_key(spec: ModelSpec) -> str:
-    """The key `spec`'s provider needs, from the environment (after `.env`)."""
+    """The key `spec`'s provider needs, from the environment (after `.env`); read once,
+    when a command takes the model, and carried in its `ModelSettings`. ModelSpecError
+    when it is missing, or when `spec` names a baseline that no one registered."""
     provider = PROVIDERS[spec.provider]
+    if provider.models is not None and spec.model not in provider.models:
+        raise ModelSpecError(f"{spec.name!r}: {spec.provider} models are "
+                             f"{', '.join(provider.models)}")
     load_env_file()
     key = os.environ.get(provider.key_env) if provider.key_env else "not-needed"
     if not key:
@@ -101,7 +142,7 @@ def provider_key(spec: ModelSpec) -> str:
     return key
 
 
-def make_adapter(spec: ModelSpec, timeout: float) -> Model:
-    """The adapter for `spec`, with its key."""
+def make_adapter(spec: ModelSpec, key: str, timeout: float) -> Model:
+    """The adapter for `spec` on its base URL, with `key`."""
     adapter: AdapterFactory = load(PROVIDERS[spec.provider].adapter)
-    return adapter(provider_key(spec), spec.base_url, timeout=timeout)
+    return adapter(key, spec.base_url, timeout=timeout)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from diagbench.models.image_policy import ImagePolicyError
-from diagbench.models.request import Request, user_request
+from diagbench.models.request import Request
 from diagbench.models.settings import ModelSettings
 
 
@@ -20,7 +20,6 @@ def read_requests(path: Path, settings: ModelSettings, limit: int | None,
     `repeats` > 1 each line is asked that many times (ids `ID#k`, repeat index k)."""
     ids: list[str] = []
     requests: list[Request] = []
-    spec = settings.spec
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -39,6 +38,5 @@ def read_requests(path: Path, settings: ModelSettings, limit: int | None,
         name = str(item.get("id", number))
         for repeat in range(repeats):
             ids.append(f"{name}#{repeat}" if repeats > 1 else name)
-            requests.append(user_request(spec.provider, spec.model, prompt, parts,
-                                         settings.config, spec.base_url, repeat))
+            requests.append(settings.request(prompt, parts, repeat))
     return ids, requests

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from diagbench.models.cache import ResponseCache
 from diagbench.models.endpoints import EndpointPool
 from diagbench.models.image_policy import ImagePolicy
 from diagbench.models.protocol import Model
-from diagbench.models.providers import ModelSpec, make_adapter
-from diagbench.models.request import GenerationConfig, ImagePart, Request
+from diagbench.models.providers import ModelSpec, make_adapter, provider_key
+from diagbench.models.request import GenerationConfig, ImagePart, Request, user_request
 from diagbench.models.response import Response
 from diagbench.models.retry import RetryPolicy
 from diagbench.models.runner import ResponseRecord, run_requests
@@ -25,8 +26,10 @@ LISTED_WHEN_SET = frozenset({"stop"})
 
 @dataclass(frozen=True)
 class ModelSettings:
-    """Which model, how it generates, how it is called, and what images it is sent;
-    `endpoints` are more servers of the same model beside `spec.base_url`."""
+    """Which model (`spec`, with its servers), how it generates, how it is called, and
+    what images it is sent; `key` is the provider's key, read once when the model was
+    taken (None: read from the environment when the adapter is made). The manifest
+    record of a model is `to_json`, read back by `from_json`; it never holds the key."""
 
     spec: ModelSpec
     config: GenerationConfig
@@ -34,15 +37,22 @@ class ModelSettings:
     retry: RetryPolicy
     images: ImagePolicy
     cache: ResponseCache | None
-    endpoints: tuple[str, ...] = ()
+    key: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
-        return f"{self.spec.provider}:{self.spec.model}"
+        return self.spec.name
 
     def image(self, path: Path) -> ImagePart:
         """The image at `path` as it will be sent (shrunk when the policy asks)."""
         return self.images.apply(ImagePart.from_file(path))
+
+    def request(self, prompt: str, images: tuple[ImagePart, ...] = (), repeat: int = 0,
+                system: str | None = None) -> Request:
+        """A one-turn request to this model: the images, then the prompt."""
+        spec = self.spec
+        return user_request(spec.provider, spec.model, prompt, images, self.config,
+                            spec.base_url, repeat, system)
 
     def parameters(self) -> dict:
         """Generation parameters and image policy, as the manifest records them: every
@@ -50,29 +60,31 @@ class ModelSettings:
         config = {k: v for k, v in self.config.as_dict().items() if v or k not in LISTED_WHEN_SET}
         return config | {"image_policy": self.images.as_dict()}
 
-    def served(self) -> dict:
-        """Where the model is served, as a manifest records it: `base_url`, and every
-        endpoint when there are several."""
-        urls = self.urls()
-        return {"base_url": self.spec.base_url} | ({"endpoints": urls} if len(urls) > 1 else {})
-
-    def describe(self) -> dict:
+    def to_json(self) -> dict:
         """The model as a run's manifest lists it."""
-        spec = self.spec
-        return {"name": self.name, "provider": spec.provider, "model": spec.model,
-                **self.served(), "parameters": self.parameters()}
+        return self.spec.to_json() | {"parameters": self.parameters()}
 
-    def urls(self) -> list[str]:
-        """Every endpoint: the model's base URL, then the others."""
-        return list(dict.fromkeys((self.spec.base_url or "", *self.endpoints)))
+    @classmethod
+    def from_json(cls, data: dict) -> ModelSettings:
+        """The settings of a model as a run's manifest lists it (`to_json`), enough to
+        rebuild its requests; no key, no cache: it calls nothing."""
+        parameters = dict(data["parameters"])
+        policy = ImagePolicy(**parameters.pop("image_policy"))
+        known = {f.name for f in fields(GenerationConfig)}
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v  # as JSON held
+                                  for k, v in parameters.items() if k in known}
+        return cls(ModelSpec.from_json(data), GenerationConfig(**values), 0.0, RetryPolicy(),
+                   policy, None)
 
     def adapter(self, max_connections: int) -> Model:
         """The model's adapter; over several endpoints, a pool of one adapter each with
         at most `max_connections` in flight on each."""
-        urls = self.urls()
+        key = provider_key(self.spec) if self.key is None else self.key
+        urls = self.spec.urls()
         if len(urls) == 1:
-            return make_adapter(self.spec, self.timeout)
-        return EndpointPool({url: make_adapter(replace(self.spec, base_url=url), self.timeout)
+            return make_adapter(self.spec, key, self.timeout)
+        return EndpointPool({url: make_adapter(replace(self.spec, base_url=url, endpoints=()),
+                                               key, self.timeout)
                              for url in urls}, max_connections)
 
     def run(self, requests: list[Request], out: Path | None = None,
@@ -85,7 +97,7 @@ class ModelSettings:
             adapter = self.adapter(max_connections)
             try:
                 return await run_requests(adapter, requests, out, self.cache,
-                                          max_connections * len(self.urls()), self.retry,
+                                          max_connections * len(self.spec.urls()), self.retry,
                                           progress, ids)
             finally:
                 await adapter.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     description = ("Architecture-diagram question answering: entities, relations and "
                    "clusters of behavioural, structural and ER diagrams (paper 003, SADU)")
+    baselines: ClassVar[Mapping[str, str]] = {
+        "blind": "diagbench.benchmarks.archqa.baselines:answer_blind"}
     build_options = (
         click.option("--from", "sources", multiple=True, required=True,
                      type=click.Path(exists=True, path_type=Path),
@@ -273,8 +275,9 @@ def _pct(value: float | None) -> str:
 
 def _check_judge(name: str) -> None:
     """A judge whose name or key is unusable stops the run before any work (exit 3)."""
-    from diagbench.models.providers import ModelSpec, ModelSpecError, provider_key
+    from diagbench.benchmarks.asking import resolve_model
+    from diagbench.models.providers import ModelSpecError
     try:
-        provider_key(ModelSpec.parse(name))
+        resolve_model(name)
     except ModelSpecError as exc:
         raise DataError(f"--judge: {exc}") from None

@@ -55,18 +55,10 @@ def judge_template_hash() -> str:
 def judge_settings(model: str) -> Any:
     """The `ModelSettings` of a judge named PROVIDER:MODEL[@URL]: temperature 0, 512
     tokens, the response cache (ModelSpecError when the name or key is wrong)."""
-    from diagbench.models.cache import ResponseCache
-    from diagbench.models.image_policy import ImagePolicy
-    from diagbench.models.providers import PROVIDERS, ModelSpec, provider_key
+    from diagbench.benchmarks.asking import model_settings
     from diagbench.models.request import GenerationConfig
-    from diagbench.models.retry import RetryPolicy
-    from diagbench.models.settings import ModelSettings
 
-    spec = ModelSpec.parse(model)
-    provider_key(spec)
-    return ModelSettings(spec, GenerationConfig(temperature=0.0, max_tokens=512), 120.0,
-                         RetryPolicy(), ImagePolicy(None, None),
-                         ResponseCache(None) if PROVIDERS[spec.provider].cached else None)
+    return model_settings(model, GenerationConfig(temperature=0.0, max_tokens=512))
 
 
 def judge_scores(scores: list[ArchQAScore], questions: Sequence[Question],

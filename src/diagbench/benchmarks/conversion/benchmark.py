@@ -15,13 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from diagbench.benchmarks.conversion.command import (
-    PROMPT_OPTION,
-    RENDER_OPTIONS,
-    convert,
-    extract,
-)
 from diagbench.benchmarks.conversion.export import COLUMNS, ROW_METRIC
+from diagbench.benchmarks.conversion.options import PROMPT_OPTION, RENDER_OPTIONS
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import (
     Benchmark,
@@ -47,7 +42,6 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
                      help="Take NAME.png (or .jpg, …) from here instead of rendering the "
                           "ground truth."),
         PROMPT_OPTION, *RENDER_OPTIONS)
-    commands = (convert, extract)
     columns = COLUMNS
     row_metric = ROW_METRIC
 

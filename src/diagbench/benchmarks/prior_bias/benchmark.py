@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
@@ -36,6 +36,9 @@ WORDNET_DIR = Path("/usr/share/wordnet")
 class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
     description = ("Prior bias in UML class diagrams: relation direction against what the "
                    "class names suggest (paper 002; RelAcc, EM, Δ)")
+    baselines: ClassVar[Mapping[str, str]] = {
+        "prior": "diagbench.benchmarks.prior_bias.baselines:answer_from_prior",
+        "vision-uml": "diagbench.benchmarks.prior_bias.baselines:answer_from_diagram"}
     build_options = (
         click.option("--per-cell", type=click.IntRange(1), default=100, show_default=True,
                      help="Instances per relation × condition (fewer where the vocabulary "

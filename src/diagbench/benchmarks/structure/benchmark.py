@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
@@ -39,6 +39,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     description = ("Structured software diagrams from code (paper 004, STRUDEL): synthesis, "
                    "rendering, filters, LLM judge; counting, association, matching, "
                    "model-written and image-to-code tasks")
+    baselines: ClassVar[Mapping[str, str]] = {
+        "synth": "diagbench.benchmarks.structure.synth:answer_synth",
+        "judge": "diagbench.benchmarks.structure.judging:answer_judge"}
     build_options = (
         click.option("--model", "generator", required=True,
                      help="The model that writes the diagrams (PROVIDER:MODEL[@URL]); "

@@ -455,19 +455,12 @@ def generator_settings(model: str, temperature: float, max_tokens: int, seed: in
     """The `ModelSettings` of the generating (or judging) model, the response cache when
     its provider is cached; a name or key that cannot be used is a `DataError` naming
     `option` (the command exits 3 before any work)."""
-    from diagbench.models.cache import ResponseCache
-    from diagbench.models.image_policy import ImagePolicy
-    from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
+    from diagbench.benchmarks.asking import model_settings
+    from diagbench.models.providers import ModelSpecError
     from diagbench.models.request import GenerationConfig
-    from diagbench.models.retry import RetryPolicy
-    from diagbench.models.settings import ModelSettings
 
     try:
-        spec = ModelSpec.parse(model)
-        provider_key(spec)
+        return model_settings(model, GenerationConfig(temperature=temperature,
+                                                      max_tokens=max_tokens, seed=seed))
     except ModelSpecError as exc:
         raise DataError(f"{option}: {exc}") from None
-    return ModelSettings(spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens,
-                                                seed=seed),
-                         120.0, RetryPolicy(), ImagePolicy(None, None),
-                         ResponseCache(None) if PROVIDERS[spec.provider].cached else None)

@@ -1,5 +1,5 @@
-"""`diagbench convert`, the conversion benchmark's own command (sequence-diagram images
-to PlantUML scripts with one model), and the options it shares with `eval conversion`."""
+"""`diagbench convert`: sequence-diagram images to PlantUML scripts with one model (the
+conversion benchmark's pipeline, without a ground truth)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from diagbench.benchmarks.conversion.prompts import PROMPTS
+from diagbench.benchmarks.conversion.options import PROMPT_OPTION, RENDER_OPTIONS
+from diagbench.cli.model_options import model_options
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
-from diagbench.models.options import model_options
 
 if TYPE_CHECKING:
     from diagbench.models.settings import ModelSettings
-
-PROMPT_HELP = (f"{'|'.join(PROMPTS)} or a template file ({{caption}} is replaced by "
-               '\' of "CAPTION"\', or by nothing). paper: paper 000 §3.2.2 verbatim; cot: '
-               "step-by-step reasoning first; minimal: one sentence.")
-PROMPT_OPTION = click.option("--prompt", default="paper", show_default=True, help=PROMPT_HELP)
-RENDER_OPTIONS = (
-    click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
-                 help="PlantUML processes rendering in parallel."),
-    click.option("--render-timeout", type=click.FloatRange(1.0), default=20.0,
-                 show_default=True, help="Seconds allowed to render one script."),
-)
 
 
 @click.command()
@@ -64,7 +53,7 @@ def convert(images: tuple[Path, ...], out: Path, prompt: str, caption: str | Non
     except (PromptError, ValueError) as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    fields = {"benchmark": "conversion", "model": settings.name, **settings.served(),
+    fields = {"benchmark": "conversion", "model": settings.name, **settings.spec.served(),
               "parameters": settings.parameters(),
               "prompt": template.name, "prompt_template_hash": template.sha256,
               "images": len(samples)}
@@ -86,34 +75,3 @@ def convert(images: tuple[Path, ...], out: Path, prompt: str, caption: str | Non
         sys.exit(EXIT_BAD_INPUT)
     sys.exit(EXIT_OK if counts["valid"] == len(records) else EXIT_DIAGNOSTICS)
 
-
-@click.command()
-@click.argument("documents", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Folder for NAME.png, NAME.txt (caption) and figures.jsonl.")
-@click.option("--sequence-only", is_flag=True,
-              help="Keep only figures that look like sequence diagrams (lifelines and arrows).")
-def extract(documents: tuple[Path, ...], out: Path, sequence_only: bool) -> None:
-    """Write every figure of Word DOCUMENTS (.docx; .doc through LibreOffice) as PNG.
-
-    Pictures in EMF/WMF (drawings) are converted by LibreOffice; each figure's caption
-    (the "Figure …" paragraph beside it) goes to NAME.txt, which `convert` and `eval
-    conversion --images` read. OUT/figures.jsonl has one line per figure: file, index,
-    paragraph, caption, source format, image, width, height. Exit 0, or 3 when some
-    document or picture could not be read (the others are still written).
-    """
-    from diagbench.benchmarks.conversion.extract import DOCUMENT_SUFFIXES
-    from diagbench.benchmarks.conversion.extract import extract as extract_figures
-
-    unknown = [d for d in documents if d.suffix.lower() not in DOCUMENT_SUFFIXES]
-    if unknown:
-        click.echo(f"diagbench: error: {unknown[0]}: not a Word document "
-                   f"({', '.join(DOCUMENT_SUFFIXES)})", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-    figures, skipped = extract_figures(list(documents), out, sequence_only)
-    for skip in skipped:
-        where = f"{skip.file}" + (f" figure {skip.index}" if skip.index else "")
-        click.echo(f"diagbench: {where}: {skip.reason}", err=True)
-    click.echo(f"{len(figures)} figures written to {out} ({len(skipped)} skipped)")
-    sys.exit(EXIT_BAD_INPUT if skipped else EXIT_OK)

@@ -1,4 +1,6 @@
-"""The options every model-calling command shares, bundled into `ModelSettings`."""
+"""The options every model-calling command shares, bundled into `ModelSettings`: the
+model's name is parsed once (with its `--endpoint`s), its key read once, both carried
+whole to the runner."""
 
 from __future__ import annotations
 
@@ -22,35 +24,26 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
               reasoning: str | None, timeout: float, retries: int, no_cache: bool,
               cache_path: Path | None, max_image_side: int | None,
               max_image_bytes: int | None, endpoints: tuple[str, ...]) -> ModelSettings:
+    from diagbench.benchmarks.registry import registered
     from diagbench.models.cache import ResponseCache
     from diagbench.models.image_policy import ImagePolicy
-    from diagbench.models.providers import (
-        PROVIDERS,
-        ModelSpec,
-        ModelSpecError,
-        check_server_url,
-        provider_key,
-    )
+    from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
     from diagbench.models.request import GenerationConfig
     from diagbench.models.retry import RetryPolicy
     from diagbench.models.settings import ModelSettings
 
-    spec = ModelSpec.parse(model_name)
+    registered()  # the benchmarks register their offline reference models (baseline:NAME)
+    spec = ModelSpec.parse(model_name, endpoints)
     if reasoning and spec.provider in BUDGET_PROVIDERS and not reasoning.isdigit():
         raise ModelSpecError(f"--reasoning for {spec.provider} is a token budget, "
                              f"not {reasoning!r}")
-    provider_key(spec)  # a missing key is reported before any work
-    if endpoints and not spec.base_url:
-        raise ModelSpecError(f"--endpoint serves a model named with its server, as in "
-                             f"{spec.provider}:{spec.model}@http://127.0.0.1:8000/v1")
-    for url in endpoints:
-        check_server_url(url)
+    key = provider_key(spec)  # a missing key is reported before any work
     return ModelSettings(
         spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
                                reasoning=reasoning),
         timeout, RetryPolicy(retries=retries), ImagePolicy(max_image_side, max_image_bytes),
         None if no_cache or not PROVIDERS[spec.provider].cached else ResponseCache(cache_path),
-        endpoints)
+        key)
 
 
 MODEL_HELP = ("PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o, baseline:ocr (offline) or "
