@@ -13,13 +13,9 @@ from pathlib import Path
 from typing import Literal
 
 from diagbench.benchmarks.progress import Bars, no_bars
-from diagbench.benchmarks.registry import registered
-from diagbench.models.cache import ResponseCache
-from diagbench.models.image_policy import ImagePolicy, ImagePolicyError, image_problem
-from diagbench.models.providers import PROVIDERS, ModelSpec, provider_key
-from diagbench.models.request import GenerationConfig, ImagePart, Request
+from diagbench.models.image_policy import ImagePolicyError, image_problem
+from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Usage
-from diagbench.models.retry import RetryPolicy
 from diagbench.models.runner import ResponseRecord, read_records
 from diagbench.models.settings import ModelSettings
 
@@ -67,23 +63,6 @@ def ask_model(asks: list[Ask], settings: ModelSettings, out: Path, max_connectio
     with bars(len(requests), f"{settings.name}: asking") as bar:
         records = settings.run(requests, out, max_connections, lambda r: bar.update(1, r), ids)
     return answers | {i: Answer.from_record(i, r) for i, r in zip(ids, records, strict=True)}
-
-
-def resolve_model(name: str) -> tuple[ModelSpec, str]:
-    """The model named PROVIDER:MODEL[@URL] and its key, the benchmarks' baselines known
-    (ModelSpecError when the name or key is unusable)."""
-    registered()  # the benchmarks register their offline reference models (baseline:NAME)
-    spec = ModelSpec.parse(name)
-    return spec, provider_key(spec)
-
-
-def model_settings(name: str, config: GenerationConfig) -> ModelSettings:
-    """The settings of a model a benchmark calls itself (a generator, a judge): its name
-    parsed once and its key read once (`resolve_model`), the response cache when its
-    provider is cached, images sent as they are."""
-    spec, key = resolve_model(name)
-    return ModelSettings(spec, config, 120.0, RetryPolicy(), ImagePolicy(None, None),
-                         ResponseCache(None) if PROVIDERS[spec.provider].cached else None, key)
 
 
 def replay(asks: list[Ask], settings: ModelSettings, out: Path) -> dict[str, Answer]:

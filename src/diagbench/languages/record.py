@@ -93,7 +93,5 @@ class Language:
 
     def example_paths(self) -> list[Path]:
         """The example files, as paths."""
-        from importlib import resources
-
-        folder = resources.files("diagbench.languages").joinpath("examples")
-        return [Path(str(folder.joinpath(name))) for name in self.examples]
+        folder = Path(__file__).with_name("examples")
+        return [folder / name for name in self.examples]

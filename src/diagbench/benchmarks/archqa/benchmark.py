@@ -275,7 +275,7 @@ def _pct(value: float | None) -> str:
 
 def _check_judge(name: str) -> None:
     """A judge whose name or key is unusable stops the run before any work (exit 3)."""
-    from diagbench.benchmarks.asking import resolve_model
+    from diagbench.benchmarks.own_models import resolve_model
     from diagbench.models.providers import ModelSpecError
     try:
         resolve_model(name)

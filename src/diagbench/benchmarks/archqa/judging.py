@@ -55,7 +55,7 @@ def judge_template_hash() -> str:
 def judge_settings(model: str) -> Any:
     """The `ModelSettings` of a judge named PROVIDER:MODEL[@URL]: temperature 0, 512
     tokens, the response cache (ModelSpecError when the name or key is wrong)."""
-    from diagbench.benchmarks.asking import model_settings
+    from diagbench.benchmarks.own_models import model_settings
     from diagbench.models.request import GenerationConfig
 
     return model_settings(model, GenerationConfig(temperature=0.0, max_tokens=512))

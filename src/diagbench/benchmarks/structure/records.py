@@ -455,7 +455,7 @@ def generator_settings(model: str, temperature: float, max_tokens: int, seed: in
     """The `ModelSettings` of the generating (or judging) model, the response cache when
     its provider is cached; a name or key that cannot be used is a `DataError` naming
     `option` (the command exits 3 before any work)."""
-    from diagbench.benchmarks.asking import model_settings
+    from diagbench.benchmarks.own_models import model_settings
     from diagbench.models.providers import ModelSpecError
     from diagbench.models.request import GenerationConfig
 
