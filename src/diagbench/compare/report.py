@@ -104,6 +104,17 @@ def run(pairs: Iterable[Pair], method: Method,
     return results
 
 
+def write_patches(results: Iterable[FileResult], directory: Path) -> None:
+    """Write each compared file's git patch (the diff method's, paper Fig. 4) to
+    DIR/<its relative path>.patch: an empty file when the scripts do not differ, no file
+    for a pair that could not be compared (or was compared by the semantic method)."""
+    for r in results:
+        if r.comparison is not None and r.comparison.line_diff is not None:
+            path = directory / f"{r.pair.name}.patch"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(r.comparison.line_diff.patch, encoding="utf-8", newline="")
+
+
 def _total(c: Comparison) -> dict:
     gold, errors = c.gold_elements, c.errors
     return {"gold": gold, "errors": errors, "rate": metrics.rate(errors, gold)}

@@ -15,6 +15,7 @@ from typing import Literal
 from diagbench.benchmarks.protocol import Problem
 from diagbench.compare.methods import Method
 from diagbench.compare.report import FileResult
+from diagbench.compare.significance import PairedComparison
 
 ConversionStatus = Literal["converted", "no_script", "call_error", "image_error"]
 SCORED: tuple[ConversionStatus, ...] = ("converted", "no_script")  # a prediction to compare
@@ -102,21 +103,6 @@ class ModelResults:
 
     conversion: ConversionCounts
     methods: dict[str, dict]
-
-
-@dataclass(frozen=True, slots=True)
-class PairedComparison:
-    """Model `a` minus model `b` on one component's per-file error rates (`PairedTest`)."""
-
-    a: str
-    b: str
-    component: str
-    n: int
-    mean_difference: float | None
-    ci_low: float | None
-    ci_high: float | None
-    wilcoxon_statistic: float | None
-    p_value: float | None
 
 
 @dataclass(frozen=True, slots=True)

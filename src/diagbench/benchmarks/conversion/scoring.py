@@ -1,11 +1,11 @@
 """Score conversions against the ground truth: the paper's Table 2 per model and method,
-and paired model tests (the formulas are in `diagbench.scoring.metrics`)."""
+and paired model tests (`compare.significance`; the formulas are in
+`diagbench.scoring.metrics`)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import combinations
 from pathlib import Path
 
 from diagbench.benchmarks.conversion.records import (
@@ -15,16 +15,14 @@ from diagbench.benchmarks.conversion.records import (
     ConversionScore,
     ConversionSummary,
     ModelResults,
-    PairedComparison,
     Tokens,
 )
 from diagbench.benchmarks.conversion.samples import Sample
 from diagbench.benchmarks.protocol import Problem
-from diagbench.compare.counts import COMPONENTS
 from diagbench.compare.inputs import Pair
 from diagbench.compare.methods import METHODS, Method
 from diagbench.compare.report import FileResult, report, run
-from diagbench.scoring.metrics import paired_test
+from diagbench.compare.significance import paired_tests
 
 STATUSES = ("valid", "invalid", "no_script", "call_error", "image_error")
 
@@ -81,28 +79,6 @@ def conversion_summary(conversions: list[Conversion]) -> ConversionCounts:
                             Tokens(sum(t.input for t in used), sum(t.output for t in used),
                                    sum(t.reasoning for t in used)),
                             sum(fresh) / len(fresh) if fresh else None)
-
-
-def paired_tests(results: dict[str, list[FileResult]]) -> list[PairedComparison]:
-    """Every pair of models, per component: per-file error rates compared on the files
-    both have scored and whose ground truth has that component."""
-    tests = []
-    for (a, ra), (b, rb) in combinations(results.items(), 2):
-        for component in COMPONENTS:
-            xs, ys = [], []
-            for fa, fb in zip(ra, rb, strict=True):
-                if fa.comparison is None or fb.comparison is None:
-                    continue
-                x = fa.comparison.components[component].error_rate
-                y = fb.comparison.components[component].error_rate
-                if x is not None and y is not None:
-                    xs.append(x)
-                    ys.append(y)
-            test = paired_test(xs, ys)
-            tests.append(PairedComparison(a, b, component, test.n, test.mean_difference,
-                                          test.ci_low, test.ci_high, test.statistic,
-                                          test.p_value))
-    return tests
 
 
 def summarize_scores(scores: Mapping[str, list[ConversionScore]],
