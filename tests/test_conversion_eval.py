@@ -243,3 +243,37 @@ def test_two_models_are_compared_file_by_file(tmp_path):
     assert test["p_value"] == pytest.approx(0.125)
     assert test["ci_low"] <= test["mean_difference"] <= test["ci_high"]
     assert "Paired comparison of models" in (tmp_path / "run" / "report.html").read_text()
+
+
+#: One pair whose diff-method lines are worked out by hand below (model output with markup).
+FIG5 = {"three": ("@startuml\ntitle Three\nparticipant A\nparticipant B\nA -> B : hello\n"
+                  "B --> A : ok\nA -> B : bye\n@enduml\n",
+                  "@startuml\ntitle Three\nparticipant A\nparticipant B\n"
+                  "A -> B : <i>hello</i>\nB -> A : okay\n@enduml\n")}
+# git's diff has one change block: removed `A -> B : hello`, `B --> A : ok`, `A -> B : bye`,
+# added `A -> B : <i>hello</i>`, `B -> A : okay`. Levenshtein distances: hello → <i>hello</i>
+# 7 (insert `<i>`, `</i>`); ok → okay 3 (drop one `-`, add `ay`); bye → okay 6 (swap the
+# ends 2, bye → okay 4); bye → <i>hello</i> ≥ 9 (12 characters against 3). Least total:
+# hello ↔ <i>hello</i> (7) + ok ↔ okay (3) = 10 < 13 (hello/7 + bye/6); `bye` is unpaired.
+
+
+def test_report_shows_the_diff_methods_pairs_escaped(tmp_path):
+    by_title = _small_gold(tmp_path / "gold", FIG5)
+
+    def reply(prompt: str) -> str:
+        caption = re.search(r'call flow diagram of "(.*?)" according', prompt).group(1)
+        return "```plantuml\n" + by_title[caption] + "```"
+
+    done = _eval(tmp_path, reply, "--gold", str(tmp_path / "gold"), "--out",
+                 str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "run" / "report.html").read_text()
+    cells = "".join(f"<td>{c}</td>" for c in (
+        "B --&gt; A : ok", "B -&gt; A : okay", "3", "edge_type substitution, "
+        "message substitution"))
+    assert f"<tr>{cells}</tr>" in page
+    assert ("<tr><td>A -&gt; B : hello</td><td>A -&gt; B : &lt;i&gt;hello&lt;/i&gt;</td>"
+            "<td>7</td><td>message substitution</td></tr>") in page
+    assert "<tr><td>A -&gt; B : bye</td><td>—</td><td>—</td><td>unpaired: deletion</td></tr>" \
+        in page
+    assert "<i>hello</i>" not in page  # model output is escaped

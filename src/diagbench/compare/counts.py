@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from diagbench.scoring.metrics import error_rate, mean_label_similarity, ordering_score, rate
@@ -12,6 +13,11 @@ COMPONENTS = ("participant", "node", "edge_direction", "edge_type", "message", "
 ERROR_KINDS = ("insertion", "deletion", "substitution")
 #: An error counted for an element: (component, kind of error, how many).
 Error = tuple[str, str, int]
+
+
+def describe_errors(errors: Sequence[Error]) -> str:
+    """Errors as listed among the differences: "message substitution, node deletion ×2"."""
+    return ", ".join(f"{name} {kind}" + (f" ×{n}" if n > 1 else "") for name, kind, n in errors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +149,7 @@ class Comparison:
     def list_errors(self, element: str, errors: list[Error]) -> None:
         """List `element` among the differences with its errors, (component, kind, how
         many) in the order of `COMPONENTS` and of `ERROR_KINDS`."""
-        counted = ", ".join([f"{name} {kind}" + (f" ×{n}" if n > 1 else "")
-                             for name, kind, n in errors])
-        self.differences.append(f"{element}: {counted}")
+        self.differences.append(f"{element}: {describe_errors(errors)}")
 
     def add_similarity(self, similarity: float, count: int = 1) -> None:
         """Record the label similarity of `count` matched messages."""

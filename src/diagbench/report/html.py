@@ -23,6 +23,10 @@ details { margin: 0.3rem 0; }
 """
 
 
+#: A table to show: its caption, its header and its rows (cells escaped when shown).
+Table = tuple[str, Sequence[str], Sequence[Sequence[object]]]
+
+
 class HtmlReport:
     """Build the page piece by piece, then `write` it."""
 
@@ -38,21 +42,21 @@ class HtmlReport:
         self.parts.append(f"<p{cls}>{html.escape(text)}</p>")
 
     def table(self, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
-        head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(c))}</td>" for c in row)
-                       + "</tr>" for row in rows)
-        self.parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        self.parts.append(_table(header, rows))
 
     def figure(self, src: str, caption: str) -> None:
         self.parts.append(_figure(src, caption))
 
-    def details(self, summary: str, items: Sequence[str], images: Sequence[tuple[str, str]] = ()
-                ) -> None:
-        """A collapsed section: images side by side (src, caption), then a list of items."""
+    def details(self, summary: str, items: Sequence[str], images: Sequence[tuple[str, str]] = (),
+                tables: Sequence[Table] = ()) -> None:
+        """A collapsed section: images side by side (src, caption), a list of items, then
+        tables (caption, header, rows)."""
         pair = "".join(_figure(src, caption) for src, caption in images)
         listing = "".join(f"<li>{html.escape(item)}</li>" for item in items)
+        shown = "".join(f'<p class="note">{html.escape(caption)}</p>{_table(header, rows)}'
+                        for caption, header, rows in tables)
         self.parts.append(f"<details><summary>{html.escape(summary)}</summary>"
-                          f'<div class="pair">{pair}</div><ul>{listing}</ul></details>')
+                          f'<div class="pair">{pair}</div><ul>{listing}</ul>{shown}</details>')
 
     def write(self, path: Path) -> Path:
         page = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -60,6 +64,13 @@ class HtmlReport:
                 f"<body>\n" + "\n".join(self.parts) + "\n</body></html>\n")
         path.write_text(page, encoding="utf-8")
         return path
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(c))}</td>" for c in row)
+                   + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _figure(src: str, caption: str) -> str:

@@ -1,6 +1,7 @@
 """The conversion report: Table 2 per model side by side, statuses, per-component bars,
 error % by script length (paper 000 Fig. 6–7), paired model tests (footnote 3), and
-each file's gold and predicted images with the differences listed."""
+each file's gold and predicted images with the differences listed (and the diff method's
+paired and unpaired lines)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from diagbench.benchmarks.conversion.records import ConversionScore, ConversionS
 from diagbench.benchmarks.conversion.samples import Sample
 from diagbench.benchmarks.conversion.scoring import STATUSES, by_method
 from diagbench.benchmarks.runs import model_dir_name
-from diagbench.compare.counts import COMPONENTS, ERROR_KINDS
+from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, describe_errors
 from diagbench.compare.methods import METHODS, Method
 from diagbench.compare.report import TITLES, FileResult
-from diagbench.report.html import HtmlReport
+from diagbench.report.html import HtmlReport, Table
 from diagbench.report.plots import error_bar_lines, grouped_bars
 from diagbench.scoring.metrics import LENGTH_BINS, by_length, error_rate, length_bin
 
@@ -165,7 +166,27 @@ def _files(report: HtmlReport, samples: list[Sample],
                 items.append(f"does not render: {record.render_error}"
                              + (f" (line {record.render_error_line})"
                                 if record.render_error_line else ""))
-            report.details(f"{sample.name} — {name}: {head}", items, images)
+            report.details(f"{sample.name} — {name}: {head}", items, images,
+                           _line_diff(by_method(outcome, "diff")[k].result))
+
+
+def _line_diff(result: FileResult) -> list[Table]:
+    """The diff method's view of one file (paper Fig. 5): each removed line paired with
+    an added one, their Levenshtein distance and the errors counted; then the unpaired
+    lines. Nothing when the file was not compared or no line changed."""
+    c = result.comparison
+    if c is None or c.line_diff is None:
+        return []
+    seen = c.line_diff
+    rows: list[list[object]] = [
+        [p.removed, p.added, p.distance, describe_errors(p.errors) or None] for p in seen.pairs]
+    rows += [[line, None, None, "unpaired: deletion"] for line in seen.unpaired_removed]
+    rows += [[None, line, None, "unpaired: insertion"] for line in seen.unpaired_added]
+    if not rows:
+        return []
+    return [(f"diff method: {c.errors} errors / {c.gold_elements} gold elements; git's "
+             "changed lines, paired by least Levenshtein distance (paper Fig. 5)",
+             ["Ground truth (removed)", "Prediction (added)", "Distance", "Errors"], rows)]
 
 
 def _rel(path: Path, run: Path) -> str:
