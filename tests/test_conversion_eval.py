@@ -120,8 +120,10 @@ def test_statuses_of_the_canned_answers(run):
                                                "call_error": 0, "image_error": 0}
 
 
-def test_table2_is_worked_out_by_hand(tmp_path):
-    by_title = _small_gold(tmp_path / "gold", SMALL)
+def _small_run(tmp_path: Path, pairs: dict[str, tuple[str, str]]) -> Path:
+    """Evaluate a model that answers each ground truth of `pairs` with its prediction;
+    the run's folder."""
+    by_title = _small_gold(tmp_path / "gold", pairs)
 
     def reply(prompt: str) -> str:
         caption = re.search(r'call flow diagram of "(.*?)" according', prompt).group(1)
@@ -130,6 +132,11 @@ def test_table2_is_worked_out_by_hand(tmp_path):
     done = _eval(tmp_path, reply, "--gold", str(tmp_path / "gold"), "--out",
                  str(tmp_path / "run"))
     assert done.returncode == 0, done.stderr
+    return tmp_path / "run"
+
+
+def test_table2_is_worked_out_by_hand(tmp_path):
+    _small_run(tmp_path, SMALL)
     model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"]["openai:vlm"]
     for method in ("semantic", "diff"):
         got = model["methods"][method]["components"]
@@ -258,16 +265,7 @@ FIG5 = {"three": ("@startuml\ntitle Three\nparticipant A\nparticipant B\nA -> B 
 
 
 def test_report_shows_the_diff_methods_pairs_escaped(tmp_path):
-    by_title = _small_gold(tmp_path / "gold", FIG5)
-
-    def reply(prompt: str) -> str:
-        caption = re.search(r'call flow diagram of "(.*?)" according', prompt).group(1)
-        return "```plantuml\n" + by_title[caption] + "```"
-
-    done = _eval(tmp_path, reply, "--gold", str(tmp_path / "gold"), "--out",
-                 str(tmp_path / "run"))
-    assert done.returncode == 0, done.stderr
-    page = (tmp_path / "run" / "report.html").read_text()
+    page = (_small_run(tmp_path, FIG5) / "report.html").read_text()
     cells = "".join(f"<td>{c}</td>" for c in (
         "B --&gt; A : ok", "B -&gt; A : okay", "3", "edge_type substitution, "
         "message substitution"))
