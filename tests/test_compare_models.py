@@ -78,6 +78,12 @@ def repo(tmp_path_factory):
         for name, text in scripts.items():
             (root / name).write_text(text, encoding="utf-8")
         _git(root, "commit", "-qam", f"{branch} output")
+    # a model that left out f4 and wrote a file the ground truth does not have
+    _git(root, "checkout", "-q", "-b", "partial", "main")
+    _git(root, "rm", "-q", "f4.puml")
+    (root / "f5.puml").write_text(GOLD, encoding="utf-8")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "partial output")
     return root
 
 
@@ -159,3 +165,16 @@ def test_patches_of_several_refs_go_to_one_folder_per_ref(repo, tmp_path):
     refs = json.loads(done.stdout)["refs"]
     assert _messages(refs["claude"]) == CLAUDE_MESSAGES
     assert _messages(refs["gpt4"]) == GPT4_MESSAGES
+
+
+def test_models_with_other_files_are_compared_on_the_files_both_scored(repo):
+    done = run("--repo", str(repo), "--gold-ref", "main", "--pred-ref", "claude",
+               "--pred-ref", "partial", "--json", "-")
+    assert done.returncode == 3  # f4 has no prediction in partial, f5 no ground truth
+    assert "partial:f4.puml: no prediction" in done.stderr
+    assert "partial:f5.puml: no ground truth" in done.stderr
+    [message] = [t for t in json.loads(done.stdout)["paired_tests"]["tests"]
+                 if t["component"] == "message"]
+    # f1–f3 (partial copied the ground truth): claude's rates 1/4, 0, 1/4 against 0, 0, 0
+    assert message["n"] == 3
+    assert message["mean_difference"] == pytest.approx((1 / 4 + 0 + 1 / 4) / 3)

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
               help="Write the full report as JSON to this file ('-' for stdout).")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write one row per file and component to this CSV file ('-' for stdout).")
-@click.option("--patch", "patch_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--patch", "patch_dir", metavar="DIR",
+              type=click.Path(file_okay=False, path_type=Path),
               help="With --method diff: write each file's git patch to DIR/<path>.patch.")
 @click.option("--max-bytes", default=DEFAULT_MAX_BYTES, show_default=True, type=click.IntRange(1),
               help="Refuse files larger than this.")
