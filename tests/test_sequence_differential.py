@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from diagbench.formats.plantuml import parse_sequence
+from diagbench.render.plantuml_pipe import PlantUMLEngine
 from tests.sequence_grammar import corpus
 from tests.sequence_oracle import check
 
@@ -84,6 +86,20 @@ CASES = {
                                                 "note right\n' c\nend note",
     "note block of comments": "A -> B\nnote over A\n' c\nend note\nrnote over B\n'c' d\n"
                               "x\nend rnote",
+    # PlantUML reads its commands in any case: keywords, and the circles and crosses of arrows
+    "keywords in capitals": 'Participant A\nACTOR B as "Bee"\nALT x\nA -> B\nELSE y\nB -> A\n'
+                            "END\nLoop 3\nA -> B\nEND LOOP\nOpt\nA -> B\nEnd\nPAR p\nA -> B\n"
+                            "Also q\nB -> A\nEND",
+    "note, ref, box and activation keywords in capitals":
+        'A -> B\nNOTE OVER A : x\nNote Left Of B\nz\nEND NOTE\nHNOTE over A\nh\nEND HNOTE\n'
+        'Note Right\nw\nEnd Note\nREF OVER A, B : r\nRef Over A\nx\nEND REF\n'
+        'BOX "x" #red\nParticipant C\nEND BOX\nBox y\nparticipant E\nEndBox\n'
+        "ACTIVATE B\nDeactivate B\nA -> C ++\nRETURN done\nCREATE Participant D\nA -> D\n"
+        "DESTROY D\nTITLE\nt\nEND TITLE",
+    "arrow ends in capitals": "A -X B\nA ->X B\nA ->O B\nA O-> B\nA X-> B\nA O<->O B\n"
+                              "A ->>O B : x",
+    "border arrow ends in capitals": "A ->X]\n[O-> A\n[X-> A : x\nA O->]",
+    "else with a colour": "alt x\nA -> B\nelse #red\nB -> A\nelse #blue text\nA -> B\nend",
     # `hide unlinked`: participants no event deals with are not drawn
     "hide unlinked": "hide unlinked\nparticipant A\nparticipant B\nparticipant C\n"
                      "A -> C\nactivate C\nnote over A : n",
@@ -103,6 +119,20 @@ def test_grammar_case_counts_what_plantuml_draws(case_verdicts, name):
     assert verdict.engine_error is None, verdict.engine_error
     assert verdict.differences == ()
     assert verdict.error_lines == (), "the parser reported lines it could not read"
+
+
+#: A colour against `else`, `also` or `end` (CommandGrouping's look-behinds forbid it): PlantUML
+#: refuses the line, and so does the parser.
+REFUSED = ["alt x\nA -> B\nelse#red text\nB -> A\nend", "alt x\nA -> B\nELSE#Red\nB -> A\nend",
+           "par x\nA -> B\nalso#red\nB -> A\nend", "alt x\nA -> B\nend#red"]
+
+
+def test_lines_plantuml_refuses_are_errors_on_the_same_line(tmp_path):
+    sources = [f"@startuml\n{text}\n@enduml\n" for text in REFUSED]
+    results = PlantUMLEngine(jobs=1).render(sources, tmp_path, fmt="svg")
+    assert [r.error_line for r in results] == [4] * len(sources)
+    assert [[d.line for d in parse_sequence(s)[0].errors] for s in sources] == \
+        [[4]] * len(sources)
 
 
 def test_missing_enduml_is_still_a_diagram():

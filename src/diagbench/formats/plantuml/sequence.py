@@ -694,15 +694,16 @@ class _Builder:
         body2 = m.group("body2") if d1 else m.group("body4")
         style = m.group("style") if d1 else m.group("style2")
         line_style, color = _style(style, "--" in body1 + body2)
-        mark = (border or "").strip("ox") or None
+        written = (border or "").lower()  # the border and its circle or cross, in any case
+        mark = written.strip("ox") or None
         inward = bool(d1) == border_first  # the arrow points at the participant
         if border_first:
             side = "]" if mark == "]" else mark or "["
         else:
             side = "[" if mark == "[" else mark or "]"
         sender, receiver = (side, pid) if inward else (pid, side)
-        circle = (m.group("circle") or "").strip()
-        head_end, tail_end = (circle, border or "") if inward else (border or "", circle)
+        circle = (m.group("circle") or "").strip().lower()
+        head_end, tail_end = (circle, written) if inward else (written, circle)
         dressing = d1 or d2
         head = "lost" if "x" in head_end else _head(dressing, left=bool(d2))
         index = len(self.messages)
@@ -756,6 +757,7 @@ class _Builder:
         if not m:
             return False
         kind, quoted, quoted_alias, code, long, other, rest = m.groups()
+        kind = kind.lower()
         if quoted is not None:
             pid = quoted_alias or quoted
             name = quoted
@@ -766,11 +768,11 @@ class _Builder:
             # `participant X [` … `]`: the lines between are its (creole) display text
             body, nxt = self._collect_until(syn.MULTILINE_END, lines, i, number, raw, "]")
             name, rest = "\n".join(body), ""
-        # each pattern only where its first characters are (most declarations have none)
+        # each pattern only where it can match (most declarations have nothing after the name)
         stereotype = syn.STEREOTYPE.search(rest) if "<<" in rest else None
-        order = syn.ORDER.search(rest) if "order" in rest else None
+        order = syn.ORDER.search(rest) if rest else None
         leftover = syn.STEREOTYPE.sub("", rest) if stereotype else rest
-        if "order" in leftover:
+        if order:
             leftover = syn.ORDER.sub("", leftover)
         colors = syn.COLORS.fullmatch(leftover)
         if colors is None:
@@ -795,7 +797,7 @@ class _Builder:
         return nxt
 
     def _activate(self, line: str, raw: str, number: int, lines: list[str], i: int):
-        if line.startswith("create") and syn.CREATE_DECLARATION.match(line):
+        if line[0] in "cC" and syn.CREATE_DECLARATION.match(line):
             known = len(self.participants)
             pid = self._declaration(line[6:].lstrip(), raw, number, lines, i)
             if pid is False:
@@ -807,7 +809,7 @@ class _Builder:
         if not m:
             return False
         word, quoted, code, color = m.groups()
-        action = cast(ActivationAction, word)
+        action = cast(ActivationAction, word.lower())
         pid = self._participant(quoted or code, number)
         self._add_activation(action, pid, color, number)
         if action in ("activate", "deactivate"):
@@ -827,6 +829,7 @@ class _Builder:
         if not m:
             return False
         shape, position, raw_targets, color, text = m.groups()
+        shape, position = shape.lower(), position.lower()
         targets = self._targets(raw_targets, number)
         on_message = None
         if not targets and position != "across":
@@ -903,6 +906,7 @@ class _Builder:
             if not m:
                 return False
             kind, color1, color2, label = m.groups()
+            kind = kind.lower()
             label, color = label.rstrip() if label else "", color1 or color2
         blocks = self.blocks
         if kind in ("else", "also"):
