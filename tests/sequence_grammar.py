@@ -439,6 +439,25 @@ def _misc(st: _State) -> None:
         _message(st)
 
 
+def _unlinked(st: _State, hide_first: bool) -> None:
+    """Participants declared last, which nothing uses (one to three, at times in a box), and
+    `hide unlinked` before them all (`hide_first`) or after them, at times shown and hidden
+    again (the last of the two wins)."""
+    rng = st.rng
+    fresh = [c for c in CODES if c not in st.used][:rng.randint(1, 3)]
+    kinds = [rng.choice(KINDS) for _ in fresh]
+    declarations = [f"{kind} {code}" for kind, code in zip(kinds, fresh, strict=True)]
+    if fresh and rng.random() < 0.3:
+        declarations = ["box Unused", *declarations, "end box"]
+    st.emit("hide-unlinked:unlinked", *declarations)
+    if not hide_first:
+        again = rng.random() < 0.2
+        if again:
+            st.feature("hide-unlinked:show-then-hide")
+        st.emit("hide-unlinked", *((_kw(st, "show unlinked"),) if again else ()),
+                _kw(st, "hide unlinked"))
+
+
 def _body(st: _State, count: int) -> None:
     rng = st.rng
     for _ in range(count):
@@ -464,9 +483,15 @@ def generate(rng: random.Random, size: int | None = None, teoz: bool | None = No
     size = size if size is not None else rng.randint(2, 25)
     if st.teoz:
         st.emit("teoz", "!pragma teoz true")
+    hide = rng.random() < 0.08
+    hide_first = hide and rng.random() < 0.5
+    if hide_first:
+        st.emit("hide-unlinked", _kw(st, "hide unlinked"))
     _body(st, size)
     if not st.messages:
         _message(st)
+    if hide:
+        _unlinked(st, hide_first)
     end = "@enduml"
     if rng.random() < 0.03:
         end = ""

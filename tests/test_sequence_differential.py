@@ -103,6 +103,24 @@ CASES = {
     # `hide unlinked`: participants no event deals with are not drawn
     "hide unlinked": "hide unlinked\nparticipant A\nparticipant B\nparticipant C\n"
                      "A -> C\nactivate C\nnote over A : n",
+    # linked: a message's ends (a hidden one too), a drawn note's, a reference's (even
+    # empty), an activation's (create, destroy, a lone deactivate); not a multicast
+    # receiver, not the targets of a note block without a line (PlantUML draws no note)
+    "hide unlinked: what links": "hide unlinked\nparticipant A\nparticipant B\nparticipant C\n"
+                                 "participant D\nparticipant E\nparticipant F\nparticipant G\n"
+                                 "A -[hidden]> B\nref over C\nend ref\ndeactivate D\n"
+                                 "A -> B & E\nnote over F\nend note\nnote over G :",
+    "hide unlinked: empty note blocks": "participant A\nparticipant C\nA -> A\nnote over C\n"
+                                       "' c\nend note\nhnote left of C\nend hnote\n"
+                                       "Hide Unlinked",
+    "hide unlinked: boxes left empty draw nothing": "hide unlinked\nbox X\nparticipant C\n"
+                                                   "end box\nbox Y\nparticipant A\n"
+                                                   "participant D\nparticipant B\nend box\n"
+                                                   "A -> B",
+    "hide unlinked: the last of hide and show wins": "show unlinked\nhide unlinked\n"
+                                                     "participant C\nA -> B\nshow unlinked\n"
+                                                     "participant D\nhide unlinked",
+    "show unlinked after hide": "hide unlinked\nparticipant C\nA -> B\nshow unlinked",
 }
 
 

@@ -409,3 +409,21 @@ def test_colour_against_else_also_or_end_is_refused():
     branches = body("alt x\nA -> B\nelse #red\nB -> A\nELSE #Blue text\nend").groups[0].branches
     assert [(b.label, b.color) for b in branches] == [("x", None), ("", "#red"),
                                                       ("text", "#Blue")]
+
+
+def test_hide_unlinked_leaves_out_the_participants_plantuml_does_not_draw():
+    """Under `hide unlinked` (the last of hide/show wins, wherever it stands) a participant
+    no message, drawn note, reference or activation deals with is not in the model: not
+    counted, not in the order of events, not a box member."""
+    parsed = only("participant A\nparticipant Hidden #red\nbox B1\nparticipant Gone\nend box\n"
+                  "box B2\nparticipant B\nparticipant Also\nend box\nA -> B : m\n"
+                  "note over Unseen\nend note\nhide unlinked")
+    d = parsed.diagram
+    assert [p.id for p in d.participants] == ["A", "B"]
+    assert parsed.counts()["participants"] == 2
+    assert [b.members for b in d.boxes] == [(), ("B",)]
+    assert [(kind, d.participants[ref].id) for kind, ref in d.order
+            if kind == "participant"] == [("participant", "A"), ("participant", "B")]
+    assert d.notes[0].targets == ("Unseen",)  # kept, as written: PlantUML draws no note
+    shown = body("hide unlinked\nparticipant C\nA -> B\nshow unlinked")
+    assert [p.id for p in shown.participants] == ["C", "A", "B"]

@@ -477,6 +477,8 @@ class _Builder:
         self.activity = _Activity()
         self.raw = ""  # the current source line, when continuation lines were joined
         self.breaks: tuple[int, ...] = ()  # offsets in `raw` where a continuation was joined
+        self.hide_unlinked = False  # the last of `hide unlinked` / `show unlinked`
+        self.undrawn_notes: list[int] = []  # note blocks without a line (PlantUML draws none)
 
     # ------------------------------------------------------------------ driver
     def build(self) -> SequenceDiagram:
@@ -556,6 +558,8 @@ class _Builder:
             elif consumed is not None:  # the statement spans the lines up to `consumed`
                 _skip(rows, consumed - i - 1)
         self._close_open_blocks()
+        if self.hide_unlinked:
+            self._leave_out_unlinked()
         return self._freeze()
 
     def _skip_block_comment(self, lines: list[str], start: int, number: int) -> int:
@@ -841,6 +845,7 @@ class _Builder:
             body, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
             text = "\n".join(body)
             if on_message is None and not body:
+                self.undrawn_notes.append(len(self.notes))
                 # `note over …` then `end note`, or only comments between (one on a message is
                 # drawn); kept in the model: a note head read alone, as compare.diff reads
                 # lines, is still a note
@@ -1015,6 +1020,8 @@ class _Builder:
                                         lambda s: bool(end.match(s.strip().lower())))
         if word == "autoactivate":
             self.activity.autoactivate = line.lower().split()[-1] == "on"
+        elif word in ("hide", "show") and line.lower().split()[1:] == ["unlinked"]:
+            self.hide_unlinked = word == "hide"
         self._directive(word, line, number)
         return None
 
@@ -1080,6 +1087,31 @@ class _Builder:
         if blocks.open_box is not None:
             self._error(blocks.boxes[blocks.open_box].line, "box",
                         "unterminated box (no 'end box')")
+
+    def _leave_out_unlinked(self) -> None:
+        """`hide unlinked`: PlantUML draws only the participants something drawn deals with,
+        a message (either end; a multicast's other receivers do not count), a note (not a
+        block without a line, which it does not draw), a reference or an activation
+        (`activate`, `deactivate`, `create`, `destroy`). The others leave the model: its
+        participants, their declarations in the order of events, and the boxes' members
+        (elements written against them, a multicast or an undrawn note, keep their ids)."""
+        linked = {pid for m in self.messages for pid in (m.sender, m.receiver)}
+        undrawn = set(self.undrawn_notes)
+        linked.update(pid for k, n in enumerate(self.notes) if k not in undrawn
+                      for pid in n.targets)
+        linked.update(pid for r in self.references for pid in r.targets)
+        linked.update(a.participant for a in self.activations)
+        hidden = set(self.participants) - linked
+        if not hidden:
+            return
+        self.participants = {pid: p for pid, p in self.participants.items() if pid in linked}
+        declared = self.declared
+        self.order = [(kind, ref) for kind, ref in self.order
+                      if kind != "participant" or declared[ref] not in hidden]
+        self.declared_at = [k for k, (kind, _) in enumerate(self.order)
+                            if kind == "participant"]
+        for box in self.blocks.boxes:
+            box.members = [pid for pid in box.members if pid not in hidden]
 
     def _freeze(self) -> SequenceDiagram:
         participants = list(self.participants.values())
