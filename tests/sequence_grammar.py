@@ -34,7 +34,7 @@ WORDS = ("request", "response", "N1 SM", "ack", "PDU Session Establishment", "ok
 HEADS_RIGHT = (">", ">>", "\\", "\\\\", "/", "//", ">o", ">x", ">>o", "x", "o", "")
 HEADS_LEFT = ("", "", "", "<", "<<", "/", "//", "\\", "\\\\", "o<", "x<", "x", "o")
 STYLES = ("#red", "#blue,dashed", "dashed", "dotted", "bold", "#green,bold", "#0000FF",
-          "#red,dotted")
+          "#red,dotted", "DASHED", "#red,Dotted", "Bold")
 ACTIVATIONS = ("++", "--", "!!", "--++", "++--")
 
 

@@ -99,6 +99,8 @@ CASES = {
     "arrow ends in capitals": "A -X B\nA ->X B\nA ->O B\nA O-> B\nA X-> B\nA O<->O B\n"
                               "A ->>O B : x",
     "border arrow ends in capitals": "A ->X]\n[O-> A\n[X-> A : x\nA O->]",
+    "line styles in capitals": "A -[HIDDEN]> B\nA -[#red,Hidden]> B\n[-[HIDDEN]> A\n"
+                               "A -[DASHED]> B\nA -> B",
     "else with a colour": "alt x\nA -> B\nelse #red\nB -> A\nelse #blue text\nA -> B\nend",
     # `hide unlinked`: participants no event deals with are not drawn
     "hide unlinked": "hide unlinked\nparticipant A\nparticipant B\nparticipant C\n"

@@ -427,3 +427,9 @@ def test_hide_unlinked_leaves_out_the_participants_plantuml_does_not_draw():
     assert d.notes[0].targets == ("Unseen",)  # kept, as written: PlantUML draws no note
     shown = body("hide unlinked\nparticipant C\nA -> B\nshow unlinked")
     assert [p.id for p in shown.participants] == ["C", "A", "B"]
+
+
+def test_line_styles_in_any_case():
+    d = body("A -[HIDDEN]> B\nA -[#Red,Dashed]> B\nA -[DOTTED]-> B\n[-[Hidden]> A")
+    assert [(m.line_style, m.color) for m in d.messages] == [
+        ("hidden", None), ("dotted", "#Red"), ("dotted", None), ("hidden", None)]

@@ -111,9 +111,10 @@ def _style(style: str | None, dotted: bool) -> tuple[LineStyle, str | None]:
     line_style: LineStyle = "dotted" if dotted else "solid"
     if style:
         tokens = [t.strip() for t in _STYLE_SEPARATOR.split(style)]
-        if "dashed" in tokens or "dotted" in tokens:
+        words = {t.lower() for t in tokens}  # styles in any case, colours as written
+        if "dashed" in words or "dotted" in words:
             line_style = "dotted"
-        if "hidden" in tokens:
+        if "hidden" in words:
             line_style = "hidden"
         color = next((t for t in tokens if t.startswith("#")), None)
     return line_style, color
