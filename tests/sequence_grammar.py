@@ -34,7 +34,7 @@ WORDS = ("request", "response", "N1 SM", "ack", "PDU Session Establishment", "ok
 HEADS_RIGHT = (">", ">>", "\\", "\\\\", "/", "//", ">o", ">x", ">>o", "x", "o", "")
 HEADS_LEFT = ("", "", "", "<", "<<", "/", "//", "\\", "\\\\", "o<", "x<", "x", "o")
 STYLES = ("#red", "#blue,dashed", "dashed", "dotted", "bold", "#green,bold", "#0000FF",
-          "#red,dotted")
+          "#red,dotted", "DASHED", "#red,Dotted", "Bold")
 ACTIVATIONS = ("++", "--", "!!", "--++", "++--")
 
 
@@ -84,6 +84,15 @@ class _State:
         self.pending.clear()
         for line in lines:
             self.line_constructs.extend([tag] * (line.count("\n") + 1))
+
+
+def _kw(st: _State, word: str) -> str:
+    """A keyword (or an arrow's circle or cross) as written: mostly in lower case, sometimes
+    in capitals or title case (PlantUML reads its commands in any case)."""
+    if word.upper() != word.lower() and st.rng.random() < 0.08:
+        st.feature("keyword-case")
+        return st.rng.choice((word.upper(), word.title()))
+    return word
 
 
 def _word(rng: random.Random) -> str:
@@ -138,6 +147,7 @@ def _arrow(st: _State) -> str:
             break
     if left in ("o", "x") and right in ("o", "x"):
         right = ">" + right
+    left, right = _kw(st, left), _kw(st, right)
     body = rng.choice(("-", "--", "-", "---"))
     style = ""
     placement = "none"
@@ -152,13 +162,13 @@ def _arrow(st: _State) -> str:
             body = body + style
             placement = "end"
         st.feature(f"arrow:style-{placement}")
-        if left.strip("ox"):
+        if left.strip("oxOX"):
             st.feature("arrow:style-left-head")
-    if left.strip("ox") and right.strip("ox"):
+    if left.strip("oxOX") and right.strip("oxOX"):
         st.feature("arrow:bidirectional")
-    elif left.strip("ox"):
+    elif left.strip("oxOX"):
         st.feature("arrow:reversed")
-    if "o" in left + right or "x" in left + right:
+    if any(c in "oxOX" for c in left + right):
         st.feature("arrow:decoration")
     if any(c in left + right for c in "/\\"):
         st.feature("arrow:half-head")
@@ -186,8 +196,8 @@ def _message(st: _State) -> None:
     if roll < 0.72:
         a, b = _ref(st), _ref(st)
         arrow = _arrow(st)
-        left_space = " " if arrow[0] in "ox" else rng.choice((" ", "", " "))
-        right_space = " " if arrow[-1] in "ox" else rng.choice((" ", "", " "))
+        left_space = " " if arrow[0] in "oxOX" else rng.choice((" ", "", " "))
+        right_space = " " if arrow[-1] in "oxOX" else rng.choice((" ", "", " "))
         if a.endswith('"') or b.startswith('"'):
             left_space = right_space = " "
         if a == b:
@@ -212,11 +222,11 @@ def _exo_message(st: _State, tail: str) -> None:
         st.feature("exo:style")
     form = rng.randint(0, 5)
     if form == 0:
-        end = rng.choice(("[", "?", "]", "[o", "[x", ""))
+        end = _kw(st, rng.choice(("[", "?", "]", "[o", "[x", "")))
         st.emit("exo:from-border" if end else "exo:sender-omitted",
                 f"{end}{body}{head} {p}{tail}")
     elif form == 1:
-        end = rng.choice(("]", "?", "o]", "x]", "["))
+        end = _kw(st, rng.choice(("]", "?", "o]", "x]", "[")))
         st.emit("exo:to-border", f"{p} {body}{head}{end}{tail}")
     elif form == 2:  # a line ending in one backslash continues on the next line
         head = head if head != "\\" or tail else ">"
@@ -270,7 +280,7 @@ def _declaration(st: _State) -> None:
         st.used.append(code)
         st.declared.append(code)
         return
-    st.emit(f"declaration:{kind}", f"{prefix}{kind} {head}{extra}")
+    st.emit(f"declaration:{kind}", f"{_kw(st, prefix)}{_kw(st, kind)} {head}{extra}")
     if prefix:  # PlantUML wants the creating message next
         sender = st.rng.choice(st.used)
         st.emit("message", f"{sender} -> {ref} : new")
@@ -287,10 +297,10 @@ def _note(st: _State) -> None:
     color = f" {rng.choice(COLORS)}" if rng.random() < 0.2 else ""
     roll = rng.random()
     if roll < 0.3:
-        where = f"{rng.choice(('left of', 'right of'))} {rng.choice(st.used)}"
+        where = f"{_kw(st, rng.choice(('left of', 'right of')))} {rng.choice(st.used)}"
     elif roll < 0.6:
         targets = rng.sample(st.used, min(len(st.used), rng.randint(1, 2)))
-        where = "over " + ", ".join(targets)
+        where = _kw(st, "over ") + ", ".join(targets)
     elif roll < 0.8 and st.messages and st.lines and _last_is_message(st):
         where = rng.choice(("left", "right"))
         shape = "note"
@@ -300,11 +310,11 @@ def _note(st: _State) -> None:
         shape = "note"
     construct = f"note:{shape}"
     if rng.random() < 0.5:
-        st.emit(construct, f"{shape} {where}{color} : {_label(st)}")
+        st.emit(construct, f"{_kw(st, shape)} {where}{color} : {_label(st)}")
     else:
         body = [_label(st, allow_continuation=False) for _ in range(rng.randint(1, 3))]
         end = rng.choice((f"end {shape}", f"end{shape}")) if shape == "note" else f"end {shape}"
-        st.emit(construct + ":block", f"{shape} {where}{color}", *body, end)
+        st.emit(construct + ":block", f"{_kw(st, shape)} {where}{color}", *body, _kw(st, end))
 
 
 def _last_is_message(st: _State) -> bool:
@@ -324,28 +334,34 @@ def _group(st: _State, budget: int) -> None:
     if kind == "group" and rng.random() < 0.3:
         secondary = " [secondary]"
         label = label or " g"
-    st.emit(f"group:{kind}", f"{kind}{color}{label}{secondary}")
+    st.emit(f"group:{kind}", f"{_kw(st, kind)}{color}{label}{secondary}")
     st.depth += 1
     _body(st, rng.randint(1, max(1, budget)))
     if kind in ("alt", "par", "critical", "group") and rng.random() < 0.5:
         for _ in range(rng.randint(1, 2)):
             word = "also" if kind == "par" and rng.random() < 0.3 else "else"
-            st.emit("group:else", f"{word}{rng.choice(('', ' failure', ' timeout'))}")
+            color = ""
+            if rng.random() < 0.2:  # with a space: against the keyword, PlantUML refuses it
+                color = " " + rng.choice(COLORS)
+                st.feature("group:else-color")
+            st.emit("group:else",
+                    f"{_kw(st, word)}{color}{rng.choice(('', ' failure', ' timeout'))}")
             _body(st, rng.randint(1, max(1, budget // 2)))
     st.depth -= 1
-    st.emit("group:end", rng.choice(("end", "end", f"end {kind}")) if kind == "loop" else "end")
+    st.emit("group:end",
+            _kw(st, rng.choice(("end", "end", f"end {kind}")) if kind == "loop" else "end"))
 
 
 def _box(st: _State) -> None:
     rng = st.rng
     title = rng.choice(('', ' "Internal"', ' "5G Core"', " Domain"))
     color = f" {rng.choice(COLORS)}" if rng.random() < 0.5 else ""
-    st.emit("box", f"box{title}{color}")
+    st.emit("box", f"{_kw(st, 'box')}{title}{color}")
     st.in_box = True
     for _ in range(rng.randint(1, 3)):
         _declaration(st)
     st.in_box = False
-    st.emit("box", rng.choice(("end box", "endbox")))
+    st.emit("box", _kw(st, rng.choice(("end box", "endbox"))))
 
 
 def _misc(st: _State) -> None:
@@ -363,19 +379,20 @@ def _misc(st: _State) -> None:
                                           "autonumber 1.1.1")))
     elif roll == 4 and st.used:
         if st.active and rng.random() < 0.5:
-            st.emit("activation:deactivate", f"deactivate {st.active.pop()}")
+            st.emit("activation:deactivate", f"{_kw(st, 'deactivate')} {st.active.pop()}")
         else:
             p = rng.choice(st.used)
             st.active.append(p)
-            st.emit("activation:activate", f"activate {p}" + (
+            st.emit("activation:activate", f"{_kw(st, 'activate')} {p}" + (
                 f" {rng.choice(COLORS)}" if rng.random() < 0.2 else ""))
     elif roll == 5 and st.returnable:
         color = f"{rng.choice(COLORS)} " if rng.random() < 0.2 else ""
-        st.emit("return", f"return {color}{_label(st, allow_continuation=False)}".rstrip())
+        st.emit("return",
+                f"{_kw(st, 'return')} {color}{_label(st, allow_continuation=False)}".rstrip())
         st.messages += 1
     elif roll == 6 and st.used:
-        st.emit("reference", f"ref over {', '.join(rng.sample(st.used, min(2, len(st.used))))}"
-                             f" : {_label(st, False)}")
+        targets = ", ".join(rng.sample(st.used, min(2, len(st.used))))
+        st.emit("reference", f"{_kw(st, 'ref over')} {targets} : {_label(st, False)}")
     elif roll == 7 and st.used:
         st.emit("reference:block", f"ref over {rng.choice(st.used)}", "  first line",
                 "  second line", "end ref")
@@ -411,7 +428,7 @@ def _misc(st: _State) -> None:
         st.emit("title", rng.choice(("title A title", "title\n  multi-line\nend title")))
     elif roll == 17 and st.used:
         p = rng.choice(st.used)
-        st.emit("activation:destroy", f"destroy {p}")
+        st.emit("activation:destroy", f"{_kw(st, 'destroy')} {p}")
     elif roll == 18:
         st.emit("autoactivate", "autoactivate " + rng.choice(("on", "off")))
     elif roll == 19 and st.teoz and st.messages:
@@ -420,6 +437,25 @@ def _misc(st: _State) -> None:
         st.messages += 1
     else:
         _message(st)
+
+
+def _unlinked(st: _State, hide_first: bool) -> None:
+    """Participants declared last, which nothing uses (one to three, at times in a box), and
+    `hide unlinked` before them all (`hide_first`) or after them, at times shown and hidden
+    again (the last of the two wins)."""
+    rng = st.rng
+    fresh = [c for c in CODES if c not in st.used][:rng.randint(1, 3)]
+    kinds = [rng.choice(KINDS) for _ in fresh]
+    declarations = [f"{kind} {code}" for kind, code in zip(kinds, fresh, strict=True)]
+    if fresh and rng.random() < 0.3:
+        declarations = ["box Unused", *declarations, "end box"]
+    st.emit("hide-unlinked:unlinked", *declarations)
+    if not hide_first:
+        again = rng.random() < 0.2
+        if again:
+            st.feature("hide-unlinked:show-then-hide")
+        st.emit("hide-unlinked", *((_kw(st, "show unlinked"),) if again else ()),
+                _kw(st, "hide unlinked"))
 
 
 def _body(st: _State, count: int) -> None:
@@ -447,9 +483,15 @@ def generate(rng: random.Random, size: int | None = None, teoz: bool | None = No
     size = size if size is not None else rng.randint(2, 25)
     if st.teoz:
         st.emit("teoz", "!pragma teoz true")
+    hide = rng.random() < 0.08
+    hide_first = hide and rng.random() < 0.5
+    if hide_first:
+        st.emit("hide-unlinked", _kw(st, "hide unlinked"))
     _body(st, size)
     if not st.messages:
         _message(st)
+    if hide:
+        _unlinked(st, hide_first)
     end = "@enduml"
     if rng.random() < 0.03:
         end = ""

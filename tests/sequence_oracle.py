@@ -16,7 +16,6 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from diagbench.diagram.sequence import Participant, SequenceDiagram
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from diagbench.render.svg_stats import BOX_MARK, GROUP_MARK, NOTE_MARK, mark_sequence
@@ -77,24 +76,6 @@ def sequence_drawing(svg: str) -> dict[str, object]:
     }
 
 
-def drawn_participants(d: SequenceDiagram) -> tuple[Participant, ...]:
-    """The participants PlantUML draws: all of them, but under `hide unlinked` (the last
-    of `hide unlinked`/`show unlinked` wins) only those a message, note, reference or
-    activation deals with."""
-    hidden = False
-    for directive in d.directives:
-        words = directive.text.lower().split()
-        if directive.kind in ("hide", "show") and words[1:] == ["unlinked"]:
-            hidden = directive.kind == "hide"
-    if not hidden:
-        return d.participants
-    linked = {p for m in d.messages for p in (m.sender, m.receiver)}
-    linked.update(t for n in d.notes for t in n.targets)
-    linked.update(t for r in d.references for t in r.targets)
-    linked.update(a.participant for a in d.activations)
-    return tuple(p for p in d.participants if p.id in linked)
-
-
 def parsed_drawing(text: str) -> dict[str, object]:
     """What the parser says PlantUML will draw, in the shape of `sequence_drawing`."""
     parsed = parse_sequence(text)
@@ -103,7 +84,6 @@ def parsed_drawing(text: str) -> dict[str, object]:
     first = parsed[0]
     d = first.diagram
     undrawn = {x.line for x in first.diagnostics if x.reason.startswith(UNDRAWN_NOTE)}
-    drawn = drawn_participants(d)
     messages = []
     for m in d.messages:
         if getattr(m, "line_style", "") == "hidden":
@@ -114,7 +94,7 @@ def parsed_drawing(text: str) -> dict[str, object]:
         messages.append((a, b))
     return {
         "diagram_type": "SEQUENCE" if first.kind == "sequence" else first.kind,
-        "participants": [p.id for p in drawn],
+        "participants": [p.id for p in d.participants],
         "messages": messages,
         "notes": sum(n.line not in undrawn for n in d.notes),
         "groups": len(d.groups),

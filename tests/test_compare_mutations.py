@@ -68,3 +68,15 @@ def test_planted_mutation_gives_exact_counts(label, mutate, expected):
 def test_components_are_the_papers():
     assert COMPONENTS == ("participant", "node", "edge_direction", "edge_type", "message",
                           "note", "group", "box")
+
+
+@pytest.mark.parametrize("name", ["sms_over_nas.puml", "xn_handover.puml"])
+def test_a_participant_hide_unlinked_does_not_draw_is_no_error(name):
+    """A prediction that declares a participant nothing uses is compared as PlantUML draws
+    it: under `hide unlinked` there is no such participant; without it, one insertion."""
+    gold = (REPO / "examples" / "callflows" / "gold" / name).read_text(encoding="utf-8")
+    extra = gold.replace("@enduml", "participant Unused\n@enduml")
+    assert _observed(compare_scripts(gold, extra, "semantic")) == {"participant": (1, 0, 0)}
+    hidden = gold.replace("@enduml", "participant Unused\nhide unlinked\n@enduml")
+    assert _observed(compare_scripts(gold, hidden, "semantic")) == {}
+    assert _observed(compare_scripts(hidden, gold, "semantic")) == {}

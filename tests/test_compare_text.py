@@ -14,12 +14,27 @@ CASES = [
     ("", ""),
     ("a `quoted` word", "a `quoted` word"),
     ("ends with \\", "ends with \\"),
+    # one white space character that is not a space, and nothing for the slow path to see
+    ("non\u00a0breaking", "non breaking"),
+    ("form\ffeed", "form feed"),
+    ("line\u2028separator", "line separator"),
+    ("vertical\vtab ", "vertical tab"),
+    ("\u3000ideographic", "ideographic"),
 ]
 
 
 @pytest.mark.parametrize(("raw", "normal"), CASES)
 def test_one_label(raw, normal):
     assert normalize_label(raw) == normal
+
+
+def test_every_white_space_character_folds_alone():
+    """Each character `str.isspace` calls white space, alone between two words, folds to
+    one space (the documented rule: runs of white space fold to one space)."""
+    spaces = [chr(c) for c in range(0x3001) if chr(c).isspace()]
+    assert len(spaces) > 20
+    assert [normalize_label(f"a{c}b") for c in spaces] == ["a b"] * len(spaces)
+    assert normalize_labels([f"a{c}b" for c in spaces]) == ["a b"] * len(spaces)
 
 
 def test_labels_at_once_read_as_one_by_one():

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from diagbench.formats.plantuml import parse_sequence
+from diagbench.render.plantuml_pipe import PlantUMLEngine
 from tests.sequence_grammar import corpus
 from tests.sequence_oracle import check
 
@@ -84,9 +86,43 @@ CASES = {
                                                 "note right\n' c\nend note",
     "note block of comments": "A -> B\nnote over A\n' c\nend note\nrnote over B\n'c' d\n"
                               "x\nend rnote",
+    # PlantUML reads its commands in any case: keywords, and the circles and crosses of arrows
+    "keywords in capitals": 'Participant A\nACTOR B as "Bee"\nALT x\nA -> B\nELSE y\nB -> A\n'
+                            "END\nLoop 3\nA -> B\nEND LOOP\nOpt\nA -> B\nEnd\nPAR p\nA -> B\n"
+                            "Also q\nB -> A\nEND",
+    "note, ref, box and activation keywords in capitals":
+        'A -> B\nNOTE OVER A : x\nNote Left Of B\nz\nEND NOTE\nHNOTE over A\nh\nEND HNOTE\n'
+        'Note Right\nw\nEnd Note\nREF OVER A, B : r\nRef Over A\nx\nEND REF\n'
+        'BOX "x" #red\nParticipant C\nEND BOX\nBox y\nparticipant E\nEndBox\n'
+        "ACTIVATE B\nDeactivate B\nA -> C ++\nRETURN done\nCREATE Participant D\nA -> D\n"
+        "DESTROY D\nTITLE\nt\nEND TITLE",
+    "arrow ends in capitals": "A -X B\nA ->X B\nA ->O B\nA O-> B\nA X-> B\nA O<->O B\n"
+                              "A ->>O B : x",
+    "border arrow ends in capitals": "A ->X]\n[O-> A\n[X-> A : x\nA O->]",
+    "line styles in capitals": "A -[HIDDEN]> B\nA -[#red,Hidden]> B\n[-[HIDDEN]> A\n"
+                               "A -[DASHED]> B\nA -> B",
+    "else with a colour": "alt x\nA -> B\nelse #red\nB -> A\nelse #blue text\nA -> B\nend",
     # `hide unlinked`: participants no event deals with are not drawn
     "hide unlinked": "hide unlinked\nparticipant A\nparticipant B\nparticipant C\n"
                      "A -> C\nactivate C\nnote over A : n",
+    # linked: a message's ends (a hidden one too), a drawn note's, a reference's (even
+    # empty), an activation's (create, destroy, a lone deactivate); not a multicast
+    # receiver, not the targets of a note block without a line (PlantUML draws no note)
+    "hide unlinked: what links": "hide unlinked\nparticipant A\nparticipant B\nparticipant C\n"
+                                 "participant D\nparticipant E\nparticipant F\nparticipant G\n"
+                                 "A -[hidden]> B\nref over C\nend ref\ndeactivate D\n"
+                                 "A -> B & E\nnote over F\nend note\nnote over G :",
+    "hide unlinked: empty note blocks": "participant A\nparticipant C\nA -> A\nnote over C\n"
+                                       "' c\nend note\nhnote left of C\nend hnote\n"
+                                       "Hide Unlinked",
+    "hide unlinked: boxes left empty draw nothing": "hide unlinked\nbox X\nparticipant C\n"
+                                                   "end box\nbox Y\nparticipant A\n"
+                                                   "participant D\nparticipant B\nend box\n"
+                                                   "A -> B",
+    "hide unlinked: the last of hide and show wins": "show unlinked\nhide unlinked\n"
+                                                     "participant C\nA -> B\nshow unlinked\n"
+                                                     "participant D\nhide unlinked",
+    "show unlinked after hide": "hide unlinked\nparticipant C\nA -> B\nshow unlinked",
 }
 
 
@@ -103,6 +139,20 @@ def test_grammar_case_counts_what_plantuml_draws(case_verdicts, name):
     assert verdict.engine_error is None, verdict.engine_error
     assert verdict.differences == ()
     assert verdict.error_lines == (), "the parser reported lines it could not read"
+
+
+#: A colour against `else`, `also` or `end` (CommandGrouping's look-behinds forbid it): PlantUML
+#: refuses the line, and so does the parser.
+REFUSED = ["alt x\nA -> B\nelse#red text\nB -> A\nend", "alt x\nA -> B\nELSE#Red\nB -> A\nend",
+           "par x\nA -> B\nalso#red\nB -> A\nend", "alt x\nA -> B\nend#red"]
+
+
+def test_lines_plantuml_refuses_are_errors_on_the_same_line(tmp_path):
+    sources = [f"@startuml\n{text}\n@enduml\n" for text in REFUSED]
+    results = PlantUMLEngine(jobs=1).render(sources, tmp_path, fmt="svg")
+    assert [r.error_line for r in results] == [4] * len(sources)
+    assert [[d.line for d in parse_sequence(s)[0].errors] for s in sources] == \
+        [[4]] * len(sources)
 
 
 def test_missing_enduml_is_still_a_diagram():

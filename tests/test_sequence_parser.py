@@ -363,3 +363,73 @@ def test_lines_read_again_from_the_learned_table_read_as_the_first_time():
         assert [m.reversed for m in d.messages[3:5]] == [True, True]
         assert [m.head for m in d.messages[8:]] == ["lost", "lost"]
         assert [m.line_style for m in d.messages] == ["solid"] * 3 + ["dotted"] * 2 + ["solid"] * 5
+
+
+def test_keywords_and_arrow_ends_in_any_case_read_as_in_lower_case():
+    """PlantUML reads its commands case-insensitively: the same diagram with its keywords
+    and the circles and crosses of its arrows in capitals is the same model (only the
+    arrows and borders as written, and the directives' text, keep their case)."""
+    text = ('participant A order 2\nactor B as "Bee" #red\nbox X\nqueue Q\nend box\n'
+            "alt#Gold x\nA -> B ++\nreturn done\nelse #red y\nB ->x A\nend\nloop 3\nA o->o B\n"
+            "end loop\n"
+            "note over A : n\nhnote left of B\nh\nend hnote\nref over A, B : r\n"
+            "activate B\ndeactivate B\ncreate participant C\nA -> C\ndestroy C\n"
+            "[x-> A\nA ->o]\ntitle t\nhide footbox")
+    upper = text.replace("x A", "X A").replace("o->o", "O->O").replace("[x", "[X")
+    upper = upper.replace("->o]", "->O]")
+    for word in ("participant", "actor", "box", "queue", "end", "alt", "else", "loop", "note",
+                 "over", "hnote", "left", "of", "ref", "activate", "deactivate", "create",
+                 "destroy", "return", "title", "hide", "order", "as"):
+        upper = "\n".join(" ".join(w.upper() if w == word else w for w in line.split(" "))
+                          for line in upper.split("\n"))
+    assert upper.count("X") >= 3 and "ALT#Gold" not in upper and "LOOP" in upper
+    lower, capitals = only(text), only(upper.replace("alt#Gold", "ALT#Gold"))
+    assert lower.diagnostics == capitals.diagnostics == ()
+
+    def as_read(d):
+        return (d.participants, d.notes, d.groups, d.references, d.boxes, d.activations,
+                [(m.sender, m.receiver, m.head, m.tail, m.head_circle, m.tail_circle,
+                  m.reversed, m.label) for m in d.messages], d.title)
+
+    assert as_read(capitals.diagram) == as_read(lower.diagram)
+    assert [(m.head, m.head_circle, m.tail_circle) for m in capitals.diagram.messages] == [
+        ("normal", False, False), ("normal", False, False), ("lost", False, False),
+        ("normal", True, True), ("normal", False, False), ("normal", False, False),
+        ("normal", True, False)]
+    assert capitals.diagram.messages[5].border == "[X"  # as written
+
+
+def test_colour_against_else_also_or_end_is_refused():
+    """CommandGrouping takes a colour against `alt` (`alt#red`) but not against `else`,
+    `also` or `end`: PlantUML refuses such a line, the parser reports it; with a space
+    between, the colour is the branch's."""
+    for line in ("else#red text", "ELSE#Red", "also#red", "end#red"):
+        parsed = only(f"par x\nA -> B\n{line}\nB -> A\nend")
+        assert [(d.line, d.reason) for d in parsed.errors] == [(4, "unrecognised statement")]
+    branches = body("alt x\nA -> B\nelse #red\nB -> A\nELSE #Blue text\nend").groups[0].branches
+    assert [(b.label, b.color) for b in branches] == [("x", None), ("", "#red"),
+                                                      ("text", "#Blue")]
+
+
+def test_hide_unlinked_leaves_out_the_participants_plantuml_does_not_draw():
+    """Under `hide unlinked` (the last of hide/show wins, wherever it stands) a participant
+    no message, drawn note, reference or activation deals with is not in the model: not
+    counted, not in the order of events, not a box member."""
+    parsed = only("participant A\nparticipant Hidden #red\nbox B1\nparticipant Gone\nend box\n"
+                  "box B2\nparticipant B\nparticipant Also\nend box\nA -> B : m\n"
+                  "note over Unseen\nend note\nhide unlinked")
+    d = parsed.diagram
+    assert [p.id for p in d.participants] == ["A", "B"]
+    assert parsed.counts()["participants"] == 2
+    assert [b.members for b in d.boxes] == [(), ("B",)]
+    assert [(kind, d.participants[ref].id) for kind, ref in d.order
+            if kind == "participant"] == [("participant", "A"), ("participant", "B")]
+    assert d.notes[0].targets == ("Unseen",)  # kept, as written: PlantUML draws no note
+    shown = body("hide unlinked\nparticipant C\nA -> B\nshow unlinked")
+    assert [p.id for p in shown.participants] == ["C", "A", "B"]
+
+
+def test_line_styles_in_any_case():
+    d = body("A -[HIDDEN]> B\nA -[#Red,Dashed]> B\nA -[DOTTED]-> B\n[-[Hidden]> A")
+    assert [(m.line_style, m.color) for m in d.messages] == [
+        ("hidden", None), ("dotted", "#Red"), ("dotted", None), ("hidden", None)]

@@ -8,13 +8,13 @@ from rapidfuzz.distance import Levenshtein
 
 def normalize_label(text: str) -> str:
     """A label with `\\n` and runs of white space folded to one space, trimmed."""
-    if "\\" not in text and "  " not in text and "\t" not in text and "\r" not in text:
-        return text.strip()  # the common case, without a regex
     # = re.sub(r"(?:\\n|\s)+", " ", text).strip(): `\s` and str.split() mean the same
-    # white space (str.isspace)
-    text = text.replace("\\n", " ")
-    if text.isprintable() and "  " not in text:  # no white space but single spaces
-        return text.strip()
+    # white space (str.isspace), and every white space character but the space is
+    # unprintable, so a printable text without two spaces in a row only needs trimming
+    if "\\" in text:
+        text = text.replace("\\n", " ")
+    if text.isprintable() and "  " not in text:
+        return text.strip()  # the common case, without splitting
     return " ".join(text.split())
 
 

@@ -111,9 +111,10 @@ def _style(style: str | None, dotted: bool) -> tuple[LineStyle, str | None]:
     line_style: LineStyle = "dotted" if dotted else "solid"
     if style:
         tokens = [t.strip() for t in _STYLE_SEPARATOR.split(style)]
-        if "dashed" in tokens or "dotted" in tokens:
+        words = {t.lower() for t in tokens}  # styles in any case, colours as written
+        if "dashed" in words or "dotted" in words:
             line_style = "dotted"
-        if "hidden" in tokens:
+        if "hidden" in words:
             line_style = "hidden"
         color = next((t for t in tokens if t.startswith("#")), None)
     return line_style, color
@@ -477,6 +478,8 @@ class _Builder:
         self.activity = _Activity()
         self.raw = ""  # the current source line, when continuation lines were joined
         self.breaks: tuple[int, ...] = ()  # offsets in `raw` where a continuation was joined
+        self.hide_unlinked = False  # the last of `hide unlinked` / `show unlinked`
+        self.undrawn_notes: list[int] = []  # note blocks without a line (PlantUML draws none)
 
     # ------------------------------------------------------------------ driver
     def build(self) -> SequenceDiagram:
@@ -556,6 +559,8 @@ class _Builder:
             elif consumed is not None:  # the statement spans the lines up to `consumed`
                 _skip(rows, consumed - i - 1)
         self._close_open_blocks()
+        if self.hide_unlinked:
+            self._leave_out_unlinked()
         return self._freeze()
 
     def _skip_block_comment(self, lines: list[str], start: int, number: int) -> int:
@@ -694,15 +699,16 @@ class _Builder:
         body2 = m.group("body2") if d1 else m.group("body4")
         style = m.group("style") if d1 else m.group("style2")
         line_style, color = _style(style, "--" in body1 + body2)
-        mark = (border or "").strip("ox") or None
+        written = (border or "").lower()  # the border and its circle or cross, in any case
+        mark = written.strip("ox") or None
         inward = bool(d1) == border_first  # the arrow points at the participant
         if border_first:
             side = "]" if mark == "]" else mark or "["
         else:
             side = "[" if mark == "[" else mark or "]"
         sender, receiver = (side, pid) if inward else (pid, side)
-        circle = (m.group("circle") or "").strip()
-        head_end, tail_end = (circle, border or "") if inward else (border or "", circle)
+        circle = (m.group("circle") or "").strip().lower()
+        head_end, tail_end = (circle, written) if inward else (written, circle)
         dressing = d1 or d2
         head = "lost" if "x" in head_end else _head(dressing, left=bool(d2))
         index = len(self.messages)
@@ -756,6 +762,7 @@ class _Builder:
         if not m:
             return False
         kind, quoted, quoted_alias, code, long, other, rest = m.groups()
+        kind = kind.lower()
         if quoted is not None:
             pid = quoted_alias or quoted
             name = quoted
@@ -766,11 +773,11 @@ class _Builder:
             # `participant X [` … `]`: the lines between are its (creole) display text
             body, nxt = self._collect_until(syn.MULTILINE_END, lines, i, number, raw, "]")
             name, rest = "\n".join(body), ""
-        # each pattern only where its first characters are (most declarations have none)
+        # each pattern only where it can match (most declarations have nothing after the name)
         stereotype = syn.STEREOTYPE.search(rest) if "<<" in rest else None
-        order = syn.ORDER.search(rest) if "order" in rest else None
+        order = syn.ORDER.search(rest) if rest else None
         leftover = syn.STEREOTYPE.sub("", rest) if stereotype else rest
-        if "order" in leftover:
+        if order:
             leftover = syn.ORDER.sub("", leftover)
         colors = syn.COLORS.fullmatch(leftover)
         if colors is None:
@@ -795,7 +802,7 @@ class _Builder:
         return nxt
 
     def _activate(self, line: str, raw: str, number: int, lines: list[str], i: int):
-        if line.startswith("create") and syn.CREATE_DECLARATION.match(line):
+        if line[0] in "cC" and syn.CREATE_DECLARATION.match(line):
             known = len(self.participants)
             pid = self._declaration(line[6:].lstrip(), raw, number, lines, i)
             if pid is False:
@@ -807,7 +814,7 @@ class _Builder:
         if not m:
             return False
         word, quoted, code, color = m.groups()
-        action = cast(ActivationAction, word)
+        action = cast(ActivationAction, word.lower())
         pid = self._participant(quoted or code, number)
         self._add_activation(action, pid, color, number)
         if action in ("activate", "deactivate"):
@@ -827,6 +834,7 @@ class _Builder:
         if not m:
             return False
         shape, position, raw_targets, color, text = m.groups()
+        shape, position = shape.lower(), position.lower()
         targets = self._targets(raw_targets, number)
         on_message = None
         if not targets and position != "across":
@@ -838,6 +846,7 @@ class _Builder:
             body, nxt = self._collect_until(syn.NOTE_END, lines, i, number, raw, "end note")
             text = "\n".join(body)
             if on_message is None and not body:
+                self.undrawn_notes.append(len(self.notes))
                 # `note over …` then `end note`, or only comments between (one on a message is
                 # drawn); kept in the model: a note head read alone, as compare.diff reads
                 # lines, is still a note
@@ -903,6 +912,7 @@ class _Builder:
             if not m:
                 return False
             kind, color1, color2, label = m.groups()
+            kind = kind.lower()
             label, color = label.rstrip() if label else "", color1 or color2
         blocks = self.blocks
         if kind in ("else", "also"):
@@ -1011,6 +1021,8 @@ class _Builder:
                                         lambda s: bool(end.match(s.strip().lower())))
         if word == "autoactivate":
             self.activity.autoactivate = line.lower().split()[-1] == "on"
+        elif word in ("hide", "show") and line.lower().split()[1:] == ["unlinked"]:
+            self.hide_unlinked = word == "hide"
         self._directive(word, line, number)
         return None
 
@@ -1076,6 +1088,31 @@ class _Builder:
         if blocks.open_box is not None:
             self._error(blocks.boxes[blocks.open_box].line, "box",
                         "unterminated box (no 'end box')")
+
+    def _leave_out_unlinked(self) -> None:
+        """`hide unlinked`: PlantUML draws only the participants something drawn deals with,
+        a message (either end; a multicast's other receivers do not count), a note (not a
+        block without a line, which it does not draw), a reference or an activation
+        (`activate`, `deactivate`, `create`, `destroy`). The others leave the model: its
+        participants, their declarations in the order of events, and the boxes' members
+        (elements written against them, a multicast or an undrawn note, keep their ids)."""
+        linked = {pid for m in self.messages for pid in (m.sender, m.receiver)}
+        undrawn = set(self.undrawn_notes)
+        linked.update(pid for k, n in enumerate(self.notes) if k not in undrawn
+                      for pid in n.targets)
+        linked.update(pid for r in self.references for pid in r.targets)
+        linked.update(a.participant for a in self.activations)
+        hidden = set(self.participants) - linked
+        if not hidden:
+            return
+        self.participants = {pid: p for pid, p in self.participants.items() if pid in linked}
+        declared = self.declared
+        self.order = [(kind, ref) for kind, ref in self.order
+                      if kind != "participant" or declared[ref] not in hidden]
+        self.declared_at = [k for k, (kind, _) in enumerate(self.order)
+                            if kind == "participant"]
+        for box in self.blocks.boxes:
+            box.members = [pid for pid in box.members if pid not in hidden]
 
     def _freeze(self) -> SequenceDiagram:
         participants = list(self.participants.values())
