@@ -6,6 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+from tests.sizes import FULL
+
+# bounded runs repeat (one seed per test); full runs explore (tests/sizes.py)
+settings.register_profile("bounded", derandomize=True, database=None)
+settings.register_profile("full")
+settings.load_profile("full" if FULL else "bounded")
 
 REPO = Path(__file__).resolve().parents[1]
 REALWORLD = REPO.parent / "shared" / "data" / "realworld"

@@ -8,6 +8,7 @@ from diagbench.compare.pair import compare_scripts
 from diagbench.formats.plantuml import parse_sequence
 from diagbench.formats.plantuml.sequence_writer import write_sequence
 from tests.conftest import realworld_files
+from tests.sizes import sized
 from tests.test_sequence_properties import statements
 
 
@@ -37,7 +38,8 @@ def test_rewritten_real_diagrams_have_no_semantic_errors():
         assert _errors(compare_scripts(text, rewritten)) == {}, path
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sized(150, 750), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(statements.map(lambda parts: parts))
 def test_random_diagram_against_itself(parts):
     text = "@startuml\n" + "\n".join(parts) + "\n@enduml\n"

@@ -24,10 +24,11 @@ from diagbench.formats.mermaid import read_mermaid
 from diagbench.formats.mermaid.writer import write_mermaid
 from tests.formats_grammar import corpus, generate
 from tests.formats_oracle import outcomes
+from tests.sizes import sized
 
-MERMAID = {("mermaid", "flowchart"): 12, ("mermaid", "class"): 12, ("mermaid", "er"): 12,
-           ("mermaid", "state"): 12}
-OTHERS = {("dot", "graph"): 150, ("dbml", "er"): 100}
+MERMAID = dict.fromkeys((("mermaid", "flowchart"), ("mermaid", "class"), ("mermaid", "er"),
+                         ("mermaid", "state")), sized(12, 120))
+OTHERS = {("dot", "graph"): sized(150, 1500), ("dbml", "er"): sized(100, 1000)}
 
 
 def canonical(d: GraphDiagram) -> tuple:
@@ -48,6 +49,7 @@ def same(a: GraphDiagram, b: GraphDiagram) -> bool:
     return a == b if a.kind != "state" else canonical(a) == canonical(b)
 
 
+@pytest.mark.differential
 def test_generated_diagrams_count_as_their_engines_draw():
     generated = corpus({**MERMAID, **OTHERS}, seed=15)
     items = [(g.language, g.kind, g.text) for g in generated]
@@ -63,7 +65,7 @@ def test_generated_diagrams_count_as_their_engines_draw():
         assert o.agrees, (o.parsed, o.drawn, o.text)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=sized(120, 600), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["flowchart", "class", "er", "state"]))
 def test_mermaid_writer_output_parses_back_identically(seed, kind):
     text = generate(random.Random(seed), "mermaid", kind).text

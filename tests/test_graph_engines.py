@@ -21,6 +21,7 @@ from diagbench.formats.dot import read_dot, write_dot
 from diagbench.formats.mermaid import read_mermaid
 from diagbench.languages import read
 from diagbench.render.graph_svg import graphviz_statistics, mermaid_statistics
+from tests.sizes import sized
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld"
 COUNTED = ("entities", "relations", "clusters", "notes")
@@ -256,7 +257,7 @@ def dot_diagrams(draw) -> GraphDiagram:
     return GraphDiagram("dot", "graph", entities, relations, clusters, ())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=sized(60, 300), deadline=None)
 @given(dot_diagrams())
 def test_dot_writer_output_parses_back_identically(diagram):
     once = read_dot(write_dot(diagram))[0]
@@ -265,7 +266,7 @@ def test_dot_writer_output_parses_back_identically(diagram):
     assert once.diagram.counts() == diagram.counts()
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=sized(80, 400), deadline=None)
 @given(st.binary(max_size=300))
 def test_random_bytes_never_raise(data):
     text = data.decode("utf-8", "replace")

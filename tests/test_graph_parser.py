@@ -17,6 +17,7 @@ from diagbench.formats.plantuml.graph_writer import structure, write_graph
 from diagbench.formats.plantuml.read import read_plantuml
 from tests.graph_corpus import render_statistics
 from tests.graph_grammar import corpus, diagram
+from tests.sizes import sized
 
 
 def one(text: str):
@@ -112,7 +113,8 @@ def test_unclosed_blocks_are_reported_with_their_line():
     assert any(d.line == 2 and "never closed" in d.reason for d in p.diagnostics)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sized(200, 1000), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=400))
 def test_random_bytes_never_raise(data):
     text = data.decode("utf-8", errors="replace")
@@ -121,7 +123,7 @@ def test_random_bytes_never_raise(data):
     read_plantuml("@startuml\nclass A\n" + text + "\n@enduml\n")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=sized(150, 750), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(("class", "component", "usecase", "state", "c4")))
 @example(118608, "usecase")  # two actors and an arrow: `actor` lines read as a sequence
 def test_writer_output_reads_back_the_same(seed, kind):
@@ -144,9 +146,10 @@ def _drawn_counts(parsed, stats):
     return {k: counts[k] for k in keys}, {k: stats[k] for k in keys}
 
 
+@pytest.mark.differential
 def test_generated_diagrams_agree_with_plantuml():
     """A few hundred generated diagrams and their written-back forms, one warm batch."""
-    diagrams = [(k, t) for k, t in corpus(220, seed=15)
+    diagrams = [(k, t) for k, t in corpus(sized(220, 2200), seed=15)
                 if isinstance(one(t).diagram, GraphDiagram)]  # a few are sequence diagrams
     written = [write_graph(one(text).diagram) for _, text in diagrams]
     stats = render_statistics([t for _, t in diagrams] + written)

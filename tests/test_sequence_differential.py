@@ -15,6 +15,7 @@ from diagbench.formats.plantuml import parse_sequence
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from tests.sequence_grammar import corpus
 from tests.sequence_oracle import check
+from tests.sizes import sized
 
 CASES = {
     # style brackets on every side of the body, and on the left head
@@ -166,8 +167,9 @@ def test_teoz_diagram_compared_through_its_classic_rendering():
     assert verdict.agrees, verdict
 
 
+@pytest.mark.differential
 def test_generated_diagrams_agree_with_plantuml():
-    generated = corpus(seed=14, count=300)
+    generated = corpus(seed=14, count=sized(300, 3000))
     verdicts = check([g.text for g in generated])
     errors = [(g.text, v.engine_error) for g, v in zip(generated, verdicts, strict=True)
               if v.engine_error]

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from diagbench.diagram.sequence import GROUP_KINDS, PARTICIPANT_KINDS
 from diagbench.formats.plantuml import parse_one, parse_sequence
 from diagbench.formats.plantuml.sequence_writer import write_sequence
+from tests.sizes import sized
 
 CODES = ["A", "B", "Bob", "gNB", "AMF_1", "ue.2", "x@y"]
 QUOTED = ['"Web GUI"', '"ACM Runtime"', '"5G Core"']
@@ -92,7 +93,8 @@ def groups(children):
 statements = st.recursive(simple, groups, max_leaves=12)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sized(200, 1000), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(statements, min_size=1, max_size=15), st.booleans())
 def test_written_diagrams_parse_back_identically(parts, with_title):
     lines = (["title A title"] if with_title else []) + [line for p in parts for line in p]
@@ -110,7 +112,7 @@ def _message_lines(parts) -> set[str]:
             and line.split()[0] in (*CODES, *(q.split()[0] for q in QUOTED))}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=sized(300, 1500), deadline=None)
 @given(st.binary(max_size=2000))
 def test_random_bytes_never_raise(data):
     for result in parse_sequence(data.decode("utf-8", errors="replace")):
@@ -123,7 +125,7 @@ FRAGMENTS = ["@startuml", "@enduml", "A -> B", "alt", "else", "end", "note over 
              "!procedure", "<style>", "ref over A", "group [", "create actor X", "... ..."]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=sized(300, 1500), deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=30)), max_size=40))
 def test_random_statement_soup_never_raises(lines):
     for result in parse_sequence("\n".join(lines)):
