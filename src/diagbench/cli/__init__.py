@@ -31,7 +31,7 @@ from diagbench.cli.languages import languages
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
 from diagbench.cli.run import run
-from diagbench.console import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+from diagbench.console import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, QUIET
 
 
 class Diagbench(click.Group):
@@ -47,8 +47,12 @@ class Diagbench(click.Group):
 
 @click.group(cls=Diagbench, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="diagbench")
-def cli() -> None:
-    """Measure how well vision-language models read software diagrams."""
+@click.option("-q", "--quiet", is_flag=True,
+              help="Show no progress (bars on a terminal, lines elsewhere).")
+@click.pass_context
+def cli(ctx: click.Context, quiet: bool) -> None:
+    """Measure how well vision-language models read diagrams."""
+    ctx.meta[QUIET] = quiet
 
 
 for command in (parse, compare, convert, extract, render, ask, run, build_group,
