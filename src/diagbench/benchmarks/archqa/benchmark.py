@@ -246,13 +246,17 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         problems: list[Problem] = []
         logs = {}
         for path in responses:
-            log = read_log(path, questions)
+            try:
+                log = read_log(path, questions)
+            except DataError as exc:  # reported; the other logs are still scored
+                problems.append(Problem(path.stem, *_where(str(exc), path)))
+                continue
             if log.name in answers:
                 raise click.UsageError(f"two logs are named {log.name!r}")
             logs[log.name] = {"file": str(path), "answers": len(log.answers),
                               "unmatched": len(log.unmatched), "duplicates": log.duplicates,
                               "logged_gold_differs": log.gold_differs}
-            problems += [Problem(log.name, str(path), u) for u in log.unmatched[:20]]
+            problems += [Problem(log.name, *_where(u, path)) for u in log.unmatched[:20]]
             answers[log.name] = {
                 qid: Answer(qid, "ok" if a.response is not None else "call_error", a.response,
                             None if a.response is not None else "no response in the log",
@@ -267,6 +271,12 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
              "dataset_hash": digest, "scorer": scorer, "gold": gold, "logs": logs},
             indent=1) + "\n", encoding="utf-8")
         return score_answers(self, dataset, out, answers)
+
+
+def _where(message: str, path: Path) -> tuple[str, str]:
+    """(file, error) of a message "PATH:LINE: reason": ("PATH:LINE", "reason")."""
+    line, _, reason = message.removeprefix(f"{path}:").partition(": ")
+    return (f"{path}:{line}", reason) if line.isdigit() else (str(path), message)
 
 
 def _pct(value: float | None) -> str:
