@@ -106,7 +106,8 @@ class RowAsk:
 
 @dataclass(frozen=True, slots=True)
 class RowMetric:
-    """The one figure each exported row is scored by (`Benchmark.score_row`)."""
+    """A figure: the one each exported row is scored by (`Benchmark.score_row`), or one
+    a run is ranked by (`Benchmark.headline_metrics`)."""
 
     name: str
     higher_is_better: bool
@@ -122,6 +123,19 @@ class RowScore:
     value: float | None
     answer: str | None
     explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """One model's value of a headline metric in a run (`Benchmark.headlines`): the
+    value (None where undefined), the number of samples it is over and its 95 %
+    interval where the benchmark computes one."""
+
+    model: str
+    metric: str
+    value: float | None
+    n: int
+    interval: tuple[float, float] | None = None
 
 
 S = TypeVar("S", bound=Record)  # a score record
@@ -146,6 +160,8 @@ class Benchmark(ABC, Generic[S, T]):
     columns: ClassVar[tuple[Column, ...]] = ()
     #: The figure `score_row` gives (None: rows cannot be scored one by one).
     row_metric: ClassVar[RowMetric | None] = None
+    #: The figures a run is ranked by (`diagbench leaderboard`), in the order shown.
+    headline_metrics: ClassVar[tuple[RowMetric, ...]] = ()
     #: The offline reference models this benchmark offers, as `baseline:NAME`: NAME →
     #: the function answering a request (`"module:function"`, imported when first asked).
     baselines: ClassVar[Mapping[str, str]] = {}
@@ -248,6 +264,10 @@ class Benchmark(ABC, Generic[S, T]):
     @abstractmethod
     def lines(self, summary: T, scores: Mapping[str, list[S]]) -> list[str]:
         """The results as `eval` and `score` print them."""
+
+    def headlines(self, summary: T) -> list[Headline]:
+        """Every model's values of `headline_metrics` in a run's summary."""
+        return []
 
     def failed_inputs(self, data: Dataset, summary: T) -> bool:
         """Whether some input could not be used (the command then exits 3)."""

@@ -28,6 +28,7 @@ from diagbench.cli.convert import convert
 from diagbench.cli.export import export, import_group
 from diagbench.cli.extract import extract
 from diagbench.cli.languages import languages
+from diagbench.cli.leaderboard import leaderboard
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
 from diagbench.cli.run import run
@@ -56,8 +57,8 @@ def cli(ctx: click.Context, quiet: bool) -> None:
 
 
 for command in (parse, compare, convert, extract, render, ask, run, build_group,
-                evaluate_group, score, report, list_benchmarks, languages, cache, export,
-                import_group):
+                evaluate_group, score, report, list_benchmarks, languages, leaderboard, cache,
+                export, import_group):
     cli.add_command(command)
 
 

@@ -27,6 +27,8 @@ from diagbench.benchmarks.protocol import (
     Benchmark,
     DataError,
     Dataset,
+    Headline,
+    RowMetric,
 )
 from diagbench.benchmarks.registry import benchmark
 
@@ -84,6 +86,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     importers = (import_sadu_command,)
     columns = COLUMNS
     row_metric = ROW_METRIC
+    headline_metrics = (RowMetric("accuracy", True, "% of questions answered right (by "
+                                  "the run's scorer), with its 95 % bootstrap interval"),)
 
     def __init__(self) -> None:
         self.scorer = "strict"
@@ -210,6 +214,11 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 + f"{m['format_violations']:>7}{m['outcomes'].get('unparsable', 0):>8}"
                 + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
         return out
+
+    def headlines(self, summary: ArchQASummary) -> list[Headline]:
+        return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
+                         tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None)
+                for name, m in summary.models.items()]
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),
