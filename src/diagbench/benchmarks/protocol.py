@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from diagbench.benchmarks.progress import Bars
+from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -123,19 +124,6 @@ class RowScore:
     value: float | None
     answer: str | None
     explanation: str
-
-
-@dataclass(frozen=True, slots=True)
-class Headline:
-    """One model's value of a headline metric in a run (`Benchmark.headlines`): the
-    value (None where undefined), the number of samples it is over and its 95 %
-    interval where the benchmark computes one."""
-
-    model: str
-    metric: str
-    value: float | None
-    n: int
-    interval: tuple[float, float] | None = None
 
 
 S = TypeVar("S", bound=Record)  # a score record

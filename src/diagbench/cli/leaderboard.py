@@ -24,7 +24,7 @@ def leaderboard(runs: tuple[Path, ...], fmt: str, out: Path | None) -> None:
     gives one, and number of samples. A run that cannot be read is named on stderr
     (exit 3); the others are still shown."""
     from diagbench.benchmarks.leaderboard import leaderboard as board_of
-    from diagbench.benchmarks.leaderboard import render
+    from diagbench.report.leaderboard import render
 
     board = board_of(list(runs))
     text = render(board, fmt)

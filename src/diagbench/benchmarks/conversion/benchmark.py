@@ -22,11 +22,11 @@ from diagbench.benchmarks.protocol import (
     Benchmark,
     DataError,
     Dataset,
-    Headline,
     RowMetric,
 )
 from diagbench.benchmarks.registry import benchmark
 from diagbench.compare.methods import METHODS
+from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
