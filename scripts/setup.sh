@@ -15,6 +15,7 @@ command -v git >/dev/null 2>&1 || missing+=(git)  # compare --method diff runs g
 # extract: EMF/WMF drawings and .doc files of Word documents
 command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-draw-nogui libreoffice-writer-nogui)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)  # diagbench view's browser tests
 command -v obabel >/dev/null 2>&1 || missing+=(openbabel)  # SMILES: the second reader of the tests
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)

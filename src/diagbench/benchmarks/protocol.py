@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from diagbench.benchmarks.progress import Bars
 from diagbench.report.leaderboard import Headline
+from diagbench.report.view import SampleView
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -256,6 +257,11 @@ class Benchmark(ABC, Generic[S, T]):
     def headlines(self, summary: T) -> list[Headline]:
         """Every model's values of `headline_metrics` in a run's summary."""
         return []
+
+    def sample_views(self, run: Path) -> Iterator[SampleView]:
+        """Every sample of the scored run `run`, one per model, as `diagbench view` shows
+        it (raises `DataError` when `run` is not a run of this benchmark)."""
+        raise NotImplementedError(f"{self.name} has no per-sample view")
 
     def failed_inputs(self, data: Dataset, summary: T) -> bool:
         """Whether some input could not be used (the command then exits 3)."""

@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.asking import Answer, ask_model, replay
+from diagbench.benchmarks.asking import Answer, Ask, ask_model, replay
 from diagbench.benchmarks.jsonl import read_text
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
@@ -95,6 +95,44 @@ def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars,
         replay, settings=s, out=model_dir(run, name) / "responses.jsonl"))
         for name, s in zip(model_names([s.spec for s in models]), models, strict=True)}
     return score_answers(bench, data, run, answers, executor, bars)
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A scored run read back for viewing: its data, every ask (of every round), each
+    model's answers by ask id (from its saved responses) and its score records."""
+
+    data: Dataset
+    asks: Mapping[str, Ask]
+    answers: Mapping[str, Mapping[str, Answer]]
+    scores: Mapping[str, list[Any]]
+
+    def ask(self, ident: str) -> Ask:
+        """The ask `ident` (an empty one where the data no longer has it)."""
+        return self.asks.get(ident) or Ask(ident, "", None)
+
+    def text(self, model: str, ident: str) -> str | None:
+        """The text `model` answered to the ask `ident` (None: none)."""
+        answer = self.answers.get(model, {}).get(ident)
+        return answer.text if answer else None
+
+
+def replayed(bench: Benchmark[Any, Any], run: Path) -> Replayed:
+    """The run `run` of `bench` read back (no model is called)."""
+    manifest = read_manifest(bench, run)
+    data = bench.samples(run, no_bars, **manifest["options"])
+    models = [ModelSettings.from_json(entry) for entry in manifest["models"]]
+    names = model_names([s.spec for s in models])
+    asks: dict[str, Ask] = {}
+
+    def recorded(batch: list[Ask], settings: ModelSettings, out: Path) -> dict[str, Answer]:
+        asks.update((a.id, a) for a in batch)
+        return replay(batch, settings, out)
+
+    answers = {name: bench.answers(data, partial(
+        recorded, settings=s, out=model_dir(run, name) / "responses.jsonl"))
+        for name, s in zip(names, models, strict=True)}
+    return Replayed(data, asks, answers, bench.load_scores(run, names))
 
 
 def rereport(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunResult:

@@ -32,6 +32,7 @@ from diagbench.cli.leaderboard import leaderboard
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
 from diagbench.cli.run import run
+from diagbench.cli.view import view
 from diagbench.console import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, QUIET
 
 
@@ -57,8 +58,8 @@ def cli(ctx: click.Context, quiet: bool) -> None:
 
 
 for command in (parse, compare, convert, extract, render, ask, run, build_group,
-                evaluate_group, score, report, list_benchmarks, languages, leaderboard, cache,
-                export, import_group):
+                evaluate_group, score, report, list_benchmarks, languages, leaderboard, view,
+                cache, export, import_group):
     cli.add_command(command)
 
 

@@ -33,9 +33,12 @@ from diagbench.benchmarks.registry import benchmark
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from diagbench.benchmarks.archqa.records import ArchQAScore, ArchQASummary
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.executors.protocol import Executor
+    from diagbench.report.view import SampleView
 
 
 @benchmark("archqa")
@@ -214,6 +217,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 + f"{m['format_violations']:>7}{m['outcomes'].get('unparsable', 0):>8}"
                 + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
         return out
+
+    def sample_views(self, run: Path) -> Iterator[SampleView]:
+        from diagbench.benchmarks.archqa.view import sample_views
+        return sample_views(self, run)
 
     def headlines(self, summary: ArchQASummary) -> list[Headline]:
         return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],

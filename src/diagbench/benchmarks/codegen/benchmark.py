@@ -22,8 +22,11 @@ from diagbench.languages import category_names, names
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary
+    from diagbench.report.view import SampleView
 
 _CATEGORIES = category_names()
 _LANGUAGES = names()
@@ -107,6 +110,10 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
 
     headline_metrics = tuple(RowMetric(f"validity {p}", True, f"% of codes written with "
                                        f"{p} prompting that render") for p in PROMPTINGS)
+
+    def sample_views(self, run: Path) -> Iterator[SampleView]:
+        from diagbench.benchmarks.codegen.view import sample_views
+        return sample_views(self, run)
 
     def headlines(self, summary: CodegenSummary) -> list[Headline]:
         return [Headline(name, f"validity {p}", cell["validity"], cell["n"])

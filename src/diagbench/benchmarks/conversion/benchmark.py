@@ -29,8 +29,11 @@ from diagbench.compare.methods import METHODS
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.conversion.records import ConversionScore, ConversionSummary
+    from diagbench.report.view import SampleView
 
 
 @benchmark("conversion")
@@ -137,6 +140,10 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
             for method in METHODS:
                 out += table2(pooled([s.result for s in by_method(model, method)]), method)
         return out
+
+    def sample_views(self, run: Path) -> Iterator[SampleView]:
+        from diagbench.benchmarks.conversion.view import sample_views
+        return sample_views(self, run)
 
     def headlines(self, summary: ConversionSummary) -> list[Headline]:
         from diagbench.benchmarks.conversion.report import total_error_rate

@@ -26,10 +26,13 @@ from diagbench.languages import category_names, names
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
     from diagbench.benchmarks.synthesis import Prompting
     from diagbench.executors.protocol import Executor
+    from diagbench.report.view import SampleView
 
 _TASKS = ("structural", "association", "problem_match", "description_match",
           "model_question", "image_to_code")
@@ -176,6 +179,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                summary: StructureSummary) -> Path:
         from diagbench.benchmarks.structure.report import write_report
         return write_report(run, summary)
+
+    def sample_views(self, run: Path) -> Iterator[SampleView]:
+        from diagbench.benchmarks.structure.view import sample_views
+        return sample_views(self, run)
 
     def headlines(self, summary: StructureSummary) -> list[Headline]:
         return [h for name, m in summary.models.items() for h in (
