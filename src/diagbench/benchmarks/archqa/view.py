@@ -14,11 +14,11 @@ from diagbench.benchmarks.protocol import DataError
 from diagbench.report.view import SampleView, as_text
 
 if TYPE_CHECKING:
-    from diagbench.benchmarks.archqa.benchmark import ArchQABenchmark
     from diagbench.benchmarks.archqa.records import ArchQAScore
+    from diagbench.benchmarks.protocol import Benchmark
 
 
-def sample_views(bench: ArchQABenchmark, run: Path) -> Iterator[SampleView]:
+def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
     """The views of `run`: asked questions with their prompts, or logged answers."""
     try:
         manifest = json.loads(read_text(run / "manifest.json"))
@@ -36,7 +36,7 @@ def sample_views(bench: ArchQABenchmark, run: Path) -> Iterator[SampleView]:
             yield _view(bench.name, s, ask.prompt, ask.image, back.text(model, s.id))
 
 
-def _logged(bench: ArchQABenchmark, run: Path, manifest: Mapping) -> Iterator[SampleView]:
+def _logged(bench: Benchmark, run: Path, manifest: Mapping) -> Iterator[SampleView]:
     from diagbench.benchmarks.archqa.answers import read_log
     from diagbench.benchmarks.archqa.data import load_data
 
