@@ -165,7 +165,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     def summarize(self, data: Dataset, scores: Mapping[str, list[ArchQAScore]]
                   ) -> ArchQASummary:
         from diagbench.benchmarks.archqa.summary import summarize
-        return summarize(self.scorer, scores)
+        return summarize(self.scorer, scores, data.samples)
 
     def read_summary(self, data: dict) -> ArchQASummary:
         from diagbench.benchmarks.archqa.records import ArchQASummary
