@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
+from diagbench.benchmarks.archqa.hard import pattern_accuracy
 from diagbench.benchmarks.archqa.judging import judge_summary
 from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary, Question
 from diagbench.benchmarks.archqa.sadu_retrieval import sadu_table7
@@ -132,9 +133,11 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
 
 def paper_views(scorer: str, scores: list[ArchQAScore], questions: Mapping[str, Question]
                 ) -> dict[str, Any]:
-    """Table 7 as SADU's script computes it (``retrieval_sadu``, `--scorer sadu` only)."""
-    table7 = sadu_table7(scorer, scores, questions)
-    return {} if table7 is None else {"retrieval_sadu": table7}
+    """Table 7 as SADU's script computes it (``retrieval_sadu``, `--scorer sadu` only)
+    and, on SADU's hard set, Table 11's accuracy per arrow pattern (``by_pattern``)."""
+    views = {"retrieval_sadu": sadu_table7(scorer, scores, questions),
+             "by_pattern": pattern_accuracy(scores, questions)}
+    return {k: v for k, v in views.items() if v is not None}
 
 
 def summarize(scorer: str, scores: Mapping[str, list[ArchQAScore]],
