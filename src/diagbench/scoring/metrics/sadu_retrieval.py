@@ -68,10 +68,15 @@ def _overlap(predicted: Any, gold: Any) -> tuple[str, int] | None:
 
 
 def sadu_retrieval(answers: Sequence[tuple[Any, Any]], unformed: int = 0) -> SaduRetrieval:
-    """Table 7 over `answers`, pairs (prediction, gold) already in the form SADU's script
-    compares (see the module's docstring); a prediction of None was not read. `unformed`
-    more answers were read but could not be put in that form (SADU's script stops on
-    them): they count in the rates' denominators and in `uncomparable`.
+    """Table 7 of 003_26afdd344a01d15b.txt §4.2.2 as SADU's script computes it, over
+    `answers`, pairs (prediction, gold) already in the form the script compares (see
+    the module's docstring); a prediction of None was not read. `unformed` more answers
+    were read but could not be put in that form (SADU's script stops on them): they
+    count in the rates' denominators and in `uncomparable`.
+
+    >>> r = sadu_retrieval([(["A", "A"], ["A"]), (["B"], ["A", "B"])])
+    >>> r.superset_rate, r.subset_rate, r.missing, r.spurious, r.f1
+    (0.5, 0.5, 1.0, 1.0, 0.6666666666666666)
 
     Edge cases: no answer → every rate None, total 0; no answer scored → Precision,
     Recall and F1 None; no answer missing (or adding) anything → Missing (Spurious)
