@@ -1,8 +1,9 @@
 """An answer naming two values (`3 or 4`, `A or B`, `True or False`) states neither: it
 is ambiguous and wrong wherever it is read — the number, choice and yes/no readers of
-`scoring`, and through them every benchmark's reader (structure's four answer types,
-prior-bias's verdicts, archqa's strict and SADU scorers) — while a value stated once,
-with other numbers or letters elsewhere in the answer, is still read."""
+`scoring`, and through them every benchmark's reader (structure's four answer types and
+its judge's verdict, prior-bias's verdicts, archqa's strict and SADU scorers) — while a
+value stated once, with other numbers or letters elsewhere in the answer, is still
+read."""
 
 from __future__ import annotations
 
@@ -114,3 +115,11 @@ def test_archqa_scorers_call_a_type_naming_two_values_wrong(scorer):
                  ["association"], "type_on_the_relation", "retrieval")
     response = '[start] {"answer": ["association or aggregation"]} [end]'
     assert judge(scorer, q, response, q.gold).correct is False
+
+
+@pytest.mark.parametrize("reply", ["correct: true or false", "correct: true/false",
+                                   "correct: true, maybe false", "correct: true\ncorrect: false"])
+def test_structure_judge_verdict_naming_two_values_is_no_verdict(reply):
+    from diagbench.benchmarks.structure.judging import parse_verdict
+
+    assert parse_verdict(reply).status == "unparsable"
