@@ -160,3 +160,14 @@ def test_no_judge_without_the_diagrams(tmp_path):
     done = _run("score", "archqa", "--judge", "baseline:blind", "--out", str(tmp_path / "r"),
                 "--responses", *map(str, logs))
     assert done.returncode == 2 and "--judge needs --data" in done.stderr
+
+
+def test_the_patterns_come_back_from_an_export(tmp_path):
+    source = _write_hard(tmp_path / "SAD_hard")
+    assert _run("import", "sadu", str(source), "--out", str(tmp_path / "data")).returncode == 0
+    assert _run("export", str(tmp_path / "data"), "--out", str(tmp_path / "hf")).returncode == 0
+    done = _run("import", "hf", str(tmp_path / "hf"), "--out", str(tmp_path / "back"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "back" / "questions.jsonl").read_bytes() == \
+        (tmp_path / "data" / "questions.jsonl").read_bytes()
+    assert '"pattern": "multi_arrow"' in (tmp_path / "back" / "questions.jsonl").read_text()
