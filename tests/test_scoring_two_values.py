@@ -17,40 +17,33 @@ from diagbench.benchmarks.structure.scoring import read_answer
 from diagbench.scoring.strict import parse_choice, parse_number
 from diagbench.scoring.truth import parse_truth
 
+TWO_NUMBERS = ["3 or 4", "Answer: 3 or 4", "The answer is 3 or 4.", "3 (or 4)", "3, maybe 4",
+               "The answer is 3, or possibly 4", "3-4", "3 to 4", "Answer: 3/4", "3 and 4",
+               "3 classes or 4", "either 3 or 4", "**Answer:** 3 or 4 classes",
+               "Answer: 3.5 or 4.5."]
+TWO_CHOICES = ["A or B", "Answer: A or B", "(A) or (B)", "B or C.", "Answer: (B), maybe (C)",
+               "B) or C)", "B, C", "Answer: NONE or A"]
 
-@pytest.mark.parametrize("answer", [
-    "3 or 4", "Answer: 3 or 4", "The answer is 3 or 4.", "3 (or 4)", "3, maybe 4",
-    "The answer is 3, or possibly 4", "3-4", "3 to 4", "Answer: 3/4", "3 and 4",
-    "3 classes or 4", "either 3 or 4", "**Answer:** 3 or 4 classes", "Answer: 3.5 or 4.5.",
+
+@pytest.mark.parametrize(("reader", "answer"), [(parse_number, a) for a in TWO_NUMBERS]
+                         + [(parse_choice, a) for a in TWO_CHOICES])
+def test_a_value_offered_with_another_is_ambiguous(reader, answer):
+    assert (reader(answer).value, reader(answer).status) == (None, "ambiguous")
+
+
+@pytest.mark.parametrize(("reader", "answer", "value"), [
+    (parse_number, "13 classes", 13.0),
+    (parse_number, "12 classes are drawn, 3 of them abstract", 12.0),
+    (parse_number, "Answer: 1,200", 1200.0), (parse_number, "Answer: 3 or 3.0", 3.0),
+    (parse_number, "Answer: 7 (from 3 + 4)", 7.0),
+    (parse_number, "The diagram has 3 classes.\nAnswer: 5", 5.0),
+    (parse_number, "Answer: 4.", 4.0), (parse_number, "3,", 3.0),
+    (parse_choice, "B. A is wrong", "B"), (parse_choice, "Answer: B (A is wrong)", "B"),
+    (parse_choice, "B) Because A class is drawn", "B"),
+    (parse_choice, "Answer: B, A class has no arrow", "B"),
 ])
-def test_a_number_offered_with_another_is_ambiguous(answer):
-    assert parse_number(answer).status == "ambiguous"
-    assert parse_number(answer).value is None
-
-
-@pytest.mark.parametrize(("answer", "value"), [
-    ("13 classes", 13.0), ("12 classes are drawn, 3 of them abstract", 12.0),
-    ("Answer: 1,200", 1200.0), ("Answer: 3 or 3.0", 3.0), ("Answer: 7 (from 3 + 4)", 7.0),
-    ("The diagram has 3 classes.\nAnswer: 5", 5.0), ("Answer: 4.", 4.0), ("3,", 3.0),
-])
-def test_one_number_stated_is_still_read(answer, value):
-    assert parse_number(answer).value == value
-
-
-@pytest.mark.parametrize("answer", [
-    "A or B", "Answer: A or B", "(A) or (B)", "B or C.", "Answer: (B), maybe (C)",
-    "B) or C)", "B, C", "Answer: NONE or A",
-])
-def test_a_choice_offered_with_another_is_ambiguous(answer):
-    assert parse_choice(answer).status == "ambiguous"
-
-
-@pytest.mark.parametrize(("answer", "value"), [
-    ("B. A is wrong", "B"), ("Answer: B (A is wrong)", "B"),
-    ("B) Because A class is drawn", "B"), ("Answer: B, A class has no arrow", "B"),
-])
-def test_one_choice_stated_is_still_read(answer, value):
-    assert parse_choice(answer).value == value
+def test_one_value_stated_is_still_read(reader, answer, value):
+    assert reader(answer).value == value
 
 
 @pytest.mark.parametrize("answer", [
