@@ -171,3 +171,12 @@ def test_the_patterns_come_back_from_an_export(tmp_path):
     assert (tmp_path / "back" / "questions.jsonl").read_bytes() == \
         (tmp_path / "data" / "questions.jsonl").read_bytes()
     assert '"pattern": "multi_arrow"' in (tmp_path / "back" / "questions.jsonl").read_text()
+
+
+def test_a_log_line_without_its_question_is_refused_without_data(tmp_path):
+    log = tmp_path / "hard_model-z.log"
+    log.write_text(json.dumps({"diagram_type": "structural", "file": "img.json",
+                               "question": SOURCE_Q, "response": _marked(["Clerk"])}) + "\n")
+    done = _run("score", "archqa", "--out", str(tmp_path / "r"), "--responses", str(log))
+    assert done.returncode == 3 and f"{log}:1: not a SADU response line" in done.stderr
+    assert "Traceback" not in done.stderr
