@@ -12,7 +12,10 @@ An answer states its choice or number when, on the answer with markdown removed,
 
 otherwise it is read as one only when exactly one candidate occurs in it (a lone
 `(C)`; a lone number). Several different candidates are `ambiguous`, none `unparsed`:
-both are wrong, and counted. Yes/no answers are read by `scoring.truth.parse_truth`
+both are wrong, and counted. A value that rules 2–4 find is `ambiguous` too when
+another value is offered beside it as an alternative (`Answer: 3 or 4`, `3 (or 4)`,
+`3, maybe 4`, `3-4`, `3 classes or 4`, `Answer: A or B`, `(B), maybe (C)`): an answer
+naming two values states neither. Yes/no answers are read by `scoring.truth.parse_truth`
 ("Not sure" is Unknown: wrong).
 """
 
@@ -27,6 +30,17 @@ _MARKDOWN = re.compile(r"[*_`\"“”]")
 _ENVELOPE = r"(?:final\s+answer|the\s+answer\s+is|answer|option|choice)\s*(?:is|:|-|=)?\s*:?\s*"
 _CHOICE = r"\(?\b(?P<c>[A-D]|NONE)\b\)?"
 _NUMBER = r"(?P<n>[-+]?\d+(?:\.\d+)?)"
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
+_CHOICE_TOKEN = re.compile(r"\(?(?<![\w'])([A-D]|NONE)(?![\w'])\)?")
+_HEDGE = r"(?:or|maybe|possibly|perhaps|probably)"
+#: What may stand between two values offered as alternatives: a joining mark or word
+#: (or, to, and, a comma, a slash, a dash, a hedge), with brackets and blanks around —
+#: or one word (a unit) and then "or" or "to" (`3 classes or 4`).
+ALTERNATIVE = re.compile(
+    rf"^[\s()\[\]]*(?:(?:,|;|/|-|–|—|~|\bor\b|\bto\b|\band\b|\bvs\b\.?|\b{_HEDGE}\b)"
+    rf"(?:[\s,()\[\]]*\b{_HEDGE}\b)*|[A-Za-z]+\s+(?:or|to)\b(?:\s*\b{_HEDGE}\b)?)"
+    r"[\s()\[\]]*$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +53,29 @@ class Reading:
 
 def _clean(answer: str) -> str:
     return _MARKDOWN.sub("", answer).strip()
+
+
+def offered_with_another(text: str, start: int, end: int,
+                         tokens: list[tuple[int, int, object]]) -> bool:
+    """Whether the value at `start`…`end` of `text` has a different value beside it
+    joined as an alternative (`ALTERNATIVE`); `tokens` are the values of `text` as
+    (start, end, value), in order."""
+    here = next((i for i, (a, b, _) in enumerate(tokens) if a <= start and end <= b), None)
+    if here is None:
+        return False
+    value = tokens[here][2]
+    for other in (here - 1, here + 1):
+        if 0 <= other < len(tokens) and tokens[other][2] != value:
+            left, right = sorted((tokens[here], tokens[other]))
+            if ALTERNATIVE.match(text[left[1]:right[0]]):
+                return True
+    return False
+
+
+def _choice_tokens(text: str, options: tuple[str, ...]) -> list[tuple[int, int, object]]:
+    return [(m.start(), m.end(), m.group(1)) for m in _CHOICE_TOKEN.finditer(text)
+            if m.group(1) in options and (m.group(0).startswith("(") or not re.match(
+                r"\s+(?!or\b|and\b)[a-z]", text[m.end():]))]
 
 
 def parse_choice(answer: str | None, options: tuple[str, ...] = ("A", "B", "C", "D", "NONE")
@@ -61,6 +98,9 @@ def parse_choice(answer: str | None, options: tuple[str, ...] = ("A", "B", "C", 
                             (envelope, lines[-1] if lines else ""), (opening, text)):
         m = pattern.search(target)
         if m and m.group("c").upper() in options:
+            if offered_with_another(target, m.start("c"), m.end("c"),
+                                    _choice_tokens(target, options)):
+                return Reading(None, "ambiguous")
             return Reading(m.group("c").upper(), "parsed")
     found = _candidates(text, options)
     if len(found) == 1:
@@ -89,7 +129,7 @@ def parse_number(answer: str | None) -> Reading:
     """
     if answer is None or not answer.strip():
         return Reading(None, "empty")
-    text = _clean(answer).replace(",", "")
+    text = _THOUSANDS.sub("", _clean(answer))
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     whole = re.compile(rf"^\s*{_NUMBER}\s*[.!]?\s*$")
     envelope = re.compile(rf"{_ENVELOPE}{_NUMBER}", re.I)
@@ -98,6 +138,10 @@ def parse_number(answer: str | None) -> Reading:
                             (envelope, lines[-1] if lines else ""), (opening, text)):
         m = pattern.search(target)
         if m:
+            tokens: list[tuple[int, int, object]] = [
+                (t.start(), t.end(), float(t.group(0))) for t in _NUMBER_TOKEN.finditer(target)]
+            if offered_with_another(target, m.start("n"), m.end("n"), tokens):
+                return Reading(None, "ambiguous")
             return Reading(float(m.group("n")), "parsed")
     found = {float(m.group(0)) for m in re.finditer(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?![\w.])",
                                                     text)}

@@ -10,6 +10,10 @@ Rules, in order, on the answer with markdown, quotes and brackets removed:
 4. its last line is one;
 5. exactly one of the words true / false / unknown occurs in it.
 Otherwise it is Unknown, with status `ambiguous` (several labels) or `unparsed` (none).
+An answer that offers two labels as alternatives is `ambiguous` whatever rule would
+read it (`Answer: True or False`, `True, or maybe false`, `yes/no`, `Yes (or no)`):
+it names two values and states neither. A comma alone joins alternatives only between
+true, false and unknown (`Yes, no arrow is drawn` is a Yes).
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ _OPENING = re.compile(r"^(" + "|".join(sorted(map(re.escape, _WORDS), key=len, r
 _ENVELOPE = re.compile(r"\banswer\s*(?:is|:|-|=)\s*:?\s*(" + "|".join(
     sorted(map(re.escape, _WORDS), key=len, reverse=True)) + r")\b")
 _STRONG = re.compile(r"\b(true|false|unknown)\b")
+_HEDGE = r"(?:maybe|possibly|perhaps|probably)"
+_ALTERNATIVES = re.compile(
+    r"\b(true|false|unknown|yes|no)\b(?=(\s*(?:\bor\b|/|,)(?:\s*(?:\bor\b|" + _HEDGE
+    + r"\b))*\s*)(true|false|unknown|yes|no)\b)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +57,24 @@ def _word(text: str) -> Label | None:
     return _WORDS.get(_TRAILING.sub("", text).strip())
 
 
+def _offers_two(text: str) -> bool:
+    """Whether `text` offers two different labels as alternatives."""
+    for m in _ALTERNATIVES.finditer(text):
+        a, joiner, b = m.group(1), m.group(2), m.group(3)
+        if _WORDS[a] == _WORDS[b]:
+            continue
+        if re.search(r"\bor\b|/", joiner) or {a, b} <= {"true", "false", "unknown"}:
+            return True
+    return False
+
+
 def parse_truth(answer: str | None) -> TruthAnswer:
     """The label an answer gives (see the module docstring for the rules)."""
     if answer is None or not answer.strip():
         return TruthAnswer("Unknown", "empty")
     text = " ".join(_WRAPPERS.sub(" ", answer).lower().split())
+    if _offers_two(text):
+        return TruthAnswer("Unknown", "ambiguous")
     lines = [ln for ln in (_WRAPPERS.sub(" ", x).lower().strip() for x in answer.splitlines())
              if ln]
     for found in (_word(text),

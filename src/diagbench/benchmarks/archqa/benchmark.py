@@ -73,7 +73,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     )
     score_options = (
         click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path),
-                     help="With --responses: the data set the logs answer."),
+                     help="With --responses: the data set the logs answer (without it, "
+                          "each log line's own question and gold answer)."),
         click.option("--responses", multiple=True,
                      type=click.Path(exists=True, dir_okay=False, path_type=Path),
                      help="A response log in SADU's format (repeatable; the model is named "
@@ -172,7 +173,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     def summarize(self, data: Dataset, scores: Mapping[str, list[ArchQAScore]]
                   ) -> ArchQASummary:
         from diagbench.benchmarks.archqa.summary import summarize
-        return summarize(self.scorer, scores)
+        return summarize(self.scorer, scores, data.samples)
 
     def read_summary(self, data: dict) -> ArchQASummary:
         from diagbench.benchmarks.archqa.records import ArchQASummary
@@ -216,7 +217,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 + f"{(f'{ci[0]:.1f}–{ci[1]:.1f}' if ci else '—'):>15}"
                 + f"{m['format_violations']:>7}{m['outcomes'].get('unparsable', 0):>8}"
                 + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
-        return out
+        from diagbench.benchmarks.archqa.hard import table11_lines
+        return out + table11_lines(summary.models)
 
     def sample_views(self, run: Path) -> Iterator[SampleView]:
         from diagbench.benchmarks.archqa.view import sample_views
@@ -231,10 +233,11 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                         data: Path | None = None, responses: tuple[Path, ...] = (),
                         scorer: str = "strict", gold: str = "published",
                         judge: str | None = None, out: Path | None = None, **_: Any) -> Any:
-        """`score archqa --data DATA --responses LOG… --out RUN`: score response logs in
+        """`score archqa [--data DATA] --responses LOG… --out RUN`: score response logs in
         SADU's format (each a model named after its file; the files after the first
-        --responses are logs too) into RUN. Without --responses, PATHS is one run of
-        `eval archqa` scored again (with --scorer and --gold)."""
+        --responses are logs too) into RUN; without --data the logs' own questions and
+        gold answers (`log_questions`). Without --responses, PATHS is one run of `eval
+        archqa` scored again (with --scorer and --gold)."""
         if not responses:
             if data is not None or out is not None:
                 raise click.UsageError("--data and --out go with --responses")
@@ -242,31 +245,39 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
             self.gold_override = gold
             self.judge_override = judge
             return None
-        if data is None or out is None:
-            raise click.UsageError("--responses needs --data and --out")
+        if out is None:
+            raise click.UsageError("--responses needs --out")
+        if data is None and judge:
+            raise click.UsageError("--judge needs --data: the judge sees the diagram")
         folders = [p for p in paths if p.is_dir()]
         if folders:
             raise click.UsageError(f"{folders[0]}: a directory; give either a run RUN or "
                                    "--responses LOG…")
         responses = tuple(responses) + tuple(paths)
-        from diagbench.benchmarks.archqa.answers import read_log
+        from diagbench.benchmarks.archqa.answers import Log, read_log
         from diagbench.benchmarks.archqa.data import load_data
+        from diagbench.benchmarks.archqa.log_questions import logs_as_data
         from diagbench.benchmarks.asking import Answer
         from diagbench.benchmarks.protocol import Problem
         from diagbench.benchmarks.runs import score_answers
         from diagbench.models.response import Usage
 
-        questions, self.images, digest = load_data(data)
+        problems: list[Problem] = []
+        read: list[tuple[Path, Log]] = []
+        if data is not None:
+            questions, self.images, digest = load_data(data)
+            for path in responses:
+                try:
+                    read.append((path, read_log(path, questions)))
+                except DataError as exc:  # reported; the other logs are still scored
+                    problems.append(Problem(path.stem, *_where(str(exc), path)))
+        else:
+            questions, logged, digest = logs_as_data(responses)
+            read = list(zip(responses, logged, strict=True))
         self.scorer, self.gold, self.judge = scorer, gold, judge
         answers: dict[str, dict[str, Answer]] = {}
-        problems: list[Problem] = []
         logs = {}
-        for path in responses:
-            try:
-                log = read_log(path, questions)
-            except DataError as exc:  # reported; the other logs are still scored
-                problems.append(Problem(path.stem, *_where(str(exc), path)))
-                continue
+        for path, log in read:
             if log.name in answers:
                 raise click.UsageError(f"two logs are named {log.name!r}")
             logs[log.name] = {"file": str(path), "answers": len(log.answers),
@@ -280,10 +291,11 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                                   a.tokens.get("reasoning") or 0))
                 for qid, a in log.answers.items()}
         out.mkdir(parents=True, exist_ok=True)
-        dataset = Dataset(questions, problems, {"data": str(data), "dataset_hash": digest,
+        source = None if data is None else str(data)
+        dataset = Dataset(questions, problems, {"data": source, "dataset_hash": digest,
                                                 "questions": len(questions)})
         (out / "manifest.json").write_text(json.dumps(
-            {"benchmark": self.name, "source": "response logs", "data": str(data),
+            {"benchmark": self.name, "source": "response logs", "data": source,
              "dataset_hash": digest, "scorer": scorer, "gold": gold, "logs": logs},
             indent=1) + "\n", encoding="utf-8")
         return score_answers(self, dataset, out, answers)

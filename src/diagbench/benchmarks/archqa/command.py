@@ -30,21 +30,27 @@ GOLD_OPTION = click.option(
               help="Directory for the data set.")
 def import_sadu_command(source: Path, out: Path) -> None:
     """Read SADU's dataset/SAD folder (behavior, structural, ER; each with Diagram,
-    json_object, QA) into OUT: annotations.jsonl, questions.jsonl (questions and answers
-    as published, and recomputed from the annotations) and import.json (the differences
-    between the two, each with its reason). Images stay in SOURCE. Exit 3 when SOURCE
-    cannot be read."""
-    from diagbench.benchmarks.archqa.sadu_import import import_sadu
+    json_object, QA) or its dataset/SAD_hard folder (long_arrow, multiple_arrow,
+    not_right_arrow, overlap_arrow; numbered cases in each) into OUT: annotations.jsonl,
+    questions.jsonl (questions and answers as published, and recomputed from the
+    annotations; the hard set's with their arrow pattern) and import.json (the
+    differences between the two, each with its reason). Images stay in SOURCE. Exit 3
+    when SOURCE cannot be read."""
+    from diagbench.benchmarks.archqa.hard import is_sad_hard, read_sad_hard
+    from diagbench.benchmarks.archqa.sadu_import import import_sadu, read_sadu
     from diagbench.benchmarks.protocol import DataError
 
     try:
-        info = import_sadu(source, out)
+        info = import_sadu(source, out, read_sad_hard if is_sad_hard(source) else read_sadu)
     except DataError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     share = 100 * info["recomputed_equal"] / info["questions"] if info["questions"] else 0.0
     click.echo(f"{info['questions']} questions about {info['diagrams']} diagrams "
                f"({', '.join(f'{k} {v}' for k, v in info['by_family'].items())})")
+    if "by_pattern" in info:
+        click.echo("arrow patterns: " + ", ".join(f"{k} {v}" for k, v in
+                                                  info["by_pattern"].items()))
     click.echo(f"gold answers recomputed equal: {info['recomputed_equal']} ({share:.2f} %)")
     for reason, n in sorted(info["differences_by_reason"].items(), key=lambda x: -x[1]):
         click.echo(f"  {n:>4}  {reason}")

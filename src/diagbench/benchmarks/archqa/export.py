@@ -25,6 +25,8 @@ COLUMNS = (
     Column("kind", "string", "counting or retrieval."),
     Column("difficulty", "string", "The difficulty SADU gives (null where none).",
            nullable=True),
+    Column("pattern", "string", "The arrow pattern of SADU's hard set (long_arrow, "
+           "multi_arrow, not_right_arrow, overlap_arrow; null elsewhere).", nullable=True),
     Column("image", "image", "The diagram image."),
     Column("annotation", "json", "The diagram's annotation in SADU's schema (entities with "
            "attributes and methods, clusters, relations with label, direction, type and "
@@ -84,7 +86,7 @@ def export_rows(data: Path) -> Export:
             path = _image_path(data, a.image, a.id)
             yield {"id": q.id, "diagram": q.diagram, "family": q.family, "text": q.text,
                    "gold": q.gold, "recomputed": q.recomputed, "subtype": q.subtype,
-                   "kind": q.kind, "difficulty": q.difficulty,
+                   "kind": q.kind, "difficulty": q.difficulty, "pattern": q.pattern,
                    "image": {"bytes": cache[q.diagram], "path": path},
                    "annotation": a.to_json() | {"image": path}}
 
@@ -121,7 +123,8 @@ def _question(row: Mapping[str, Any]) -> Question:
     from diagbench.benchmarks.archqa.records import Question
 
     return Question(row["id"], row["diagram"], row["family"], row["text"], row["gold"],
-                    row["subtype"], row["kind"], row["difficulty"], row["recomputed"])
+                    row["subtype"], row["kind"], row["difficulty"], row["recomputed"],
+                    row.get("pattern"))
 
 
 def ask_row(row: Mapping[str, Any]) -> RowAsk:

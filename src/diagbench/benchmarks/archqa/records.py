@@ -116,7 +116,9 @@ class Question:
     """One question: id (``family/file/N``, N its place in the published QA file), the
     diagram it asks about, its text (with the strict output format), the gold answer as
     published, the gold answer diagbench recomputes from the annotation (None where it
-    cannot), subtype, kind and difficulty (None where SADU gives none)."""
+    cannot), subtype, kind, difficulty (None where SADU gives none) and, in SADU's hard
+    set, the arrow pattern it tests (`hard.PATTERNS`; None elsewhere, and then left out
+    of the JSON)."""
 
     id: str
     diagram: str
@@ -127,9 +129,13 @@ class Question:
     kind: Kind
     difficulty: str | None = None
     recomputed: Any = None
+    pattern: str | None = None
 
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if self.pattern is None:
+            del data["pattern"]
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Question:
@@ -137,7 +143,7 @@ class Question:
             raise ValueError(f"unknown family {data['family']!r} or kind {data['kind']!r}")
         return cls(data["id"], data["diagram"], data["family"], data["text"], data["gold"],
                    data["subtype"], data["kind"], data.get("difficulty"),
-                   data.get("recomputed"))
+                   data.get("recomputed"), data.get("pattern"))
 
 
 Status = Literal["ok", "unparsable", "call_error", "missing"]

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from diagbench.benchmarks.archqa.hard import PATTERN_IDS, PATTERN_NAMES, table11_rows
 from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary
 from diagbench.report.html import HtmlReport
 
@@ -76,6 +77,19 @@ def write_report(run: Path, summary: ArchQASummary,
                   "SupersetRate", "Missing", "Spurious"],
                  [[name, r["n"], *(r[k] for k in keys)] for name, m in models.items()
                   if (r := m["retrieval"]["all"])])
+    if any(m.get("retrieval_sadu") for m in models.values()):
+        report.paragraph("Above: Eq. 6–11 as §3.3.2 writes them. Below: as SADU's analysis "
+                         "script computes them, which gives its published Table 7 (multisets; "
+                         "unread answers out of the means; Missing and Spurious averaged over "
+                         "the answers where they are not zero).", note=True)
+        report.table(["Model", "n", "in the means", "Precision", "Recall", "F1", "EMRate",
+                      "SubsetRate", "SupersetRate", "Missing", "Spurious"],
+                     [[name, r["total"], r["scored"], *(r[k] for k in keys)]
+                      for name, m in models.items()
+                      if (r := (m.get("retrieval_sadu") or {}).get("all"))])
+    if hard := table11_rows(models):
+        report.heading("Hard set: accuracy per arrow pattern (Table 11)")
+        report.table(["Model", *(PATTERN_NAMES[p] for p in PATTERN_IDS)], hard)
     report.heading("Mean completion tokens (Table 3)")
     report.table(["Model", *_COLUMNS], [[name, *(m["tokens"]["completion"][c] for c in _COLUMNS)]
                                         for name, m in models.items()])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +129,7 @@ def read_sadu(source: Path) -> tuple[list[Annotation], list[Question], list[dict
         objects = sorted((folder / "json_object").glob("*.json"))
         if not objects:
             raise DataError(f"{folder / 'json_object'}: no annotation (is {source} SADU's "
-                            "dataset/SAD folder?)")
+                            "dataset/SAD or dataset/SAD_hard folder?)")
         for path in objects:
             file = path.stem
             image = next((folder / "Diagram" / (file + s) for s in IMAGE_SUFFIXES
@@ -137,21 +138,24 @@ def read_sadu(source: Path) -> tuple[list[Annotation], list[Question], list[dict
                 raise DataError(f"{folder / 'Diagram'}: no image of {file}")
             qa_path = folder / "QA" / f"{file}_QA.json"
             try:
-                annotation = annotation_from_sadu(_load(path), family, file, str(image.resolve()))
-                published = _load(qa_path)
+                annotation = annotation_from_sadu(load_json(path), family, file,
+                                                  str(image.resolve()))
+                published = load_json(qa_path)
             except (KeyError, TypeError, AttributeError) as exc:
                 raise DataError(f"{path}: not a SADU annotation ({exc!r})") from None
             annotations.append(annotation)
             for number, qa in enumerate(published):
-                question, difference = _question(annotation, qa, number, qa_path)
+                question, difference = sadu_question(annotation, qa, number, qa_path)
                 questions.append(question)
                 if difference:
                     differences.append(difference)
     return annotations, questions, differences
 
 
-def _question(annotation: Annotation, qa: dict, number: int, path: Path
-              ) -> tuple[Question, dict | None]:
+def sadu_question(annotation: Annotation, qa: dict, number: int, path: Path
+                  ) -> tuple[Question, dict | None]:
+    """The question `number` of the QA file `path` about `annotation`, and its
+    difference from the recomputed answer (None when they agree)."""
     try:
         subtype, text, gold = qa["metadata"]["sub_type"], qa["question"], qa["answer"]
     except (KeyError, TypeError):
@@ -170,7 +174,7 @@ def _question(annotation: Annotation, qa: dict, number: int, path: Path
                       "reason": explain(annotation, question, computed)}
 
 
-def _load(path: Path) -> Any:
+def load_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -184,9 +188,14 @@ def reason_class(reason: str) -> str:
     return reason.split(":", 1)[0]
 
 
-def import_sadu(source: Path, out: Path) -> dict:
-    """Read SADU's folder `source` into `out`; return import.json's content."""
-    annotations, questions, differences = read_sadu(source)
+Reader = Callable[[Path], tuple[list[Annotation], list[Question], list[dict]]]
+
+
+def import_sadu(source: Path, out: Path, read: Reader = read_sadu) -> dict:
+    """Read SADU's folder `source` (with `read`: `read_sadu` for dataset/SAD,
+    `hard.read_sad_hard` for dataset/SAD_hard) into `out`; return import.json's
+    content."""
+    annotations, questions, differences = read(source)
     out.mkdir(parents=True, exist_ok=True)
     _write_jsonl(out / "annotations.jsonl", [a.to_json() for a in annotations])
     _write_jsonl(out / "questions.jsonl", [q.to_json() for q in questions])
@@ -195,6 +204,8 @@ def import_sadu(source: Path, out: Path) -> dict:
         "source": str(source.resolve()), "diagrams": len(annotations),
         "questions": len(questions), "recomputed_equal": len(questions) - len(differences),
         "by_family": dict(Counter(q.family for q in questions)),
+        **({"by_pattern": dict(Counter(q.pattern for q in questions))}
+           if any(q.pattern for q in questions) else {}),
         "by_subtype": dict(sorted(Counter(q.subtype for q in questions).items())),
         "differences_by_reason": dict(Counter(reason_class(d["reason"]) for d in differences)),
         "differences_by_subtype": dict(Counter(d["sub_type"] for d in differences)),

@@ -11,8 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
+from diagbench.benchmarks.archqa.hard import pattern_accuracy
 from diagbench.benchmarks.archqa.judging import judge_summary
 from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary, Question
+from diagbench.benchmarks.archqa.sadu_retrieval import sadu_table7
 from diagbench.benchmarks.archqa.scorers import Scorer, gold_form, gold_of, judge
 from diagbench.scoring.metrics.archqa import (
     accuracy_by,
@@ -129,10 +131,23 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
     }
 
 
-def summarize(scorer: str, scores: Mapping[str, list[ArchQAScore]]) -> ArchQASummary:
-    """The summary of every model, and each pair of models compared on the questions
-    both were asked."""
-    models = {name: summarize_model(records) for name, records in scores.items()}
+def paper_views(scorer: str, scores: list[ArchQAScore], questions: Mapping[str, Question]
+                ) -> dict[str, Any]:
+    """Table 7 as SADU's script computes it (``retrieval_sadu``, `--scorer sadu` only)
+    and, on SADU's hard set, Table 11's accuracy per arrow pattern (``by_pattern``)."""
+    views = {"retrieval_sadu": sadu_table7(scorer, scores, questions),
+             "by_pattern": pattern_accuracy(scores, questions)}
+    return {k: v for k, v in views.items() if v is not None}
+
+
+def summarize(scorer: str, scores: Mapping[str, list[ArchQAScore]],
+              questions: Sequence[Question] = ()) -> ArchQASummary:
+    """The summary of every model, with the views of the paper's tables that need the
+    questions (`paper_views`), and each pair of models compared on the questions both
+    were asked."""
+    by_id = {q.id: q for q in questions}
+    models = {name: summarize_model(records) | paper_views(scorer, records, by_id)
+              for name, records in scores.items()}
     names = list(scores)
     paired = []
     for i, a in enumerate(names):

@@ -37,18 +37,27 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
 
 
 def _logged(bench: Benchmark, run: Path, manifest: Mapping) -> Iterator[SampleView]:
+    """The views of logs scored against a data set, or on their own questions (no
+    images then)."""
     from diagbench.benchmarks.archqa.answers import read_log
     from diagbench.benchmarks.archqa.data import load_data
+    from diagbench.benchmarks.archqa.log_questions import logs_as_data
 
-    questions, images, _ = load_data(Path(manifest["data"]))
+    files = {model: Path(entry["file"]) for model, entry in manifest["logs"].items()}
+    images: dict[str, str] = {}
+    if manifest.get("data"):
+        questions, images, _ = load_data(Path(manifest["data"]))
+        logs = {model: read_log(path, questions) for model, path in files.items()}
+    else:
+        questions, read, _ = logs_as_data(list(files.values()))
+        logs = dict(zip(files, read, strict=True))
     by_id = {q.id: q for q in questions}
-    scores = bench.load_scores(run, list(manifest["logs"]))
-    for model, records in scores.items():
-        log = read_log(Path(manifest["logs"][model]["file"]), questions)
+    for model, records in bench.load_scores(run, list(files)).items():
         for s in records:
             q = by_id[s.id]
-            logged = log.answers.get(s.id)
-            yield _view(bench.name, s, q.text, Path(images[q.diagram]),
+            logged = logs[model].answers.get(s.id)
+            yield _view(bench.name, s, q.text,
+                        Path(images[q.diagram]) if q.diagram in images else None,
                         logged.response if logged else None)
 
 

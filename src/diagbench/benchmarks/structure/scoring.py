@@ -43,6 +43,8 @@ ANSWER_TYPE = {"structural": "number", "association": "choice", "problem_match":
 _ENVELOPE = re.compile(r"^(?:final\s+answer|the\s+answer\s+is|answer|label)\s*(?:is|:|-|=)\s*",
                        re.I)
 _WRAPPERS = " \t*_`\"'“”‘’."
+_TWO_LABELS = re.compile(r"\s(?:or|/)\s|,\s*(?:or\s+)?(?:maybe|possibly|perhaps)\s|\s\(or\s",
+                         re.I)
 
 
 def read_label(text: str | None) -> tuple[str, str | None]:
@@ -77,6 +79,8 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
     if kind == "label":
         status, label = read_label(text)
         right = label is not None and answer_key(label) == answer_key(str(gold))
+        if label is not None and not right and _TWO_LABELS.search(label):
+            status = "ambiguous"  # "Order Service or Payment Service": two values
         return status, label, right
     t = parse_truth(text)
     value = {"True": "yes", "False": "no"}.get(t.label)

@@ -9,6 +9,7 @@ bools or floats), one module per family:
 - `archqa`: paper 003's question-answering accuracy, counting (Acc@±k, MAE, Bias) and
   retrieval (P/R/F1, EM/subset/superset rates, missing, spurious) metrics, token cost, a
   bootstrap interval on accuracy and a paired comparison of models;
+- `sadu_retrieval`: paper 003's Table 7 as SADU's analysis script computes it;
 - `judge`: paper 003's LLM judge against the rule-based scorer (Table 10's agreement)
   and the categories of their disagreements (§4.5);
 - `structure`: paper 004's image-to-code scores (diagbench's element F1 score and
@@ -68,6 +69,7 @@ from diagbench.scoring.metrics.prior_bias import (
     prerequisite,
     rel_acc,
 )
+from diagbench.scoring.metrics.sadu_retrieval import SaduRetrieval, sadu_retrieval
 from diagbench.scoring.metrics.structure import (
     code_lengths,
     complexity_consistency,
@@ -99,6 +101,7 @@ METRICS: dict[str, Callable] = {
     "mean_absolute_error": mean_absolute_error,
     "count_bias": count_bias,
     "retrieval_scores": retrieval_scores,
+    "sadu_retrieval": sadu_retrieval,
     "mean_tokens": mean_tokens,
     "accuracy_interval": accuracy_interval,
     "paired_accuracy": paired_accuracy,
@@ -123,6 +126,7 @@ __all__ = [
     "PairedTest",
     "Prerequisite",
     "RetrievalScores",
+    "SaduRetrieval",
     "accuracy_by",
     "accuracy_interval",
     "by_length",
@@ -154,6 +158,7 @@ __all__ = [
     "rel_acc",
     "retrieval_disagreement",
     "retrieval_scores",
+    "sadu_retrieval",
     "set_f1",
     "strudel_count_score",
     "tolerance_accuracy",
