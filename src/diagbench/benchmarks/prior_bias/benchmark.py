@@ -160,7 +160,8 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
 
     def lines(self, summary: PriorBiasSummary, scores: Mapping[str, list[PriorBiasScore]]
               ) -> list[str]:
-        """Per model: RelAcc and EM per condition, Δ with its interval, the prerequisite."""
+        """Per model: RelAcc and EM per condition, Δ with its interval, the prerequisite;
+        with several models, Δ on the prerequisite-passing ones."""
         out = []
         for name, model in summary.models.items():
             out.append(f"\n== {name}: {model.answered} answered, {model.errors} failed calls")
@@ -175,6 +176,12 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
                                           for c, v in model.delta_by_condition.items()))
             out.append("prerequisite (EM ≥ 95, prior-free RelAcc ≥ 50): "
                        f"{'passed' if model.prerequisite.passed else 'failed'}")
+        if len(summary.models) > 1:
+            from diagbench.benchmarks.prior_bias.figures import passing_gap
+            gap, passed = passing_gap(summary.models)
+            out.append(f"\nΔ over the {len(passed)} prerequisite-passing models "
+                       f"{_pct(gap.delta)}, over all {len(summary.models)} "
+                       f"{_pct(summary.mean_delta)} (§4.3.2)")
         return out
 
 
