@@ -135,3 +135,9 @@ def test_a_bad_sizes_file_is_a_clear_error(tmp_path):
     (tmp_path / "model_sizes.json").write_text('{"m": 8}')
     with pytest.raises(DataError, match="expected"):
         read_sizes(tmp_path)
+
+
+def test_no_sized_model_leaves_fig_8_out_and_says_why(tmp_path, models):
+    page = write_report(tmp_path, PriorBiasSummary({CLOSED: models[CLOSED]}, None)).read_text()
+    assert "No model has a known size" in page
+    assert not (tmp_path / "plots" / "size_scaling.png").exists()

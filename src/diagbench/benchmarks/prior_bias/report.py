@@ -8,6 +8,7 @@ from pathlib import Path
 
 from diagbench.benchmarks.prior_bias.figures import (
     MEAN,
+    SIZES_FILE,
     Gap,
     SizePoint,
     by_family,
@@ -79,6 +80,9 @@ def write_report(run: Path, summary: PriorBiasSummary) -> Path:
     points = size_scaling(models, identities)
     report.table(["Family", "Model", "size (B)", "RelAcc 2-reverse", "RelAcc 3-reverse"],
                  [[p.family, p.model, f"{p.size:g}", p.reverse2, p.reverse3] for p in points])
+    if not points:
+        report.paragraph(f"No model has a known size: name it with its size (…-8B…) or "
+                         f"write RUN/{SIZES_FILE}.", note=True)
     report.heading("§4.3.2: Δ on the prerequisite-passing subset", 3)
     everyone = next(g for g in families if g.label == MEAN)
     report.paragraph(f"{len(passed)} of {len(models)} models pass the prerequisite"
@@ -95,8 +99,8 @@ def write_report(run: Path, summary: PriorBiasSummary) -> Path:
          "Mean RelAcc and Δ per relation (Fig. 6)."),
         (_gap_bars(plots / "delta_scale.png", by_scale, "Conflict gap per image scale"),
          "Mean RelAcc and Δ per image scale (Fig. 7)."),
-        (_size_lines(plots / "size_scaling.png", points),
-         "RelAcc on 2-reverse and 3-reverse against model size, per family (Fig. 8)."),
+        *([(_size_lines(plots / "size_scaling.png", points), "RelAcc on 2-reverse and "
+            "3-reverse against model size, per family (Fig. 8).")] if points else []),
         (scatter_thresholds(plots / "em_prior_free.png",
                             {n: (models[n].prerequisite.em or 0.0,
                                  models[n].prerequisite.prior_free_rel_acc or 0.0)
