@@ -27,6 +27,22 @@ def test_common_facts_come_out_in_uml_direction(chains):
     assert chains["dependency"] == []  # WordNet has none
 
 
+def test_parts_are_inherited_down_the_wholes_hyponyms(chains):
+    composition = {tuple(c) for c in chains["composition"]}
+    assert ("Plane", "Windshield") in composition  # WordNet's own part meronym
+    assert {("Jet", "Windshield"), ("Bomber", "Cockpit")} <= composition  # kinds of plane
+    assert ("Windshield", "Jet") not in composition
+
+
+def test_curated_groups_reach_the_paper_sizes(chains):
+    widened = load_vocabulary(extra=chains)  # Table 1's largest named cells, one pair each
+    wanted = {"aggregation": 1200, "composition": 1200, "dependency": 1300,
+              "inheritance": 2300}
+    assert all(len(widened.pairs[r]) >= n for r, n in wanted.items())
+    assert widened.prior("dependency", "Chef", "Knife") is True
+    assert widened.prior("aggregation", "Book", "Library") is False
+
+
 def test_names_are_camel_case_and_chains_do_not_repeat(chains):
     for relation, found in chains.items():
         for chain in found:

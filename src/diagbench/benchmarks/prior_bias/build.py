@@ -5,6 +5,9 @@
     DIR/manifest.jsonl         one line per instance (a diagram and one query)
     DIR/build.json             seed, sizes per cell, rejected candidates by reason, versions
 
+With `plan` (no engine) the diagrams, manifest and build.json are written without
+rendering: the manifest lists no images, and eval refuses it.
+
 Nothing in these files depends on the time or the machine: the same seed and
 vocabulary give byte-identical files.
 """
@@ -21,7 +24,7 @@ from pathlib import Path
 from PIL import Image
 
 from diagbench import __version__
-from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Build, generate
+from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Build, Queries, Sizes, generate
 from diagbench.benchmarks.prior_bias.records import ImageFile, Item
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, Vocabulary
 from diagbench.benchmarks.progress import Bars, no_bars
@@ -34,17 +37,44 @@ def scale_name(scale: float) -> str:
     return f"{scale:g}x"
 
 
-def build_benchmark(out: Path, vocabulary: Vocabulary, per_cell: int, seed: int,
-                    engine: Engine, scales: tuple[float, ...] = SCALES,
-                    bars: Bars = no_bars) -> dict:
-    """Write the benchmark into `out`; return the contents of build.json."""
-    build = generate(vocabulary, per_cell, seed)
+def build_benchmark(out: Path, vocabulary: Vocabulary, sizes: Sizes, seed: int,
+                    engine: Engine | None, scales: tuple[float, ...] = SCALES,
+                    bars: Bars = no_bars, queries: Queries = "one") -> dict:
+    """Write the benchmark into `out` (rendered by `engine`, or only planned when it is
+    None); return the contents of build.json."""
+    build = generate(vocabulary, sizes, seed, queries)
     (out / "diagrams").mkdir(parents=True, exist_ok=True)
-    (out / "images").mkdir(exist_ok=True)
     ids = sorted(build.diagrams)
     sources = [build.diagrams[i].source() for i in ids]
     for ident, source in zip(ids, sources, strict=True):
         (out / "diagrams" / f"{ident}.puml").write_text(source, encoding="utf-8")
+    images = _render(out, ids, sources, build, engine, scales, bars) if engine else \
+        {ident: {} for ident in ids}
+    build.instances = [i for i in build.instances if i.diagram in images]
+    _write_manifest(out / "manifest.jsonl", build, images)
+    info = {"diagbench_version": __version__,
+            "plantuml": engine.version() if engine else None, "planned_only": engine is None,
+            "seed": seed, "queries": queries, "per_cell": _common(sizes),
+            "sizes": {c: dict(r) for c, r in sizes.items()},
+            "scales": [scale_name(s) for s in scales],
+            "vocabulary_sha256": vocabulary.sha256, "diagrams": len(images),
+            "instances": len(build.instances),
+            "rendered_inputs": len(build.instances) * len(scales),
+            "cells": _cells(build), "rejected": dict(sorted(build.rejected.items()))}
+    (out / "build.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+    return info
+
+
+def _common(sizes: Sizes) -> int | None:
+    """The size of every cell when they are all the same."""
+    values = {n for row in sizes.values() for n in row.values()}
+    return values.pop() if len(values) == 1 else None
+
+
+def _render(out: Path, ids: list[str], sources: list[str], build: Build, engine: Engine,
+            scales: tuple[float, ...], bars: Bars) -> dict[str, dict[str, ImageFile]]:
+    """Each diagram rendered once and resized to every scale (a failure is counted)."""
+    (out / "images").mkdir(exist_ok=True)
     images: dict[str, dict[str, ImageFile]] = {}
     with (tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(2) as pool,
           bars(len(sources), "rendering") as bar):
@@ -55,16 +85,7 @@ def build_benchmark(out: Path, vocabulary: Vocabulary, per_cell: int, seed: int,
                 continue
             images[ident] = dict(pool.map(lambda s, r=result, i=ident: _scaled(r.image, s, out,
                                                                                i), scales))
-    build.instances = [i for i in build.instances if i.diagram in images]
-    _write_manifest(out / "manifest.jsonl", build, images)
-    info = {"diagbench_version": __version__, "plantuml": engine.version(), "seed": seed,
-            "per_cell": per_cell, "scales": [scale_name(s) for s in scales],
-            "vocabulary_sha256": vocabulary.sha256, "diagrams": len(images),
-            "instances": len(build.instances),
-            "rendered_inputs": len(build.instances) * len(scales),
-            "cells": _cells(build), "rejected": dict(sorted(build.rejected.items()))}
-    (out / "build.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
-    return info
+    return images
 
 
 def _scaled(image: Path, scale: float, out: Path, ident: str) -> tuple[str, ImageFile]:

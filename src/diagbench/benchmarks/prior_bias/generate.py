@@ -8,16 +8,23 @@ Per relation, from the vocabulary's prior pairs shuffled by the seed:
   arrows reversed;
 - 3-mixed: the same three classes, one arrow as the prior says, one reversed
   (only the reversed one is queried);
-- prior-free: each prior-conform diagram with its names cut to their capital
-  letters (GoldenRetriever → GR); a diagram whose abbreviations collide, or
-  that repeats an earlier one, is rejected.
+- prior-free: each prior-conform instance with its names cut to their capital
+  letters (GoldenRetriever → GR); one whose abbreviations collide, or that
+  repeats an earlier instance (diagram and query), is rejected. While the
+  cell is not full, each prior-conform diagram is then abbreviated again with
+  its query reversed (an instance the paper's deduplication also keeps).
 
-Each depicted edge is queried both ways ("does r hold from a to b?", and from
-b to a), so every condition has as many True as False labels. Matched
-instances — prior-conform/2-reverse, 3-reverse/3-mixed, prior-conform/
-prior-free — share names, edge structure and layout (the same class is
-written first on each edge line). Every instance passes `check_instance`
-(the four constraints); candidates that fail are counted by reason.
+One base instance is one diagram with one query, as the paper counts them
+(Appendix D): each diagram asks about its (reversed, in 3-class diagrams)
+edge, forwards and backwards in turn, so every cell has as many True as False
+labels. `queries="both"` asks each depicted edge both ways instead (a
+diagram then gives 2 instances, 4 for 3-reverse). Matched instances —
+prior-conform/2-reverse, 3-reverse/3-mixed, prior-conform/prior-free — share
+names, edge structure, layout (the same class is written first on each edge
+line) and query; a matched group is kept whole or not at all, so no cell
+exceeds its target. Every instance passes `check_instance` (the four
+constraints); every candidate that fails is counted, once per broken
+constraint.
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, PriorRelation, Vocabulary
 from diagbench.diagram.classes import ClassDiagram, Relation, UmlClass
@@ -33,6 +42,15 @@ from diagbench.formats.plantuml.classes import write_class_diagram
 
 CONDITIONS = ("prior-free", "prior-conform", "2-reverse", "3-reverse", "3-mixed")
 CONFLICT = ("2-reverse", "3-reverse", "3-mixed")
+Queries = Literal["one", "both"]
+#: Cells to fill: condition → relation → base instances.
+Sizes = Mapping[str, Mapping[str, int]]
+#: Table 1 of paper 002 (Appendix D); prior-free is what its deduplication left.
+PAPER_SIZES: dict[str, dict[str, int]] = {
+    "prior-free": {"aggregation": 338, "composition": 373, "dependency": 1044,
+                   "inheritance": 1401},
+    **{c: {"aggregation": 1200, "composition": 1200, "dependency": 1300, "inheritance": 2300}
+       for c in ("prior-conform", "2-reverse", "3-reverse", "3-mixed")}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +81,16 @@ class Build:
     instances: list[Instance] = field(default_factory=list)
     rejected: Counter = field(default_factory=Counter)
     serial: Counter = field(default_factory=Counter)  # diagrams numbered per relation × condition
+    counts: Counter = field(default_factory=Counter)  # instances per (condition, relation)
+
+    def fits(self, relation: str, sizes: Sizes, *groups: list[Instance]) -> bool:
+        """Whether every cell these instances fall in stays within its size."""
+        wanted = Counter((i.condition, relation) for group in groups for i in group)
+        return all(self.counts[cell] + n <= sizes[cell[0]][relation]
+                   for cell, n in wanted.items())
+
+    def full(self, relation: str, sizes: Sizes, *conditions: str) -> bool:
+        return any(self.counts[c, relation] >= sizes[c][relation] for c in conditions)
 
 
 def abbreviate(name: str) -> str:
@@ -112,16 +140,22 @@ def _structure(diagram: ClassDiagram, rename) -> tuple:
                    for x in diagram.relations))
 
 
-def generate(vocabulary: Vocabulary, per_cell: int, seed: int = 0) -> Build:
-    """Up to `per_cell` instances per relation × condition (fewer when the vocabulary
+def uniform(per_cell: int) -> dict[str, dict[str, int]]:
+    """The same size in every cell."""
+    return {c: dict.fromkeys(RELATIONS, per_cell) for c in CONDITIONS}
+
+
+def generate(vocabulary: Vocabulary, sizes: Sizes, seed: int = 0, queries: Queries = "one"
+             ) -> Build:
+    """Up to `sizes[condition][relation]` instances per cell (fewer when the vocabulary
     runs out: the shortfall shows in the counts)."""
     build = Build(rejected=Counter(vocabulary.rejected))
     for relation in RELATIONS:
         rng = random.Random(f"{seed}:{relation}")
         pairs = list(vocabulary.pairs[relation])
         rng.shuffle(pairs)
-        _two_class(build, vocabulary, relation, pairs, per_cell)
-        _three_class(build, vocabulary, relation, pairs, per_cell, rng)
+        _two_class(build, vocabulary, relation, pairs, sizes, queries)
+        _three_class(build, vocabulary, relation, pairs, sizes, queries, rng)
     return build
 
 
@@ -138,29 +172,38 @@ def _diagram(build: Build, relation: PriorRelation, condition: str, edges: list[
     return Diagram(ident, ClassDiagram([UmlClass(n) for n in names], edges), first)
 
 
-def _queries(diagram: Diagram, relation: str, condition: str, edges: list[Relation]
-             ) -> list[Instance]:
-    out: list[Instance] = []
-    for edge in edges:
-        for a, b in ((edge.source, edge.target), (edge.target, edge.source)):
-            out.append(Instance(f"{diagram.id}-q{len(out)}", diagram.id, relation, condition,
-                                tuple(diagram.diagram.names), (a, b),
-                                diagram.diagram.holds(relation, a, b)))
-    return out
+def _queries(diagram: Diagram, relation: str, condition: str,
+             asked: list[tuple[str, str]]) -> list[Instance]:
+    return [Instance(f"{diagram.id}-q{k}", diagram.id, relation, condition,
+                     tuple(diagram.diagram.names), (a, b), diagram.diagram.holds(relation, a, b))
+            for k, (a, b) in enumerate(asked)]
 
 
-def _accept(build: Build, vocabulary: Vocabulary, diagram: Diagram,
-            instances: list[Instance], matched: Diagram | None = None) -> bool:
-    """Keep `diagram` and its instances when every instance is valid; else count why."""
-    for instance in instances:
-        broken = check_instance(instance, diagram.diagram, vocabulary,
-                                matched.diagram if matched else None)
-        if broken:
-            build.rejected[f"{instance.condition}: {broken[0]}"] += 1
-            return False
-    build.diagrams[diagram.id] = diagram
-    build.instances += instances
-    return True
+def _asked(edge: Relation, queries: Queries, forwards: bool) -> list[tuple[str, str]]:
+    """The ordered pairs asked about `edge`: both ways, or one way (`forwards`: source to
+    target)."""
+    there, back = (edge.source, edge.target), (edge.target, edge.source)
+    if queries == "both":
+        return [there, back]
+    return [there if forwards else back]
+
+
+def _valid(build: Build, vocabulary: Vocabulary, diagram: Diagram,
+           instances: list[Instance], matched: Diagram | None = None) -> bool:
+    """Whether every instance of `diagram` is valid; else count each broken constraint."""
+    broken = dict.fromkeys(b for instance in instances
+                           for b in check_instance(instance, diagram.diagram, vocabulary,
+                                                   matched.diagram if matched else None))
+    for reason in broken:
+        build.rejected[f"{instances[0].condition}: {reason}"] += 1
+    return not broken
+
+
+def _keep(build: Build, *groups: tuple[Diagram, list[Instance]]) -> None:
+    for diagram, instances in groups:
+        build.diagrams[diagram.id] = diagram
+        build.instances += instances
+        build.counts.update((i.condition, i.relation) for i in instances)
 
 
 def _matched(instances: list[Instance], partners: list[Instance]) -> list[Instance]:
@@ -169,98 +212,108 @@ def _matched(instances: list[Instance], partners: list[Instance]) -> list[Instan
 
 
 def _two_class(build: Build, vocabulary: Vocabulary, relation: PriorRelation,
-               pairs: list[tuple[str, str]], per_cell: int) -> None:
-    seen_free: set[tuple] = set()
-    counts: Counter[str] = Counter()
+               pairs: list[tuple[str, str]], sizes: Sizes, queries: Queries) -> None:
+    conforms: list[tuple[Diagram, list[Instance]]] = []
     for source, target in pairs:
-        if counts["prior-conform"] >= per_cell:
+        if build.full(relation, sizes, "prior-conform", "2-reverse"):
             break
         first = {frozenset((source, target)): source}
-        conform_edge = [Relation(relation, source, target)]
-        conform = _diagram(build, relation, "prior-conform", conform_edge, first)
-        reverse = _diagram(build, relation, "2-reverse", [conform_edge[0].reversed()], first)
-        c_inst = _queries(conform, relation, "prior-conform", conform_edge)
-        r_inst = _queries(reverse, relation, "2-reverse", reverse.diagram.relations)
+        edge = Relation(relation, source, target)
+        asked = _asked(edge, queries, build.counts["prior-conform", relation] % 2 == 0)
+        conform = _diagram(build, relation, "prior-conform", [edge], first)
+        reverse = _diagram(build, relation, "2-reverse", [edge.reversed()], first)
+        c_inst = _queries(conform, relation, "prior-conform", asked)
+        r_inst = _queries(reverse, relation, "2-reverse", asked)
         c_inst, r_inst = _matched(c_inst, r_inst), _matched(r_inst, c_inst)
-        if not (_accept(build, vocabulary, conform, c_inst)
-                and _accept(build, vocabulary, reverse, r_inst, conform)):
-            continue
-        counts["prior-conform"] += len(c_inst)
-        if counts["prior-free"] < per_cell:
-            counts["prior-free"] += _prior_free(build, vocabulary, relation, conform, c_inst,
-                                                seen_free)
-    _trim(build, relation, ("prior-conform", "2-reverse", "prior-free"), per_cell)
+        if not build.fits(relation, sizes, c_inst, r_inst):
+            break
+        if _valid(build, vocabulary, conform, c_inst) \
+                and _valid(build, vocabulary, reverse, r_inst, conform):
+            _keep(build, (conform, c_inst), (reverse, r_inst))
+            conforms.append((conform, c_inst))
+    seen: set[tuple] = set()
+    for conform, c_inst in conforms:  # each prior-conform instance abbreviated
+        _prior_free(build, vocabulary, relation, conform,
+                    [(i.query, i.id) for i in c_inst], seen, sizes)
+    if queries == "one":  # then, while the cell is not full, its diagram asked the other way
+        for conform, c_inst in conforms:
+            _prior_free(build, vocabulary, relation, conform,
+                        [((i.query[1], i.query[0]), None) for i in c_inst], seen, sizes)
 
 
 def _prior_free(build: Build, vocabulary: Vocabulary, relation: PriorRelation, conform: Diagram,
-                conform_instances: list[Instance], seen: set[tuple]) -> int:
+                asked: list[tuple[tuple[str, str], str | None]], seen: set[tuple],
+                sizes: Sizes) -> None:
+    """`conform` with its names abbreviated, asked the queries of `asked` (each with the
+    prior-conform instance it matches, if any)."""
+    if build.full(relation, sizes, "prior-free"):
+        return
     short = {n: abbreviate(n) for n in conform.diagram.names}
     if len(set(short.values())) != len(short):
         build.rejected["prior-free: abbreviations collide within the diagram"] += 1
-        return 0
+        return
     edges = [Relation(e.kind, short[e.source], short[e.target]) for e in conform.diagram.relations]
-    key = tuple((e.kind, e.source, e.target) for e in edges)
+    key = (tuple((e.kind, e.source, e.target) for e in edges),
+           tuple((short[a], short[b]) for (a, b), _ in asked))
     if key in seen:
-        build.rejected["prior-free: same diagram as an earlier one after abbreviation"] += 1
-        return 0
+        build.rejected["prior-free: same instance as an earlier one after abbreviation"] += 1
+        return
     seen.add(key)
     first = {frozenset(short[a] for a in pair): short[top] for pair, top in conform.first.items()}
     free = _diagram(build, relation, "prior-free", edges, first)
     instances = [Instance(f"{free.id}-q{k}", free.id, relation, "prior-free",
-                          tuple(free.diagram.names), (short[i.query[0]], short[i.query[1]]),
-                          i.gold, i.id) for k, i in enumerate(conform_instances)]
-    return len(instances) if _accept(build, vocabulary, free, instances, conform) else 0
+                          tuple(free.diagram.names), (short[a], short[b]),
+                          conform.diagram.holds(relation, a, b), matched)
+                 for k, ((a, b), matched) in enumerate(asked)]
+    if build.fits(relation, sizes, instances) \
+            and _valid(build, vocabulary, free, instances, conform):
+        _keep(build, (free, instances))
 
 
 def _three_class(build: Build, vocabulary: Vocabulary, relation: PriorRelation,
-                 pairs: list[tuple[str, str]], per_cell: int, rng: random.Random) -> None:
+                 pairs: list[tuple[str, str]], sizes: Sizes, queries: Queries,
+                 rng: random.Random) -> None:
     """Two prior pairs sharing exactly one class: a chain (Dog → Mammal → Animal) or a
-    branch (Library ◇ Book, Bookshelf ◇ Book)."""
-    made = 0
+    branch (Library ◇ Book, Bookshelf ◇ Book). Each pair is combined with its next
+    partner in turn (round robin), so that the diagrams spread over the vocabulary."""
+    with_name: dict[str, list[int]] = {}
+    for k, pair in enumerate(pairs):
+        for name in pair:
+            with_name.setdefault(name, []).append(k)
+    partners = [sorted({j for name in pair for j in with_name[name] if j > k
+                        and len({*pair, *pairs[j]}) == 3}) for k, pair in enumerate(pairs)]
     used: set[frozenset[str]] = set()
-    for k, (s1, t1) in enumerate(pairs):
-        for s2, t2 in pairs[k + 1:]:
-            if made >= per_cell:
-                break
-            names = {s1, t1, s2, t2}
-            if len(names) != 3 or frozenset(names) in used:
+    for turn in range(max(map(len, partners), default=0)):
+        for k, others in enumerate(partners):
+            if build.full(relation, sizes, "3-reverse", "3-mixed"):
+                return
+            if turn >= len(others):
                 continue
-            used.add(frozenset(names))
-            made += _three_class_pair(build, vocabulary, relation, (s1, t1), (s2, t2), rng)
-    _trim(build, relation, ("3-reverse", "3-mixed"), per_cell)
+            names = frozenset({*pairs[k], *pairs[others[turn]]})
+            if names not in used:
+                used.add(names)
+                _three_class_pair(build, vocabulary, relation, pairs[k], pairs[others[turn]],
+                                  sizes, queries, rng)
 
 
 def _three_class_pair(build: Build, vocabulary: Vocabulary, relation: PriorRelation,
-                      e1: tuple[str, str], e2: tuple[str, str], rng: random.Random) -> int:
+                      e1: tuple[str, str], e2: tuple[str, str], sizes: Sizes,
+                      queries: Queries, rng: random.Random) -> None:
     first = {frozenset(e1): e1[0], frozenset(e2): e2[0]}
     prior = [Relation(relation, *e1), Relation(relation, *e2)]
     if rng.random() < 0.5:
         prior.reverse()
     both = [e.reversed() for e in prior]
     mixed = [prior[0], prior[1].reversed()]
+    forwards = build.counts["3-mixed", relation] % 2 == 0
     rev = _diagram(build, relation, "3-reverse", both, first)
     mix = _diagram(build, relation, "3-mixed", mixed, first)
-    r_inst = _queries(rev, relation, "3-reverse", both)
-    m_inst = _queries(mix, relation, "3-mixed", [mixed[1]])
+    r_asked = [q for e in (both if queries == "both" else both[1:])
+               for q in _asked(e, queries, forwards)]
+    r_inst = _queries(rev, relation, "3-reverse", r_asked)
+    m_inst = _queries(mix, relation, "3-mixed", _asked(mixed[1], queries, forwards))
     r_inst, m_inst = _matched(r_inst, m_inst), _matched(m_inst, r_inst)
-    if _accept(build, vocabulary, rev, r_inst) and _accept(build, vocabulary, mix, m_inst, rev):
-        return len(m_inst)
-    return 0
-
-
-def _trim(build: Build, relation: str, conditions: tuple[str, ...], per_cell: int) -> None:
-    """Keep the first `per_cell` instances of each cell; drop diagrams left without any."""
-    counts: Counter = Counter()
-    kept = []
-    for instance in build.instances:
-        cell = (instance.relation, instance.condition)
-        if instance.relation == relation and instance.condition in conditions:
-            counts[cell] += 1
-            if counts[cell] > per_cell:
-                continue
-        kept.append(instance)
-    ids = {i.id for i in kept}
-    build.instances = [i if i.matched is None or i.matched in ids else replace(i, matched=None)
-                       for i in kept]
-    used = {i.diagram for i in build.instances}
-    build.diagrams = {k: d for k, d in build.diagrams.items() if k in used}
+    if build.fits(relation, sizes, r_inst, m_inst) \
+            and _valid(build, vocabulary, rev, r_inst) \
+            and _valid(build, vocabulary, mix, m_inst, rev):
+        _keep(build, (rev, r_inst), (mix, m_inst))

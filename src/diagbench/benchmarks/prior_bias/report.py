@@ -1,16 +1,31 @@
 """The prior-bias report: RelAcc and EM per model × condition × relation × scale (the
 paper's Table 2 layout), the conflict gap Δ with its bootstrap interval, the
-prerequisite check, and the paper's figures (Fig. 4–9 style)."""
+prerequisite check, and the paper's figures (Figs. 4–9, §4.3.2; `figures`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from diagbench.benchmarks.prior_bias.figures import (
+    MEAN,
+    SIZES_FILE,
+    Gap,
+    SizePoint,
+    by_family,
+    family_conflicts,
+    family_gaps,
+    identify,
+    passing_gap,
+    read_sizes,
+    relation_gaps,
+    scale_gaps,
+    size_scaling,
+)
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
 from diagbench.benchmarks.prior_bias.records import Cell, PriorBiasSummary
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
 from diagbench.report.html import HtmlReport
-from diagbench.report.plots import grouped_bars, scatter_thresholds
+from diagbench.report.plots import error_bar_lines, grouped_bars, scatter_thresholds
 from diagbench.scoring.metrics import EM_THRESHOLD, PRIOR_FREE_THRESHOLD
 
 
@@ -39,26 +54,53 @@ def write_report(run: Path, summary: PriorBiasSummary) -> Path:
     if summary.mean_delta is not None and len(models) > 1:
         report.paragraph(f"Mean Δ over the models: {summary.mean_delta:.2f}.")
     names = list(models)
+    identities = {n: identify(n, read_sizes(run)) for n in names}
+    families = family_gaps(models, identities)
+    conflicts = family_conflicts(models, identities)
+    groups = by_family(models, identities)
+    by_relation, by_scale = relation_gaps(groups[MEAN]), scale_gaps(groups[MEAN])
+    passing, passed = passing_gap(models)
+    report.heading("The paper's figures (Figs. 4–8, §4.3.2)")
+    report.paragraph("Simple means of per-model RelAcc (%), each averaged over 4 relations × "
+                     "3 scales unless grouped by one; a family is the models of one name before "
+                     "their size (or as RUN/model_sizes.json says); Mean is over all models "
+                     "(Figs. 4–5) or over the relations or scales (Figs. 6–7).", note=True)
+    report.heading("Fig. 4: per family, prior-conform vs prior-conflict (2-reverse)", 3)
+    report.table(["", "models", "RelAcc conform", "RelAcc conflict", "Δ"],
+                 [[g.label, g.models, g.conform, g.conflict, g.delta] for g in families])
+    for title, gaps in (("Fig. 6: per relation", relation_gaps),
+                        ("Fig. 7: per image scale", scale_gaps)):
+        report.heading(f"{title}, over all models (Mean) and per family", 3)
+        report.table(["models", "", "n", "RelAcc conform", "RelAcc conflict", "Δ"],
+                     [[label, g.label, g.models, g.conform, g.conflict, g.delta]
+                      for label, group in groups.items() for g in gaps(group)])
+    report.heading("Fig. 5: per family, the conflict conditions", 3)
+    report.table(["", *CONFLICT], [[f, *row.values()] for f, row in conflicts.items()])
+    report.heading("Fig. 8: model size (billions of parameters) within a family", 3)
+    points = size_scaling(models, identities)
+    report.table(["Family", "Model", "size (B)", "RelAcc 2-reverse", "RelAcc 3-reverse"],
+                 [[p.family, p.model, f"{p.size:g}", p.reverse2, p.reverse3] for p in points])
+    if not points:
+        report.paragraph(f"No model has a known size: name it with its size (…-8B…) or "
+                         f"write RUN/{SIZES_FILE}.", note=True)
+    report.heading("§4.3.2: Δ on the prerequisite-passing subset", 3)
+    everyone = next(g for g in families if g.label == MEAN)
+    report.paragraph(f"{len(passed)} of {len(models)} models pass the prerequisite"
+                     + (f" ({', '.join(passed)}): Δ = {_num(passing.delta)}" if passed else "")
+                     + f"; Δ over all models = {_num(everyone.delta)}.")
     figures = [
-        (grouped_bars(plots / "conform_conflict.png", names,
-                      {c: [models[n].conditions[c].rel_acc for n in names]
-                       for c in ("prior-conform", "2-reverse")}, "RelAcc (%)",
-                      "Prior-conform vs prior-conflict", percent=True),
-         "RelAcc on prior-conform and 2-reverse diagrams (Fig. 4); the gap is Δ."),
-        (grouped_bars(plots / "conflict_conditions.png", names,
-                      {c: [models[n].conditions[c].rel_acc for n in names]
-                       for c in CONFLICT}, "RelAcc (%)", "Two and three classes",
-                      percent=True),
-         "RelAcc on 2-reverse, 3-reverse and 3-mixed (Fig. 5)."),
-        (grouped_bars(plots / "delta_relation.png", list(RELATIONS),
-                      {n: [models[n].delta_by_relation[r] for r in RELATIONS]
-                       for n in names}, "Δ (points)", "Conflict gap per relation"),
-         "Δ per relation (Fig. 6–7)."),
-        (grouped_bars(plots / "delta_scale.png",
-                      list(next(iter(models.values())).delta_by_scale),
-                      {n: list(models[n].delta_by_scale.values()) for n in names},
-                      "Δ (points)", "Conflict gap per image scale"),
-         "Δ per image scale (Fig. 8)."),
+        (_gap_bars(plots / "families.png", families, "Prior-conform vs prior-conflict per "
+                   "family"), "Per-family mean RelAcc and Δ (Fig. 4)."),
+        (grouped_bars(plots / "conflict_conditions.png", list(conflicts),
+                      {c: [row[c] for row in conflicts.values()] for c in CONFLICT},
+                      "RelAcc (%)", "Two and three classes", percent=True),
+         "Per-family mean RelAcc on 2-reverse, 3-reverse and 3-mixed (Fig. 5)."),
+        (_gap_bars(plots / "delta_relation.png", by_relation, "Conflict gap per relation"),
+         "Mean RelAcc and Δ per relation (Fig. 6)."),
+        (_gap_bars(plots / "delta_scale.png", by_scale, "Conflict gap per image scale"),
+         "Mean RelAcc and Δ per image scale (Fig. 7)."),
+        *([(_size_lines(plots / "size_scaling.png", points), "RelAcc on 2-reverse and "
+            "3-reverse against model size, per family (Fig. 8).")] if points else []),
         (scatter_thresholds(plots / "em_prior_free.png",
                             {n: (models[n].prerequisite.em or 0.0,
                                  models[n].prerequisite.prior_free_rel_acc or 0.0)
@@ -79,6 +121,29 @@ def write_report(run: Path, summary: PriorBiasSummary) -> Path:
         report.paragraph(f"Answers parsed: {m.parse}; labels: {m.labels}; class-name "
                          f"lists not parsed: {m.names_unparsed}.", note=True)
     return report.write(run / "report.html")
+
+
+def _gap_bars(path: Path, gaps: list[Gap], title: str) -> Path:
+    return grouped_bars(path, [g.label for g in gaps],
+                        {"prior-conform": [g.conform for g in gaps],
+                         "prior-conflict": [g.conflict for g in gaps],
+                         "Δ": [g.delta for g in gaps]}, "RelAcc, Δ (%)", title)
+
+
+def _size_lines(path: Path, points: list[SizePoint]) -> Path:
+    sizes = sorted({p.size for p in points})
+    series: dict[str, tuple[list[float | None], list[float | None]]] = {}
+    for p in points:
+        for condition, value in (("2-reverse", p.reverse2), ("3-reverse", p.reverse3)):
+            means, _ = series.setdefault(f"{p.family} {condition}",
+                                         ([None] * len(sizes), [None] * len(sizes)))
+            means[sizes.index(p.size)] = value
+    return error_bar_lines(path, [f"{s:g}B" for s in sizes], series, "model size",
+                           "RelAcc (%)", "Scaling within a family")
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
 
 
 def _pair(cell: Cell | None) -> str:

@@ -9,8 +9,10 @@ an answer: it is counted and left out of the metrics.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping
+from itertools import zip_longest
 from pathlib import Path
 from typing import Literal
 
@@ -32,9 +34,8 @@ from diagbench.scoring.names import names_match, parse_name_list
 from diagbench.scoring.truth import parse_truth
 
 
-def load_items(data: Path, scales: tuple[str, ...] = (), limit: int | None = None
-               ) -> tuple[list[Item], tuple[str, ...]]:
-    """The instances of `data`/manifest.jsonl (the first `limit`) and the scales to run."""
+def load_items(data: Path, scales: tuple[str, ...] = ()) -> tuple[list[Item], tuple[str, ...]]:
+    """The instances of `data`/manifest.jsonl and the scales to run."""
     path = data / "manifest.jsonl"
     if not path.is_file():
         raise DataError(f"{path}: no such file (build one with diagbench build prior-bias)")
@@ -45,14 +46,26 @@ def load_items(data: Path, scales: tuple[str, ...] = (), limit: int | None = Non
         except (KeyError, TypeError, ValueError) as exc:
             raise DataError(f"{path}:{number}: not an instance ({type(exc).__name__}: "
                             f"{exc})") from None
-        if limit is not None and len(items) >= limit:
-            break
+    if items and not items[0].images:
+        raise DataError(f"{path}: planned only, no images (build it without --plan)")
     available = tuple(items[0].images) if items else ()
     unknown = [s for s in scales if s not in available]
     if unknown:
         raise DataError(f"{path}: no images at scale {', '.join(unknown)} "
                         f"(built: {', '.join(available)})")
     return items, scales or available
+
+
+def stratified(items: list[Item], limit: int, seed: int = 0) -> list[Item]:
+    """`limit` items sampled evenly from every condition × relation cell (a seeded shuffle
+    per cell, then one from each cell in turn while any is left), in manifest order."""
+    cells: dict[tuple[str, str], list[int]] = {}
+    for k, item in enumerate(items):
+        cells.setdefault((item.condition, item.relation), []).append(k)
+    rng = random.Random(seed)
+    queues = [rng.sample(ks, len(ks)) for _, ks in sorted(cells.items())]
+    turns = [k for turn in zip_longest(*queues) for k in turn if k is not None]
+    return [items[k] for k in sorted(turns[:limit])]
 
 
 def asks(data: Path, items: list[Item], scales: tuple[str, ...]) -> list[Ask]:

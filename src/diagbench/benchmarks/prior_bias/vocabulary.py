@@ -1,5 +1,6 @@
 """The controlled vocabulary (paper 002 §3.1, constraint ii): chains of class names whose
-relation direction every reader knows, shipped as `vocabulary.json`."""
+relation direction every reader knows, and groups (every class of the first list relates to
+every class of the second: Library, Bookstore ◇ Book, Novel), shipped as `vocabulary.json`."""
 
 from __future__ import annotations
 
@@ -45,12 +46,16 @@ class Vocabulary:
 def load_vocabulary(text: str | None = None,
                     extra: dict[str, list[list[str]]] | None = None) -> Vocabulary:
     """The shipped vocabulary (or the JSON `text`), widened by the chains of `extra` (e.g.
-    from WordNet): every two classes of a chain, in chain order, are a prior pair; a pair
-    listed both ways is ambiguous and dropped (counted)."""
+    from WordNet): every two classes of a chain, in chain order, are a prior pair, and so is
+    every (first, second) of a group; a pair listed both ways is ambiguous and dropped
+    (counted)."""
     if text is None:
         text = (resources.files("diagbench.benchmarks.prior_bias")
                 .joinpath("vocabulary.json").read_text(encoding="utf-8"))
     data = json.loads(text)
+    for relation, groups in data.get("groups", {}).items():
+        data[relation] = data[relation] + [[a, b] for sources, targets in groups
+                                           for a in sources for b in targets if a != b]
     if extra:
         data = {r: data[r] + extra.get(r, []) for r in RELATIONS}
         text = json.dumps(data, sort_keys=True)

@@ -1,7 +1,11 @@
 """Widen the vocabulary from WordNet 3.0 (Debian's `wordnet-base`, read directly from its
 database files): is-a chains from hypernyms, whole → part pairs from part meronyms
-(composition) and group → member pairs from member meronyms (aggregation). WordNet has
-no dependency relation.
+(composition) and group → member pairs from member meronyms (aggregation). A whole's parts
+are also its hyponyms' parts, as WordNet's meronymy is inherited down the is-a hierarchy
+(Miller 1990, "Nouns in WordNet"): Car ◆ Wheel gives StationWagon ◆ Wheel, down
+`INHERIT_DEPTH` levels, for wholes that are not people (every person has a Shoulder, a
+prior no reader holds of a Physicist). WordNet has no dependency ("uses") relation: the
+curated groups of `vocabulary.json` give those.
 
 Only common words are used, so that the prior stays unambiguous (§3.1, constraint ii):
 a synset is named by a lemma whose most frequent sense it is, tagged at least
@@ -23,8 +27,10 @@ WORDNET_DIR = Path("/usr/share/wordnet")
 CONCRETE = frozenset({"05", "06", "08", "13", "15", "17", "18", "20", "27"})
 GROUP = "14"  # noun.group: the wholes of member meronyms (herd, team, orchestra)
 _LEMMA = re.compile(r"^[a-z]{3,}(?:_[a-z]{2,})*$")  # no initials or one-letter names
-_POINTERS = {"@": "hypernym", "%p": "part", "%m": "member"}
+_POINTERS = {"@": "hypernym", "~": "hyponym", "%p": "part", "%m": "member"}
 MAX_CHAIN = 4
+INHERIT_DEPTH = 3
+PERSON = "18"  # noun.person
 
 
 class WordNetError(ValueError):
@@ -106,11 +112,23 @@ def wordnet_chains(root: Path = WORDNET_DIR, min_count: int = 2) -> dict[str, li
                 chain.append(concrete[current])
         if len(chain) > 1:
             chains["inheritance"].append(chain)
-        chains["composition"] += [[name, concrete[p]] for p in links[offset].get("part", [])
-                                  if p in concrete and concrete[p] != name]
+        chains["composition"] += [[concrete[whole], concrete[p]]
+                                  for p in links[offset].get("part", []) if p in concrete
+                                  for whole in _below(offset, links, INHERIT_DEPTH)
+                                  if whole in concrete and concrete[whole] != concrete[p]
+                                  and (whole == offset or lexfiles[whole] != PERSON)]
     for offset, name in sorted(names.items()):
-        if lexfiles[offset] == GROUP:
+        if lexfiles.get(offset) == GROUP:
             chains["aggregation"] += [[name, concrete[m]]
                                       for m in links[offset].get("member", [])
                                       if m in concrete and concrete[m] != name]
     return chains
+
+
+def _below(offset: str, links: dict[str, dict[str, list[str]]], depth: int) -> list[str]:
+    """`offset` and its hyponyms down `depth` levels, nearest first."""
+    out, level = [offset], [offset]
+    for _ in range(depth):
+        level = [h for o in level for h in links.get(o, {}).get("hyponym", [])]
+        out += level
+    return out
