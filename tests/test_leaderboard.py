@@ -92,9 +92,26 @@ def test_csv_and_html_and_a_run_that_is_not_one(runs, tmp_path):
     assert "75.00" in page.read_text(encoding="utf-8")
 
 
-def test_every_benchmark_declares_its_headline_metrics():
+def test_every_benchmark_declares_its_headline_metrics_and_views():
     from diagbench.benchmarks.registry import registered
     for name, cls in registered().items():
         metrics = [m.name for m in cls.headline_metrics]
         assert metrics and len(set(metrics)) == len(metrics), name
         assert "headlines" in vars(cls), f"{name} declares metrics but gives none"
+        assert "sample_views" in vars(cls), f"{name} has no per-sample view"
+
+
+def test_the_view_of_a_prior_bias_run(runs, tmp_path):
+    """baseline:prior answers by the prior: right exactly on the prior-conform instances."""
+    done = _cli("view", str(runs["prior"]), "--out", "page", cwd=runs["prior"].parent)
+    assert done.returncode == 0, done.stderr
+    text = (runs["prior"].parent / "page" / "samples.js").read_text(encoding="utf-8")
+    view = json.loads(text.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    at = {name: k for k, name in enumerate(view["fields"])}
+    items = [json.loads(line) for line in (runs["prior"].parent / "pb-data" / "manifest.jsonl")
+             .read_text(encoding="utf-8").splitlines()]
+    samples = view["samples"]
+    assert len(samples) == len(items)  # one scale
+    right = {s[at["id"]] for s in samples if s[at["correct"]]}
+    assert right == {f"{i['id']}@1x" for i in items if i["condition"] == "prior-conform"}
+    assert all(s[at["image"]] and s[at["answer"]] for s in samples)

@@ -27,10 +27,13 @@ from diagbench.benchmarks.registry import benchmark
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.prior_bias.generate import Queries
     from diagbench.benchmarks.prior_bias.records import PriorBiasScore, PriorBiasSummary
     from diagbench.executors.protocol import Executor
+    from diagbench.report.view import SampleView
 
 WORDNET_DIR = Path("/usr/share/wordnet")
 
@@ -162,6 +165,10 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
                summary: PriorBiasSummary) -> Path:
         from diagbench.benchmarks.prior_bias.report import write_report
         return write_report(run, summary)
+
+    def sample_views(self, run: Path) -> Iterator[SampleView]:
+        from diagbench.benchmarks.prior_bias.view import sample_views
+        return sample_views(self, run)
 
     def headlines(self, summary: PriorBiasSummary) -> list[Headline]:
         return [Headline(name, "Δ", m.delta, m.answered, m.delta_ci)
