@@ -1,5 +1,6 @@
 """Hostile input files, checked continuously (issue 32, item 6): the files a command
-reads — a requests file (`run`), response logs (`score archqa --responses`) — mutated
+reads — a requests file (`run`), response logs (`score archqa --responses`), SADU's
+published folder (`import sadu`) — mutated
 by a seeded generator (lines cut short, values of the wrong type, keys dropped, lines
 that are not JSON or not objects, blank and doubled lines, a byte-order mark) give a
 clear error naming the file and line with exit 3, or are read; never a traceback.
@@ -59,6 +60,35 @@ def mutate_jsonl(text: str, rng: random.Random) -> str:
     else:
         lines[k] = json.dumps(rng.choice(WRONG))
     return "\n".join(lines) + "\n"
+
+
+def mutate_json(text: str, rng: random.Random) -> str:
+    """One edit of a JSON document: cut short, or a value somewhere of the wrong type."""
+    data = json.loads(text)
+    if rng.random() < 0.3:
+        return text[:rng.randrange(len(text))]
+    holder, key = _somewhere(data, rng)
+    if holder is None:
+        return json.dumps(rng.choice(WRONG))
+    if rng.random() < 0.5 and isinstance(holder, dict):
+        del holder[key]
+    else:
+        holder[key] = rng.choice(WRONG)
+    return json.dumps(data)
+
+
+def _somewhere(data: object, rng: random.Random) -> tuple[object, object]:
+    """A random (container, key) inside `data`, or (None, None) for a scalar."""
+    found: list[tuple[object, object]] = []
+
+    def walk(node: object) -> None:
+        items = (node.items() if isinstance(node, dict)
+                 else enumerate(node) if isinstance(node, list) else ())
+        for key, value in items:
+            found.append((node, key))
+            walk(value)
+    walk(data)
+    return rng.choice(found) if found else (None, None)
 
 
 def _clear(result: Result, what: str, lined: bool = True) -> None:
@@ -126,3 +156,29 @@ def test_score_archqa_reads_the_good_logs_beside_a_broken_one(sadu, tmp_path):
         _clear(result, broken.read_text())
         summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
         assert logs[1].stem in json.dumps(summary)  # the good log is still scored
+
+
+@pytest.mark.differential
+def test_import_sadu_names_the_broken_file_and_imports_the_rest(sadu, tmp_path):
+    root, _ = sadu
+    files = sorted((root / "dataset" / "SAD").rglob("*.json"))
+    rng = random.Random("fuzz:sadu-import")
+    for n in range(MUTATIONS):
+        copy = tmp_path / f"{n}"
+        for path in (root / "dataset" / "SAD").rglob("*"):
+            target = copy / path.relative_to(root / "dataset" / "SAD")
+            if path.is_dir():
+                target.mkdir(parents=True, exist_ok=True)
+            else:
+                target.write_bytes(path.read_bytes())
+        victim = copy / rng.choice(files).relative_to(root / "dataset" / "SAD")
+        victim.write_text(mutate_json(victim.read_text(encoding="utf-8"), rng),
+                          encoding="utf-8")
+        out = tmp_path / f"data{n}"
+        result = CliRunner().invoke(cli, ["--quiet", "import", "sadu", str(copy),
+                                          "--out", str(out)])
+        _clear(result, victim.read_text(), lined=False)  # one JSON document: no lines
+        if result.exit_code == 3:
+            assert victim.name in result.stderr
+        rows = (out / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+        assert rows  # the other diagrams' questions are imported

@@ -35,7 +35,7 @@ def import_sadu_command(source: Path, out: Path) -> None:
     questions.jsonl (questions and answers as published, and recomputed from the
     annotations; the hard set's with their arrow pattern) and import.json (the
     differences between the two, each with its reason). Images stay in SOURCE. Exit 3
-    when SOURCE cannot be read."""
+    when SOURCE or some diagram cannot be read (the others are imported)."""
     from diagbench.benchmarks.archqa.hard import is_sad_hard, read_sad_hard
     from diagbench.benchmarks.archqa.sadu_import import import_sadu, read_sadu
     from diagbench.benchmarks.protocol import DataError
@@ -55,4 +55,6 @@ def import_sadu_command(source: Path, out: Path) -> None:
     for reason, n in sorted(info["differences_by_reason"].items(), key=lambda x: -x[1]):
         click.echo(f"  {n:>4}  {reason}")
     click.echo(f"-> {out} (differences in {out / 'import.json'})")
-    sys.exit(EXIT_OK)
+    for problem in info["problems"]:
+        click.echo(f"diagbench: error: {problem}", err=True)
+    sys.exit(EXIT_BAD_INPUT if info["problems"] else EXIT_OK)

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.archqa.records import Annotation, ArchQAScore, Question
+from diagbench.benchmarks.archqa.records import ArchQAScore, Question
 from diagbench.benchmarks.archqa.sadu_import import (
     IMAGE_SUFFIXES,
-    annotation_from_sadu,
+    Imported,
+    annotation_of,
     load_json,
-    sadu_question,
 )
 from diagbench.benchmarks.protocol import DataError
 
@@ -65,36 +66,32 @@ def _one(folder: Path, suffixes: tuple[str, ...]) -> Path:
     return files[0]
 
 
-def read_sad_hard(source: Path) -> tuple[list[Annotation], list[Question], list[dict]]:
+def read_sad_hard(source: Path) -> Imported:
     """The annotations and questions of dataset/SAD_hard `source` (ids
     ``structural/PATTERN/N/FILE``), and the differences between the published and the
     recomputed answers."""
-    annotations: list[Annotation] = []
-    questions: list[Question] = []
-    differences: list[dict] = []
+    imported = Imported()
     for pattern, folder_name, _ in PATTERNS:
         folder = source / folder_name
         if not folder.is_dir():
             raise DataError(f"{folder}: missing (is {source} SADU's dataset/SAD_hard?)")
         for case in _numbered(folder):
-            path = _one(case / "json_object", (".json",))
-            image = _one(case / "Diagram", IMAGE_SUFFIXES)
-            qa_path = _one(case / "QA", (".json",))  # its name may differ (g06-US, g06_US)
             try:
-                annotation = annotation_from_sadu(load_json(path), "structural", path.stem,
-                                                  str(image.resolve()))
-                published = load_json(qa_path)
-            except (KeyError, TypeError, AttributeError) as exc:
-                raise DataError(f"{path}: not a SADU annotation ({exc!r})") from None
-            annotation = replace(annotation, id=f"structural/{pattern}/{case.name}/{path.stem}")
-            annotations.append(annotation)
-            for number, qa in enumerate(published):
-                question, difference = sadu_question(annotation, qa, number, qa_path)
-                questions.append(replace(question, pattern=pattern))
-                if difference:
-                    differences.append(difference | {"pattern": pattern,
-                                                     "file": annotation.id})
-    return annotations, questions, differences
+                path = _one(case / "json_object", (".json",))
+                image = _one(case / "Diagram", IMAGE_SUFFIXES)
+                qa_path = _one(case / "QA", (".json",))  # its name may differ (g06-US, g06_US)
+                annotation = replace(annotation_of(path, "structural", path.stem, image),
+                                     id=f"structural/{pattern}/{case.name}/{path.stem}")
+                imported.add(annotation, qa_path, load_json(qa_path),
+                             partial(replace, pattern=pattern),
+                             partial(_noted, {"pattern": pattern, "file": annotation.id}))
+            except DataError as exc:  # reported; the other cases are imported
+                imported.problems.append(str(exc))
+    return imported
+
+
+def _noted(notes: dict, difference: dict) -> dict:
+    return difference | notes
 
 
 def pattern_accuracy(scores: Sequence[ArchQAScore], questions: Mapping[str, Question]

@@ -14,6 +14,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -118,12 +119,37 @@ def _degree_rule(annotation: Annotation, published: Any) -> str:
             "after the annotation changed, or the answer was edited by hand")
 
 
-def read_sadu(source: Path) -> tuple[list[Annotation], list[Question], list[dict]]:
+@dataclass(slots=True)
+class Imported:
+    """What an import read: the annotations and questions, the differences between the
+    published and the recomputed answers, and the diagrams that could not be read (each
+    "FILE: reason"; the others are imported)."""
+
+    annotations: list[Annotation] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    differences: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def add(self, annotation: Annotation, qa_path: Path, published: Any,
+            question: Callable[[Question], Question] = lambda q: q,
+            difference: Callable[[dict], dict] = lambda d: d) -> None:
+        """One diagram and its published questions (as `question` and `difference`
+        adapt them); a question that cannot be read leaves the whole diagram out."""
+        if not isinstance(published, list):
+            raise DataError(f"{qa_path}: not a list of SADU questions")
+        read = [sadu_question(annotation, qa, number, qa_path)
+                for number, qa in enumerate(published)]
+        self.annotations.append(annotation)
+        for q, d in read:
+            self.questions.append(question(q))
+            if d:
+                self.differences.append(difference(d))
+
+
+def read_sadu(source: Path) -> Imported:
     """The annotations and questions of SADU's folder `source`, and the differences
     between the published and the recomputed answers."""
-    annotations: list[Annotation] = []
-    questions: list[Question] = []
-    differences: list[dict] = []
+    imported = Imported()
     for family in SADU_FAMILY:
         folder = source / family
         objects = sorted((folder / "json_object").glob("*.json"))
@@ -134,22 +160,23 @@ def read_sadu(source: Path) -> tuple[list[Annotation], list[Question], list[dict
             file = path.stem
             image = next((folder / "Diagram" / (file + s) for s in IMAGE_SUFFIXES
                           if (folder / "Diagram" / (file + s)).is_file()), None)
-            if image is None:
-                raise DataError(f"{folder / 'Diagram'}: no image of {file}")
             qa_path = folder / "QA" / f"{file}_QA.json"
             try:
-                annotation = annotation_from_sadu(load_json(path), family, file,
-                                                  str(image.resolve()))
-                published = load_json(qa_path)
-            except (KeyError, TypeError, AttributeError) as exc:
-                raise DataError(f"{path}: not a SADU annotation ({exc!r})") from None
-            annotations.append(annotation)
-            for number, qa in enumerate(published):
-                question, difference = sadu_question(annotation, qa, number, qa_path)
-                questions.append(question)
-                if difference:
-                    differences.append(difference)
-    return annotations, questions, differences
+                if image is None:
+                    raise DataError(f"{folder / 'Diagram'}: no image of {file}")
+                imported.add(annotation_of(path, family, file, image), qa_path,
+                             load_json(qa_path))
+            except DataError as exc:  # reported; the other diagrams are imported
+                imported.problems.append(str(exc))
+    return imported
+
+
+def annotation_of(path: Path, family: str, file: str, image: Path) -> Annotation:
+    """The annotation in SADU's JSON file `path` (DataError when it is not one)."""
+    try:
+        return annotation_from_sadu(load_json(path), family, file, str(image.resolve()))
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise DataError(f"{path}: not a SADU annotation ({exc!r})") from None
 
 
 def sadu_question(annotation: Annotation, qa: dict, number: int, path: Path
@@ -158,6 +185,8 @@ def sadu_question(annotation: Annotation, qa: dict, number: int, path: Path
     difference from the recomputed answer (None when they agree)."""
     try:
         subtype, text, gold = qa["metadata"]["sub_type"], qa["question"], qa["answer"]
+        if not isinstance(text, str):
+            raise TypeError("question")
     except (KeyError, TypeError):
         raise DataError(f"{path}: question {number}: not a SADU question") from None
     if subtype not in SUBTYPES:
@@ -188,14 +217,16 @@ def reason_class(reason: str) -> str:
     return reason.split(":", 1)[0]
 
 
-Reader = Callable[[Path], tuple[list[Annotation], list[Question], list[dict]]]
+Reader = Callable[[Path], Imported]
 
 
 def import_sadu(source: Path, out: Path, read: Reader = read_sadu) -> dict:
     """Read SADU's folder `source` (with `read`: `read_sadu` for dataset/SAD,
     `hard.read_sad_hard` for dataset/SAD_hard) into `out`; return import.json's
     content."""
-    annotations, questions, differences = read(source)
+    imported = read(source)
+    annotations, questions, differences = (imported.annotations, imported.questions,
+                                           imported.differences)
     out.mkdir(parents=True, exist_ok=True)
     _write_jsonl(out / "annotations.jsonl", [a.to_json() for a in annotations])
     _write_jsonl(out / "questions.jsonl", [q.to_json() for q in questions])
@@ -210,6 +241,7 @@ def import_sadu(source: Path, out: Path, read: Reader = read_sadu) -> dict:
         "differences_by_reason": dict(Counter(reason_class(d["reason"]) for d in differences)),
         "differences_by_subtype": dict(Counter(d["sub_type"] for d in differences)),
         "questions_sha256": digest, "differences": differences,
+        "problems": imported.problems,
     }
     (out / "import.json").write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n",
                                      encoding="utf-8")
