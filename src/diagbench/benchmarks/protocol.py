@@ -252,3 +252,8 @@ class Benchmark(ABC, Generic[S, T]):
     def failed_inputs(self, data: Dataset, summary: T) -> bool:
         """Whether some input could not be used (the command then exits 3)."""
         return bool(data.problems)
+
+    def failing(self, summary: T) -> list[str]:
+        """Why the run fails a limit the user set (such as --fail-on-error): the command
+        prints each reason and exits 1. None by default."""
+        return []

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from diagbench.cli.model_options import model_options
-from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
+from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
 from diagbench.executors.options import OPTIONS as EXECUTOR_OPTIONS
 from diagbench.executors.options import opened
 
@@ -75,7 +75,11 @@ def _finish(bench: Any, result: Any) -> None:
         click.echo("diagbench: error: no usable samples", err=True)
     click.echo("\n".join(bench.lines(result.summary, result.scores)))
     click.echo(f"\nreport: {result.report}")
-    sys.exit(EXIT_BAD_INPUT if bench.failed_inputs(result.data, result.summary) else EXIT_OK)
+    failing = bench.failing(result.summary)
+    for reason in failing:
+        click.echo(f"diagbench: error: {reason}", err=True)
+    sys.exit(EXIT_BAD_INPUT if bench.failed_inputs(result.data, result.summary)
+             else EXIT_DIAGNOSTICS if failing else EXIT_OK)
 
 
 def _build_command(cls: Any) -> click.Command | None:

@@ -17,7 +17,9 @@ import click
 
 from diagbench.benchmarks.archqa.command import (
     DATA_OPTION,
+    FAIL_OPTION,
     GOLD_OPTION,
+    JUDGE_OPTION,
     SCORER_OPTION,
     import_sadu_command,
 )
@@ -41,7 +43,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     description = ("Architecture-diagram question answering: entities, relations and "
                    "clusters of behavioural, structural and ER diagrams (paper 003, SADU)")
     baselines: ClassVar[Mapping[str, str]] = {
-        "blind": "diagbench.benchmarks.archqa.baselines:answer_blind"}
+        "blind": "diagbench.benchmarks.archqa.baselines:answer_blind",
+        "judge": "diagbench.benchmarks.archqa.judging:answer_judge"}
     build_options = (
         click.option("--from", "sources", multiple=True, required=True,
                      type=click.Path(exists=True, path_type=Path),
@@ -61,10 +64,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      help="The prompt of Fig. 2, or one of its ablations (§4.3)."),
         SCORER_OPTION, GOLD_OPTION,
         click.option("--limit", type=click.IntRange(1), help="Only the first N questions."),
-        click.option("--judge", metavar="MODEL",
-                     help="An LLM judge (PROVIDER:MODEL[@URL]) sent the question, the "
-                          "diagram and both answers; its agreement with the rule-based "
-                          "scorer is reported (Table 10)."),
+        JUDGE_OPTION, FAIL_OPTION,
     )
     score_options = (
         click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -74,10 +74,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      help="A response log in SADU's format (repeatable; the model is named "
                           "after the file)."),
         SCORER_OPTION, GOLD_OPTION,
-        click.option("--judge", metavar="MODEL",
-                     help="An LLM judge (PROVIDER:MODEL[@URL]) sent the question, the "
-                          "diagram and both answers; its agreement with the rule-based "
-                          "scorer is reported (Table 10)."),
+        JUDGE_OPTION, FAIL_OPTION,
         click.option("--out", type=click.Path(file_okay=False, path_type=Path),
                      help="With --responses: the run directory to write."),
     )
@@ -94,6 +91,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.gold_override: str | None = None
         self.judge: str | None = None
         self.judge_override: str | None = None
+        self.fail_on_error: float | None = None
 
     def is_data(self, data: Path) -> bool:
         return (data / "annotations.jsonl").is_file() and (data / "questions.jsonl").is_file()
@@ -124,7 +122,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def samples(self, run: Path, bars: Bars, *, data: str, prompt: str = "full",
                 scorer: str = "strict", gold: str = "published", limit: int | None = None,
-                judge: str | None = None, **_: Any) -> Dataset:
+                judge: str | None = None, fail_on_error: float | None = None,
+                **_: Any) -> Dataset:
         from diagbench.benchmarks.archqa.data import load_data
         from diagbench.benchmarks.archqa.prompts import template_hash
 
@@ -132,6 +131,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.scorer = self.scorer_override or scorer
         self.gold = self.gold_override or gold
         self.judge = self.judge_override or judge
+        if self.fail_on_error is None:
+            self.fail_on_error = fail_on_error
         if self.judge:
             _check_judge(self.judge)
         questions, self.images, digest = load_data(Path(data))
@@ -209,16 +210,24 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 + f"{(f'{ci[0]:.1f}–{ci[1]:.1f}' if ci else '—'):>15}"
                 + f"{m['format_violations']:>7}{m['outcomes'].get('unparsable', 0):>8}"
                 + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
-        return out
+        return out + judge_lines(self.judge, summary)
+
+    def failing(self, summary: ArchQASummary) -> list[str]:
+        """With --fail-on-error RATE: why the run fails — a model's failed calls, or its
+        judge's failed calls and unreadable replies, above RATE of those asked."""
+        from diagbench.benchmarks.archqa.judging import failure_reasons
+        return failure_reasons(summary, self.fail_on_error)
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),
                         scorer: str = "strict", gold: str = "published",
-                        judge: str | None = None, out: Path | None = None, **_: Any) -> Any:
+                        judge: str | None = None, out: Path | None = None,
+                        fail_on_error: float | None = None, **_: Any) -> Any:
         """`score archqa --data DATA --responses LOG… --out RUN`: score response logs in
         SADU's format (each a model named after its file; the files after the first
         --responses are logs too) into RUN. Without --responses, PATHS is one run of
         `eval archqa` scored again (with --scorer and --gold)."""
+        self.fail_on_error = fail_on_error
         if not responses:
             if data is not None or out is not None:
                 raise click.UsageError("--data and --out go with --responses")
@@ -267,6 +276,13 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
              "dataset_hash": digest, "scorer": scorer, "gold": gold, "logs": logs},
             indent=1) + "\n", encoding="utf-8")
         return score_answers(self, dataset, out, answers)
+
+
+def judge_lines(judge: str | None, summary: ArchQASummary) -> list[str]:
+    """The judge's accuracy beside the rule-based one, its calls, and Table 10, per
+    model (nothing when no judge was asked)."""
+    from diagbench.benchmarks.archqa.judging import judge_report_lines
+    return judge_report_lines(judge, summary)
 
 
 def _pct(value: float | None) -> str:

@@ -77,8 +77,15 @@ def write_report(run: Path, summary: ArchQASummary,
                  [[name, r["n"], *(r[k] for k in keys)] for name, m in models.items()
                   if (r := m["retrieval"]["all"])])
     report.heading("Mean completion tokens (Table 3)")
-    report.table(["Model", *_COLUMNS], [[name, *(m["tokens"]["completion"][c] for c in _COLUMNS)]
-                                        for name, m in models.items()])
+    report.paragraph("Completion tokens include the reasoning (thinking) tokens, as the "
+                     "paper counts them; the last two columns split the mean of all "
+                     "questions into the answer's and the reasoning's (reasoning: 0 where "
+                     "the provider does not report it apart).", note=True)
+    report.table(["Model", *_COLUMNS, "answer (all)", "reasoning (all)"],
+                 [[name, *(m["tokens"]["completion"][c] for c in _COLUMNS),
+                   m["tokens"].get("answer", {}).get("all"),
+                   m["tokens"].get("reasoning", {}).get("all")]
+                  for name, m in models.items()])
     subtypes = sorted({s for m in models.values() for s in m["by_subtype"]})
     report.heading("Accuracy per subtype (Fig. 3)")
     report.table(["Subtype", *models], [[s, *(m["by_subtype"].get(s) for m in models.values())]
@@ -135,7 +142,7 @@ def write_report(run: Path, summary: ArchQASummary,
               if m["tokens"]["total"]["all"] is not None and m["accuracy"]["all"] is not None}
     if points:
         labelled_scatter(plots / "tokens.png", points, "mean tokens per request "
-                         "(prompt + completion + reasoning)", "accuracy (%)",
+                         "(prompt + completion, reasoning included)", "accuracy (%)",
                          "Token cost against accuracy")
         report.figure("plots/tokens.png", "Token cost against accuracy, one point per model")
     if summary.paired:
