@@ -103,13 +103,14 @@ def _known(*values: int | None) -> bool:
 
 #: The token means of a summary: Table 3's completion tokens count the reasoning ones
 #: (paper 003 §4.1: "including prompt, completion, and reasoning tokens when available");
-#: `answer` is what is left of them once the reasoning tokens are taken out.
+#: `answer` is what is left of them once the reasoning tokens are taken out (unknown where
+#: the reasoning tokens are: a log that does not report them).
 TOKEN_MEANS: dict[str, Any] = {
     "total": lambda t: (t.get("prompt") or 0) + (t.get("completion") or 0)
     if _known(t.get("prompt"), t.get("completion")) else None,
     "completion": lambda t: t.get("completion"),
-    "answer": lambda t: None if t.get("completion") is None
-    else t["completion"] - (t.get("reasoning") or 0),
+    "answer": lambda t: None if t.get("completion") is None or t.get("reasoning") is None
+    else t["completion"] - t["reasoning"],
     "reasoning": lambda t: t.get("reasoning"),
 }
 
