@@ -318,3 +318,30 @@ def test_score_archqa_rescores_logs_into_a_run(imported, tmp_path):
         else:
             assert models["qwen_2.5-VL-3B_response_0223_t_0"]["format_violations"] > 1000
         assert len((tmp_path / scorer / "scores.jsonl").read_text().splitlines()) == 2 * 2431
+
+
+def test_report_assembles_tables_8_and_9_from_runs_labelled_by_their_logs_settings(
+        imported_fake, fake_sadu, tmp_path):
+    source = fake_sadu / "experiment_result" / "response_result" / "default" / \
+        "model-a_response_t_0.log"
+    rows = [json.loads(line) for line in source.read_text().splitlines()]
+    runs = []
+    for prompt, level in (("full", None), ("only_question", None), ("full", "low")):
+        setting = {"model": "gem-3", "prompt_type": prompt} | (
+            {"thinking_level": level} if level else {})
+        log = tmp_path / f"{prompt}_{level}.log"
+        log.write_text("".join(json.dumps(r | {"setting": setting}) + "\n" for r in rows))
+        runs.append(tmp_path / f"run_{prompt}_{level}")
+        _score(imported_fake[0], [log, source], "sadu", runs[-1])
+    done = _run("report", "archqa", *map(str, runs))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Table 8: prompt × model, accuracy (rule-based, scorer sadu")
+    # model-a's accuracy by hand: 75.00 / 50.00 / 100.00 / 75.00 (EXPECTED)
+    assert [ln.split() for ln in lines if ln.startswith("only-question")] == [
+        ["only-question", "gem-3", "default", "75.00", "50.00", "100.00", "75.00"]]
+    table_9 = lines[lines.index("Table 9: thinking level × prompt, gem-3, accuracy "
+                                "(rule-based)") + 2:]
+    assert [ln.split()[:2] for ln in table_9] == [["default", "full"],
+                                                  ["default", "only-question"],
+                                                  ["low", "full"]]

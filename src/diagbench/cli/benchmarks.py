@@ -184,14 +184,24 @@ def score() -> None:
 
 @click.command()
 @click.argument("name")
-@_RUN
-def report(name: str, run: Path) -> None:
+@click.argument("runs", nargs=-1, required=True,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+def report(name: str, runs: tuple[Path, ...]) -> None:
     """Write the report of the run RUN of benchmark NAME again from its scores.jsonl and
-    summary.json."""
+    summary.json; with several runs (archqa), print the tables comparing them by their
+    recorded settings (archqa: Tables 8 and 9)."""
     from diagbench.benchmarks.runs import rereport
     bench = _benchmark(name)
-    result = _guarded(lambda: rereport(bench, run, progress_bar))
+    tables = _guarded(lambda: bench.compare_runs(list(runs)))
+    if len(runs) > 1:
+        if tables is None:
+            raise click.UsageError(f"{name} reports one run at a time")
+        click.echo("\n".join(tables))
+        return
+    result = _guarded(lambda: rereport(bench, runs[0], progress_bar))
     click.echo(f"report: {result.report}")
+    if tables:
+        click.echo("\n".join(tables))
 
 
 @click.command(name="benchmarks")

@@ -49,6 +49,7 @@ class Log:
     unmatched: list[str]
     duplicates: int
     gold_differs: int
+    setting: object = None  # the first line's ``setting``: model, prompt, thinking level
 
 
 def _first(usage: Mapping, keys: tuple[str, ...]) -> int | None:
@@ -94,6 +95,7 @@ def read_log(path: Path, questions: list[Question]) -> Log:
     answers: dict[str, LoggedAnswer] = {}
     unmatched: list[str] = []
     duplicates = gold_differs = 0
+    setting = None
     for number, row in read_jsonl(path):
         try:
             family = SADU_FAMILY[row["diagram_type"]]
@@ -101,6 +103,8 @@ def read_log(path: Path, questions: list[Question]) -> Log:
         except (KeyError, TypeError):
             raise DataError(f"{path}:{number}: not a SADU response line (diagram_type, "
                             "file, question)") from None
+        if setting is None:
+            setting = row.get("setting")
         question = index.get(key)
         if question is None:
             unmatched.append(f"{path}:{number}: no such question in the data "
@@ -116,4 +120,4 @@ def read_log(path: Path, questions: list[Question]) -> Log:
                                             response if isinstance(response, str) else None,
                                             tokens_of(row.get("token_usage")),
                                             row.get("answer"))
-    return Log(path.stem, answers, unmatched, duplicates, gold_differs)
+    return Log(path.stem, answers, unmatched, duplicates, gold_differs, setting)

@@ -212,6 +212,12 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
         return out + judge_lines(self.judge, summary)
 
+    def compare_runs(self, runs: list[Path]) -> list[str] | None:
+        """Tables 8 and 9 over the runs, each model labelled with its recorded prompt
+        and thinking setting (`tables.tables_8_9`)."""
+        from diagbench.benchmarks.archqa.tables import tables_8_9
+        return tables_8_9(runs)
+
     def failing(self, summary: ArchQASummary) -> list[str]:
         """With --fail-on-error RATE: why the run fails — a model's failed calls, or its
         judge's failed calls and unreadable replies, above RATE of those asked."""
@@ -244,6 +250,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         responses = tuple(responses) + tuple(paths)
         from diagbench.benchmarks.archqa.answers import read_log
         from diagbench.benchmarks.archqa.data import load_data
+        from diagbench.benchmarks.archqa.tables import log_labels
         from diagbench.benchmarks.asking import Answer
         from diagbench.benchmarks.protocol import Problem
         from diagbench.benchmarks.runs import score_answers
@@ -260,7 +267,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 raise click.UsageError(f"two logs are named {log.name!r}")
             logs[log.name] = {"file": str(path), "answers": len(log.answers),
                               "unmatched": len(log.unmatched), "duplicates": log.duplicates,
-                              "logged_gold_differs": log.gold_differs}
+                              "logged_gold_differs": log.gold_differs,
+                              **log_labels(log.setting, log.name)}
             problems += [Problem(log.name, str(path), u) for u in log.unmatched[:20]]
             answers[log.name] = {
                 qid: Answer(qid, "ok" if a.response is not None else "call_error", a.response,
