@@ -345,3 +345,10 @@ def test_report_assembles_tables_8_and_9_from_runs_labelled_by_their_logs_settin
     assert [ln.split()[:2] for ln in table_9] == [["default", "full"],
                                                   ["default", "only-question"],
                                                   ["low", "full"]]
+    # SADU's default log met again (a run holding the same log) is one row
+    again = _run("report", "archqa", *map(str, runs), str(runs[0]))
+    assert again.stdout == done.stdout
+    one = _run("report", "archqa", str(runs[1]))  # a run of logs: its tables, no eval report
+    assert one.returncode == 0 and one.stdout.startswith("Table 8") and "report:" not in one.stdout
+    other = _run("report", "prior-bias", *map(str, runs[:2]))
+    assert other.returncode == 2 and "prior-bias reports one run at a time" in other.stderr

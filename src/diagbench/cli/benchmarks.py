@@ -198,10 +198,21 @@ def report(name: str, runs: tuple[Path, ...]) -> None:
             raise click.UsageError(f"{name} reports one run at a time")
         click.echo("\n".join(tables))
         return
+    if tables is not None:
+        click.echo("\n".join(tables))
+        if "options" not in _manifest(runs[0]):
+            return  # a run of scored logs (archqa's score --responses): no eval to report
     result = _guarded(lambda: rereport(bench, runs[0], progress_bar))
     click.echo(f"report: {result.report}")
-    if tables:
-        click.echo("\n".join(tables))
+
+
+def _manifest(run: Path) -> dict:
+    """RUN/manifest.json as JSON, or {} when it cannot be read."""
+    import json
+    try:
+        return json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 @click.command(name="benchmarks")

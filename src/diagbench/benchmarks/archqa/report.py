@@ -49,9 +49,12 @@ def write_report(run: Path, summary: ArchQASummary,
     from diagbench.report.plots import error_bar_lines, grouped_bars, labelled_scatter
 
     report = HtmlReport("Architecture-diagram question answering (SADU)")
-    report.paragraph(f"Scorer: {summary.scorer}. Accuracy is exact match (paper 003 §3.3.2) "
-                     "in percent; counting and retrieval metrics are fractions, as in the "
-                     "paper's Tables 4–7.", note=True)
+    report.paragraph(f"Scorer: {summary.scorer}. Accuracy is the rule-based scorer's exact "
+                     "match (paper 003 §3.3.2, the figures of §4.3's text) in percent; the "
+                     "paper's Tables 2, 8 and 9 are its LLM judge's accuracy (T_Same + "
+                     "T_Diff of Table 10), given below where a judge ran. Counting and "
+                     "retrieval metrics are fractions, as in the paper's Tables 4–7.",
+                     note=True)
     models = summary.models
     report.heading("Accuracy (Table 2)")
     report.table(["Model", *_COLUMNS, "95 % CI (all)", "format violations (correct)",
@@ -103,11 +106,23 @@ def write_report(run: Path, summary: ArchQASummary,
                    m["tokens"]["completion"]["all"]] for name, m in models.items()])
     judged = {name: m["judge"] for name, m in models.items() if m.get("judge")}
     if judged:
+        report.heading("Accuracy by the LLM judge (Table 2's unit)")
+        report.table(["Model", *(f"{c} (rules)" for c in _COLUMNS),
+                      *(f"{c} (judge)" for c in _COLUMNS), "asked", "verdicts",
+                      "failed calls", "unreadable"],
+                     [[name, *(models[name]["accuracy"][c] for c in _COLUMNS),
+                       *((models[name].get("accuracy_judge") or {}).get(c) for c in _COLUMNS),
+                       j["asked"], j["verdicts"], j["call_errors"], j["unreadable"]]
+                      for name, j in judged.items()])
         report.heading("LLM as judge against the rule-based scorer (Table 10)")
         report.paragraph(f"Judge: {options.get('judge') or 'see the manifest'}. Shares of the "
                          "judged questions in percent; T_Diff: the judge says True, the "
-                         "rules False; F_Diff: the judge False, the rules True.", note=True)
-        cols = ("All_Same", "T_Same", "F_Same", "T_Diff", "F_Diff", "n", "unjudged")
+                         "rules False; F_Diff: the judge False, the rules True (the text's "
+                         "definition); F_Diff_caption: the judge False and the rules False "
+                         "(the caption's, as written: the same questions as F_Same).",
+                         note=True)
+        cols = ("All_Same", "T_Same", "F_Same", "T_Diff", "F_Diff", "F_Diff_caption", "n",
+                "unjudged")
         report.table(["Model", *cols], [[name, *(j["agreement"][c] for c in cols)]
                                         for name, j in judged.items()])
         rows = []

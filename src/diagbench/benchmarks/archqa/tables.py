@@ -34,6 +34,12 @@ class Labelled:
     accuracy: dict[str, float | None]
     accuracy_judge: dict[str, float | None] | None
 
+    @property
+    def key(self) -> tuple:
+        """What makes two rows the same: labels, scorer and every accuracy."""
+        return (self.model, self.prompt, self.thinking, self.scorer,
+                tuple(self.accuracy.items()), tuple((self.accuracy_judge or {}).items()))
+
 
 def log_labels(setting: Any, name: str) -> dict[str, str]:
     """The model, prompt and thinking level a SADU log's ``setting`` records."""
@@ -85,7 +91,8 @@ def _order(prompt: str) -> int:
 
 def tables_8_9(runs: Sequence[Path]) -> list[str]:
     """Tables 8 and 9 over the models of `runs`, as the console prints them."""
-    rows = [row for run in runs for row in labelled(run)]
+    rows = list({row.key: row for run in runs for row in labelled(run)}.values())  # a
+    # model met twice — SADU's default log is in two folders — is one row
     kinds = [("rule-based", lambda r: r.accuracy)]
     if any(r.accuracy_judge for r in rows):
         kinds.append(("LLM judge", lambda r: r.accuracy_judge))
