@@ -228,6 +228,24 @@ def test_the_reference_judge_gives_both_accuracies_and_table_10_worked_out_by_ha
     assert "warning" not in done.stdout
 
 
+def test_eval_with_the_reference_judge_needs_no_key(imported_fake, tmp_path):
+    """eval's path: baseline:blind's guesses (5 entities, 4 relations, 0 labels, an empty
+    list for a named element) are wrong on all 8 fixture questions, by the rules and by
+    the judge alike: F_Same 100 %."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    done = _run("eval", "archqa", "--data", str(imported_fake[0]), "--model", "baseline:blind",
+                "--judge", "baseline:judge", "--fail-on-error", "0", "--out",
+                str(tmp_path / "run"), env=env)
+    assert done.returncode == 0, done.stderr
+    model = json.loads((tmp_path / "run" / "summary.json").read_text()
+                       )["models"]["baseline:blind"]
+    assert model["accuracy"]["all"] == model["accuracy_judge"]["all"] == 0.0
+    assert (model["judge"]["asked"], model["judge"]["verdicts"]) == (8, 8)
+    assert model["judge"]["agreement"]["F_Same"] == 100.0
+    assert model["judge"]["t_diff"] == {"counting": {}, "retrieval": {}}
+    assert "LLM judge baseline:judge" in done.stdout
+
+
 def test_a_failing_judge_is_counted_said_on_the_console_and_fails_the_run(
         imported_fake, fake_sadu, tmp_path):
     logs = sorted((fake_sadu / "experiment_result" / "response_result" / "default")
