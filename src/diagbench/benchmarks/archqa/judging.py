@@ -15,7 +15,9 @@ equivalence; numbers exactly; retrieval answers the same entity or set of entiti
 missing, extra or different one not; differences of meaning never ignored (names,
 quantities, relation direction or type, the wrong entity); no fixing or interpreting
 beyond matching; first line True or False, then one short sentence — with the question
-and the diagram the paper names.
+and the diagram the paper names. The response is sent as the model wrote it (its last
+4,000 characters); SADU's script sends the JSON it extracted from the markers where it
+could read one, else the raw text.
 
 `answer_judge` is `baseline:judge` for this prompt: an offline, deterministic reference
 judge (see its docstring) so that the judge's path runs with no key."""

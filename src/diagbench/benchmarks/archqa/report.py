@@ -96,7 +96,9 @@ def write_report(run: Path, summary: ArchQASummary,
     options = dict((manifest or {}).get("options", {}))
     report.heading("Prompt and reasoning (Tables 8–9)")
     report.paragraph("Tables 8 and 9 compare runs: one run per prompt variant (--prompt) "
-                     "and reasoning setting (--reasoning); this run's are below.", note=True)
+                     "and reasoning setting (--reasoning); this run's are below, and "
+                     "`diagbench report archqa RUN RUN…` prints the tables over several.",
+                     note=True)
     entries = {e.get("name"): e for e in (manifest or {}).get("models", [])}
     report.table(["Model", "prompt", "reasoning", "accuracy (all)", "mean tokens (total)",
                   "mean completion tokens"],

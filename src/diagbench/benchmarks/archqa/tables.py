@@ -85,6 +85,14 @@ def _cells(values: dict[str, float | None] | None) -> str:
                    for v in ((values or {}).get(c) for c in _COLUMNS))
 
 
+#: Thinking settings in the paper's order (Table 9: default, low, high), budgets after.
+_LEVELS = ("default", "minimal", "low", "medium", "high")
+
+
+def _level(thinking: str) -> tuple[int, str]:
+    return (_LEVELS.index(thinking) if thinking in _LEVELS else len(_LEVELS), thinking)
+
+
 def _order(prompt: str) -> int:
     return PROMPTS.index(prompt) if prompt in PROMPTS else len(PROMPTS)
 
@@ -105,7 +113,8 @@ def tables_8_9(runs: Sequence[Path]) -> list[str]:
                 + (f", scorer {scorers}" if kind == "rule-based" else "") + ")",
                 f"{'prompt':<20}{'model':<{width}}{'thinking':>10}{head}"]
         out += [f"{r.prompt:<20}{r.model:<{width}}{r.thinking:>10}{_cells(accuracy(r))}"
-                for r in sorted(rows, key=lambda r: (_order(r.prompt), r.model, r.thinking))]
+                for r in sorted(rows, key=lambda r: (_order(r.prompt), r.model,
+                                                     _level(r.thinking)))]
         for model in sorted({r.model for r in rows}):
             mine = [r for r in rows if r.model == model]
             if len({r.thinking for r in mine}) < 2:
@@ -113,6 +122,5 @@ def tables_8_9(runs: Sequence[Path]) -> list[str]:
             out += [f"Table 9: thinking level × prompt, {model}, accuracy ({kind})",
                     f"{'thinking':<10}{'prompt':<20}{head}"]
             out += [f"{r.thinking:<10}{r.prompt:<20}{_cells(accuracy(r))}"
-                    for r in sorted(mine, key=lambda r: (r.thinking != "default", r.thinking,
-                                                         _order(r.prompt)))]
+                    for r in sorted(mine, key=lambda r: (_level(r.thinking), _order(r.prompt)))]
     return out
