@@ -370,3 +370,24 @@ def test_report_assembles_tables_8_and_9_from_runs_labelled_by_their_logs_settin
     assert one.returncode == 0 and one.stdout.startswith("Table 8") and "report:" not in one.stdout
     other = _run("report", "prior-bias", *map(str, runs[:2]))
     assert other.returncode == 2 and "prior-bias reports one run at a time" in other.stderr
+
+
+def test_report_labels_eval_runs_by_their_prompt_and_reasoning(imported_fake, tmp_path):
+    runs = []
+    for prompt, reasoning in (("full", None), ("only-question", None), ("full", "high")):
+        runs.append(tmp_path / f"{prompt}-{reasoning}")
+        done = _run("eval", "archqa", "--data", str(imported_fake[0]), "--model",
+                    "baseline:blind", "--prompt", prompt, "--judge", "baseline:judge",
+                    *(("--reasoning", reasoning) if reasoning else ()), "--out", str(runs[-1]))
+        assert done.returncode == 0, done.stderr
+    done = _run("report", "archqa", *map(str, runs))
+    assert done.returncode == 0, done.stderr
+    rows = [ln.split()[:3] for ln in done.stdout.splitlines()
+            if ln.split()[1:2] == ["baseline:blind"]]
+    # Table 8 by the rules, then by the judge: each with its three rows
+    assert rows == 2 * [["full", "baseline:blind", "default"],
+                        ["full", "baseline:blind", "high"],
+                        ["only-question", "baseline:blind", "default"]]
+    assert "Table 8: prompt × model, accuracy (LLM judge)" in done.stdout
+    assert "Table 9: thinking level × prompt, baseline:blind, accuracy (rule-based)" \
+        in done.stdout
