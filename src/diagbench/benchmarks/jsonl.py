@@ -14,9 +14,10 @@ R = TypeVar("R")
 
 
 def read_text(path: Path) -> str:
-    """The text of `path` (DataError naming it when it cannot be read)."""
+    """The text of `path`, UTF-8 with or without a byte-order mark (DataError naming it
+    when it cannot be read)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise DataError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:

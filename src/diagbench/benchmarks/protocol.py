@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from diagbench.benchmarks.progress import Bars
+from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -106,7 +107,8 @@ class RowAsk:
 
 @dataclass(frozen=True, slots=True)
 class RowMetric:
-    """The one figure each exported row is scored by (`Benchmark.score_row`)."""
+    """A figure: the one each exported row is scored by (`Benchmark.score_row`), or one
+    a run is ranked by (`Benchmark.headline_metrics`)."""
 
     name: str
     higher_is_better: bool
@@ -146,6 +148,8 @@ class Benchmark(ABC, Generic[S, T]):
     columns: ClassVar[tuple[Column, ...]] = ()
     #: The figure `score_row` gives (None: rows cannot be scored one by one).
     row_metric: ClassVar[RowMetric | None] = None
+    #: The figures a run is ranked by (`diagbench leaderboard`), in the order shown.
+    headline_metrics: ClassVar[tuple[RowMetric, ...]] = ()
     #: The offline reference models this benchmark offers, as `baseline:NAME`: NAME →
     #: the function answering a request (`"module:function"`, imported when first asked).
     baselines: ClassVar[Mapping[str, str]] = {}
@@ -248,6 +252,10 @@ class Benchmark(ABC, Generic[S, T]):
     @abstractmethod
     def lines(self, summary: T, scores: Mapping[str, list[S]]) -> list[str]:
         """The results as `eval` and `score` print them."""
+
+    def headlines(self, summary: T) -> list[Headline]:
+        """Every model's values of `headline_metrics` in a run's summary."""
+        return []
 
     def failed_inputs(self, data: Dataset, summary: T) -> bool:
         """Whether some input could not be used (the command then exits 3)."""

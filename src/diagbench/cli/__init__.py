@@ -28,10 +28,11 @@ from diagbench.cli.convert import convert
 from diagbench.cli.export import export, import_group
 from diagbench.cli.extract import extract
 from diagbench.cli.languages import languages
+from diagbench.cli.leaderboard import leaderboard
 from diagbench.cli.parse import parse
 from diagbench.cli.render import render
 from diagbench.cli.run import run
-from diagbench.console import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+from diagbench.console import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, QUIET
 
 
 class Diagbench(click.Group):
@@ -47,13 +48,17 @@ class Diagbench(click.Group):
 
 @click.group(cls=Diagbench, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="diagbench")
-def cli() -> None:
-    """Measure how well vision-language models read software diagrams."""
+@click.option("-q", "--quiet", is_flag=True,
+              help="Show no progress (bars on a terminal, lines elsewhere).")
+@click.pass_context
+def cli(ctx: click.Context, quiet: bool) -> None:
+    """Measure how well vision-language models read diagrams."""
+    ctx.meta[QUIET] = quiet
 
 
 for command in (parse, compare, convert, extract, render, ask, run, build_group,
-                evaluate_group, score, report, list_benchmarks, languages, cache, export,
-                import_group):
+                evaluate_group, score, report, list_benchmarks, languages, leaderboard, cache,
+                export, import_group):
     cli.add_command(command)
 
 

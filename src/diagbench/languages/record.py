@@ -51,7 +51,13 @@ class Language:
     - `similarity`: (gold code, predicted code, valid, language name, reader) → the
       image-to-code comparison (its `.score`);
     - `writer`: a `GraphDiagram` in this language → its code (how the offline
-      diagram writer writes it, at every complexity level);
+      diagram writer writes software diagrams, at every complexity level); None for a
+      language whose code is not written from a graph;
+    - `synth`: (seeded `random.Random`, complexity "low|medium|high") → valid code in
+      this language, for a language whose code comes from its field's own generator
+      rather than from a `GraphDiagram` (the science domains); None otherwise;
+    - `facts`: a model its reader returned → the `Fact`s STRUDEL's task types ask
+      about it (`diagbench.diagram.facts`); None: counting questions only;
     - `node_limits`: (min, max) drawn nodes a generated diagram may have;
     - `examples`: file names under `diagbench/languages/examples/`, one per kind at
       least, that parse without error and render.
@@ -67,8 +73,10 @@ class Language:
     engine: str
     statistics: str
     similarity: str
-    writer: str
     examples: tuple[str, ...]
+    writer: str | None = None
+    synth: str | None = None
+    facts: str | None = None
     recognises: Callable[[str], bool] | None = None
     node_limits: tuple[int, int] = (2, 60)
 
@@ -79,6 +87,8 @@ class Language:
 
     def write(self, diagram: GraphDiagram) -> str:
         """The code of `diagram` in this language."""
+        if self.writer is None:
+            raise ValueError(f"{self.title} is not written from a graph")
         writer: Callable[[GraphDiagram], str] = load(self.writer)
         return writer(diagram)
 

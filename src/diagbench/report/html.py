@@ -58,11 +58,14 @@ class HtmlReport:
         self.parts.append(f"<details><summary>{html.escape(summary)}</summary>"
                           f'<div class="pair">{pair}</div><ul>{listing}</ul>{shown}</details>')
 
-    def write(self, path: Path) -> Path:
-        page = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    def page(self) -> str:
+        """The whole page."""
+        return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
                 f"<title>{html.escape(self.title)}</title><style>{_STYLE}</style></head>"
                 f"<body>\n" + "\n".join(self.parts) + "\n</body></html>\n")
-        path.write_text(page, encoding="utf-8")
+
+    def write(self, path: Path) -> Path:
+        path.write_text(self.page(), encoding="utf-8")
         return path
 
 

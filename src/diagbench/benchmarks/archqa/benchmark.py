@@ -29,8 +29,10 @@ from diagbench.benchmarks.protocol import (
     Benchmark,
     DataError,
     Dataset,
+    RowMetric,
 )
 from diagbench.benchmarks.registry import benchmark
+from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.archqa.records import ArchQAScore, ArchQASummary
@@ -81,6 +83,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     importers = (import_sadu_command,)
     columns = COLUMNS
     row_metric = ROW_METRIC
+    headline_metrics = (RowMetric("accuracy", True, "% of questions answered right (by "
+                                  "the run's scorer), with its 95 % bootstrap interval"),)
 
     def __init__(self) -> None:
         self.scorer = "strict"
@@ -224,6 +228,11 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         from diagbench.benchmarks.archqa.judging import failure_reasons
         return failure_reasons(summary, self.fail_on_error)
 
+    def headlines(self, summary: ArchQASummary) -> list[Headline]:
+        return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
+                         tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None)
+                for name, m in summary.models.items()]
+
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),
                         scorer: str = "strict", gold: str = "published",
@@ -262,14 +271,18 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         problems: list[Problem] = []
         logs = {}
         for path in responses:
-            log = read_log(path, questions)
+            try:
+                log = read_log(path, questions)
+            except DataError as exc:  # reported; the other logs are still scored
+                problems.append(Problem(path.stem, *_where(str(exc), path)))
+                continue
             if log.name in answers:
                 raise click.UsageError(f"two logs are named {log.name!r}")
             logs[log.name] = {"file": str(path), "answers": len(log.answers),
                               "unmatched": len(log.unmatched), "duplicates": log.duplicates,
                               "logged_gold_differs": log.gold_differs,
                               **log_labels(log.setting, log.name)}
-            problems += [Problem(log.name, str(path), u) for u in log.unmatched[:20]]
+            problems += [Problem(log.name, *_where(u, path)) for u in log.unmatched[:20]]
             answers[log.name] = {
                 qid: Answer(qid, "ok" if a.response is not None else "call_error", a.response,
                             None if a.response is not None else "no response in the log",
@@ -284,6 +297,12 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
              "dataset_hash": digest, "scorer": scorer, "gold": gold, "logs": logs},
             indent=1) + "\n", encoding="utf-8")
         return score_answers(self, dataset, out, answers)
+
+
+def _where(message: str, path: Path) -> tuple[str, str]:
+    """(file, error) of a message "PATH:LINE: reason": ("PATH:LINE", "reason")."""
+    line, _, reason = message.removeprefix(f"{path}:").partition(": ")
+    return (f"{path}:{line}", reason) if line.isdigit() else (str(path), message)
 
 
 def judge_lines(judge: str | None, summary: ArchQASummary) -> list[str]:

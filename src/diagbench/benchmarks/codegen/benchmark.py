@@ -15,10 +15,11 @@ import click
 
 from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset, RowMetric
 from diagbench.benchmarks.registry import benchmark
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
 from diagbench.languages import category_names, names
+from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -103,6 +104,13 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
                summary: CodegenSummary) -> Path:
         from diagbench.benchmarks.codegen.report import write_report
         return write_report(run, summary, scores)
+
+    headline_metrics = tuple(RowMetric(f"validity {p}", True, f"% of codes written with "
+                                       f"{p} prompting that render") for p in PROMPTINGS)
+
+    def headlines(self, summary: CodegenSummary) -> list[Headline]:
+        return [Headline(name, f"validity {p}", cell["validity"], cell["n"])
+                for name, m in summary.models.items() for p, cell in m["promptings"].items()]
 
     def lines(self, summary: CodegenSummary, scores: Mapping[str, list[CodegenScore]]
               ) -> list[str]:

@@ -22,8 +22,11 @@ from diagbench.benchmarks.protocol import (
     Benchmark,
     DataError,
     Dataset,
+    RowMetric,
 )
 from diagbench.benchmarks.registry import benchmark
+from diagbench.compare.methods import METHODS
+from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -44,6 +47,10 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
         PROMPT_OPTION, *RENDER_OPTIONS)
     columns = COLUMNS
     row_metric = ROW_METRIC
+    headline_metrics = tuple(
+        RowMetric(f"error rate {method}", False, f"insertions + deletions + substitutions "
+                  f"over the ground truth's elements, % ({method} method, pooled)")
+        for method in METHODS)
 
     def is_data(self, data: Path) -> bool:
         from diagbench.benchmarks.conversion.export import is_data
@@ -120,7 +127,6 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
               ) -> list[str]:
         """Per model: how the images ended, then Table 2 by each method."""
         from diagbench.benchmarks.conversion.scoring import by_method
-        from diagbench.compare.methods import METHODS
         from diagbench.compare.report import pooled, table2
 
         out = []
@@ -131,6 +137,12 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
             for method in METHODS:
                 out += table2(pooled([s.result for s in by_method(model, method)]), method)
         return out
+
+    def headlines(self, summary: ConversionSummary) -> list[Headline]:
+        from diagbench.benchmarks.conversion.report import total_error_rate
+        return [Headline(name, f"error rate {method}", total_error_rate(m.methods[method]),
+                         m.conversion.images)
+                for name, m in summary.models.items() for method in m.methods]
 
     def failed_inputs(self, data: Dataset, summary: ConversionSummary) -> bool:
         image_errors = sum(m.conversion.statuses["image_error"]

@@ -77,6 +77,15 @@ def _total_rate(counts: dict) -> float | None:
                       counts["gold"])
 
 
+def total_error_rate(method: Mapping) -> float | None:
+    """All errors over all components ÷ their gold count, %, of one method's pooled
+    counts (a model's `methods[METHOD]`)."""
+    components = method["components"].values()
+    rate = _total_rate({k: sum(c[k] for c in components)
+                        for k in ("insertion", "deletion", "substitution", "gold")})
+    return _percent(rate)
+
+
 def _statuses(report: HtmlReport, summary: ConversionSummary, plots: Path, run: Path) -> None:
     report.heading("Scripts: valid, invalid, missing")
     rows, series = [], {}

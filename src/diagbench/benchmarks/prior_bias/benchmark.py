@@ -21,8 +21,10 @@ from diagbench.benchmarks.protocol import (
     Benchmark,
     DataError,
     Dataset,
+    RowMetric,
 )
 from diagbench.benchmarks.registry import benchmark
+from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -66,6 +68,9 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
     )
     columns = COLUMNS
     row_metric = ROW_METRIC
+    headline_metrics = (RowMetric("Δ", False, "prior dependence: RelAcc on prior-conform "
+                                  "minus the conflict conditions', points, with its 95 % "
+                                  "bootstrap interval"),)
 
     def is_data(self, data: Path) -> bool:
         return (data / "manifest.jsonl").is_file() and (data / "diagrams").is_dir()
@@ -139,6 +144,10 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
                summary: PriorBiasSummary) -> Path:
         from diagbench.benchmarks.prior_bias.report import write_report
         return write_report(run, summary)
+
+    def headlines(self, summary: PriorBiasSummary) -> list[Headline]:
+        return [Headline(name, "Δ", m.delta, m.answered, m.delta_ci)
+                for name, m in summary.models.items()]
 
     def lines(self, summary: PriorBiasSummary, scores: Mapping[str, list[PriorBiasScore]]
               ) -> list[str]:

@@ -18,11 +18,12 @@ import click
 
 from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, Dataset
+from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric
 from diagbench.benchmarks.registry import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
 from diagbench.languages import category_names, names
+from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
@@ -86,6 +87,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     max_image_side = 1024
     columns = COLUMNS
     row_metric = ROW_METRIC
+    headline_metrics = (
+        RowMetric("accuracy", True, "% of question tasks answered right, every task type"),
+        RowMetric("image-to-code", True, "mean image-to-code score (renders × mean of "
+                                         "entity and relation F1), 0 to 1"))
 
     def __init__(self) -> None:
         self.data_dir = Path(".")
@@ -171,6 +176,12 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                summary: StructureSummary) -> Path:
         from diagbench.benchmarks.structure.report import write_report
         return write_report(run, summary)
+
+    def headlines(self, summary: StructureSummary) -> list[Headline]:
+        return [h for name, m in summary.models.items() for h in (
+            Headline(name, "accuracy", m.accuracy.get("all"),
+                     sum(cell.n for cell in m.accuracy_cells.values())),
+            Headline(name, "image-to-code", m.image_to_code.score, m.image_to_code.n))]
 
     def lines(self, summary: StructureSummary, scores: Mapping[str, list[StructureScore]]
               ) -> list[str]:

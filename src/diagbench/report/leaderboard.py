@@ -1,0 +1,105 @@
+"""The leaderboard across runs (`diagbench leaderboard`): its records and how it is
+written (Markdown, CSV, HTML, JSON). Which runs and figures it holds is gathered by
+`diagbench.benchmarks.leaderboard`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+
+FORMATS = ("md", "csv", "html", "json")
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """One model's value of a headline metric in a run (`Benchmark.headlines`): the
+    value (None where undefined), the number of samples it is over and its 95 %
+    interval where the benchmark computes one."""
+
+    model: str
+    metric: str
+    value: float | None
+    n: int
+    interval: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardColumn:
+    """One column: a benchmark's metric (whether higher is better, what it means), in
+    one run or (`run` None) in every run."""
+
+    benchmark: str
+    metric: str
+    higher_is_better: bool
+    description: str
+    run: str | None = None
+
+    @property
+    def title(self) -> str:
+        return f"{self.benchmark} {self.metric}" + (f" ({self.run})" if self.run else "")
+
+
+@dataclass(slots=True)
+class Board:
+    """The columns, and per model its value in each column (by title); the runs that
+    could not be read, each with why."""
+
+    columns: list[BoardColumn] = field(default_factory=list)
+    rows: dict[str, dict[str, Headline]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def _cell(h: Headline | None, digits: int = 2) -> str:
+    if h is None or h.value is None:
+        return "—"
+    interval = f" [{h.interval[0]:.{digits}f}–{h.interval[1]:.{digits}f}]" if h.interval else ""
+    return f"{h.value:.{digits}f}{interval} (n {h.n})"
+
+
+def render(board: Board, fmt: str) -> str:
+    """The board as Markdown, CSV, HTML or JSON."""
+    titles = [c.title for c in board.columns]
+    models = list(board.rows)
+    if fmt == "json":
+        return json.dumps({"columns": [{"title": c.title, "benchmark": c.benchmark,
+                                        "metric": c.metric, "run": c.run,
+                                        "higher_is_better": c.higher_is_better,
+                                        "description": c.description}
+                                       for c in board.columns],
+                           "rows": [{"model": m, "cells": {
+                               t: {"value": h.value, "n": h.n,
+                                   "interval": list(h.interval) if h.interval else None}
+                               for t, h in board.rows[m].items()}} for m in models],
+                           "problems": board.problems}, indent=1, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["model", *(f"{t} {part}" for t in titles
+                                    for part in ("value", "low", "high", "n"))])
+        for m in models:
+            row: list[object] = [m]
+            for t in titles:
+                h = board.rows[m].get(t)
+                low, high = h.interval if h and h.interval else (None, None)
+                row += [h.value if h else None, low, high, h.n if h else None]
+            writer.writerow(["" if v is None else v for v in row])
+        return out.getvalue()
+    cells = [[m, *(_cell(board.rows[m].get(t)) for t in titles)] for m in models]
+    arrows = [f"{t} {'↑' if c.higher_is_better else '↓'}"
+              for t, c in zip(titles, board.columns, strict=True)]
+    if fmt == "md":
+        lines = ["| model | " + " | ".join(arrows) + " |",
+                 "|---|" + "---|" * len(titles)]
+        lines += ["| " + " | ".join(row) + " |" for row in cells]
+        return "\n".join(lines) + "\n"
+    if fmt == "html":
+        from diagbench.report.html import HtmlReport
+
+        report = HtmlReport("diagbench leaderboard")
+        report.table(["model", *arrows], cells)
+        report.paragraph("; ".join(f"{c.title}: {c.description}"
+                                   for c in board.columns), note=True)
+        return report.page()
+    raise ValueError(f"unknown format {fmt!r}")

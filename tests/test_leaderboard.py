@@ -1,0 +1,100 @@
+"""`diagbench leaderboard` (issue 32, item 3): runs of several benchmarks in one table,
+a row per model, a column per benchmark headline metric; values worked out by hand:
+the SADU-shaped fixture's logs under SADU's scorer (tests/sadu_fixture.py: model-a
+75 %, model-b 37.5 % of 8 questions) and prior-bias's `baseline:prior`, the fully
+prior-dependent end (Δ = 100 by construction, paper 002)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.sadu_fixture import write_sadu
+
+A, B = "model-a_response_t_0", "model-b_response_t_0"
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
+                          text=True, timeout=600, cwd=cwd, check=False,
+                          env={**os.environ, "DIAGBENCH_CACHE": str(cwd / "c.sqlite")})
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("board")
+    sadu = write_sadu(root / "sadu")
+    logs = sorted((sadu / "experiment_result" / "response_result" / "default").glob("*.log"))
+    assert _cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out", "data",
+                cwd=root).returncode == 0
+    out = {}
+    for scorer in ("sadu", "strict"):
+        done = _cli("score", "archqa", "--data", "data", "--responses", *map(str, logs),
+                    "--scorer", scorer, "--out", f"qa-{scorer}", cwd=root)
+        assert done.returncode == 0, done.stderr
+        out[scorer] = root / f"qa-{scorer}"
+    built = _cli("build", "prior-bias", "--out", "pb-data", "--per-cell", "2", "--scale", "1",
+                 cwd=root)
+    assert built.returncode == 0, built.stderr
+    done = _cli("eval", "prior-bias", "--data", "pb-data", "--model", "baseline:prior",
+                "--out", "pb", cwd=root)
+    assert done.returncode == 0, done.stderr
+    out["prior"] = root / "pb"
+    return out
+
+
+def test_one_row_per_model_and_a_column_per_benchmark_metric(runs, tmp_path):
+    done = _cli("leaderboard", str(runs["sadu"]), str(runs["prior"]), "--format", "json",
+                cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    board = json.loads(done.stdout)
+    assert [c["title"] for c in board["columns"]] == ["archqa accuracy", "prior-bias Δ"]
+    assert [c["higher_is_better"] for c in board["columns"]] == [True, False]
+    rows = {r["model"]: r["cells"] for r in board["rows"]}
+    assert set(rows) == {A, B, "baseline:prior"}
+    assert rows[A]["archqa accuracy"]["value"] == 75.0
+    assert rows[B]["archqa accuracy"]["value"] == 37.5
+    assert rows[A]["archqa accuracy"]["n"] == 8
+    assert rows["baseline:prior"]["prior-bias Δ"]["value"] == 100.0
+    assert rows["baseline:prior"]["prior-bias Δ"]["interval"] == [100.0, 100.0]
+    assert "prior-bias Δ" not in rows[A]
+
+
+def test_two_runs_of_one_benchmark_keep_the_model_on_one_row(runs, tmp_path):
+    done = _cli("leaderboard", str(runs["sadu"]), str(runs["strict"]), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    header, rule, *rows = done.stdout.splitlines()
+    assert header == (f"| model | archqa accuracy ({runs['sadu']}) ↑ | "
+                      f"archqa accuracy ({runs['strict']}) ↑ |")
+    assert rule == "|---|---|---|" and len(rows) == 2
+    assert rows[0].startswith(f"| {A} | 75.00 [") and "(n 8)" in rows[0]
+
+
+def test_csv_and_html_and_a_run_that_is_not_one(runs, tmp_path):
+    (tmp_path / "broken").mkdir()
+    done = _cli("leaderboard", str(runs["prior"]), str(tmp_path / "broken"), "--format", "csv",
+                cwd=tmp_path)
+    assert done.returncode == 3 and "broken" in done.stderr and "Traceback" not in done.stderr
+    [row] = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert row["model"] == "baseline:prior" and float(row["prior-bias Δ value"]) == 100.0
+    assert row["prior-bias Δ low"] == row["prior-bias Δ high"] == "100.0"
+    page = tmp_path / "board.html"
+    done = _cli("leaderboard", str(runs["sadu"]), "--format", "html", "--out", str(page),
+                cwd=tmp_path)
+    assert done.returncode == 0 and "<table" in page.read_text(encoding="utf-8")
+    assert "75.00" in page.read_text(encoding="utf-8")
+
+
+def test_every_benchmark_declares_its_headline_metrics():
+    from diagbench.benchmarks.registry import registered
+    for name, cls in registered().items():
+        metrics = [m.name for m in cls.headline_metrics]
+        assert metrics and len(set(metrics)) == len(metrics), name
+        assert "headlines" in vars(cls), f"{name} declares metrics but gives none"
