@@ -20,17 +20,46 @@ class _Server(http.server.ThreadingHTTPServer):
     request_queue_size = 256
 
 
+#: The thinking levels Gemini 3 takes (generationConfig.thinkingConfig.thinkingLevel).
+GEMINI_THINKING_LEVELS = ("MINIMAL", "LOW", "MEDIUM", "HIGH")
+
+
+def gemini_thinking(body: dict) -> dict | None:
+    """The thinking setting of a Gemini request, its fields by their JSON names (Gemini
+    reads a field by its JSON or its proto name: the SDK sends thinking_level)."""
+    config = body.get("generationConfig", {})
+    thinking = config.get("thinkingConfig", config.get("thinking_config"))
+    if thinking is None:
+        return None
+    return {"".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))): v
+            for k, v in thinking.items()}
+
+
+def _gemini_thinking_ok(body: dict) -> bool:
+    """Whether Gemini would take the request's thinking setting: a budget or a known
+    level, never both."""
+    thinking = gemini_thinking(body) or {}
+    level = thinking.get("thinkingLevel")
+    return not ("thinkingBudget" in thinking and level is not None) and \
+        (level is None or level in GEMINI_THINKING_LEVELS)
+
+
 class FakeServer:
     """`script` is consumed one behaviour per request; when empty, requests succeed.
 
     Behaviours: "ok", "429", "429-retry-after", "500", "503", "529", "slow", "drop",
     "malformed", "400". A successful answer is `reply(prompt)`, by default "echo: PROMPT".
+    Gemini's answers report `thoughts` thinking tokens apart from the answer's 7 (Gemini's
+    usage); a Gemini thinking setting it would refuse — a budget and a level together, or
+    a level it does not know — is answered 400, as Gemini answers it.
     """
 
     def __init__(self, script: list[str] | None = None, slow_seconds: float = 3.0,
-                 reply: Callable[[str], str] = lambda prompt: f"echo: {prompt}") -> None:
+                 reply: Callable[[str], str] = lambda prompt: f"echo: {prompt}",
+                 thoughts: int = 0) -> None:
         self.script = list(script or [])
         self.reply = reply
+        self.thoughts = thoughts
         self.on_body: Callable[[dict], None] = lambda body: None  # seen before `reply`
         self.slow_seconds = slow_seconds
         self.requests: list[dict] = []
@@ -62,6 +91,8 @@ class FakeServer:
                     fake.in_flight += 1
                     fake.peak_in_flight = max(fake.peak_in_flight, fake.in_flight)
                     behaviour = fake.script.pop(0) if fake.script else "ok"
+                    if ":generateContent" in self.path and not _gemini_thinking_ok(body):
+                        behaviour = "400"
                     fake.on_body(body)
                     payload = fake.answer(body, self.path)
                 try:
@@ -144,7 +175,8 @@ class FakeServer:
                 "candidates": [{"content": {"role": "model", "parts": [{"text": self.reply(text)}]},
                                 "finishReason": "STOP", "index": 0}],
                 "usageMetadata": {"promptTokenCount": 11, "candidatesTokenCount": 7,
-                                  "thoughtsTokenCount": 0, "totalTokenCount": 18},
+                                  "thoughtsTokenCount": self.thoughts,
+                                  "totalTokenCount": 18 + self.thoughts},
                 "modelVersion": path.split("/models/")[1].split(":")[0] + "-served"}).encode()
         content = body["messages"][-1]["content"]  # a string, or a list of parts
         text = content if isinstance(content, str) else next(

@@ -106,7 +106,7 @@ def write_sadu(root: Path) -> Path:
     for (family, file), annotation in ANNOTATIONS.items():
         for folder in ("Diagram", "json_object", "QA"):
             (sad / family / folder).mkdir(parents=True, exist_ok=True)
-        Image.new("RGB", (32, 24), "white").save(sad / family / "Diagram" / f"{file}.png")
+        Image.new("RGB", (64, 48), "white").save(sad / family / "Diagram" / f"{file}.png")
         (sad / family / "json_object" / f"{file}.json").write_text(json.dumps(annotation),
                                                                    encoding="utf-8")
         qa = [{"question": text + FORMAT, "answer": answer,

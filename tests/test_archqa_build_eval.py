@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -158,7 +159,8 @@ def test_three_providers_end_to_end_with_token_usage(data, tmp_path):
 
 def _score(correct: bool, judge: bool | None, kind: str, prediction, gold) -> ArchQAScore:
     return ArchQAScore("m", f"q{id(prediction)}", "behavioral", "x", kind, None, "strict",
-                       "ok", correct, prediction=prediction, gold=gold, judge=judge)
+                       "ok", correct, prediction=prediction, gold=gold, judge=judge,
+                       judge_status="judged" if judge is not None else "unreadable")
 
 
 def test_judge_agreement_table_and_disagreements_by_hand():
@@ -176,12 +178,17 @@ def test_judge_agreement_table_and_disagreements_by_hand():
     summary = judge_summary(scores)
     assert summary is not None
     assert summary["agreement"] == {"n": 8, "unjudged": 1, "T_Same": 12.5, "F_Same": 12.5,
-                                    "T_Diff": 62.5, "F_Diff": 12.5, "All_Same": 25.0}
+                                    "T_Diff": 62.5, "F_Diff": 12.5, "F_Diff_caption": 12.5,
+                                    "All_Same": 25.0}
     assert summary["t_diff"] == {"counting": {"off_by_one": 1, "close": 1, "large": 1},
                                  "retrieval": {"substring": 1, "fuzzy": 1}}
     assert summary["f_diff"] == {"counting": {}, "retrieval": {"same_elements": 1}}
     assert summary["by_kind"]["counting"]["n"] == 5
-    assert judge_summary([_score(True, None, "counting", 1, [1])]) is None
+    assert (summary["asked"], summary["verdicts"], summary["call_errors"],
+            summary["unreadable"]) == (9, 8, 0, 1)
+    assert summary["judge_accuracy"] == 75.0  # T_Same + T_Diff: 6 of the 8 judged
+    unasked = replace(_score(True, None, "counting", 1, [1]), judge_status=None)
+    assert judge_summary([unasked]) is None
 
 
 def test_judge_end_to_end_against_a_fake_server(data, tmp_path):

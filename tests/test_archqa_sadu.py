@@ -7,6 +7,7 @@ part of diagbench: those tests skip, saying so, when the copy is absent, as in C
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import defaultdict
@@ -16,6 +17,7 @@ import pytest
 
 from diagbench.benchmarks.archqa.questions import TEMPLATES, recompute
 from diagbench.benchmarks.archqa.records import Annotation, Cluster, Entity, Relation
+from tests.fake_providers import FakeServer
 from tests.sadu_fixture import EXPECTED, write_sadu
 
 SADU = Path("/tmp/SADU")
@@ -192,6 +194,99 @@ def test_score_archqa_rescores_the_fixtures_logs_into_a_run(imported_fake, fake_
         assert len((tmp_path / scorer / "scores.jsonl").read_text().splitlines()) == 2 * 8
 
 
+def _run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
+                          text=True, timeout=600, check=False, env=env)
+
+
+def test_the_reference_judge_gives_both_accuracies_and_table_10_worked_out_by_hand(
+        imported_fake, fake_sadu, tmp_path):
+    """baseline:judge accepts an answer outside the markers and nothing else SADU's
+    scorer rejects: model-b's b0 and s0 (3 and 2, outside) become T_Diff; model-a's
+    planted b3 (2 against the published 1) and s1 (Item) stay False."""
+    logs = sorted((fake_sadu / "experiment_result" / "response_result" / "default")
+                  .glob("*.log"))
+    done = _run("score", "archqa", "--data", str(imported_fake[0]), "--responses",
+                *map(str, logs), "--scorer", "sadu", "--judge", "baseline:judge",
+                "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr
+    models = json.loads((tmp_path / "run" / "summary.json").read_text())["models"]
+    a, b = models["model-a_response_t_0"], models["model-b_response_t_0"]
+    assert a["accuracy"]["all"] == a["accuracy_judge"]["all"] == 75.0
+    assert b["accuracy"]["all"] == 37.5
+    assert b["accuracy_judge"] == {"behavioral": 75.0, "structural": 100.0, "er": 0.0,
+                                   "all": 62.5}
+    assert {k: b["judge"]["agreement"][k] for k in
+            ("T_Same", "F_Same", "T_Diff", "F_Diff", "F_Diff_caption", "All_Same")} == {
+        "T_Same": 37.5, "F_Same": 37.5, "T_Diff": 25.0, "F_Diff": 0.0,
+        "F_Diff_caption": 37.5, "All_Same": 75.0}
+    # SADU's scorer reads nothing outside the markers: no count to compare
+    assert b["judge"]["t_diff"] == {"counting": {"unreadable": 2}, "retrieval": {}}
+    assert (b["judge"]["asked"], b["judge"]["verdicts"], b["judge"]["call_errors"],
+            b["judge"]["unreadable"]) == (8, 8, 0, 0)
+    assert "LLM judge baseline:judge" in done.stdout and "62.50" in done.stdout
+    assert "warning" not in done.stdout
+
+
+def test_eval_with_the_reference_judge_needs_no_key(imported_fake, tmp_path):
+    """eval's path: baseline:blind's guesses (5 entities, 4 relations, 0 labels, an empty
+    list for a named element) are wrong on all 8 fixture questions, by the rules and by
+    the judge alike: F_Same 100 %."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    done = _run("eval", "archqa", "--data", str(imported_fake[0]), "--model", "baseline:blind",
+                "--judge", "baseline:judge", "--fail-on-error", "0", "--out",
+                str(tmp_path / "run"), env=env)
+    assert done.returncode == 0, done.stderr
+    model = json.loads((tmp_path / "run" / "summary.json").read_text()
+                       )["models"]["baseline:blind"]
+    assert model["accuracy"]["all"] == model["accuracy_judge"]["all"] == 0.0
+    assert (model["judge"]["asked"], model["judge"]["verdicts"]) == (8, 8)
+    assert model["judge"]["agreement"]["F_Same"] == 100.0
+    assert model["judge"]["t_diff"] == {"counting": {}, "retrieval": {}}
+    assert "LLM judge baseline:judge" in done.stdout
+
+
+def test_a_failing_judge_is_counted_said_on_the_console_and_fails_the_run(
+        imported_fake, fake_sadu, tmp_path):
+    logs = sorted((fake_sadu / "experiment_result" / "response_result" / "default")
+                  .glob("*.log"))
+    env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
+    with FakeServer(["400"] * 16) as server:
+        done = _run("score", "archqa", "--data", str(imported_fake[0]), "--responses",
+                    *map(str, logs), "--judge", f"openai:j@{server.base_url}",
+                    "--fail-on-error", "0.5", "--out", str(tmp_path / "run"), env=env)
+    assert done.returncode == 1, done.stderr
+    assert "warning: the judge failed on 8 and gave no verdict on 0 of the 8 answers of " \
+           "model-a_response_t_0 (first: judge call failed: HTTP 400" in done.stdout
+    assert "model-b_response_t_0: the judge failed on 8 and gave no verdict on 0 of 8 " \
+           "answers, above --fail-on-error 0.5" in done.stderr
+    judge = json.loads((tmp_path / "run" / "summary.json").read_text()
+                       )["models"]["model-a_response_t_0"]["judge"]
+    assert (judge["asked"], judge["verdicts"], judge["call_errors"]) == (8, 0, 8)
+    assert judge["agreement"]["n"] == 0 and judge["judge_accuracy"] is None
+
+
+def test_completion_tokens_count_the_thinking_tokens_gemini_logs_give_apart(
+        imported_fake, fake_sadu, tmp_path):
+    """Table 3: a Gemini log's thoughts_token are added to its completion_tokens; the
+    summary keeps the split. Line i thinks 100·i tokens (mean 350), answers in 9."""
+    source = fake_sadu / "experiment_result" / "response_result" / "default" / \
+        "model-a_response_t_0.log"
+    rows = [json.loads(line) for line in source.read_text().splitlines()]
+    for i, row in enumerate(rows):
+        row["token_usage"] = {"prompt_tokens": 100, "thoughts_token": 100 * i,
+                              "completion_tokens": 9, "cached_content_tokens": None}
+    log = tmp_path / "gemini-thinking_response.log"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    tokens = _score(imported_fake[0], [log, source], "strict", tmp_path / "run"
+                    )["models"]["gemini-thinking_response"]["tokens"]
+    assert tokens["completion"]["all"] == 359.0
+    assert (tokens["answer"]["all"], tokens["reasoning"]["all"]) == (9.0, 350.0)
+    assert tokens["total"]["all"] == 459.0
+    # behavioural questions are lines 0-3: 150 thinking tokens on average
+    assert tokens["completion"]["behavioral"] == 159.0
+
+
 # ----------------------------------------- on SADU's real data (optional, local copy only)
 
 @pytest.fixture(scope="module")
@@ -241,3 +336,58 @@ def test_score_archqa_rescores_logs_into_a_run(imported, tmp_path):
         else:
             assert models["qwen_2.5-VL-3B_response_0223_t_0"]["format_violations"] > 1000
         assert len((tmp_path / scorer / "scores.jsonl").read_text().splitlines()) == 2 * 2431
+
+
+def test_report_assembles_tables_8_and_9_from_runs_labelled_by_their_logs_settings(
+        imported_fake, fake_sadu, tmp_path):
+    source = fake_sadu / "experiment_result" / "response_result" / "default" / \
+        "model-a_response_t_0.log"
+    rows = [json.loads(line) for line in source.read_text().splitlines()]
+    runs = []
+    for prompt, level in (("full", None), ("only_question", None), ("full", "low")):
+        setting = {"model": "gem-3", "prompt_type": prompt} | (
+            {"thinking_level": level} if level else {})
+        log = tmp_path / f"{prompt}_{level}.log"
+        log.write_text("".join(json.dumps(r | {"setting": setting}) + "\n" for r in rows))
+        runs.append(tmp_path / f"run_{prompt}_{level}")
+        _score(imported_fake[0], [log, source], "sadu", runs[-1])
+    done = _run("report", "archqa", *map(str, runs))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Table 8: prompt × model, accuracy (rule-based, scorer sadu")
+    # model-a's accuracy by hand: 75.00 / 50.00 / 100.00 / 75.00 (EXPECTED)
+    assert [ln.split() for ln in lines if ln.startswith("only-question")] == [
+        ["only-question", "gem-3", "default", "75.00", "50.00", "100.00", "75.00"]]
+    table_9 = lines[lines.index("Table 9: thinking level × prompt, gem-3, accuracy "
+                                "(rule-based)") + 2:]
+    assert [ln.split()[:2] for ln in table_9] == [["default", "full"],
+                                                  ["default", "only-question"],
+                                                  ["low", "full"]]
+    # SADU's default log met again (a run holding the same log) is one row
+    again = _run("report", "archqa", *map(str, runs), str(runs[0]))
+    assert again.stdout == done.stdout
+    one = _run("report", "archqa", str(runs[1]))  # a run of logs: its tables, no eval report
+    assert one.returncode == 0 and one.stdout.startswith("Table 8") and "report:" not in one.stdout
+    other = _run("report", "prior-bias", *map(str, runs[:2]))
+    assert other.returncode == 2 and "prior-bias reports one run at a time" in other.stderr
+
+
+def test_report_labels_eval_runs_by_their_prompt_and_reasoning(imported_fake, tmp_path):
+    runs = []
+    for prompt, reasoning in (("full", None), ("only-question", None), ("full", "high")):
+        runs.append(tmp_path / f"{prompt}-{reasoning}")
+        done = _run("eval", "archqa", "--data", str(imported_fake[0]), "--model",
+                    "baseline:blind", "--prompt", prompt, "--judge", "baseline:judge",
+                    *(("--reasoning", reasoning) if reasoning else ()), "--out", str(runs[-1]))
+        assert done.returncode == 0, done.stderr
+    done = _run("report", "archqa", *map(str, runs))
+    assert done.returncode == 0, done.stderr
+    rows = [ln.split()[:3] for ln in done.stdout.splitlines()
+            if ln.split()[1:2] == ["baseline:blind"]]
+    # Table 8 by the rules, then by the judge: each with its three rows
+    assert rows == 2 * [["full", "baseline:blind", "default"],
+                        ["full", "baseline:blind", "high"],
+                        ["only-question", "baseline:blind", "default"]]
+    assert "Table 8: prompt × model, accuracy (LLM judge)" in done.stdout
+    assert "Table 9: thinking level × prompt, baseline:blind, accuracy (rule-based)" \
+        in done.stdout

@@ -9,7 +9,7 @@ import sys
 
 from PIL import Image
 
-from tests.fake_providers import FakeServer
+from tests.fake_providers import FakeServer, gemini_thinking
 
 SECRET = "sk-diagbench-LEAKCHECK-0123456789"
 
@@ -48,3 +48,25 @@ def test_bad_model_names_and_missing_keys_exit_3(tmp_path):
                               "openai:gpt-4o", "hi"], cwd=tmp_path, env=env,
                              capture_output=True, text=True, timeout=60, check=False)
     assert missing.returncode == 3 and "OPENAI_API_KEY" in missing.stderr
+
+
+def test_gemini_takes_a_thinking_level_or_budget_and_nothing_else(tmp_path):
+    env = {**os.environ, "GEMINI_API_KEY": "k", "ANTHROPIC_API_KEY": "k",
+           "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "diagbench", "ask", *args], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=60, check=False)
+
+    with FakeServer(thoughts=40) as server:
+        done = run("--model", f"gemini:gemini-3@{server.url}", "--reasoning", "low", "--json",
+                   "hi")
+        assert done.returncode == 0, done.stderr
+        assert gemini_thinking(server.requests[0]) == {"thinkingLevel": "LOW"}
+        assert json.loads(done.stdout)["usage"]["output_tokens"] == 47  # 7 + 40 thinking
+        wrong = run("--model", f"gemini:gemini-3@{server.url}", "--reasoning", "lots", "hi")
+        assert wrong.returncode == 3 and "a token budget or a thinking level " \
+            "(minimal|low|medium|high), not 'lots'" in wrong.stderr
+        claude = run("--model", f"anthropic:claude@{server.url}", "--reasoning", "low", "hi")
+        assert claude.returncode == 3 and "is a token budget, not 'low'" in claude.stderr
+        assert len(server.requests) == 1

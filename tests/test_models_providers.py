@@ -10,9 +10,9 @@ from diagbench.models.anthropic_messages import AnthropicMessages
 from diagbench.models.calling import call_with_retries
 from diagbench.models.gemini import GeminiGenerate
 from diagbench.models.openai_compat import OpenAICompatible
-from diagbench.models.request import ImagePart, user_request
+from diagbench.models.request import GenerationConfig, ImagePart, user_request
 from diagbench.models.retry import RetryPolicy
-from tests.fake_providers import FakeServer
+from tests.fake_providers import FakeServer, gemini_thinking
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(32)
 FAST = RetryPolicy(retries=2, base_delay=0.01, max_delay=0.05)
@@ -61,6 +61,29 @@ def test_gemini_answer_usage_and_image():
     [sent] = server.requests
     assert sent["contents"][0]["parts"][0]["inlineData"]["mime_type"] == "image/png"
     assert sent["generationConfig"]["temperature"] == 0.0
+
+
+@pytest.mark.parametrize(("reasoning", "sent"), [
+    ("low", {"thinkingLevel": "LOW"}), ("high", {"thinkingLevel": "HIGH"}),
+    ("512", {"thinkingBudget": 512}), (None, None)])
+def test_gemini_thinking_level_or_budget_and_thinking_tokens(reasoning, sent):
+    """A thinking level (Gemini 3) or budget goes on the wire as Gemini reads it; the
+    thinking tokens Gemini reports apart are counted in the completion tokens."""
+    async def go(base_url):
+        adapter = GeminiGenerate("test-key", base_url, timeout=5.0)
+        try:
+            request = user_request("gemini", "model-x", "Read this.",
+                                   config=GenerationConfig(reasoning=reasoning))
+            return await call_with_retries(adapter, request, FAST)
+        finally:
+            await adapter.close()
+
+    with FakeServer(thoughts=300) as server:
+        response = asyncio.run(go(server.url))
+    assert response.status == "ok", response.error
+    [body] = server.requests
+    assert gemini_thinking(body) == sent
+    assert (response.usage.output_tokens, response.usage.reasoning_tokens) == (307, 300)
 
 
 @pytest.mark.parametrize(("script", "status", "asked"), [

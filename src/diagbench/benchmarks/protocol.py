@@ -266,3 +266,13 @@ class Benchmark(ABC, Generic[S, T]):
     def failed_inputs(self, data: Dataset, summary: T) -> bool:
         """Whether some input could not be used (the command then exits 3)."""
         return bool(data.problems)
+
+    def compare_runs(self, runs: list[Path]) -> list[str] | None:
+        """The tables comparing the runs `runs` by their recorded settings, as `report
+        NAME RUN…` prints them; None: this benchmark compares no runs."""
+        return None
+
+    def failing(self, summary: T) -> list[str]:
+        """Why the run fails a limit the user set (such as --fail-on-error): the command
+        prints each reason and exits 1. None by default."""
+        return []

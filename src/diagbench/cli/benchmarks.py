@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from diagbench.cli.model_options import model_options
-from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
+from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
 from diagbench.executors.options import OPTIONS as EXECUTOR_OPTIONS
 from diagbench.executors.options import opened
 
@@ -75,7 +75,11 @@ def _finish(bench: Any, result: Any) -> None:
         click.echo("diagbench: error: no usable samples", err=True)
     click.echo("\n".join(bench.lines(result.summary, result.scores)))
     click.echo(f"\nreport: {result.report}")
-    sys.exit(EXIT_BAD_INPUT if bench.failed_inputs(result.data, result.summary) else EXIT_OK)
+    failing = bench.failing(result.summary)
+    for reason in failing:
+        click.echo(f"diagbench: error: {reason}", err=True)
+    sys.exit(EXIT_BAD_INPUT if bench.failed_inputs(result.data, result.summary)
+             else EXIT_DIAGNOSTICS if failing else EXIT_OK)
 
 
 def _build_command(cls: Any) -> click.Command | None:
@@ -180,14 +184,35 @@ def score() -> None:
 
 @click.command()
 @click.argument("name")
-@_RUN
-def report(name: str, run: Path) -> None:
+@click.argument("runs", nargs=-1, required=True,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+def report(name: str, runs: tuple[Path, ...]) -> None:
     """Write the report of the run RUN of benchmark NAME again from its scores.jsonl and
-    summary.json."""
+    summary.json; with several runs (archqa), print the tables comparing them by their
+    recorded settings (archqa: Tables 8 and 9)."""
     from diagbench.benchmarks.runs import rereport
     bench = _benchmark(name)
-    result = _guarded(lambda: rereport(bench, run, progress_bar))
+    tables = _guarded(lambda: bench.compare_runs(list(runs)))
+    if len(runs) > 1:
+        if tables is None:
+            raise click.UsageError(f"{name} reports one run at a time")
+        click.echo("\n".join(tables))
+        return
+    if tables is not None:
+        click.echo("\n".join(tables))
+        if "options" not in _manifest(runs[0]):
+            return  # a run of scored logs (archqa's score --responses): no eval to report
+    result = _guarded(lambda: rereport(bench, runs[0], progress_bar))
     click.echo(f"report: {result.report}")
+
+
+def _manifest(run: Path) -> dict:
+    """RUN/manifest.json as JSON, or {} when it cannot be read."""
+    import json
+    try:
+        return json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 @click.command(name="benchmarks")

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from diagbench.models.settings import ModelSettings
 
 BUDGET_PROVIDERS = ("anthropic", "gemini")  # their reasoning option is a token budget
+THINKING_LEVELS = ("minimal", "low", "medium", "high")  # gemini's other option (Gemini 3)
 
 
 def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | None,
@@ -34,9 +35,11 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
 
     registered()  # the benchmarks register their offline reference models (baseline:NAME)
     spec = ModelSpec.parse(model_name, endpoints)
-    if reasoning and spec.provider in BUDGET_PROVIDERS and not reasoning.isdigit():
-        raise ModelSpecError(f"--reasoning for {spec.provider} is a token budget, "
-                             f"not {reasoning!r}")
+    if reasoning and spec.provider in BUDGET_PROVIDERS and not reasoning.isdigit() and \
+            not (spec.provider == "gemini" and reasoning in THINKING_LEVELS):
+        raise ModelSpecError(f"--reasoning for {spec.provider} is a token budget" + (
+            f" or a thinking level ({'|'.join(THINKING_LEVELS)})"
+            if spec.provider == "gemini" else "") + f", not {reasoning!r}")
     key = provider_key(spec)  # a missing key is reported before any work
     return ModelSettings(
         spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
@@ -53,8 +56,9 @@ OPTIONS = (
                  show_default=True),
     click.option("--max-tokens", type=click.IntRange(1), default=2048, show_default=True),
     click.option("--seed", type=int, help="Sampling seed, where the provider takes one."),
-    click.option("--reasoning", help="Reasoning effort (openai: low|medium|high) or "
-                                     "thinking budget in tokens (anthropic, gemini)."),
+    click.option("--reasoning", help="Reasoning effort (openai: low|medium|high), "
+                                     "thinking budget in tokens (anthropic, gemini) or "
+                                     "thinking level (gemini 3: minimal|low|medium|high)."),
     click.option("--timeout", type=click.FloatRange(1.0), default=120.0, show_default=True,
                  help="Seconds per attempt."),
     click.option("--retries", type=click.IntRange(0, 20), default=4, show_default=True,

@@ -25,6 +25,17 @@ def _part(part) -> types.Part:
     return types.Part.from_text(text=part.text)
 
 
+def thinking(reasoning: str | None) -> types.ThinkingConfig | None:
+    """The thinking setting `--reasoning` asks for: a number is a thinking budget in
+    tokens (Gemini 2.5), a word a thinking level (Gemini 3: minimal, low, medium, high);
+    None leaves the model's default."""
+    if not reasoning:
+        return None
+    if reasoning.isdigit():
+        return types.ThinkingConfig(thinking_budget=int(reasoning))
+    return types.ThinkingConfig(thinking_level=types.ThinkingLevel(reasoning.upper()))
+
+
 class GeminiGenerate:
     """`call` makes exactly one attempt; the SDK's own retries are off."""
 
@@ -42,8 +53,7 @@ class GeminiGenerate:
             temperature=config.temperature, max_output_tokens=config.max_tokens,
             seed=config.seed, stop_sequences=list(config.stop) or None,
             system_instruction=request.system,
-            thinking_config=types.ThinkingConfig(thinking_budget=int(config.reasoning))
-            if config.reasoning else None)
+            thinking_config=thinking(config.reasoning))
         contents = [types.Content(role="model" if m.role == "assistant" else "user",
                                   parts=[_part(p) for p in m.parts]) for m in request.turns]
         start = time.perf_counter()
@@ -69,6 +79,7 @@ class GeminiGenerate:
             "ok", text=reply.text or "",
             finish_reason=str(candidate.finish_reason.value) if candidate and
             candidate.finish_reason else None,
-            usage=Usage(usage.prompt_token_count or 0, usage.candidates_token_count or 0,
+            usage=Usage(usage.prompt_token_count or 0,
+                        (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0),
                         usage.thoughts_token_count or 0) if usage else Usage(),
             latency=time.perf_counter() - start, served_model=reply.model_version)

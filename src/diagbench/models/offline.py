@@ -22,27 +22,29 @@ from diagbench.references import load
 Baseline = Callable[[Request], str]
 
 
-class Baselines(Mapping[str, str]):
-    """The offline baselines, as `baseline:NAME` → the function that answers a request
+class Baselines(Mapping[str, tuple[str, ...]]):
+    """The offline baselines, as `baseline:NAME` → the functions that answer a request
     (`"module:function"`, imported when first asked, so that start-up stays light).
 
     This package registers only its own (`ocr`); the reference models of a benchmark
     are declared by that benchmark and registered into this table by the benchmark
-    registry, a layer above that knows benchmarks; nothing here names one.
+    registry, a layer above that knows benchmarks; nothing here names one. A name may be
+    offered by several benchmarks (each has its own judge prompt, answered by its own
+    `baseline:judge`): its functions are tried in the order they were registered, each
+    raising ValueError for a request it does not answer.
     """
 
     def __init__(self) -> None:
-        self._table: dict[str, str] = {}
+        self._table: dict[str, tuple[str, ...]] = {}
 
     def register(self, name: str, reference: str) -> None:
-        """Offer `baseline:NAME`, answered by `reference`; a name taken by another
-        function is a ValueError."""
-        if self._table.get(name, reference) != reference:
-            raise ValueError(f"baseline:{name} is already {self._table[name]}, "
-                             f"not {reference}")
-        self._table[name] = reference
+        """Offer `baseline:NAME`, answered by `reference` (after the functions already
+        offering it; registering the same one again changes nothing)."""
+        known = self._table.get(name, ())
+        if reference not in known:
+            self._table[name] = (*known, reference)
 
-    def __getitem__(self, name: str) -> str:
+    def __getitem__(self, name: str) -> tuple[str, ...]:
         return self._table[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -78,6 +80,19 @@ def read_sequence_image(request: Request) -> str:
 BASELINES.register("ocr", "diagbench.models.offline:read_sequence_image")
 
 
+def _answer(request: Request) -> str:
+    """The answer of the first function of `baseline:MODEL` that answers `request`
+    (ValueError giving each one's reason when none does)."""
+    reasons = []
+    for reference in BASELINES[request.model]:
+        baseline: Baseline = load(reference)
+        try:
+            return baseline(request)
+        except ValueError as exc:
+            reasons.append(str(exc))
+    raise ValueError("; ".join(reasons))
+
+
 class OfflineBaseline:
     """Runs `BASELINES[request.model]`; one attempt per call, like every adapter."""
 
@@ -88,10 +103,9 @@ class OfflineBaseline:
         if request.model not in BASELINES:
             raise CallError(f"no baseline {request.model!r} is registered (known: "
                             f"{', '.join(BASELINES)})", retryable=False)
-        baseline: Baseline = load(BASELINES[request.model])
         start = time.perf_counter()
         try:
-            text = await asyncio.wait_for(asyncio.to_thread(baseline, request), self.timeout)
+            text = await asyncio.wait_for(asyncio.to_thread(_answer, request), self.timeout)
         except TimeoutError:
             raise CallError(f"no answer within {self.timeout:g} s", retryable=False) from None
         except ValueError as exc:

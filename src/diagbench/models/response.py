@@ -7,6 +7,11 @@ from dataclasses import asdict, dataclass, field, fields
 
 @dataclass(slots=True)
 class Usage:
+    """Tokens of one call. `output_tokens` are all the completion tokens, reasoning
+    included, as OpenAI and Anthropic count them and as they are billed (Gemini reports
+    its thinking tokens apart: the adapter adds them); `reasoning_tokens` is the part of
+    them spent reasoning, where the provider says (0 where it does not)."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     reasoning_tokens: int = 0

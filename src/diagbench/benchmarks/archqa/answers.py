@@ -2,8 +2,15 @@
 JSON lines with ``diagram_type`` (behavior, structural, ER), ``file`` (the diagram's
 name), ``question``, ``response``, ``answer``, ``metadata.sub_type`` and
 ``token_usage`` (prompt, completion and — Gemini — thinking tokens, under
-provider-specific keys). Each line is matched to a question of the imported data set by
-family, file and question text."""
+provider-specific keys), ``setting`` (the model, and for the ablations of Tables 8–9
+``prompt_type`` and ``thinking_level``). Each line is matched to a question of the
+imported data set by family, file and question text.
+
+Completion tokens are counted as the paper's Table 3 counts them, reasoning included:
+Gemini's logs give the thinking tokens apart from ``completion_tokens`` (its
+``candidates_token_count``), so they are added; OpenAI's ``completion_tokens`` already
+hold the reasoning tokens (``completion_tokens_details.reasoning_tokens`` is a part of
+them)."""
 
 from __future__ import annotations
 
@@ -18,7 +25,8 @@ from diagbench.benchmarks.protocol import DataError
 # the keys of each token count in SADU's logs, by provider
 _PROMPT = ("prompt_tokens", "prompt_token", "input_tokens")
 _COMPLETION = ("completion_tokens", "output_tokens")
-_REASONING = ("thoughts_token", "thoughts_tokens", "reasoning_tokens")
+_THOUGHTS = ("thoughts_token", "thoughts_tokens", "thoughts_token_count")  # apart
+_REASONING_PART = ("reasoning_tokens",)  # a part of the completion tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +49,7 @@ class Log:
     unmatched: list[str]
     duplicates: int
     gold_differs: int
+    setting: object = None  # the first line's ``setting``: model, prompt, thinking level
 
 
 def _first(usage: Mapping, keys: tuple[str, ...]) -> int | None:
@@ -52,11 +61,25 @@ def _first(usage: Mapping, keys: tuple[str, ...]) -> int | None:
 
 
 def tokens_of(usage: object) -> dict[str, int | None]:
-    """Prompt, completion and reasoning tokens of a ``token_usage`` object."""
+    """Prompt, completion (reasoning included) and reasoning tokens of a
+    ``token_usage`` object (None: not in it).
+
+    >>> tokens_of({"prompt_tokens": 600, "thoughts_token": 300, "completion_tokens": 15})
+    {'prompt': 600, 'completion': 315, 'reasoning': 300}
+    >>> tokens_of({"prompt_tokens": 9, "completion_tokens": 213,
+    ...            "completion_tokens_details": {"reasoning_tokens": 192}})
+    {'prompt': 9, 'completion': 213, 'reasoning': 192}
+    """
     if not isinstance(usage, Mapping):
         return {"prompt": None, "completion": None, "reasoning": None}
-    return {"prompt": _first(usage, _PROMPT), "completion": _first(usage, _COMPLETION),
-            "reasoning": _first(usage, _REASONING)}
+    completion, thoughts = _first(usage, _COMPLETION), _first(usage, _THOUGHTS)
+    details = usage.get("completion_tokens_details")
+    part = _first(details, _REASONING_PART) if isinstance(details, Mapping) else None
+    if thoughts is not None:
+        completion = (completion or 0) + thoughts
+    return {"prompt": _first(usage, _PROMPT), "completion": completion,
+            "reasoning": thoughts if thoughts is not None
+            else part if part is not None else _first(usage, _REASONING_PART)}
 
 
 def question_key(family: str, diagram_file: str, text: str) -> tuple[str, str, str]:
@@ -72,6 +95,7 @@ def read_log(path: Path, questions: list[Question]) -> Log:
     answers: dict[str, LoggedAnswer] = {}
     unmatched: list[str] = []
     duplicates = gold_differs = 0
+    setting = None
     for number, row in read_jsonl(path):
         try:
             family = SADU_FAMILY[row["diagram_type"]]
@@ -79,6 +103,8 @@ def read_log(path: Path, questions: list[Question]) -> Log:
         except (KeyError, TypeError):
             raise DataError(f"{path}:{number}: not a SADU response line (diagram_type, "
                             "file, question)") from None
+        if setting is None:
+            setting = row.get("setting")
         question = index.get(key)
         if question is None:
             unmatched.append(f"{path}:{number}: no such question in the data "
@@ -94,4 +120,4 @@ def read_log(path: Path, questions: list[Question]) -> Log:
                                             response if isinstance(response, str) else None,
                                             tokens_of(row.get("token_usage")),
                                             row.get("answer"))
-    return Log(path.stem, answers, unmatched, duplicates, gold_differs)
+    return Log(path.stem, answers, unmatched, duplicates, gold_differs, setting)

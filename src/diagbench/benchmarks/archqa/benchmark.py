@@ -17,7 +17,9 @@ import click
 
 from diagbench.benchmarks.archqa.command import (
     DATA_OPTION,
+    FAIL_OPTION,
     GOLD_OPTION,
+    JUDGE_OPTION,
     SCORER_OPTION,
     import_sadu_command,
 )
@@ -46,7 +48,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     description = ("Architecture-diagram question answering: entities, relations and "
                    "clusters of behavioural, structural and ER diagrams (paper 003, SADU)")
     baselines: ClassVar[Mapping[str, str]] = {
-        "blind": "diagbench.benchmarks.archqa.baselines:answer_blind"}
+        "blind": "diagbench.benchmarks.archqa.baselines:answer_blind",
+        "judge": "diagbench.benchmarks.archqa.judging:answer_judge"}
     build_options = (
         click.option("--from", "sources", multiple=True, required=True,
                      type=click.Path(exists=True, path_type=Path),
@@ -66,10 +69,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      help="The prompt of Fig. 2, or one of its ablations (§4.3)."),
         SCORER_OPTION, GOLD_OPTION,
         click.option("--limit", type=click.IntRange(1), help="Only the first N questions."),
-        click.option("--judge", metavar="MODEL",
-                     help="An LLM judge (PROVIDER:MODEL[@URL]) sent the question, the "
-                          "diagram and both answers; its agreement with the rule-based "
-                          "scorer is reported (Table 10)."),
+        JUDGE_OPTION, FAIL_OPTION,
     )
     score_options = (
         click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -80,10 +80,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      help="A response log in SADU's format (repeatable; the model is named "
                           "after the file)."),
         SCORER_OPTION, GOLD_OPTION,
-        click.option("--judge", metavar="MODEL",
-                     help="An LLM judge (PROVIDER:MODEL[@URL]) sent the question, the "
-                          "diagram and both answers; its agreement with the rule-based "
-                          "scorer is reported (Table 10)."),
+        JUDGE_OPTION, FAIL_OPTION,
         click.option("--out", type=click.Path(file_okay=False, path_type=Path),
                      help="With --responses: the run directory to write."),
     )
@@ -102,6 +99,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.gold_override: str | None = None
         self.judge: str | None = None
         self.judge_override: str | None = None
+        self.fail_on_error: float | None = None
 
     def is_data(self, data: Path) -> bool:
         return (data / "annotations.jsonl").is_file() and (data / "questions.jsonl").is_file()
@@ -132,7 +130,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def samples(self, run: Path, bars: Bars, *, data: str, prompt: str = "full",
                 scorer: str = "strict", gold: str = "published", limit: int | None = None,
-                judge: str | None = None, **_: Any) -> Dataset:
+                judge: str | None = None, fail_on_error: float | None = None,
+                **_: Any) -> Dataset:
         from diagbench.benchmarks.archqa.data import load_data
         from diagbench.benchmarks.archqa.prompts import template_hash
 
@@ -140,6 +139,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.scorer = self.scorer_override or scorer
         self.gold = self.gold_override or gold
         self.judge = self.judge_override or judge
+        if self.fail_on_error is None:
+            self.fail_on_error = fail_on_error
         if self.judge:
             _check_judge(self.judge)
         questions, self.images, digest = load_data(Path(data))
@@ -218,11 +219,23 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 + f"{m['format_violations']:>7}{m['outcomes'].get('unparsable', 0):>8}"
                 + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
         from diagbench.benchmarks.archqa.hard import table11_lines
-        return out + table11_lines(summary.models)
+        return out + judge_lines(self.judge, summary) + table11_lines(summary.models)
 
     def sample_views(self, run: Path) -> Iterator[SampleView]:
         from diagbench.benchmarks.archqa.view import sample_views
         return sample_views(self, run)
+
+    def compare_runs(self, runs: list[Path]) -> list[str] | None:
+        """Tables 8 and 9 over the runs, each model labelled with its recorded prompt
+        and thinking setting (`tables.tables_8_9`)."""
+        from diagbench.benchmarks.archqa.tables import tables_8_9
+        return tables_8_9(runs)
+
+    def failing(self, summary: ArchQASummary) -> list[str]:
+        """With --fail-on-error RATE: why the run fails — a model's failed calls, or its
+        judge's failed calls and unreadable replies, above RATE of those asked."""
+        from diagbench.benchmarks.archqa.judging import failure_reasons
+        return failure_reasons(summary, self.fail_on_error)
 
     def headlines(self, summary: ArchQASummary) -> list[Headline]:
         return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
@@ -232,12 +245,14 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),
                         scorer: str = "strict", gold: str = "published",
-                        judge: str | None = None, out: Path | None = None, **_: Any) -> Any:
+                        judge: str | None = None, out: Path | None = None,
+                        fail_on_error: float | None = None, **_: Any) -> Any:
         """`score archqa [--data DATA] --responses LOG… --out RUN`: score response logs in
         SADU's format (each a model named after its file; the files after the first
         --responses are logs too) into RUN; without --data the logs' own questions and
         gold answers (`log_questions`). Without --responses, PATHS is one run of `eval
         archqa` scored again (with --scorer and --gold)."""
+        self.fail_on_error = fail_on_error
         if not responses:
             if data is not None or out is not None:
                 raise click.UsageError("--data and --out go with --responses")
@@ -257,6 +272,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         from diagbench.benchmarks.archqa.answers import Log, read_log
         from diagbench.benchmarks.archqa.data import load_data
         from diagbench.benchmarks.archqa.log_questions import logs_as_data
+        from diagbench.benchmarks.archqa.tables import log_labels
         from diagbench.benchmarks.asking import Answer
         from diagbench.benchmarks.protocol import Problem
         from diagbench.benchmarks.runs import score_answers
@@ -282,7 +298,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 raise click.UsageError(f"two logs are named {log.name!r}")
             logs[log.name] = {"file": str(path), "answers": len(log.answers),
                               "unmatched": len(log.unmatched), "duplicates": log.duplicates,
-                              "logged_gold_differs": log.gold_differs}
+                              "logged_gold_differs": log.gold_differs,
+                              **log_labels(log.setting, log.name)}
             problems += [Problem(log.name, *_where(u, path)) for u in log.unmatched[:20]]
             answers[log.name] = {
                 qid: Answer(qid, "ok" if a.response is not None else "call_error", a.response,
@@ -305,6 +322,13 @@ def _where(message: str, path: Path) -> tuple[str, str]:
     """(file, error) of a message "PATH:LINE: reason": ("PATH:LINE", "reason")."""
     line, _, reason = message.removeprefix(f"{path}:").partition(": ")
     return (f"{path}:{line}", reason) if line.isdigit() else (str(path), message)
+
+
+def judge_lines(judge: str | None, summary: ArchQASummary) -> list[str]:
+    """The judge's accuracy beside the rule-based one, its calls, and Table 10, per
+    model (nothing when no judge was asked)."""
+    from diagbench.benchmarks.archqa.judging import judge_report_lines
+    return judge_report_lines(judge, summary)
 
 
 def _pct(value: float | None) -> str:

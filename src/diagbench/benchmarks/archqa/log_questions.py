@@ -62,13 +62,15 @@ def logs_as_data(paths: Sequence[Path]) -> tuple[list[Question], list[Log], str]
     for path in paths:
         seen: Counter[str] = Counter()
         answers: dict[str, LoggedAnswer] = {}
+        setting = None
         for number, row in _lines(path):
+            setting = setting or row.get("setting")
             q = _question(path, number, row, seen)
             questions.setdefault(q.id, q)
             response = row.get("response")
             answers[q.id] = LoggedAnswer(q.id, response if isinstance(response, str) else None,
                                          tokens_of(row.get("token_usage")), q.gold)
-        logs.append(Log(path.stem, answers, [], 0, 0))
+        logs.append(Log(path.stem, answers, [], 0, 0, setting))
     digest = hashlib.sha256("".join(json.dumps(q.to_json(), ensure_ascii=False) + "\n"
                                     for q in questions.values()).encode()).hexdigest()
     return list(questions.values()), logs, digest

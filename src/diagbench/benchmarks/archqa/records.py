@@ -147,6 +147,8 @@ class Question:
 
 
 Status = Literal["ok", "unparsable", "call_error", "missing"]
+#: What became of a judge's call: a verdict, a failed call, or a reply with no verdict.
+JudgeStatus = Literal["judged", "call_error", "unreadable"]
 Where = Literal["markers", "open_marker", "outside"]
 
 
@@ -177,6 +179,7 @@ class ArchQAScore:
     tokens: dict[str, int | None] = field(default_factory=dict)
     judge: bool | None = None  # the LLM judge's verdict (None: not judged, or no verdict)
     judge_note: str | None = None
+    judge_status: JudgeStatus | None = None  # None: no judge was asked about this answer
 
     @property
     def violation(self) -> bool:

@@ -50,9 +50,12 @@ def write_report(run: Path, summary: ArchQASummary,
     from diagbench.report.plots import error_bar_lines, grouped_bars, labelled_scatter
 
     report = HtmlReport("Architecture-diagram question answering (SADU)")
-    report.paragraph(f"Scorer: {summary.scorer}. Accuracy is exact match (paper 003 §3.3.2) "
-                     "in percent; counting and retrieval metrics are fractions, as in the "
-                     "paper's Tables 4–7.", note=True)
+    report.paragraph(f"Scorer: {summary.scorer}. Accuracy is the rule-based scorer's exact "
+                     "match (paper 003 §3.3.2, the figures of §4.3's text) in percent; the "
+                     "paper's Tables 2, 8 and 9 are its LLM judge's accuracy (T_Same + "
+                     "T_Diff of Table 10), given below where a judge ran. Counting and "
+                     "retrieval metrics are fractions, as in the paper's Tables 4–7.",
+                     note=True)
     models = summary.models
     report.heading("Accuracy (Table 2)")
     report.table(["Model", *_COLUMNS, "95 % CI (all)", "format violations (correct)",
@@ -91,8 +94,15 @@ def write_report(run: Path, summary: ArchQASummary,
         report.heading("Hard set: accuracy per arrow pattern (Table 11)")
         report.table(["Model", *(PATTERN_NAMES[p] for p in PATTERN_IDS)], hard)
     report.heading("Mean completion tokens (Table 3)")
-    report.table(["Model", *_COLUMNS], [[name, *(m["tokens"]["completion"][c] for c in _COLUMNS)]
-                                        for name, m in models.items()])
+    report.paragraph("Completion tokens include the reasoning (thinking) tokens, as the "
+                     "paper counts them; the last two columns split the mean of all "
+                     "questions into the answer's and the reasoning's (reasoning: 0 where "
+                     "the provider does not report it apart).", note=True)
+    report.table(["Model", *_COLUMNS, "answer (all)", "reasoning (all)"],
+                 [[name, *(m["tokens"]["completion"][c] for c in _COLUMNS),
+                   m["tokens"].get("answer", {}).get("all"),
+                   m["tokens"].get("reasoning", {}).get("all")]
+                  for name, m in models.items()])
     subtypes = sorted({s for m in models.values() for s in m["by_subtype"]})
     report.heading("Accuracy per subtype (Fig. 3)")
     report.table(["Subtype", *models], [[s, *(m["by_subtype"].get(s) for m in models.values())]
@@ -100,7 +110,9 @@ def write_report(run: Path, summary: ArchQASummary,
     options = dict((manifest or {}).get("options", {}))
     report.heading("Prompt and reasoning (Tables 8–9)")
     report.paragraph("Tables 8 and 9 compare runs: one run per prompt variant (--prompt) "
-                     "and reasoning setting (--reasoning); this run's are below.", note=True)
+                     "and reasoning setting (--reasoning); this run's are below, and "
+                     "`diagbench report archqa RUN RUN…` prints the tables over several.",
+                     note=True)
     entries = {e.get("name"): e for e in (manifest or {}).get("models", [])}
     report.table(["Model", "prompt", "reasoning", "accuracy (all)", "mean tokens (total)",
                   "mean completion tokens"],
@@ -110,11 +122,23 @@ def write_report(run: Path, summary: ArchQASummary,
                    m["tokens"]["completion"]["all"]] for name, m in models.items()])
     judged = {name: m["judge"] for name, m in models.items() if m.get("judge")}
     if judged:
+        report.heading("Accuracy by the LLM judge (Table 2's unit)")
+        report.table(["Model", *(f"{c} (rules)" for c in _COLUMNS),
+                      *(f"{c} (judge)" for c in _COLUMNS), "asked", "verdicts",
+                      "failed calls", "unreadable"],
+                     [[name, *(models[name]["accuracy"][c] for c in _COLUMNS),
+                       *((models[name].get("accuracy_judge") or {}).get(c) for c in _COLUMNS),
+                       j["asked"], j["verdicts"], j["call_errors"], j["unreadable"]]
+                      for name, j in judged.items()])
         report.heading("LLM as judge against the rule-based scorer (Table 10)")
         report.paragraph(f"Judge: {options.get('judge') or 'see the manifest'}. Shares of the "
                          "judged questions in percent; T_Diff: the judge says True, the "
-                         "rules False; F_Diff: the judge False, the rules True.", note=True)
-        cols = ("All_Same", "T_Same", "F_Same", "T_Diff", "F_Diff", "n", "unjudged")
+                         "rules False; F_Diff: the judge False, the rules True (the text's "
+                         "definition); F_Diff_caption: the judge False and the rules False "
+                         "(the caption's, as written: the same questions as F_Same).",
+                         note=True)
+        cols = ("All_Same", "T_Same", "F_Same", "T_Diff", "F_Diff", "F_Diff_caption", "n",
+                "unjudged")
         report.table(["Model", *cols], [[name, *(j["agreement"][c] for c in cols)]
                                         for name, j in judged.items()])
         rows = []
@@ -149,7 +173,7 @@ def write_report(run: Path, summary: ArchQASummary,
               if m["tokens"]["total"]["all"] is not None and m["accuracy"]["all"] is not None}
     if points:
         labelled_scatter(plots / "tokens.png", points, "mean tokens per request "
-                         "(prompt + completion + reasoning)", "accuracy (%)",
+                         "(prompt + completion, reasoning included)", "accuracy (%)",
                          "Token cost against accuracy")
         report.figure("plots/tokens.png", "Token cost against accuracy, one point per model")
     if summary.paired:

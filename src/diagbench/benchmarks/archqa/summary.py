@@ -92,15 +92,29 @@ def _by_family(scores: list[ArchQAScore], metric: Any) -> dict[str, Any]:
     return out
 
 
-def _tokens(scores: list[ArchQAScore], parts: tuple[str, ...]) -> dict[str, float | None]:
+def _tokens(scores: list[ArchQAScore], count: Any) -> dict[str, float | None]:
+    """The mean of `count(tokens)` per family (a score without token counts is left out)."""
     def mean(group: list[ArchQAScore]) -> float | None:
-        values = []
-        for s in group:
-            known = [s.tokens.get(p) for p in parts]
-            values.append(None if not s.tokens or all(v is None for v in known)
-                          else sum(v or 0 for v in known))
-        return _r(mean_tokens(values), 2)
+        return _r(mean_tokens([count(s.tokens) if s.tokens else None for s in group]), 2)
     return _by_family(scores, mean)
+
+
+def _known(*values: int | None) -> bool:
+    return any(v is not None for v in values)
+
+
+#: The token means of a summary: Table 3's completion tokens count the reasoning ones
+#: (paper 003 §4.1: "including prompt, completion, and reasoning tokens when available");
+#: `answer` is what is left of them once the reasoning tokens are taken out (unknown where
+#: the reasoning tokens are: a log that does not report them).
+TOKEN_MEANS: dict[str, Any] = {
+    "total": lambda t: (t.get("prompt") or 0) + (t.get("completion") or 0)
+    if _known(t.get("prompt"), t.get("completion")) else None,
+    "completion": lambda t: t.get("completion"),
+    "answer": lambda t: None if t.get("completion") is None or t.get("reasoning") is None
+    else t["completion"] - t["reasoning"],
+    "reasoning": lambda t: t.get("reasoning"),
+}
 
 
 def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
@@ -118,8 +132,7 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
             [s.difficulty or "none" for s in scores], correct).items()},
         "counting": _by_family([s for s in scores if s.kind == "counting"], _counting),
         "retrieval": _by_family([s for s in scores if s.kind == "retrieval"], _retrieval),
-        "tokens": {"total": _tokens(scores, ("prompt", "completion", "reasoning")),
-                   "completion": _tokens(scores, ("completion",))},
+        "tokens": {name: _tokens(scores, count) for name, count in TOKEN_MEANS.items()},
         "outcomes": dict(Counter(s.status for s in scores)),
         "format_violations": len(violations),
         "format_violations_correct": sum(s.correct for s in violations),
@@ -127,6 +140,9 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
             scores, lambda g: _r(qa_accuracy([s.correct and not s.violation for s in g]), 2)),
         "errors": dict(Counter(s.error for s in scores if s.error)),
         "notes": dict(Counter(n for s in scores for n in s.notes)),
+        "accuracy_judge": _by_family(
+            scores, lambda g: _r(qa_accuracy([s.judge is True for s in g]), 2))
+        if any(s.judge_status for s in scores) else None,
         "judge": judge_summary(scores),
     }
 

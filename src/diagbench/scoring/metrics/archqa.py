@@ -186,8 +186,8 @@ def retrieval_scores(predicted: Sequence[Collection[str] | None],
 
 def mean_tokens(tokens: Sequence[int | None]) -> float | None:
     """Mean tokens per request, Tokenᵢ = Prompt + Completion + Reason tokens
-    (003_26afdd344a01d15b.txt §3.3, Eq. 2; Table 3 gives completion tokens alone), over
-    the requests whose count is known.
+    (003_26afdd344a01d15b.txt §3.3, Eq. 2; Table 3 gives the completion tokens, reasoning
+    ones included), over the requests whose count is known.
 
     Edge cases: no known count → None.
 

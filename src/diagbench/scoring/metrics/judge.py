@@ -2,10 +2,14 @@
 §4.5, Table 10): the agreement table, and the categories of the disagreements.
 
 Table 10 takes the judge as the reference: T_Same — the judge says True and the rule
-agrees; F_Same — both say False; T_Diff — the judge says True, the rule False; F_Diff —
-the judge says False, the rule True (the caption's "rule-based judges it as False" for
-F_Diff is a slip: a disagreement on a False verdict means the rule said True);
-All_Same = T_Same + F_Same. §4.5 then sorts the T_Diff cases: counting answers by how
+agrees; F_Same — both say False; T_Diff — the judge says True, the rule False;
+All_Same = T_Same + F_Same. The caption and the text disagree on F_Diff, so both are
+given: `F_Diff` is the text's (§4.5: T_Diff and F_Diff "indicate disagreement") — the
+judge says False, the rule True; the paper's rows sum to 100 % only under it
+(gemini-2.5-flash 90.62 + 5.39 + 3.99). `F_Diff_caption` is the caption read as written
+("LLM-as-a-judge judges the result as … False, while a rule-based evaluation judges it
+as False") — both say False, the same questions as F_Same. The judge's accuracy
+(Table 2's unit) is T_Same + T_Diff. §4.5 then sorts the T_Diff cases: counting answers by how
 far the count is (off-by-one: 1, close: 2 to 5, large: more than 5), retrieval answers
 by how the predicted elements relate to the gold ones (substring: a predicted element
 is a prefix or suffix of a gold one, or the reverse; fuzzy: a small edit distance;
@@ -24,7 +28,8 @@ def judge_agreement(rule: Sequence[bool], judge: Sequence[bool | None]
     questions where the judge gave a verdict (None: no verdict, counted as `unjudged`).
 
     T_Same = #(judge ∧ rule) / n, F_Same = #(¬judge ∧ ¬rule) / n,
-    T_Diff = #(judge ∧ ¬rule) / n, F_Diff = #(¬judge ∧ rule) / n,
+    T_Diff = #(judge ∧ ¬rule) / n, F_Diff = #(¬judge ∧ rule) / n (the text's),
+    F_Diff_caption = #(¬judge ∧ ¬rule) / n (the caption's, = F_Same),
     All_Same = T_Same + F_Same; n the judged questions.
     Paper 003_26afdd344a01d15b.txt §4.5 (Table 10).
 
@@ -33,7 +38,7 @@ def judge_agreement(rule: Sequence[bool], judge: Sequence[bool | None]
 
     >>> judge_agreement([True, False, False, True, True], [True, False, True, False, None])
     {'n': 4, 'unjudged': 1, 'T_Same': 25.0, 'F_Same': 25.0, 'T_Diff': 25.0, 'F_Diff': 25.0, \
-'All_Same': 50.0}
+'F_Diff_caption': 25.0, 'All_Same': 50.0}
     """
     if len(rule) != len(judge):
         raise ValueError(f"{len(rule)} rule verdicts, {len(judge)} judge verdicts")
@@ -48,6 +53,7 @@ def judge_agreement(rule: Sequence[bool], judge: Sequence[bool | None]
     out |= {"T_Same": pct(t_same), "F_Same": pct(f_same),
             "T_Diff": pct(sum(j and not r for r, j in pairs)),
             "F_Diff": pct(sum(not j and r for r, j in pairs)),
+            "F_Diff_caption": pct(f_same),
             "All_Same": pct(t_same + f_same)}
     return out
 
