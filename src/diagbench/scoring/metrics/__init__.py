@@ -13,6 +13,8 @@ bools or floats), one module per family:
   and the categories of their disagreements (§4.5);
 - `structure`: paper 004's image-to-code scores (diagbench's element F1 score and
   STRUDEL's counts-only one) and the complexity consistency of generated code;
+- `chemistry`: the image-to-code similarity of molecules (canonical SMILES match and
+  Tanimoto similarity of Morgan fingerprints);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -39,6 +41,7 @@ from diagbench.scoring.metrics.archqa import (
     retrieval_scores,
     tolerance_accuracy,
 )
+from diagbench.scoring.metrics.chemistry import molecule_score, tanimoto
 from diagbench.scoring.metrics.components import (
     LENGTH_BINS,
     by_length,
@@ -112,6 +115,8 @@ METRICS: dict[str, Callable] = {
     "strudel_count_score": strudel_count_score,
     "code_lengths": code_lengths,
     "complexity_consistency": complexity_consistency,
+    "tanimoto": tanimoto,
+    "molecule_score": molecule_score,
 }
 
 __all__ = [
@@ -145,6 +150,7 @@ __all__ = [
     "mean_label_similarity",
     "mean_standard_error",
     "mean_tokens",
+    "molecule_score",
     "ordering_score",
     "paired_accuracy",
     "paired_test",
@@ -156,5 +162,6 @@ __all__ = [
     "retrieval_scores",
     "set_f1",
     "strudel_count_score",
+    "tanimoto",
     "tolerance_accuracy",
 ]

@@ -1,0 +1,55 @@
+"""SMILES: chemical structures (one molecule a line), read and drawn by RDKit."""
+
+from __future__ import annotations
+
+from diagbench.languages.record import Language
+
+#: What a SMILES may hold outside bracket atoms (OpenSMILES: the organic subset, aromatic
+#: atoms, bonds, branches, ring closures, dots and the wildcard); "l" and "r" only in
+#: "Cl" and "Br".
+_OUTSIDE = frozenset("BCNOPSFIbcnops*()=#$:/\\%.-0123456789~")
+
+
+def _is_smiles(word: str) -> bool:
+    atoms, depth, previous = 0, 0, ""
+    for char in word:
+        if char == "[":
+            depth, atoms = depth + 1, atoms + 1
+        elif char == "]":
+            depth -= 1
+        elif depth == 0 and not (char in _OUTSIDE or (char, previous) in (("l", "C"),
+                                                                          ("r", "B"))):
+            return False
+        elif depth == 0 and char.isalpha():
+            atoms += 1
+        previous = char
+    return depth == 0 and atoms > 0
+
+
+def recognises(text: str) -> bool:
+    """A SMILES source is one molecule a line: each line's first word is written in
+    SMILES's alphabet (OpenSMILES) and names an atom; a first line naming its columns
+    ("SMILES Name") is allowed."""
+    words = [line.split()[0] for line in text.splitlines() if line.strip()]
+    if words and words[0].casefold() == "smiles":
+        words = words[1:]
+    return bool(words) and all(_is_smiles(w) for w in words)
+
+
+LANGUAGE = Language(
+    name="smiles",
+    title="SMILES",
+    suffixes=(".smi", ".smiles"),
+    domain="chemistry",
+    categories=("molecule",),
+    kinds=("molecule",),
+    reader="diagbench.formats.smiles:read_smiles",
+    engine="rdkit",
+    statistics="diagbench.render.rdkit_svg:molecule_statistics",
+    similarity="diagbench.compare.molecules:compare_smiles",
+    synth="diagbench.formats.smiles_synth:synth_smiles",
+    facts="diagbench.formats.smiles_facts:molecule_facts",
+    examples=("smiles-molecule.smi",),
+    recognises=recognises,
+    node_limits=(1, 80),
+)
