@@ -5,6 +5,7 @@ engine's limits."""
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,24 @@ def test_charges_rings_and_neighbours():
     # decalin: two fused rings, none aromatic
     decalin = _one("C1CCC2CCCCC2C1")
     assert len(decalin.rings) == 2 and decalin.aromatic_rings == ()
+
+
+def test_rings_are_the_smallest_set_of_smallest_rings():
+    # cubane: 8 atoms, 12 bonds, one part → 12 − 8 + 1 = 5 rings in the SSSR, though it
+    # has 6 faces (RDKit's symmetrised ring set; Open Babel counts 5: found by the
+    # differential test on RDKit's ring-system templates)
+    cubane = _one("C12C3C4C1C5C2C3C45")
+    assert len(cubane.entities) == 8 and len(cubane.relations) == 12
+    assert len(cubane.rings) == 5 and all(len(r) == 4 for r in cubane.rings)
+
+
+def test_a_hydrogen_that_carries_stereo_is_an_atom():
+    # RDKit keeps an explicit [H] that fixes a double bond's geometry and draws it (the
+    # differential test found it against Open Babel, which deletes every hydrogen);
+    # one that carries nothing is folded into its atom's label
+    imine = _one("[H]/N=C/C")
+    assert imine.elements() == {"H": 1, "N": 1, "C": 2} and len(imine.relations) == 3
+    assert _one("[H]OC").elements() == {"O": 1, "C": 1}
 
 
 def test_a_file_of_several_molecules_with_a_header_and_errors():
@@ -179,3 +198,25 @@ def test_engine_draws_svg_and_png_in_one_pass_and_reports_rdkit_errors(tmp_path:
 
 def test_a_file_is_split_into_one_drawing_per_molecule():
     assert diagrams("rdkit", "SMILES Name\nCCO a\n\nCCN b\n") == ["CCO a\n", "CCN b\n"]
+
+
+def test_a_worker_that_times_out_or_dies_is_replaced(tmp_path: Path):
+    from diagbench.render.rdkit import _Worker
+
+    worker = _Worker(str(tmp_path))
+    job = {"smiles": "CCO", "svg": str(tmp_path / "a.svg"), "png": str(tmp_path / "a.png"),
+           "size": 200}
+    # RDKit's import alone takes longer than a millisecond: the job times out, the worker
+    # is killed
+    assert worker.ask(job, 0.001) == {"ok": False, "error": "timed out after 0.001 s"}
+    assert worker.process is None
+    # killed while it works (here: while it imports RDKit): the job says so
+    timer = threading.Timer(0.2, lambda: worker.process and worker.process.kill())
+    timer.start()
+    answer = worker.ask(job, 60.0)
+    timer.join()
+    assert answer == {"ok": False, "error": "the RDKit worker died (exit -9)"}
+    # and the next job gets a fresh worker
+    assert worker.ask(job, 60.0) == {"ok": True}
+    assert (tmp_path / "a.svg").read_text(encoding="utf-8").startswith("<?xml")
+    worker.stop()

@@ -10,7 +10,8 @@ word is "SMILES", in any case), as in RDKit's own `.smi` files. Each molecule is
 aromaticity, kekulisation); what it rejects is one error diagnostic on that line with
 RDKit's own message (its log is captured, never printed). The model is RDKit's
 reading: atoms by element with charge, hydrogens, aromaticity and isotope; bonds by
-order; the smallest set of smallest rings and the aromatic ones; the functional groups
+order; the smallest set of smallest rings (SSSR: bonds − atoms + parts of them) and
+the aromatic ones; the functional groups
 of `FUNCTIONAL_GROUPS` (SMARTS patterns, matched by RDKit's substructure search).
 """
 
@@ -163,7 +164,9 @@ def molecule(mol: Chem.Mol, line: int = 0) -> Molecule:
         relations.append(Relation(atom_id(bond.GetBeginAtomIdx()), atom_id(bond.GetEndAtomIdx()),
                                   kind, properties=(("drawn", drawn),) if drawn != kind else (),
                                   line=line))
-    rings = tuple(tuple(atom_id(i) for i in ring) for ring in mol.GetRingInfo().AtomRings())
+    # the smallest set of smallest rings: as many as bonds − atoms + parts (RDKit's
+    # RingInfo holds the symmetrised set, one more for a cage such as cubane)
+    rings = tuple(tuple(atom_id(i) for i in ring) for ring in Chem.GetSSSR(mol))
     aromatic = tuple(r for r in rings
                      if all(mol.GetAtomWithIdx(int(a[1:]) - 1).GetIsAromatic() for a in r))
     name = mol.GetProp("_Name") if mol.HasProp("_Name") else ""
