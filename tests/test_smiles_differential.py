@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.molecule import Molecule
-from diagbench.formats.smiles import read_smiles, records
+from diagbench.formats.smiles import rdkit_log, read_smiles, records
 from diagbench.formats.smiles_synth import synth_smiles
 from diagbench.render.rdkit import RdkitEngine
 from diagbench.render.rdkit_svg import molecule_statistics
@@ -166,3 +166,36 @@ def test_rdkit_files_parse_render_and_agree(tmp_path: Path):
     assert _engine_agrees(lines, tmp_path) == []
     if shutil.which("obabel"):
         assert _open_babel_agrees(lines) == []
+
+
+def one_atom_changed(smiles: str) -> str | None:
+    """`smiles` with its first carbon that can be a nitrogen made one (RDKit), or None."""
+    from rdkit import Chem
+
+    mol = Chem.MolFromSmiles(smiles.split()[0])
+    for atom in mol.GetAtoms():
+        if atom.GetSymbol() == "C":
+            changed = Chem.RWMol(mol)
+            changed.GetAtomWithIdx(atom.GetIdx()).SetAtomicNum(7)
+            try:
+                with rdkit_log():
+                    Chem.SanitizeMol(changed)
+            except Exception:  # RDKit rejects this nitrogen: try the next carbon
+                continue
+            return str(Chem.MolToSmiles(changed))
+    return None
+
+
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="needs ../shared/data/realworld")
+def test_rdkit_files_score_1_against_themselves_and_less_when_changed():
+    from diagbench.languages import named
+
+    smiles = named("smiles")
+    lines = _realworld_lines(sized(2, 20))
+    for line in lines:
+        assert smiles.compare(line, line, True).score == 1.0, line
+        assert smiles.compare(line, line[: len(line.split()[0]) // 2] + "(((", True).score \
+            == 0.0, line
+        changed = one_atom_changed(line)
+        if changed is not None:
+            assert 0.0 < smiles.compare(line, changed, True).score < 1.0, (line, changed)
