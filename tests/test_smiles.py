@@ -4,6 +4,7 @@ engine's limits."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from pathlib import Path
@@ -220,3 +221,23 @@ def test_a_worker_that_times_out_or_dies_is_replaced(tmp_path: Path):
     assert worker.ask(job, 60.0) == {"ok": True}
     assert (tmp_path / "a.svg").read_text(encoding="utf-8").startswith("<?xml")
     worker.stop()
+
+
+def test_compare_command_scores_smiles_files(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from diagbench.cli import cli
+
+    (tmp_path / "gold.smi").write_text("CCO ethanol\n", encoding="utf-8")
+    (tmp_path / "pred.smi").write_text("OCC\n", encoding="utf-8")
+    (tmp_path / "other.smi").write_text("CCN\n", encoding="utf-8")
+    same = CliRunner().invoke(cli, ["compare", str(tmp_path / "gold.smi"),
+                                    str(tmp_path / "pred.smi"), "--json", "-"])
+    assert same.exit_code == 0, same.output
+    [row] = json.loads(same.output)["files"]
+    assert row["exact"] and row["score"] == 1.0 and row["language"] == "smiles"
+    other = CliRunner().invoke(cli, ["compare", str(tmp_path / "gold.smi"),
+                                     str(tmp_path / "other.smi"), "--json", "-"])
+    [row] = json.loads(other.output)["files"]
+    assert not row["exact"] and 0.0 < row["score"] < 0.5
+    assert row["score"] == pytest.approx(row["tanimoto"] / 2, abs=1e-6)

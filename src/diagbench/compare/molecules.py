@@ -38,6 +38,14 @@ class MoleculeComparison:
     tanimoto: float
 
     @property
+    def kind(self) -> str:
+        return self.graph.kind
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.graph.warnings
+
+    @property
     def valid(self) -> bool:
         return self.graph.valid and bool(self.pred_smiles)
 
