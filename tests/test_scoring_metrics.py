@@ -292,6 +292,9 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     "molecule_score": [((False, True, 1.0), 0.0), ((True, True, 1.0), 1.0),
                        ((True, False, 0.0), 0.0), ((True, False, 1.0), 0.5),
                        ((True, False, 1.5), ValueError)],
+    "reaction_score": [((True, 0, 0, 0), 1.0), ((False, 0, 0, 0), 0.0),
+                       ((True, 0, 2, 0), 0.0), ((True, 2, 2, 2), 1.0),
+                       ((True, 3, 2, 3), ValueError)],
 }
 
 

@@ -35,16 +35,17 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 #: The languages a `GraphDiagram` is read from.
-Language = Literal["plantuml", "mermaid", "dot", "dbml", "smiles"]
+Language = Literal["plantuml", "mermaid", "dot", "dbml", "smiles", "reaction-smiles"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)
 
 #: The kind of diagram (how the source declares or implies it).
 #: "er" covers PlantUML `entity` diagrams, Mermaid `erDiagram` and DBML; "graph" is a
 #: Graphviz graph or digraph; "flowchart" a Mermaid `flowchart`/`graph`; "molecule" a
-#: chemical structure (SMILES: `diagbench.diagram.molecule`).
+#: chemical structure (SMILES: `diagbench.diagram.molecule`), "reaction" a chemical
+#: reaction (reaction SMILES: `diagbench.diagram.reaction`).
 GraphKind = Literal[
     "class", "object", "component", "deployment", "usecase", "state", "activity", "er", "c4",
-    "flowchart", "graph", "molecule",
+    "flowchart", "graph", "molecule", "reaction",
 ]
 GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 

@@ -38,15 +38,15 @@ def synth_smiles(rng: random.Random, complexity: str) -> str:
         mol = Chem.MolFromSmiles(rng.choice(RINGS))
         for _ in range(rng.randint(ring_low, ring_high) - 1):
             linker = rng.choice(LINKERS)
-            mol = _attach(rng, mol, linker + rng.choice(RINGS)) if linker else \
-                _attach(rng, mol, rng.choice(RINGS))
+            mol = attach(rng, mol, linker + rng.choice(RINGS)) if linker else \
+                attach(rng, mol, rng.choice(RINGS))
         for _ in range(rng.randint(sub_low, sub_high)):
-            mol = _attach(rng, mol, rng.choice(SUBSTITUENTS))
+            mol = attach(rng, mol, rng.choice(SUBSTITUENTS))
         if mol is not None:
             return str(Chem.MolToSmiles(mol))
 
 
-def _attach(rng: random.Random, mol: Any, fragment: str) -> Any:
+def attach(rng: random.Random, mol: Any, fragment: str) -> Any:
     """`mol` with `fragment`'s first atom bonded to one of its carbons that has a
     hydrogen (None when `mol` is None or no carbon has one)."""
     from rdkit import Chem

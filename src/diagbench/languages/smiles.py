@@ -10,7 +10,8 @@ from diagbench.languages.record import Language
 _OUTSIDE = frozenset("BCNOPSFIbcnops*()=#$:/\\%.-0123456789~")
 
 
-def _is_smiles(word: str) -> bool:
+def is_smiles(word: str) -> bool:
+    """Whether `word` is written in SMILES's alphabet (OpenSMILES) and names an atom."""
     atoms, depth, previous = 0, 0, ""
     for char in word:
         if char == "[":
@@ -26,14 +27,18 @@ def _is_smiles(word: str) -> bool:
     return depth == 0 and atoms > 0
 
 
+def first_words(text: str) -> list[str]:
+    """The first word of each non-blank line, without a column header ("SMILES …")."""
+    words = [line.split()[0] for line in text.splitlines() if line.strip()]
+    return words[1:] if words and words[0].casefold() == "smiles" else words
+
+
 def recognises(text: str) -> bool:
     """A SMILES source is one molecule a line: each line's first word is written in
     SMILES's alphabet (OpenSMILES) and names an atom; a first line naming its columns
     ("SMILES Name") is allowed."""
-    words = [line.split()[0] for line in text.splitlines() if line.strip()]
-    if words and words[0].casefold() == "smiles":
-        words = words[1:]
-    return bool(words) and all(_is_smiles(w) for w in words)
+    words = first_words(text)
+    return bool(words) and all(is_smiles(w) for w in words)
 
 
 LANGUAGE = Language(

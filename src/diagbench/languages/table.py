@@ -8,7 +8,7 @@ category's languages are listed (and generated) in this order.
 
 from __future__ import annotations
 
-from diagbench.languages import dbml, dot, mermaid, plantuml, smiles
+from diagbench.languages import dbml, dot, mermaid, plantuml, reaction_smiles, smiles
 from diagbench.languages.record import Category, Language
 
 LANGUAGES: tuple[Language, ...] = (
@@ -17,6 +17,7 @@ LANGUAGES: tuple[Language, ...] = (
     dot.LANGUAGE,
     dbml.LANGUAGE,
     smiles.LANGUAGE,
+    reaction_smiles.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -30,4 +31,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("er", "entity relationship diagram", "software", ("er",)),
     Category("flowchart", "flowchart", "software", ("flowchart", "graph")),
     Category("molecule", "chemical structure", "chemistry", ("molecule",)),
+    Category("reaction", "chemical reaction", "chemistry", ("reaction",)),
 )

@@ -9,10 +9,11 @@ worker's memory is capped (`MEMORY_BYTES`), and a source over `refusal`'s size o
 worker's atom limit is refused with its reason.
 
 One source is one molecule (one line of a `.smi` file, `diagbench.render.engines.
-diagrams` splits files). The worker draws the SVG (with RDKit's molecule metadata: each
-atom's and bond's SMILES) and the PNG in one pass; the image asked for is the result's,
-the other is written beside it with the same name. Valid means RDKit read and drew it;
-the error is RDKit's own message.
+diagrams` splits files), or for `RdkitReactionEngine` one reaction (a line of a
+`.rxn.smi` file, drawn by RDKit's reaction depiction). The worker draws the SVG
+(for a molecule with RDKit's metadata: each atom's and bond's SMILES) and the PNG in
+one pass; the image asked for is the result's, the other is written beside it with the
+same name. Valid means RDKit read and drew it; the error is RDKit's own message.
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ class RdkitEngine:
     """Draw SMILES with RDKit, `jobs` worker processes at a time."""
 
     name = "rdkit"
+    #: Whether a source is a reaction SMILES (drawn by RDKit's reaction depiction).
+    reaction = False
 
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
@@ -146,12 +149,14 @@ class RdkitEngine:
         result.error = refusal(source)
         lines = records(source) if result.error is None else []
         if result.error is None and len(lines) != 1:
-            result.error = f"one molecule per drawing, not {len(lines)}"
+            what = "reaction" if self.reaction else "molecule"
+            result.error = f"one {what} per drawing, not {len(lines)}"
         if result.error is None:
             number, line = lines[0]
             paths = {f: Path(home) / f"{result.index:06d}.{f}" for f in ("svg", "png")}
             answer = worker.ask({"smiles": line, "svg": str(paths["svg"]),
-                                 "png": str(paths["png"]), "size": SIZE}, self.timeout)
+                                 "png": str(paths["png"]), "size": SIZE,
+                                 "reaction": self.reaction}, self.timeout)
             if not answer["ok"]:
                 result.error, result.error_line = answer["error"], number
             else:
@@ -160,3 +165,10 @@ class RdkitEngine:
                 if result.ok:
                     shutil.move(paths[other], out_dir / f"{result.index:06d}.{other}")
         result.seconds = time.perf_counter() - start
+
+
+class RdkitReactionEngine(RdkitEngine):
+    """Draw reaction SMILES with RDKit's reaction depiction (same workers and limits)."""
+
+    name = "rdkit-reaction"
+    reaction = True

@@ -2,10 +2,11 @@
 kills (RDKit is C++: a molecule that hangs or crashes it must not take diagbench along).
 
 It reads one JSON job a line on stdin — {"smiles": "SMILES [title]", "svg": path,
-"png": path, "size": pixels} — draws the molecule with RDKit's 2D depiction
-(`rdMolDraw2D`: the SVG with the molecule's metadata, then the PNG from the same
-prepared molecule) into both files, and answers one JSON line: {"ok": true} or
-{"ok": false, "error": RDKit's message}.
+"png": path, "size": pixels, "reaction": bool} — draws the molecule with RDKit's 2D
+depiction (`rdMolDraw2D`: the SVG with the molecule's metadata, then the PNG from the
+same prepared molecule), or with "reaction" the reaction SMILES with RDKit's reaction
+depiction (three times as wide as high), into both files, and answers one JSON line:
+{"ok": true} or {"ok": false, "error": RDKit's message}.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def draw(job: dict[str, Any]) -> dict[str, Any]:
 
     from diagbench.formats.smiles import parse_line
 
+    if job.get("reaction"):
+        return draw_reaction(job)
     mol, message = parse_line(job["smiles"])
     if mol is None:
         return {"ok": False, "error": message}
@@ -48,6 +51,29 @@ def draw(job: dict[str, Any]) -> dict[str, Any]:
         out.write(svg.GetDrawingText())
     with open(job["png"], "wb") as binary:
         binary.write(png.GetDrawingText())
+    return {"ok": True}
+
+
+def draw_reaction(job: dict[str, Any]) -> dict[str, Any]:
+    """Draw one job's reaction into its SVG and PNG files; the answer to send back."""
+    from rdkit.Chem.Draw import rdMolDraw2D
+
+    from diagbench.formats.reaction_smiles import parse_reaction
+
+    rxn, sides, message = parse_reaction(job["smiles"])
+    if rxn is None:
+        return {"ok": False, "error": message}
+    atoms = sum(m.GetNumAtoms() for side in sides for m in side)
+    if atoms > MAX_ATOMS:
+        return {"ok": False, "error": f"{atoms} atoms: over the {MAX_ATOMS} drawn at most"}
+    height = int(job.get("size", 300))
+    for drawer, path, mode in ((rdMolDraw2D.MolDraw2DSVG(3 * height, height), job["svg"], "w"),
+                               (rdMolDraw2D.MolDraw2DCairo(3 * height, height), job["png"],
+                                "wb")):
+        drawer.DrawReaction(rxn)
+        drawer.FinishDrawing()
+        with open(path, mode) as out:
+            out.write(drawer.GetDrawingText())
     return {"ok": True}
 
 

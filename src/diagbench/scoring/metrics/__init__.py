@@ -14,7 +14,7 @@ bools or floats), one module per family:
 - `structure`: paper 004's image-to-code scores (diagbench's element F1 score and
   STRUDEL's counts-only one) and the complexity consistency of generated code;
 - `chemistry`: the image-to-code similarity of molecules (canonical SMILES match and
-  Tanimoto similarity of Morgan fingerprints);
+  Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -41,7 +41,7 @@ from diagbench.scoring.metrics.archqa import (
     retrieval_scores,
     tolerance_accuracy,
 )
-from diagbench.scoring.metrics.chemistry import molecule_score, tanimoto
+from diagbench.scoring.metrics.chemistry import molecule_score, reaction_score, tanimoto
 from diagbench.scoring.metrics.components import (
     LENGTH_BINS,
     by_length,
@@ -117,6 +117,7 @@ METRICS: dict[str, Callable] = {
     "complexity_consistency": complexity_consistency,
     "tanimoto": tanimoto,
     "molecule_score": molecule_score,
+    "reaction_score": reaction_score,
 }
 
 __all__ = [
@@ -157,6 +158,7 @@ __all__ = [
     "prerequisite",
     "qa_accuracy",
     "rate",
+    "reaction_score",
     "rel_acc",
     "retrieval_disagreement",
     "retrieval_scores",

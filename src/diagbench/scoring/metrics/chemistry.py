@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from diagbench.scoring.metrics.structure import set_f1
+
 
 def tanimoto(gold: Collection[int], pred: Collection[int]) -> float:
     """Tanimoto (Jaccard) similarity of two fingerprints given as their on-bits:
@@ -50,3 +52,22 @@ def molecule_score(valid: bool, exact: bool, similarity: float) -> float:
     if not 0.0 <= similarity <= 1.0:
         raise ValueError(f"a Tanimoto similarity of {similarity}")
     return (float(exact) + similarity) / 2 if valid else 0.0
+
+
+def reaction_score(valid: bool, matched: int, gold: int, pred: int) -> float:
+    """diagbench's image-to-code score of a reaction (004_34f8485b6a3a0424.txt §5.1,
+    per molecule): S = 𝟙[valid] · F1, the F1 of the multiset match of molecules, each
+    keyed by its role (reactant or product) and canonical SMILES without atom maps:
+    P = matched / pred, R = matched / gold (`set_f1`). Agents (over the arrow) are not
+    scored: reaction SMILES writes the same conditions as agents or as reactants.
+
+    Edge cases: a prediction that does not render scores 0; both sides without
+    molecules → 1.0 if valid; `matched` over either side is a ValueError.
+
+    >>> reaction_score(True, 2, 3, 3)
+    0.6666666666666666
+    >>> reaction_score(False, 3, 3, 3)
+    0.0
+    """
+    f1 = set_f1(matched, gold, pred)[2]
+    return f1 if valid else 0.0
