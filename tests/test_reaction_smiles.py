@@ -91,6 +91,8 @@ def test_synth_is_seeded_and_valid(complexity: str):
     for code in first:
         r = _one(code)
         assert r.reactants and r.products
+        low, high = REACTION.node_limits
+        assert low <= len(r.entities) <= high
         assert (len(r.reactants), bool(r.agents)) == {"low": (1, False), "medium": (2, False),
                                                       "high": (2, True)}[complexity]
 

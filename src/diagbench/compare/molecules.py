@@ -21,6 +21,7 @@ from typing import Any
 
 from diagbench.compare.graph import GraphComparison, Match, Reader, compare_models, first_diagram
 from diagbench.diagram.molecule import Molecule
+from diagbench.formats.smiles import parse_line
 from diagbench.scoring import metrics
 
 MORGAN_RADIUS = 2
@@ -85,8 +86,6 @@ def _generator() -> Any:
 
 def morgan_bits(smiles: str) -> frozenset[int]:
     """The on-bits of a SMILES's Morgan fingerprint (empty when RDKit cannot read it)."""
-    from diagbench.formats.smiles import parse_line
-
     mol, _ = parse_line(smiles)
     return frozenset() if mol is None else frozenset(_generator().GetFingerprint(mol).GetOnBits())
 

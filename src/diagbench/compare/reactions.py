@@ -23,6 +23,7 @@ from diagbench.compare.graph import (
     match,
 )
 from diagbench.diagram.reaction import Reaction
+from diagbench.formats.reaction_smiles import molecule_key
 from diagbench.scoring import metrics
 
 
@@ -72,8 +73,6 @@ class ReactionComparison:
 
 def molecule_keys(reaction: Any) -> list[tuple[str, ...]]:
     """(role, canonical SMILES) of each reactant and product of a `Reaction`."""
-    from diagbench.formats.reaction_smiles import molecule_key
-
     if not isinstance(reaction, Reaction):
         return []
     return [(role, molecule_key(m)) for role, side in (("reactant", reaction.reactants),

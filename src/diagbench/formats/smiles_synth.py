@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from diagbench.formats.smiles import rdkit_log
+
 #: Ring systems (the first atom is where a linker or bond may attach).
 RINGS: tuple[str, ...] = (
     "c1ccccc1", "c1ccncc1", "c1ccoc1", "c1ccsc1", "c1cc[nH]c1", "C1CCCCC1", "C1CCCC1",
@@ -50,8 +52,6 @@ def attach(rng: random.Random, mol: Any, fragment: str) -> Any:
     """`mol` with `fragment`'s first atom bonded to one of its carbons that has a
     hydrogen (None when `mol` is None or no carbon has one)."""
     from rdkit import Chem
-
-    from diagbench.formats.smiles import rdkit_log
 
     if mol is None:
         return None

@@ -31,5 +31,5 @@ LANGUAGE = Language(
     facts="diagbench.formats.reaction_facts:reaction_facts",
     examples=("reaction-smiles-reaction.rxn.smi",),
     recognises=recognises,
-    node_limits=(2, 120),
+    node_limits=(2, 200),
 )

@@ -35,6 +35,7 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any
 
+from diagbench.formats.smiles import records
 from diagbench.render.result import RenderResult, finish, refusal
 
 #: The address space a worker may use (RDKit and its Python need about 300 MB).
@@ -143,8 +144,6 @@ class RdkitEngine:
 
     def _one(self, worker: _Worker, result: RenderResult, source: str, fmt: str,
              out_dir: Path, home: str) -> None:
-        from diagbench.formats.smiles import records
-
         start = time.perf_counter()
         result.error = refusal(source)
         lines = records(source) if result.error is None else []
