@@ -189,8 +189,8 @@ def test_engine_draws_svg_and_png_in_one_pass_and_reports_rdkit_errors(tmp_path:
     assert results[0].ok and results[0].image == tmp_path / "000000.svg"
     assert (tmp_path / "000000.png").read_bytes().startswith(b"\x89PNG")  # the same pass
     drawn = molecule_statistics(results[0].image.read_text(encoding="utf-8"))
-    assert drawn == {"entities": 3, "relations": 2, "elements": {"C": 2, "O": 1},
-                     "bonds": {"single_bond": 2}}
+    assert drawn == {"entities": 3, "relations": 2, "clusters": 0, "notes": 0,
+                     "elements": {"C": 2, "O": 1}, "bonds": {"single_bond": 2}}
     assert not results[1].ok and "unclosed ring" in (results[1].error or "")
     assert results[1].error_line == 1
     assert results[2].error == "one molecule per drawing, not 2"

@@ -105,8 +105,8 @@ def _engine_agrees(lines: list[str], folder: Path) -> list[str]:
             continue
         assert result.image is not None
         drawn = molecule_statistics(result.image.read_text(encoding="utf-8"))
-        read = {"entities": len(m.entities), "relations": len(m.relations),
-                "elements": dict(m.elements()), "bonds": dict(m.drawn_bond_orders())}
+        read = {"entities": len(m.entities), "relations": len(m.relations), "clusters": 0,
+                "notes": 0, "elements": dict(m.elements()), "bonds": dict(m.drawn_bond_orders())}
         if drawn != read:
             problems.append(f"{line}: drawn {drawn}, read {read}")
     return problems

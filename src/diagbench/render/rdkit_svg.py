@@ -20,12 +20,14 @@ _ORDERS = {"-": "single_bond", "=": "double_bond", "#": "triple_bond", "$": "qua
 
 
 def molecule_statistics(svg: str) -> dict[str, Any]:
-    """{"entities": atoms drawn, "relations": bonds drawn, "elements": {symbol: n},
-    "bonds": {bond type: n}} of an RDKit SVG (an SVG that does not parse: zeros)."""
+    """{"entities": atoms drawn, "relations": bonds drawn, "clusters": 0, "notes": 0,
+    "elements": {symbol: n}, "bonds": {bond type: n}} of an RDKit SVG (the keys of
+    `GraphDiagram.counts()`; an SVG that does not parse: zeros)."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError:
-        return {"entities": 0, "relations": 0, "elements": {}, "bonds": {}}
+        return {"entities": 0, "relations": 0, "clusters": 0, "notes": 0, "elements": {},
+                "bonds": {}}
     atoms: set[str] = set()
     bonds: set[str] = set()
     for element in root.iter():
@@ -40,8 +42,8 @@ def molecule_statistics(svg: str) -> dict[str, Any]:
         elements[_symbol(element.get("atom-smiles", ""))] += 1
     for element in root.iter(f"{_RDKIT}bond"):
         orders[_ORDERS.get(element.get("bond-smiles", ""), "single_bond")] += 1
-    return {"entities": len(atoms), "relations": len(bonds), "elements": dict(elements),
-            "bonds": dict(orders)}
+    return {"entities": len(atoms), "relations": len(bonds), "clusters": 0, "notes": 0,
+            "elements": dict(elements), "bonds": dict(orders)}
 
 
 def _symbol(atom_smiles: str) -> str:
@@ -53,15 +55,15 @@ def _symbol(atom_smiles: str) -> str:
 
 
 def reaction_statistics(svg: str) -> dict[str, Any]:
-    """{"entities": atoms drawn as a bond's end, "relations": bonds drawn} of an RDKit
-    reaction SVG. Its bonds, and the atoms a bond's class names, are numbered across
-    the whole reaction; an atom's label is numbered within its molecule, so a molecule
-    of one atom (water, an ion) is a label the SVG does not tell apart: only atoms at
-    a bond's end are counted (the reader's `bonded_atoms`)."""
+    """{"entities": atoms drawn as a bond's end, "relations": bonds drawn, "clusters": 0,
+    "notes": 0} of an RDKit reaction SVG. Its bonds, and the atoms a bond's class names,
+    are numbered across the whole reaction; an atom's label is numbered within its
+    molecule, so a molecule of one atom (water, an ion) is a label the SVG does not tell
+    apart: only atoms at a bond's end are counted (the reader's `bonded_atoms`)."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError:
-        return {"entities": 0, "relations": 0}
+        return {"entities": 0, "relations": 0, "clusters": 0, "notes": 0}
     atoms: set[str] = set()
     bonds: set[str] = set()
     for element in root.iter():
@@ -69,4 +71,4 @@ def reaction_statistics(svg: str) -> dict[str, Any]:
         if marks and marks[0].startswith("bond-"):
             bonds.add(marks[0])
             atoms.update(m for m in marks[1:] if m.startswith("atom-"))
-    return {"entities": len(atoms), "relations": len(bonds)}
+    return {"entities": len(atoms), "relations": len(bonds), "clusters": 0, "notes": 0}
