@@ -29,14 +29,12 @@ MORGAN_BITS = 2048
 
 
 @dataclass(frozen=True, slots=True)
-class MoleculeComparison:
-    """The comparison of one predicted molecule with its gold (canonical SMILES, ""
-    when the side was not read)."""
+class FieldComparison:
+    """A domain's comparison kept beside the graph comparison of the same two models
+    (`graph`), which gives the diagram kind, the warnings, the element matches and
+    STRUDEL's counts-only score; the domain's own `score` is its subclass's."""
 
     graph: GraphComparison
-    gold_smiles: str
-    pred_smiles: str
-    tanimoto: float
 
     @property
     def kind(self) -> str:
@@ -45,18 +43,6 @@ class MoleculeComparison:
     @property
     def warnings(self) -> tuple[str, ...]:
         return self.graph.warnings
-
-    @property
-    def valid(self) -> bool:
-        return self.graph.valid and bool(self.pred_smiles)
-
-    @property
-    def exact(self) -> bool:
-        return bool(self.gold_smiles) and self.gold_smiles == self.pred_smiles
-
-    @property
-    def score(self) -> float:
-        return metrics.molecule_score(self.valid, self.exact, self.tanimoto)
 
     @property
     def counts_score(self) -> float:
@@ -69,6 +55,28 @@ class MoleculeComparison:
     @property
     def relations(self) -> Match:
         return self.graph.relations
+
+
+@dataclass(frozen=True, slots=True)
+class MoleculeComparison(FieldComparison):
+    """The comparison of one predicted molecule with its gold (canonical SMILES, ""
+    when the side was not read)."""
+
+    gold_smiles: str
+    pred_smiles: str
+    tanimoto: float
+
+    @property
+    def valid(self) -> bool:
+        return self.graph.valid and bool(self.pred_smiles)
+
+    @property
+    def exact(self) -> bool:
+        return bool(self.gold_smiles) and self.gold_smiles == self.pred_smiles
+
+    @property
+    def score(self) -> float:
+        return metrics.molecule_score(self.valid, self.exact, self.tanimoto)
 
     def as_dict(self) -> dict[str, Any]:
         return self.graph.as_dict() | {

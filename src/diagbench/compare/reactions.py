@@ -14,35 +14,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from diagbench.compare.graph import (
-    GraphComparison,
-    Match,
-    Reader,
-    compare_models,
-    first_diagram,
-    match,
-)
+from diagbench.compare.graph import Match, Reader, compare_models, first_diagram, match
+from diagbench.compare.molecules import FieldComparison
 from diagbench.diagram.reaction import Reaction
 from diagbench.formats.reaction_smiles import molecule_key
 from diagbench.scoring import metrics
 
 
 @dataclass(frozen=True, slots=True)
-class ReactionComparison:
-    """The comparison of one predicted reaction with its gold: the molecule match and
-    the graph comparison."""
+class ReactionComparison(FieldComparison):
+    """The comparison of one predicted reaction with its gold: the molecule match (and
+    the graph comparison beside it)."""
 
-    graph: GraphComparison
     molecules: Match
     read: bool
-
-    @property
-    def kind(self) -> str:
-        return self.graph.kind
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        return self.graph.warnings
 
     @property
     def valid(self) -> bool:
@@ -52,18 +37,6 @@ class ReactionComparison:
     def score(self) -> float:
         m = self.molecules
         return metrics.reaction_score(self.valid, m.matched, m.gold, m.pred)
-
-    @property
-    def counts_score(self) -> float:
-        return self.graph.counts_score
-
-    @property
-    def entities(self) -> Match:
-        return self.graph.entities
-
-    @property
-    def relations(self) -> Match:
-        return self.graph.relations
 
     def as_dict(self) -> dict[str, Any]:
         return self.graph.as_dict() | {"molecules": self.molecules.as_dict(),
