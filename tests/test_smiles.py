@@ -203,6 +203,7 @@ def test_a_file_is_split_into_one_drawing_per_molecule():
 
 def test_a_worker_that_times_out_or_dies_is_replaced(tmp_path: Path):
     from diagbench.render.rdkit import _Worker
+    from diagbench.render.rdkit_worker import MEMORY_BYTES
 
     worker = _Worker(str(tmp_path))
     job = {"smiles": "CCO", "svg": str(tmp_path / "a.svg"), "png": str(tmp_path / "a.png"),
@@ -220,6 +221,11 @@ def test_a_worker_that_times_out_or_dies_is_replaced(tmp_path: Path):
     # and the next job gets a fresh worker
     assert worker.ask(job, 60.0) == {"ok": True}
     assert (tmp_path / "a.svg").read_text(encoding="utf-8").startswith("<?xml")
+    # whose address space is capped
+    assert worker.process is not None
+    limits = Path(f"/proc/{worker.process.pid}/limits").read_text(encoding="utf-8")
+    [line] = [x for x in limits.splitlines() if x.startswith("Max address space")]
+    assert line.split()[3:5] == [str(MEMORY_BYTES)] * 2
     worker.stop()
 
 

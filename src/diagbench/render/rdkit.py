@@ -5,7 +5,7 @@ or crash would take diagbench along. Each of `jobs` threads keeps one warm worke
 (`diagbench.render.rdkit_worker`, RDKit imported once) and sends it one molecule at a
 time; a worker that does not answer within the time-out is killed, the molecule gets
 that error, and a fresh worker takes the next one (so does a worker that died). A
-worker's memory is capped (`MEMORY_BYTES`), and a source over `refusal`'s size or the
+worker caps its own memory (`rdkit_worker.MEMORY_BYTES`), and a source over `refusal`'s size or the
 worker's atom limit is refused with its reason.
 
 One source is one molecule (one line of a `.smi` file, `diagbench.render.engines.
@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import resource
 import shutil
 import subprocess
 import sys
@@ -38,8 +37,6 @@ from typing import Any
 from diagbench.formats.smiles import records
 from diagbench.render.result import RenderResult, finish, refusal
 
-#: The address space a worker may use (RDKit and its Python need about 300 MB).
-MEMORY_BYTES = 2 * 1024**3
 #: The side of the square drawing, in pixels.
 SIZE = 300
 _SRC = Path(__file__).resolve().parents[2]
@@ -48,10 +45,6 @@ _SRC = Path(__file__).resolve().parents[2]
 @cache
 def rdkit_version() -> str:
     return package_version("rdkit")
-
-
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
 
 
 class _Worker:
@@ -68,7 +61,7 @@ class _Worker:
         process = subprocess.Popen(
             [sys.executable, "-m", "diagbench.render.rdkit_worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-            cwd=self.home, preexec_fn=_limit_memory)
+            cwd=self.home)
         self.answers = queue.Queue()
         stdout, answers = process.stdout, self.answers
         assert stdout is not None

@@ -12,8 +12,13 @@ depiction (three times as wide as high), into both files, and answers one JSON l
 from __future__ import annotations
 
 import json
+import resource
 import sys
 from typing import Any
+
+#: The address space the worker may use (RDKit and its Python need about 300 MB): it
+#: sets the limit on itself before reading any job.
+MEMORY_BYTES = 2 * 1024**3
 
 #: The most atoms drawn: beyond, the depiction takes seconds and draws an unreadable blot.
 MAX_ATOMS = 500
@@ -78,6 +83,7 @@ def draw_reaction(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     for line in sys.stdin:
         try:
             answer = draw(json.loads(line))
