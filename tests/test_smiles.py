@@ -106,8 +106,9 @@ def test_recognised_by_content_and_not_confused_with_diagrams():
     assert SMILES.recognises is not None
     assert SMILES.recognises("CCO\nc1ccccc1Cl chlorobenzene\n")
     assert SMILES.recognises("SMILES Name\nC[C@H](N)C(=O)O alanine\n")
+    assert SMILES.recognises("[13CH4]\n[*]CC\n")
     for other in ("Alice -> Bob: hello", "@startuml\nA -> B\n@enduml", "graph TD\nA-->B",
-                  "digraph { a -> b }", "hello world"):
+                  "digraph { a -> b }", "hello world", "[&R] ((A:1,B:2)AB:1,C:3);"):
         assert not SMILES.recognises(other), other
         assert detect(None, other) is not SMILES
 

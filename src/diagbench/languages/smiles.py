@@ -11,11 +11,15 @@ _OUTSIDE = frozenset("BCNOPSFIbcnops*()=#$:/\\%.-0123456789~")
 
 
 def is_smiles(word: str) -> bool:
-    """Whether `word` is written in SMILES's alphabet (OpenSMILES) and names an atom."""
+    """Whether `word` is written in SMILES's alphabet (OpenSMILES) and names an atom; a
+    bracket atom starts with its isotope (digits) and an element or `*`."""
     atoms, depth, previous = 0, 0, ""
-    for char in word:
+    for k, char in enumerate(word):
         if char == "[":
             depth, atoms = depth + 1, atoms + 1
+            element = word[k + 1:].lstrip("0123456789")[:1]
+            if not (element.isalpha() or element == "*"):
+                return False
         elif char == "]":
             depth -= 1
         elif depth == 0 and not (char in _OUTSIDE or (char, previous) in (("l", "C"),
