@@ -198,6 +198,19 @@ def test_engine_draws_svg_and_png_in_one_pass_and_reports_rdkit_errors(tmp_path:
     assert "over the 500" in (results[3].error or "")
 
 
+def test_render_command_counts_what_rdkit_drew(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from diagbench.cli import cli
+
+    (tmp_path / "two.smi").write_text("CCO ethanol\nc1ccccc1 benzene\n", encoding="utf-8")
+    done = CliRunner().invoke(cli, ["render", str(tmp_path / "two.smi"), "--out",
+                                    str(tmp_path / "out"), "--format", "svg", "--json", "-"])
+    assert done.exit_code == 0, done.output
+    rows = json.loads(done.output[done.output.index("["):])
+    assert [(r["stats"]["entities"], r["stats"]["relations"]) for r in rows] == [(3, 2), (6, 6)]
+
+
 def test_a_file_is_split_into_one_drawing_per_molecule():
     assert diagrams("rdkit", "SMILES Name\nCCO a\n\nCCN b\n") == ["CCO a\n", "CCN b\n"]
 
