@@ -299,6 +299,15 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                                (([{"low": 0, "medium": 0}],), 0.0),
                                (([{"low": 10, "medium": 11}],), 100.0),
                                (([{"low": 10, "medium": 10.9, "high": 12}],), 200 / 3)],
+    # molecules: canonical SMILES and Morgan fingerprints (scoring.metrics.chemistry)
+    "tanimoto": [((set(), set()), 1.0), (({1}, set()), 0.0), ((set(), {1}), 0.0),
+                 (({1, 2}, {1, 2}), 1.0), (([1, 1, 2], [2]), 0.5)],
+    "molecule_score": [((False, True, 1.0), 0.0), ((True, True, 1.0), 1.0),
+                       ((True, False, 0.0), 0.0), ((True, False, 1.0), 0.5),
+                       ((True, False, 1.5), ValueError)],
+    "reaction_score": [((True, 0, 0, 0), 1.0), ((False, 0, 0, 0), 0.0),
+                       ((True, 0, 2, 0), 0.0), ((True, 2, 2, 2), 1.0),
+                       ((True, 3, 2, 3), ValueError)],
 }
 
 

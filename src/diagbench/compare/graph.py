@@ -300,7 +300,8 @@ def graph_table(files: list[GraphFile]) -> str:
     """One line per file and the pooled figures, as `diagbench compare` prints them."""
     s = graph_summary(files)
     mean, counts = s["mean_score"], s["mean_counts_score"]
-    lines = [f"image-to-code score (validity × mean of entity and relation F1): "
+    lines = [f"image-to-code score (validity × mean of entity and relation F1; molecules: "
+             f"× mean of canonical match and Tanimoto; reactions: × molecule F1): "
              f"{'—' if mean is None else mean}; STRUDEL's counts-only score: "
              f"{'—' if counts is None else counts}",
              f"valid {s['valid']}/{s['compared']}; entity F1 {s['entities']['f1']}, "

@@ -35,15 +35,17 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 #: The languages a `GraphDiagram` is read from.
-Language = Literal["plantuml", "mermaid", "dot", "dbml"]
+Language = Literal["plantuml", "mermaid", "dot", "dbml", "smiles", "reaction-smiles"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)
 
 #: The kind of diagram (how the source declares or implies it).
 #: "er" covers PlantUML `entity` diagrams, Mermaid `erDiagram` and DBML; "graph" is a
-#: Graphviz graph or digraph; "flowchart" a Mermaid `flowchart`/`graph`.
+#: Graphviz graph or digraph; "flowchart" a Mermaid `flowchart`/`graph`; "molecule" a
+#: chemical structure (SMILES: `diagbench.diagram.molecule`), "reaction" a chemical
+#: reaction (reaction SMILES: `diagbench.diagram.reaction`).
 GraphKind = Literal[
     "class", "object", "component", "deployment", "usecase", "state", "activity", "er", "c4",
-    "flowchart", "graph",
+    "flowchart", "graph", "molecule", "reaction",
 ]
 GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 
@@ -66,7 +68,8 @@ GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 #:   history, deep_history, entry_point, exit_point, junction;
 #: - activity and flow: action, decision, merge, process (a flowchart box), io
 #:   (parallelogram), terminal (stadium/rounded end box), subroutine;
-#: - vertex: a generic graph node (Graphviz) whose meaning is only its shape.
+#: - vertex: a generic graph node (Graphviz) whose meaning is only its shape;
+#: - atom: an atom of a molecule, named by its element symbol ("C", "N").
 EntityKind = Literal[
     "class", "interface", "abstract", "enum", "annotation", "struct", "record", "exception",
     "protocol", "metaclass", "stereotype", "circle", "diamond",
@@ -79,7 +82,7 @@ EntityKind = Literal[
     "state", "choice", "fork", "join", "start", "end", "history", "deep_history",
     "entry_point", "exit_point", "junction",
     "action", "decision", "merge", "process", "io", "terminal", "subroutine",
-    "vertex",
+    "vertex", "atom",
 ]
 ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
 
@@ -101,10 +104,13 @@ ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
 #: | extend | extending use case | extended use case |
 #: | containment | outer (PlantUML `+--` nested class) | inner |
 #: | link | one end (a plain graph edge with no further meaning) | other end |
+#: | single_bond, double_bond, triple_bond, quadruple_bond, aromatic_bond | atom | atom |
+#: | dative_bond | donor atom | acceptor atom |
 RelationType = Literal[
     "association", "inheritance", "realization", "composition", "aggregation", "dependency",
     "identifying", "non_identifying", "flow", "transition", "include", "extend", "containment",
-    "link",
+    "link", "single_bond", "double_bond", "triple_bond", "quadruple_bond", "aromatic_bond",
+    "dative_bond",
 ]
 RELATION_TYPES: tuple[RelationType, ...] = get_args(RelationType)
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 _BY_NAME = {language.name: language for language in LANGUAGES}
 _BY_TITLE = {language.title: language for language in LANGUAGES}
 _BY_SUFFIX = {suffix: language for language in LANGUAGES for suffix in language.suffixes}
+_LONGEST_FIRST = sorted(_BY_SUFFIX, key=len, reverse=True)  # ".rxn.smi" before ".smi"
 _CATEGORY = {category.name: category for category in CATEGORIES}
 _CATEGORY_BY_TITLE = {category.title: category for category in CATEGORIES}
 [_FALLBACK] = [language for language in LANGUAGES if language.recognises is None]
@@ -38,11 +39,19 @@ def names() -> tuple[str, ...]:
     return tuple(_BY_NAME)
 
 
+def _suffix(path: Path) -> str | None:
+    """The longest language suffix `path`'s name ends with, if any."""
+    name = path.name.lower()
+    return next((suffix for suffix in _LONGEST_FIRST if name.endswith(suffix)), None)
+
+
 def detect(path: Path | None, text: str) -> Language:
-    """The language of a source: by its file suffix, else the first language that
-    recognises its text, else the table's fallback (the one recognising nothing)."""
-    if path is not None and path.suffix.lower() in _BY_SUFFIX:
-        return _BY_SUFFIX[path.suffix.lower()]
+    """The language of a source: by its file suffix (the longest that fits: ".rxn.smi"
+    before ".smi"), else the first language that recognises its text, else the table's
+    fallback (the one recognising nothing)."""
+    suffix = _suffix(path) if path is not None else None
+    if suffix is not None:
+        return _BY_SUFFIX[suffix]
     for language in LANGUAGES:
         if language.recognises is not None and language.recognises(text):
             return language
@@ -51,7 +60,7 @@ def detect(path: Path | None, text: str) -> Language:
 
 def has_suffix(path: Path) -> bool:
     """Whether `path` has the suffix of a language of the table."""
-    return path.suffix.lower() in _BY_SUFFIX
+    return _suffix(path) is not None
 
 
 def diagram_files(folder: Path) -> list[Path]:

@@ -34,6 +34,8 @@ ENGINES: dict[str, str] = {
     "graphviz": "diagbench.render.graphviz:GraphvizEngine",
     "mermaid": "diagbench.render.mermaid:MermaidEngine",
     "dbml": "diagbench.render.dbml:DbmlEngine",
+    "rdkit": "diagbench.render.rdkit:RdkitEngine",
+    "rdkit-reaction": "diagbench.render.rdkit:RdkitReactionEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 
@@ -45,8 +47,13 @@ def make_engine(name: str, jobs: int, timeout: float) -> Engine:
 
 
 def diagrams(engine: str, text: str) -> list[str]:
-    """The separate diagrams of a file: PlantUML files may hold several blocks."""
+    """The separate diagrams of a file: PlantUML files may hold several blocks, a SMILES
+    file one molecule (or reaction) a line."""
     text = text.removeprefix("\ufeff")
     if engine == "plantuml":
         return [m.group(0) + "\n" for m in _PLANTUML_BLOCK.finditer(text)] or [text]
+    if engine in ("rdkit", "rdkit-reaction"):
+        from diagbench.formats.smiles import records
+
+        return [line + "\n" for _, line in records(text)] or [text]
     return [text]

@@ -15,8 +15,8 @@ MAX_SOURCE_BYTES = 1_000_000
 #: A rendered image whose pixels are this close to one colour is blank.
 BLANK_STD = 2.0
 _SVG_TAG = re.compile(rb"<svg\b[^>]*>")
-_SVG_LENGTH = re.compile(rb'\b(width|height)="([\d.]+)(?:px|pt)?"')
-_SVG_VIEWBOX = re.compile(rb'\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"')
+_SVG_LENGTH = re.compile(rb'\b(width|height)=["\']([\d.]+)(?:px|pt)?["\']')
+_SVG_VIEWBOX = re.compile(rb'\bviewBox=["\'][-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)["\']')
 
 
 class EngineMissing(RuntimeError):

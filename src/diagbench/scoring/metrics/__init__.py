@@ -14,6 +14,8 @@ bools or floats), one module per family:
   and the categories of their disagreements (§4.5);
 - `structure`: paper 004's image-to-code scores (diagbench's element F1 score and
   STRUDEL's counts-only one) and the complexity consistency of generated code;
+- `chemistry`: the image-to-code similarity of molecules (canonical SMILES match and
+  Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -40,6 +42,7 @@ from diagbench.scoring.metrics.archqa import (
     retrieval_scores,
     tolerance_accuracy,
 )
+from diagbench.scoring.metrics.chemistry import molecule_score, reaction_score, tanimoto
 from diagbench.scoring.metrics.components import (
     LENGTH_BINS,
     by_length,
@@ -115,6 +118,9 @@ METRICS: dict[str, Callable] = {
     "strudel_count_score": strudel_count_score,
     "code_lengths": code_lengths,
     "complexity_consistency": complexity_consistency,
+    "tanimoto": tanimoto,
+    "molecule_score": molecule_score,
+    "reaction_score": reaction_score,
 }
 
 __all__ = [
@@ -149,17 +155,20 @@ __all__ = [
     "mean_label_similarity",
     "mean_standard_error",
     "mean_tokens",
+    "molecule_score",
     "ordering_score",
     "paired_accuracy",
     "paired_test",
     "prerequisite",
     "qa_accuracy",
     "rate",
+    "reaction_score",
     "rel_acc",
     "retrieval_disagreement",
     "retrieval_scores",
     "sadu_retrieval",
     "set_f1",
     "strudel_count_score",
+    "tanimoto",
     "tolerance_accuracy",
 ]

@@ -1,0 +1,73 @@
+"""Image-to-code similarity of chemical structures (paper 004_34f8485b6a3a0424.txt §5.1
+scores image-to-code per category; for molecules the field's own measures are used):
+the exact match of canonical SMILES and the Tanimoto similarity of Morgan (ECFP-like)
+fingerprints (Rogers & Hahn, "Extended-Connectivity Fingerprints", J. Chem. Inf. Model.
+50 (2010) 742–754; Tanimoto as in Bajusz, Rácz & Héberger, J. Cheminform. 7 (2015) 20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from diagbench.scoring.metrics.structure import set_f1
+
+
+def tanimoto(gold: Collection[int], pred: Collection[int]) -> float:
+    """Tanimoto (Jaccard) similarity of two fingerprints given as their on-bits:
+    T = |A ∩ B| / |A ∪ B| (the measure chemists rank molecules by; paper
+    004_34f8485b6a3a0424.txt §5.1 compares code with its gold).
+
+    Edge cases: both fingerprints empty → 1.0 (nothing set on either side is the same
+    fingerprint); one empty → 0.0. Repeated bits count once.
+
+    >>> tanimoto({1, 2, 3, 4}, {3, 4, 5})
+    0.4
+    >>> tanimoto(set(), set())
+    1.0
+    """
+    a, b = set(gold), set(pred)
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def molecule_score(valid: bool, exact: bool, similarity: float) -> float:
+    """diagbench's image-to-code score of a molecule (004_34f8485b6a3a0424.txt §5.1,
+    with the field's measures): S = 𝟙[valid] · (𝟙[exact] + T) / 2, where `exact` is the
+    match of the canonical SMILES (RDKit's, stereo and charges included) and T the
+    Tanimoto similarity of the Morgan fingerprints (radius 2, 2048 bits). The same
+    molecule scores 1; a molecule with the same fingerprint but another canonical
+    SMILES (a stereoisomer) scores 0.5 + T/2 < 1; one atom changed scores T/2.
+
+    Edge cases: a prediction that does not render scores 0; a similarity outside
+    [0, 1] is a ValueError.
+
+    >>> molecule_score(True, False, 0.5)
+    0.25
+    >>> molecule_score(True, True, 1.0)
+    1.0
+    >>> molecule_score(False, True, 1.0)
+    0.0
+    """
+    if not 0.0 <= similarity <= 1.0:
+        raise ValueError(f"a Tanimoto similarity of {similarity}")
+    return (float(exact) + similarity) / 2 if valid else 0.0
+
+
+def reaction_score(valid: bool, matched: int, gold: int, pred: int) -> float:
+    """diagbench's image-to-code score of a reaction (004_34f8485b6a3a0424.txt §5.1,
+    per molecule): S = 𝟙[valid] · F1, the F1 of the multiset match of molecules, each
+    keyed by its role (reactant or product) and canonical SMILES without atom maps:
+    P = matched / pred, R = matched / gold (`set_f1`). Agents (over the arrow) are not
+    scored: reaction SMILES writes the same conditions as agents or as reactants.
+
+    Edge cases: a prediction that does not render scores 0; both sides without
+    molecules → 1.0 if valid; `matched` over either side is a ValueError.
+
+    >>> reaction_score(True, 2, 3, 3)
+    0.6666666666666666
+    >>> reaction_score(False, 3, 3, 3)
+    0.0
+    """
+    f1 = set_f1(matched, gold, pred)[2]
+    return f1 if valid else 0.0

@@ -1,0 +1,263 @@
+"""SMILES: the RDKit reader (counts worked by hand, diagnostics with lines), the facts,
+the seeded generator, the similarity on molecules whose answer is known, and the RDKit
+engine's limits."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from diagbench.diagram.molecule import Molecule
+from diagbench.formats.smiles import read_smiles
+from diagbench.formats.smiles_facts import molecule_facts
+from diagbench.formats.smiles_synth import synth_smiles
+from diagbench.languages import detect, named
+from diagbench.render.engines import diagrams
+from diagbench.render.rdkit import RdkitEngine
+from diagbench.render.rdkit_svg import molecule_statistics
+
+SMILES = named("smiles")
+
+
+def _one(text: str) -> Molecule:
+    [parsed] = read_smiles(text)
+    assert parsed.errors == ()
+    assert isinstance(parsed.diagram, Molecule)
+    return parsed.diagram
+
+
+# --- the reader -------------------------------------------------------------------------
+
+def test_aspirin_counted_by_hand():
+    # acetylsalicylic acid, C9H8O4: 9 C + 4 O drawn; 13 bonds (8 in the chain and
+    # branches, 6 in the ring, minus the one shared: CC(=O)O-c, c-C(=O)O);
+    # one benzene ring; an ester and a carboxylic acid
+    m = _one("CC(=O)Oc1ccccc1C(=O)O aspirin")
+    assert m.name == "aspirin" and m.formula == "C9H8O4"
+    assert m.elements() == {"C": 9, "O": 4}
+    assert m.counts() == {"entities": 13, "relations": 13, "clusters": 0, "notes": 0,
+                          "rings": 1, "aromatic_rings": 1, "charged_atoms": 0}
+    assert m.bond_orders() == {"single_bond": 5, "double_bond": 2, "aromatic_bond": 6}
+    # the drawing's Kekulé ring: 3 of the 6 ring bonds double
+    assert m.drawn_bond_orders() == {"single_bond": 8, "double_bond": 5}
+    assert dict(m.groups) == {"ester": 1, "carboxylic acid": 1}
+
+
+def test_charges_rings_and_neighbours():
+    # nitrobenzene: N+ and O- drawn charged; the nitrogen bonds to one C and two O
+    m = _one("[O-][N+](=O)c1ccccc1")
+    assert m.counts()["charged_atoms"] == 2 and m.charge == 0
+    [nitrogen] = [e for e in m.entities if e.name == "N"]
+    assert sorted(m.entity(n).name for n in m.neighbours(nitrogen.id)) == ["C", "O", "O"]
+    assert ("charge", "+1") in nitrogen.properties
+    # decalin: two fused rings, none aromatic
+    decalin = _one("C1CCC2CCCCC2C1")
+    assert len(decalin.rings) == 2 and decalin.aromatic_rings == ()
+
+
+def test_rings_are_the_smallest_set_of_smallest_rings():
+    # cubane: 8 atoms, 12 bonds, one part → 12 − 8 + 1 = 5 rings in the SSSR, though it
+    # has 6 faces (RDKit's symmetrised ring set; Open Babel counts 5: found by the
+    # differential test on RDKit's ring-system templates)
+    cubane = _one("C12C3C4C1C5C2C3C45")
+    assert len(cubane.entities) == 8 and len(cubane.relations) == 12
+    assert len(cubane.rings) == 5 and all(len(r) == 4 for r in cubane.rings)
+
+
+def test_a_hydrogen_that_carries_stereo_is_an_atom():
+    # RDKit keeps an explicit [H] that fixes a double bond's geometry and draws it (the
+    # differential test found it against Open Babel, which deletes every hydrogen);
+    # one that carries nothing is folded into its atom's label
+    imine = _one("[H]/N=C/C")
+    assert imine.elements() == {"H": 1, "N": 1, "C": 2} and len(imine.relations) == 3
+    assert _one("[H]OC").elements() == {"O": 1, "C": 1}
+
+
+def test_a_file_of_several_molecules_with_a_header_and_errors():
+    text = "SMILES Name\nCCO ethanol\n\nC1CC broken ring\nCC(C)(C)(C)(C)C\nc1ccccc1\n"
+    parsed = read_smiles(text)
+    assert [p.first_line for p in parsed] == [2, 4, 5, 6]
+    assert [p.index for p in parsed] == [0, 1, 2, 3]
+    assert parsed[0].errors == () and parsed[3].errors == ()
+    [ring] = parsed[1].errors
+    assert ring.line == 4 and "unclosed ring" in ring.reason
+    [valence] = parsed[2].errors
+    assert valence.line == 5 and "valence" in valence.reason.lower()
+
+
+def test_rdkit_never_prints(capfd):
+    read_smiles("C1CC\nXy\nc1cccc1\nC(C")
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_empty_and_oversized_sources_are_diagnostics():
+    [empty] = read_smiles("  \n\n")
+    assert empty.errors and empty.errors[0].reason == "no SMILES in the source"
+    [big] = read_smiles("C" * 100_001)
+    assert "over" in big.errors[0].reason
+
+
+def test_recognised_by_content_and_not_confused_with_diagrams():
+    assert SMILES.recognises is not None
+    assert SMILES.recognises("CCO\nc1ccccc1Cl chlorobenzene\n")
+    assert SMILES.recognises("SMILES Name\nC[C@H](N)C(=O)O alanine\n")
+    assert SMILES.recognises("[13CH4]\n[*]CC\n")
+    for other in ("Alice -> Bob: hello", "@startuml\nA -> B\n@enduml", "graph TD\nA-->B",
+                  "digraph { a -> b }", "hello world", "[&R] ((A:1,B:2)AB:1,C:3);"):
+        assert not SMILES.recognises(other), other
+        assert detect(None, other) is not SMILES
+
+
+# --- facts --------------------------------------------------------------------------------
+
+def test_facts_of_2_chlorobenzoic_acid():
+    facts = {f.subject: f.answer for f in molecule_facts(_one("OC(=O)c1ccccc1Cl"))}
+    assert facts["atoms:C"] == 7 and facts["atoms:O"] == 2 and facts["atoms:Cl"] == 1
+    assert facts["elements"] == ("C", "Cl", "O")
+    assert facts["rings"] == 1 and facts["aromatic_rings"] == 1 and facts["aromatic"] is True
+    assert facts["double_bonds"] == 4 and facts["triple_bonds"] == 0  # C=O + 3 in the ring
+    assert facts["groups"] == ("carboxylic acid", "halide")
+    assert facts["bonded:Cl"] == ("C",)
+    assert "bonded:O" not in facts  # two oxygens: the question would not name one atom
+
+
+def test_facts_of_acetonitrile_and_of_nothing():
+    facts = {f.subject: f.answer for f in molecule_facts(_one("CC#N"))}
+    assert facts["triple_bonds"] == 1 and facts["groups"] == ("nitrile",)
+    assert facts["bonded:N"] == ("C",) and facts["aromatic"] is False
+    assert molecule_facts(read_smiles("C1CC")[0].diagram) == []
+
+
+# --- the generator ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("complexity", ["low", "medium", "high"])
+def test_synth_is_seeded_valid_and_canonical(complexity: str):
+    first = [synth_smiles(random.Random(seed), complexity) for seed in range(8)]
+    again = [synth_smiles(random.Random(seed), complexity) for seed in range(8)]
+    assert first == again
+    assert len(set(first)) > 4
+    for code in first:
+        m = _one(code)
+        assert m.smiles == code  # the code is RDKit's canonical SMILES
+        low, high = SMILES.node_limits
+        assert low <= len(m.entities) <= high
+
+
+def test_synth_grows_with_complexity():
+    def mean_atoms(level: str) -> float:
+        return sum(len(_one(synth_smiles(random.Random(s), level)).entities)
+                   for s in range(12)) / 12
+    assert mean_atoms("low") < mean_atoms("medium") < mean_atoms("high")
+
+
+# --- similarity ---------------------------------------------------------------------------
+
+def test_ethanol_written_two_ways_is_the_same_molecule():
+    c = SMILES.compare("CCO", "OCC", True)
+    assert c.exact and c.tanimoto == 1.0 and c.score == 1.0
+
+
+def test_one_atom_changed_scores_between_0_and_1():
+    # ethanol against ethylamine: no exact match; the fingerprints share the methyl's
+    # environment only: T = |A∩B| / |A∪B| < 1, and S = T / 2
+    c = SMILES.compare("CCO ethanol", "CCN ethylamine", True)
+    assert not c.exact and 0.0 < c.tanimoto < 1.0
+    assert c.score == pytest.approx(c.tanimoto / 2)
+    assert c.entities.f1 == pytest.approx(2 / 3)  # C, C of C, C, O matched
+
+
+def test_stereoisomers_differ_only_in_the_exact_match():
+    c = SMILES.compare("C[C@H](N)C(=O)O", "C[C@@H](N)C(=O)O", True)
+    assert not c.exact and c.tanimoto == 1.0 and c.score == 0.5
+
+
+def test_invalid_or_unread_predictions_score_0():
+    assert SMILES.compare("CCO", "C(C", True).score == 0.0
+    assert SMILES.compare("CCO", "CCO", False).score == 0.0
+    assert SMILES.compare("CCO", "", True).score == 0.0
+
+
+# --- the engine ---------------------------------------------------------------------------
+
+def test_engine_draws_svg_and_png_in_one_pass_and_reports_rdkit_errors(tmp_path: Path):
+    sources = ["CCO ethanol\n", "C1CC\n", "CCO\nCCN\n", "C" * 600 + "\n"]
+    results = RdkitEngine(jobs=2).render(sources, tmp_path, "svg")
+    assert results[0].ok and results[0].image == tmp_path / "000000.svg"
+    assert (tmp_path / "000000.png").read_bytes().startswith(b"\x89PNG")  # the same pass
+    drawn = molecule_statistics(results[0].image.read_text(encoding="utf-8"))
+    assert drawn == {"entities": 3, "relations": 2, "clusters": 0, "notes": 0,
+                     "elements": {"C": 2, "O": 1}, "bonds": {"single_bond": 2}}
+    assert not results[1].ok and "unclosed ring" in (results[1].error or "")
+    assert results[1].error_line == 1
+    assert results[2].error == "one molecule per drawing, not 2"
+    assert "over the 500" in (results[3].error or "")
+
+
+def test_render_command_counts_what_rdkit_drew(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from diagbench.cli import cli
+
+    (tmp_path / "two.smi").write_text("CCO ethanol\nc1ccccc1 benzene\n", encoding="utf-8")
+    done = CliRunner().invoke(cli, ["render", str(tmp_path / "two.smi"), "--out",
+                                    str(tmp_path / "out"), "--format", "svg", "--json", "-"])
+    assert done.exit_code == 0, done.output
+    rows = json.loads(done.output[done.output.index("["):])
+    assert [(r["stats"]["entities"], r["stats"]["relations"]) for r in rows] == [(3, 2), (6, 6)]
+
+
+def test_a_file_is_split_into_one_drawing_per_molecule():
+    assert diagrams("rdkit", "SMILES Name\nCCO a\n\nCCN b\n") == ["CCO a\n", "CCN b\n"]
+
+
+def test_a_worker_that_times_out_or_dies_is_replaced(tmp_path: Path):
+    from diagbench.render.rdkit import _Worker
+    from diagbench.render.rdkit_worker import MEMORY_BYTES
+
+    worker = _Worker(str(tmp_path))
+    job = {"smiles": "CCO", "svg": str(tmp_path / "a.svg"), "png": str(tmp_path / "a.png"),
+           "size": 200}
+    # RDKit's import alone takes longer than a millisecond: the job times out, the worker
+    # is killed
+    assert worker.ask(job, 0.001) == {"ok": False, "error": "timed out after 0.001 s"}
+    assert worker.process is None
+    # killed while it works (here: while it imports RDKit): the job says so
+    timer = threading.Timer(0.2, lambda: worker.process and worker.process.kill())
+    timer.start()
+    answer = worker.ask(job, 60.0)
+    timer.join()
+    assert answer == {"ok": False, "error": "the RDKit worker died (exit -9)"}
+    # and the next job gets a fresh worker
+    assert worker.ask(job, 60.0) == {"ok": True}
+    assert (tmp_path / "a.svg").read_text(encoding="utf-8").startswith("<?xml")
+    # whose address space is capped
+    assert worker.process is not None
+    limits = Path(f"/proc/{worker.process.pid}/limits").read_text(encoding="utf-8")
+    [line] = [x for x in limits.splitlines() if x.startswith("Max address space")]
+    assert line.split()[3:5] == [str(MEMORY_BYTES)] * 2
+    worker.stop()
+
+
+def test_compare_command_scores_smiles_files(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from diagbench.cli import cli
+
+    (tmp_path / "gold.smi").write_text("CCO ethanol\n", encoding="utf-8")
+    (tmp_path / "pred.smi").write_text("OCC\n", encoding="utf-8")
+    (tmp_path / "other.smi").write_text("CCN\n", encoding="utf-8")
+    same = CliRunner().invoke(cli, ["compare", str(tmp_path / "gold.smi"),
+                                    str(tmp_path / "pred.smi"), "--json", "-"])
+    assert same.exit_code == 0, same.output
+    [row] = json.loads(same.output)["files"]
+    assert row["exact"] and row["score"] == 1.0 and row["language"] == "smiles"
+    other = CliRunner().invoke(cli, ["compare", str(tmp_path / "gold.smi"),
+                                     str(tmp_path / "other.smi"), "--json", "-"])
+    [row] = json.loads(other.output)["files"]
+    assert not row["exact"] and 0.0 < row["score"] < 0.5
+    assert row["score"] == pytest.approx(row["tanimoto"] / 2, abs=1e-6)
