@@ -286,6 +286,16 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                                (([{"low": 0, "medium": 0}],), 0.0),
                                (([{"low": 10, "medium": 11}],), 100.0),
                                (([{"low": 10, "medium": 10.9, "high": 12}],), 200 / 3)],
+    "robinson_foulds_similarity": [(([], []), 1.0), (([frozenset("AB")], []), 0.0),
+                                   (([frozenset("AB")], [frozenset("AB"), frozenset("AB")]),
+                                    1.0),
+                                   (([frozenset("AB"), frozenset("ABC")],
+                                     [frozenset("AC"), frozenset("ABC")]), 0.5)],
+    "leaf_f1": [(([], []), 1.0), ((["A"], []), 0.0), ((["A", "A"], ["A"]), 2 / 3)],
+    "tree_score": [((True, 1.0, 1.0), 1.0), ((False, 1.0, 1.0), 0.0),
+                   ((True, 1.5, 1.0), ValueError)],
+    "consensus_accuracy": [(("", ""), 1.0), (("ACGT", ""), 0.0), (("acgt", "ACGA"), 0.75),
+                           (("AC", "ACGT"), 0.5)],
 }
 
 

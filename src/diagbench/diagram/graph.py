@@ -35,15 +35,18 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 #: The languages a `GraphDiagram` is read from.
-Language = Literal["plantuml", "mermaid", "dot", "dbml"]
+Language = Literal["plantuml", "mermaid", "dot", "dbml",
+                   "newick"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)
 
 #: The kind of diagram (how the source declares or implies it).
 #: "er" covers PlantUML `entity` diagrams, Mermaid `erDiagram` and DBML; "graph" is a
-#: Graphviz graph or digraph; "flowchart" a Mermaid `flowchart`/`graph`.
+#: Graphviz graph or digraph; "flowchart" a Mermaid `flowchart`/`graph`; "tree" a
+#: phylogenetic tree (Newick).
 GraphKind = Literal[
     "class", "object", "component", "deployment", "usecase", "state", "activity", "er", "c4",
     "flowchart", "graph",
+    "tree",
 ]
 GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 
@@ -66,7 +69,8 @@ GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 #:   history, deep_history, entry_point, exit_point, junction;
 #: - activity and flow: action, decision, merge, process (a flowchart box), io
 #:   (parallelogram), terminal (stadium/rounded end box), subroutine;
-#: - vertex: a generic graph node (Graphviz) whose meaning is only its shape.
+#: - vertex: a generic graph node (Graphviz) whose meaning is only its shape;
+#: - trees (Newick): leaf (a tip, a taxon), internal (an ancestor: a clade's root).
 EntityKind = Literal[
     "class", "interface", "abstract", "enum", "annotation", "struct", "record", "exception",
     "protocol", "metaclass", "stereotype", "circle", "diamond",
@@ -80,6 +84,7 @@ EntityKind = Literal[
     "entry_point", "exit_point", "junction",
     "action", "decision", "merge", "process", "io", "terminal", "subroutine",
     "vertex",
+    "leaf", "internal",
 ]
 ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
 
@@ -101,10 +106,12 @@ ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
 #: | extend | extending use case | extended use case |
 #: | containment | outer (PlantUML `+--` nested class) | inner |
 #: | link | one end (a plain graph edge with no further meaning) | other end |
+#: | branch | parent node of a tree (Newick) | child node |
 RelationType = Literal[
     "association", "inheritance", "realization", "composition", "aggregation", "dependency",
     "identifying", "non_identifying", "flow", "transition", "include", "extend", "containment",
     "link",
+    "branch",
 ]
 RELATION_TYPES: tuple[RelationType, ...] = get_args(RelationType)
 

@@ -8,7 +8,7 @@ category's languages are listed (and generated) in this order.
 
 from __future__ import annotations
 
-from diagbench.languages import dbml, dot, mermaid, plantuml
+from diagbench.languages import dbml, dot, mermaid, newick, plantuml
 from diagbench.languages.record import Category, Language
 
 LANGUAGES: tuple[Language, ...] = (
@@ -16,6 +16,7 @@ LANGUAGES: tuple[Language, ...] = (
     mermaid.LANGUAGE,
     dot.LANGUAGE,
     dbml.LANGUAGE,
+    newick.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1, STRUDEL's software rows), in the order benchmarks
@@ -28,4 +29,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("state", "UML state machine diagram", "software", ("state",)),
     Category("er", "entity relationship diagram", "software", ("er",)),
     Category("flowchart", "flowchart", "software", ("flowchart", "graph")),
+    Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
 )

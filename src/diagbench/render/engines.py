@@ -34,6 +34,7 @@ ENGINES: dict[str, str] = {
     "graphviz": "diagbench.render.graphviz:GraphvizEngine",
     "mermaid": "diagbench.render.mermaid:MermaidEngine",
     "dbml": "diagbench.render.dbml:DbmlEngine",
+    "phylo": "diagbench.render.phylo:PhyloEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 

@@ -13,6 +13,8 @@ bools or floats), one module per family:
   and the categories of their disagreements (§4.5);
 - `structure`: paper 004's image-to-code scores (diagbench's element F1 score and
   STRUDEL's counts-only one) and the complexity consistency of generated code;
+- `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
+  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -38,6 +40,12 @@ from diagbench.scoring.metrics.archqa import (
     qa_accuracy,
     retrieval_scores,
     tolerance_accuracy,
+)
+from diagbench.scoring.metrics.biology import (
+    consensus_accuracy,
+    leaf_f1,
+    robinson_foulds_similarity,
+    tree_score,
 )
 from diagbench.scoring.metrics.components import (
     LENGTH_BINS,
@@ -112,6 +120,10 @@ METRICS: dict[str, Callable] = {
     "strudel_count_score": strudel_count_score,
     "code_lengths": code_lengths,
     "complexity_consistency": complexity_consistency,
+    "robinson_foulds_similarity": robinson_foulds_similarity,
+    "leaf_f1": leaf_f1,
+    "tree_score": tree_score,
+    "consensus_accuracy": consensus_accuracy,
 }
 
 __all__ = [
@@ -130,6 +142,7 @@ __all__ = [
     "code_lengths",
     "complexity_consistency",
     "conflict_gap",
+    "consensus_accuracy",
     "count_bias",
     "count_f1",
     "counting_disagreement",
@@ -139,6 +152,7 @@ __all__ = [
     "gap_interval",
     "image_to_code_score",
     "judge_agreement",
+    "leaf_f1",
     "length_bin",
     "mean_absolute_error",
     "mean_gap",
@@ -154,7 +168,9 @@ __all__ = [
     "rel_acc",
     "retrieval_disagreement",
     "retrieval_scores",
+    "robinson_foulds_similarity",
     "set_f1",
     "strudel_count_score",
     "tolerance_accuracy",
+    "tree_score",
 ]
