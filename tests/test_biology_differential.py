@@ -79,7 +79,7 @@ def test_newick_reader_validity_agrees_with_dendropy_on_mutated_trees():
 
 def test_phylo_engine_draws_what_the_reader_read(tmp_path: Path):
     texts = _trees(sized(3, 30))
-    results = PhyloEngine(jobs=2).render(texts, tmp_path, "svg")
+    results = PhyloEngine(jobs=2, timeout=60.0).render(texts, tmp_path, "svg")
     for text, result in zip(texts, results, strict=True):
         assert result.ok and result.image is not None, (text, result.error)
         drawn = tree_statistics(result.image.read_text(encoding="utf-8"))
@@ -104,7 +104,7 @@ def test_real_newick_files_parse_render_and_agree_with_dendropy(tmp_path: Path):
     files = _real_trees()
     assert files
     texts = [p.read_text(encoding="utf-8") for p in files]
-    results = PhyloEngine(jobs=2).render(texts, tmp_path, "svg")
+    results = PhyloEngine(jobs=2, timeout=60.0).render(texts, tmp_path, "svg")
     for path, text, result in zip(files, texts, results, strict=True):
         parsed = read_newick(text)
         if any(p.errors for p in parsed):  # GEBA: a quote inside a bare label
@@ -117,3 +117,69 @@ def test_real_newick_files_parse_render_and_agree_with_dendropy(tmp_path: Path):
         drawn = tree_statistics(result.image.read_text(encoding="utf-8"))
         assert (drawn["entities"], drawn["relations"]) == (
             parsed[0].counts()["entities"], parsed[0].counts()["relations"]), path.name
+
+
+# --- FASTA: the logo draws what the reader read ---------------------------------------------
+
+def _random_alignment(rng: random.Random) -> str:
+    """A random alignment of the tests' own: DNA, RNA or protein letters, upper or lower
+    case, gaps, wrapped lines, headers with descriptions."""
+    letters = rng.choice(["ACGT", "ACGU", "ACDEFGHIKLMNPQRSTVWY", "ACGTNRY"])
+    length = rng.randint(1, 30)
+    out = []
+    for k in range(rng.randint(1, 12)):
+        seq = "".join(rng.choice(letters + "-") for _ in range(length))
+        seq = seq.lower() if rng.random() < 0.2 else seq
+        wrapped = "\n".join(seq[i:i + 7] for i in range(0, len(seq), 7))
+        out.append(f">s{k} sample {k}\n{wrapped}\n")
+    return "".join(out)
+
+
+def test_logo_engine_draws_what_the_fasta_reader_read(tmp_path: Path):
+    from diagbench.formats.biology.fasta import read_fasta, synth_fasta
+    from diagbench.render.logo import LogoEngine, logo_statistics
+
+    texts = []
+    for seed in range(sized(3, 30)):
+        rng = random.Random(seed)
+        texts += [synth_fasta(random.Random(seed), c) for c in ("low", "medium", "high")]
+        texts += [_random_alignment(rng) for _ in range(2)]
+    results = LogoEngine(jobs=2, timeout=60.0).render(texts, tmp_path, "svg")
+    for text, result in zip(texts, results, strict=True):
+        [parsed] = read_fasta(text)
+        model = parsed.diagram
+        assert parsed.errors == () and model.aligned, text
+        assert result.ok and result.image is not None, (text, result.error)
+        drawn = logo_statistics(result.image.read_text(encoding="utf-8"))
+        assert (drawn["positions"], drawn["letters"]) == (model.length,
+                                                          model.counts()["letters"]), text
+        tied = [k for k, col in enumerate(model.profile())
+                if list(col.values()).count(max(col.values(), default=0)) > 1]
+        assert [c for k, c in enumerate(drawn["consensus"]) if k not in tied] == [
+            c for k, c in enumerate(model.consensus()) if k not in tied], text
+
+
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="no real-world data")
+def test_real_fasta_files_parse_and_their_alignments_render(tmp_path: Path):
+    from diagbench.formats.biology.fasta import read_fasta
+    from diagbench.render.logo import MAX_POSITIONS, LogoEngine, logo_statistics
+
+    files = sorted(p for p in (REALWORLD / "biopython-fasta").rglob("*")
+                   if p.is_file() and p.suffix != ".rst")[:sized(12, 100)]
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in files]
+    results = LogoEngine(jobs=2, timeout=60.0).render(texts, tmp_path, "svg")
+    drawn_any = False
+    for path, text, result in zip(files, texts, results, strict=True):
+        [parsed] = read_fasta(text)
+        model = parsed.diagram
+        drawable = not parsed.errors and model.aligned and model.length <= MAX_POSITIONS
+        assert result.ok == drawable, (path.name, result.error, parsed.diagnostics[:1])
+        if drawable:
+            assert result.image is not None
+            drawn = logo_statistics(result.image.read_text(encoding="utf-8"))
+            assert (drawn["positions"], drawn["letters"]) == (
+                model.length, model.counts()["letters"]), path.name
+            drawn_any = True
+        elif not parsed.errors:
+            assert model.records and all(r.sequence for r in model.records[:1]), path.name
+    assert drawn_any or len(files) < 12

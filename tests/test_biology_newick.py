@@ -115,7 +115,7 @@ HAND_DRAWN = [  # (tree, nodes, internal, labels)
 
 
 def test_engine_draws_png_and_svg_and_the_svg_shows_the_tree(tmp_path: Path):
-    engine = PhyloEngine(jobs=2)
+    engine = PhyloEngine(jobs=2, timeout=60.0)
     texts = [t for t, *_ in HAND_DRAWN] + ["(A,B));"]
     (tmp_path / "png").mkdir()
     (tmp_path / "svg").mkdir()

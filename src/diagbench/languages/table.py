@@ -8,7 +8,7 @@ category's languages are listed (and generated) in this order.
 
 from __future__ import annotations
 
-from diagbench.languages import dbml, dot, mermaid, newick, plantuml
+from diagbench.languages import dbml, dot, fasta, mermaid, newick, plantuml
 from diagbench.languages.record import Category, Language
 
 LANGUAGES: tuple[Language, ...] = (
@@ -17,6 +17,7 @@ LANGUAGES: tuple[Language, ...] = (
     dot.LANGUAGE,
     dbml.LANGUAGE,
     newick.LANGUAGE,
+    fasta.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1, STRUDEL's software rows), in the order benchmarks
@@ -30,4 +31,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("er", "entity relationship diagram", "software", ("er",)),
     Category("flowchart", "flowchart", "software", ("flowchart", "graph")),
     Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
+    Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
 )

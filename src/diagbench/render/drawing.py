@@ -16,16 +16,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from diagbench.render.result import RenderResult, finish, refusal
+from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
 from diagbench.render.worker import run_jobs
 
 
 class DrawingEngine:
     """Render by a Python drawer in `jobs` worker processes; a subclass names itself
-    (`name`), its drawer and its `version()`."""
+    (`name`), its drawer, the modules a worker imports before its first job (`preload`,
+    so that the time-out covers drawing, not starting) and its `version()`."""
 
     name: ClassVar[str]
     drawer: ClassVar[str]
+    preload: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
@@ -35,6 +37,18 @@ class DrawingEngine:
     def version(self) -> str:
         raise NotImplementedError
 
+    @staticmethod
+    def versions(*packages: str) -> str:
+        """"name version + …" of the installed Python packages the drawer uses;
+        EngineMissing when one is absent."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return " + ".join(f"{name} {version(name)}" for name in packages)
+        except PackageNotFoundError as exc:
+            raise EngineMissing(f"the Python package {exc} is not installed: "
+                                "bash scripts/setup.sh installs it") from None
+
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
         version = self.version()
@@ -43,7 +57,8 @@ class DrawingEngine:
         keys = [hashlib.sha256(s.encode("utf-8")).hexdigest() for s in sources]
         todo = [k for k, r in enumerate(results) if r.error is None and keys[k] not in self._drawn]
         start = time.perf_counter()
-        outcomes = run_jobs(self.drawer, [sources[k] for k in todo], self.jobs, self.timeout)
+        outcomes = run_jobs(self.drawer, [sources[k] for k in todo], self.jobs, self.timeout,
+                            self.preload)
         seconds = (time.perf_counter() - start) / max(1, len(todo))
         for k, (ok, value) in zip(todo, outcomes, strict=True):
             self._drawn[keys[k]] = value if ok else {"error": str(value), "line": None}

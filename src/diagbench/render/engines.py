@@ -35,6 +35,7 @@ ENGINES: dict[str, str] = {
     "mermaid": "diagbench.render.mermaid:MermaidEngine",
     "dbml": "diagbench.render.dbml:DbmlEngine",
     "phylo": "diagbench.render.phylo:PhyloEngine",
+    "logo": "diagbench.render.logo:LogoEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 

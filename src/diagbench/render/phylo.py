@@ -27,7 +27,6 @@ unnamed leaves are counted as leaves but not as labels.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from importlib.metadata import version as installed
 from typing import Any
 
 from diagbench.render.drawing import DrawingEngine
@@ -74,7 +73,8 @@ def draw_tree(source: str) -> dict[str, Any]:
         out = {}
         for fmt in ("svg", "png"):
             buffer = io.BytesIO()
-            fig.savefig(buffer, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
+            fig.savefig(buffer, format=fmt, bbox_inches="tight",
+                        metadata={"Date": None} if fmt == "svg" else None)
             out[fmt] = buffer.getvalue()
         return out
     finally:
@@ -87,9 +87,10 @@ class PhyloEngine(DrawingEngine):
 
     name = "phylo"
     drawer = "diagbench.render.phylo:draw_tree"
+    preload = ("matplotlib.pyplot", "Bio.Phylo")
 
     def version(self) -> str:
-        return f"biopython {installed('biopython')} + matplotlib {installed('matplotlib')}"
+        return self.versions("biopython", "matplotlib")
 
 
 def _segments(svg: str) -> tuple[list[tuple[float, float, float, float]], list[str]]:

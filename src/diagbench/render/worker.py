@@ -1,11 +1,13 @@
 """Run an in-process drawing library (matplotlib and the libraries drawing on it) in
 worker processes, so a source that hangs or crashes it cannot hang or crash diagbench.
 
-`run_jobs(function, jobs, workers, timeout)` calls `function(job)` (a "module:attr"
-reference, imported in the worker) for each job in `workers` processes
-(`python -m diagbench.render.worker function`, jobs and answers pickled over its
-stdin/stdout), each under an address-space limit (`MEMORY_BYTES`). A job that takes
-longer than `timeout` seconds has its worker killed (a fresh one takes the next job);
+`run_jobs(function, jobs, workers, timeout, preload)` calls `function(job)` (a
+"module:attr" reference, imported in the worker) for each job in `workers` processes
+(`python -m diagbench.render.worker function [module …]`, jobs and answers pickled
+over its stdin/stdout), each under an address-space limit (`MEMORY_BYTES`). A worker
+first imports the `preload` modules (the drawing library) and says it is ready, within
+`STARTUP_SECONDS`; then a job that takes longer than `timeout` seconds has its worker
+killed (a fresh one takes the next job);
 a worker that dies (a crash, the memory limit) fails only its job. Each job's outcome
 is `(True, value)` or `(False, reason)`.
 """
@@ -25,6 +27,8 @@ from typing import IO, Any
 
 #: The address space a worker may use (the drawing of a huge source stops at it).
 MEMORY_BYTES = 3 * 1024**3
+#: How long a worker may take to import its drawing library (a busy machine is slow).
+STARTUP_SECONDS = 120.0
 _SRC = str(Path(__file__).resolve().parents[2])
 
 Outcome = tuple[bool, Any]
@@ -43,9 +47,11 @@ def _read(stream: IO[bytes]) -> Any:
     return pickle.loads(stream.read(struct.unpack("<Q", head)[0]))
 
 
-def serve(function: str) -> None:
-    """A worker's loop: read a job from stdin, answer its outcome on stdout, until the
-    input ends. What the library prints goes to stderr."""
+def serve(function: str, preload: list[str]) -> None:
+    """A worker's loop: import `preload`, say "ready", then read a job from stdin and
+    answer its outcome on stdout, until the input ends. What the library prints goes
+    to stderr."""
+    import importlib
     import resource
 
     from diagbench.references import load
@@ -54,6 +60,9 @@ def serve(function: str) -> None:
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     work = load(function)
+    for module in preload:
+        importlib.import_module(module)
+    _write(answers, "ready")
     jobs = sys.stdin.buffer
     while True:
         try:
@@ -72,23 +81,39 @@ def serve(function: str) -> None:
 class _Worker:
     """One worker process, started when first needed."""
 
-    def __init__(self, function: str) -> None:
+    def __init__(self, function: str, preload: tuple[str, ...]) -> None:
         self.function = function
+        self.preload = preload
         self.process: subprocess.Popen[bytes] | None = None
 
+    def _start(self) -> str | None:
+        """Start the process and wait until it is ready; why not, or None."""
+        path = os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")])
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "diagbench.render.worker", self.function, *self.preload],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"})
+        if self._answer(STARTUP_SECONDS) != "ready":
+            self.stop()
+            return f"the drawing process did not start within {STARTUP_SECONDS:g} s"
+        return None
+
+    def _answer(self, timeout: float) -> Any:
+        """The next message of the process, or None after `timeout` seconds."""
+        assert self.process is not None and self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        return _read(self.process.stdout) if ready else None
+
     def run(self, job: Any, timeout: float) -> Outcome:
-        if self.process is None or self.process.poll() is not None:
-            path = os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")])
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "diagbench.render.worker", self.function],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env={**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"})
-        assert self.process.stdin is not None and self.process.stdout is not None
         try:
+            if self.process is None or self.process.poll() is not None:
+                failed = self._start()
+                if failed is not None:
+                    return False, failed
+            assert self.process is not None and self.process.stdin is not None
             _write(self.process.stdin, job)
-            ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-            if ready:
-                outcome: Outcome = _read(self.process.stdout)
+            outcome: Outcome | None = self._answer(timeout)
+            if outcome is not None:
                 return outcome
         except (EOFError, OSError, pickle.UnpicklingError):
             self.stop()
@@ -115,7 +140,8 @@ class _Worker:
         self.stop()
 
 
-def run_jobs(function: str, jobs: list[Any], workers: int, timeout: float) -> list[Outcome]:
+def run_jobs(function: str, jobs: list[Any], workers: int, timeout: float,
+             preload: tuple[str, ...] = ()) -> list[Outcome]:
     """The outcome of `function(job)` for every job, run in `workers` processes (see the
     module's docstring)."""
     outcomes: list[Outcome] = [(False, "not run")] * len(jobs)
@@ -124,7 +150,7 @@ def run_jobs(function: str, jobs: list[Any], workers: int, timeout: float) -> li
         todo.put(k)
 
     def drain() -> None:
-        worker = _Worker(function)
+        worker = _Worker(function, preload)
         try:
             while True:
                 try:
@@ -144,4 +170,4 @@ def run_jobs(function: str, jobs: list[Any], workers: int, timeout: float) -> li
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1], sys.argv[2:])
