@@ -11,8 +11,10 @@ A drawer ("module:attr") takes a source and returns {"svg": bytes, "png": bytes}
 from __future__ import annotations
 
 import hashlib
+import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -71,3 +73,31 @@ class DrawingEngine:
                 result.seconds = seconds if k in todo else 0.0
             progress()
         return results
+
+
+@contextmanager
+def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
+    """A matplotlib figure and axes (Agg, 100 dpi, `width` × `height` inches; SVG text
+    kept as `<text>`, ids seeded), closed afterwards. For drawers, in a worker."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
+    fig, axes = plt.subplots(figsize=(width, height), dpi=100)
+    try:
+        yield fig, axes
+    finally:
+        plt.close(fig)
+
+
+def images(fig: Any) -> dict[str, bytes]:
+    """{"svg": …, "png": …} of one drawn figure (cropped to what is drawn)."""
+    out = {}
+    for fmt in ("svg", "png"):
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=fmt, bbox_inches="tight",
+                    metadata={"Date": None} if fmt == "svg" else None)
+        out[fmt] = buffer.getvalue()
+    return out

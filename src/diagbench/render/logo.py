@@ -21,7 +21,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from diagbench.render.drawing import DrawingEngine
+from diagbench.render.drawing import DrawingEngine, figure, images
 
 #: Alignments longer than this are not drawn (the logo grows with the positions).
 MAX_POSITIONS = 60
@@ -32,13 +32,7 @@ _NUCLEOTIDES = {"A": "green", "C": "blue", "G": "orange", "T": "red", "U": "red"
 def draw_logo(source: str) -> dict[str, Any]:
     """{"svg": bytes, "png": bytes} of the logo of a FASTA alignment (runs in a worker),
     or {"error": the reader's message, "line": its line}."""
-    import io
-
-    import matplotlib
-
-    matplotlib.use("Agg")
     import logomaker  # type: ignore[import-untyped]  # no stubs, no py.typed
-    import matplotlib.pyplot as plt
 
     from diagbench.formats.biology.fasta import read_fasta
 
@@ -58,9 +52,7 @@ def draw_logo(source: str) -> dict[str, Any]:
     counts.index = range(1, len(counts) + 1)
     colours: Any = ("chemistry" if model.alphabet == "protein"
                     else {c: _NUCLEOTIDES.get(c, "dimgray") for c in counts.columns})
-    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
-    fig, axes = plt.subplots(figsize=(1.0 + 0.35 * model.length, 2.4), dpi=100)
-    try:
+    with figure(1.0 + 0.35 * model.length, 2.4) as (fig, axes):
         logo = logomaker.Logo(counts, ax=axes, color_scheme=colours)
         for position, row in logo.glyph_df.iterrows():
             for letter, glyph in row.items():
@@ -70,15 +62,7 @@ def draw_logo(source: str) -> dict[str, Any]:
         axes.set_ylabel("count")
         logo.style_spines(visible=False)
         logo.style_spines(spines=["left", "bottom"], visible=True)
-        out = {}
-        for fmt in ("svg", "png"):
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format=fmt, bbox_inches="tight",
-                        metadata={"Date": None} if fmt == "svg" else None)
-            out[fmt] = buffer.getvalue()
-        return out
-    finally:
-        plt.close(fig)
+        return images(fig)
 
 
 class LogoEngine(DrawingEngine):

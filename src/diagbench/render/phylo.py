@@ -29,7 +29,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from diagbench.render.drawing import DrawingEngine
+from diagbench.render.drawing import DrawingEngine, figure, images
 
 #: Trees with more leaves are not drawn.
 MAX_LEAVES = 1000
@@ -41,10 +41,6 @@ def draw_tree(source: str) -> dict[str, Any]:
     {"error": the reader's or Biopython's message, "line": its line or None}."""
     import io
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from Bio import Phylo
     from Bio.Phylo.NewickIO import NewickError
 
@@ -63,22 +59,12 @@ def draw_tree(source: str) -> dict[str, Any]:
     if leaves > MAX_LEAVES:
         return {"error": f"{leaves:,} leaves, over the {MAX_LEAVES:,}-leaf drawing limit",
                 "line": None}
-    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
-    fig, axes = plt.subplots(figsize=(7, 0.6 + 0.25 * leaves), dpi=100)
-    try:
+    with figure(7, 0.6 + 0.25 * leaves) as (fig, axes):
         Phylo.draw(tree, axes=axes, do_show=False,
                    label_func=lambda c: c.name if c.is_terminal() and c.name else None,
                    branch_labels=lambda c: None)
         axes.set_axis_off()
-        out = {}
-        for fmt in ("svg", "png"):
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format=fmt, bbox_inches="tight",
-                        metadata={"Date": None} if fmt == "svg" else None)
-            out[fmt] = buffer.getvalue()
-        return out
-    finally:
-        plt.close(fig)
+        return images(fig)
 
 
 class PhyloEngine(DrawingEngine):
