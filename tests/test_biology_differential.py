@@ -54,7 +54,9 @@ def _mutate(rng: random.Random, text: str) -> str:
 def test_newick_reader_validity_agrees_with_dendropy_on_mutated_trees():
     """Where the reader and DendroPy disagree on whether a mutated tree is Newick, the
     reader keeps to the standard and DendroPy is lenient: a `]` or a `'` inside an
-    unquoted label, or an empty statement (`;;`). Anything else fails."""
+    unquoted label, an empty statement (`;;`), a second branch length (`A:2:25`); and
+    two of Biopython's own: it reads one tree per line (`(A,B);C;`), and a length
+    written `0.` as `:0` followed by a label `.`. Anything else fails."""
     lenient = 0
     for seed in range(sized(150, 1500)):
         rng = random.Random(seed)
@@ -65,14 +67,17 @@ def test_newick_reader_validity_agrees_with_dendropy_on_mutated_trees():
             oracle = dendropy_trees(text)
         except Exception:  # DendroPy's reader errors
             oracle = None
-        if ours and oracle is not None:
+        if ours and oracle is not None and ",)" not in text:
+            # (DendroPy drops an unnamed last child, `(A,)`: Newick has two leaves there)
             assert [_read_as_oracle(p) for p in parsed] == [
                 (o.nodes, o.leaves, o.leaf_names, o.clades) for o in oracle], text
         elif ours != (oracle is not None):
             assert not ours, f"the reader reads what DendroPy rejects: {text}"
             reason = parsed[0].errors[0].reason
             assert any(s in reason for s in ("unexpected ']'", "unexpected \"'\"",
-                                             "';' cannot follow the start")), (text, reason)
+                                             "';' cannot follow the start",
+                                             "Text after semicolon",
+                                             "cannot follow 'length'")), (text, reason)
             lenient += 1
     assert lenient < sized(150, 1500) // 5
 

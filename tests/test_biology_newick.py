@@ -180,3 +180,16 @@ def test_similarity_validity_gate_and_broken_code():
     assert broken.score == 0.0 and broken.warnings
     swapped = compare_trees(T1, "((A,C),(B,(D,E)));", True, "newick", NEWICK.read).score
     assert 0.0 < swapped < 1.0
+
+
+def test_compare_command_scores_two_tree_files(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from diagbench.cli import cli
+
+    (tmp_path / "gold.nwk").write_text(T1, encoding="utf-8")
+    (tmp_path / "pred.nwk").write_text(T2, encoding="utf-8")
+    done = CliRunner().invoke(cli, ["compare", str(tmp_path / "gold.nwk"),
+                                    str(tmp_path / "pred.nwk")])
+    assert done.exit_code == 0, done.output
+    assert "gold.nwk: tree, valid, entity F1 1.000, relation F1 0.333, score 0.667" in done.output

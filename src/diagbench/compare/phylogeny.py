@@ -40,6 +40,8 @@ class TreeComparison:
     pred_counts: dict[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
 
+    kind = "tree"
+
     @property
     def score(self) -> float:
         return metrics.tree_score(self.valid, self.rf_similarity, self.leaf_f1)
