@@ -34,17 +34,19 @@ def read_fasta(text: str) -> list[Parsed[SequenceSet]]:
     lines = text.split("\n")
     if not text.strip():
         return [_parsed(SequenceSet("dna"), [Diagnostic(1, "", "empty source: no sequence")])]
-    try:
-        found = list(SeqIO.parse(io.StringIO(text), "fasta"))
-    except ValueError as exc:
-        reason = f"Biopython: {str(exc).splitlines()[0]}"
-        return [_parsed(SequenceSet("dna"), [Diagnostic(1, lines[0], reason)])]
     headers = [k + 1 for k, line in enumerate(lines) if line.startswith(">")]
-    if not found:
+    try:  # Biopython decodes a record's letters as ASCII when they are asked for
+        records = tuple(Record(r.id, str(r.seq), r.description.removeprefix(r.id).strip(),
+                               headers[k] if k < len(headers) else 0)
+                        for k, r in enumerate(SeqIO.parse(io.StringIO(text), "fasta")))
+    except ValueError as exc:  # UnicodeError is one: at the first line not ASCII
+        line = next((k + 1 for k, text_line in enumerate(lines)
+                     if isinstance(exc, UnicodeError) and not text_line.startswith(">")
+                     and not text_line.isascii()), 1)
+        reason = f"Biopython: {str(exc).splitlines()[0]}"
+        return [_parsed(SequenceSet("dna"), [Diagnostic(line, lines[line - 1], reason)])]
+    if not records:
         return [_parsed(SequenceSet("dna"), [Diagnostic(1, lines[0], "no '>' record")])]
-    records = tuple(Record(r.id, str(r.seq), r.description.removeprefix(r.id).strip(),
-                           headers[k] if k < len(headers) else 0)
-                    for k, r in enumerate(found))
     letters = {c.upper() for r in records for c in r.sequence} - set(GAPS)
     alphabet = next((name for name, known in _alphabets() if letters <= known), None)
     diagnostics = []
