@@ -308,6 +308,16 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     "reaction_score": [((True, 0, 0, 0), 1.0), ((False, 0, 0, 0), 0.0),
                        ((True, 0, 2, 0), 0.0), ((True, 2, 2, 2), 1.0),
                        ((True, 3, 2, 3), ValueError)],
+    "robinson_foulds_similarity": [(([], []), 1.0), (([frozenset("AB")], []), 0.0),
+                                   (([frozenset("AB")], [frozenset("AB"), frozenset("AB")]),
+                                    1.0),
+                                   (([frozenset("AB"), frozenset("ABC")],
+                                     [frozenset("AC"), frozenset("ABC")]), 0.5)],
+    "leaf_f1": [(([], []), 1.0), ((["A"], []), 0.0), ((["A", "A"], ["A"]), 2 / 3)],
+    "tree_score": [((True, 1.0, 1.0), 1.0), ((False, 1.0, 1.0), 0.0),
+                   ((True, 1.5, 1.0), ValueError)],
+    "consensus_accuracy": [(("", ""), 1.0), (("ACGT", ""), 0.0), (("acgt", "ACGA"), 0.75),
+                           (("AC", "ACGT"), 0.5)],
 }
 
 

@@ -35,17 +35,19 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 #: The languages a `GraphDiagram` is read from.
-Language = Literal["plantuml", "mermaid", "dot", "dbml", "smiles", "reaction-smiles"]
+Language = Literal["plantuml", "mermaid", "dot", "dbml", "smiles", "reaction-smiles",
+                   "newick"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)
 
 #: The kind of diagram (how the source declares or implies it).
 #: "er" covers PlantUML `entity` diagrams, Mermaid `erDiagram` and DBML; "graph" is a
 #: Graphviz graph or digraph; "flowchart" a Mermaid `flowchart`/`graph`; "molecule" a
 #: chemical structure (SMILES: `diagbench.diagram.molecule`), "reaction" a chemical
-#: reaction (reaction SMILES: `diagbench.diagram.reaction`).
+#: reaction (reaction SMILES: `diagbench.diagram.reaction`); "tree" a phylogenetic tree
+#: (Newick).
 GraphKind = Literal[
     "class", "object", "component", "deployment", "usecase", "state", "activity", "er", "c4",
-    "flowchart", "graph", "molecule", "reaction",
+    "flowchart", "graph", "molecule", "reaction", "tree",
 ]
 GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 
@@ -70,6 +72,7 @@ GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 #:   (parallelogram), terminal (stadium/rounded end box), subroutine;
 #: - vertex: a generic graph node (Graphviz) whose meaning is only its shape;
 #: - atom: an atom of a molecule, named by its element symbol ("C", "N").
+#: - trees (Newick): leaf (a tip, a taxon), internal (an ancestor: a clade's root).
 EntityKind = Literal[
     "class", "interface", "abstract", "enum", "annotation", "struct", "record", "exception",
     "protocol", "metaclass", "stereotype", "circle", "diamond",
@@ -82,7 +85,7 @@ EntityKind = Literal[
     "state", "choice", "fork", "join", "start", "end", "history", "deep_history",
     "entry_point", "exit_point", "junction",
     "action", "decision", "merge", "process", "io", "terminal", "subroutine",
-    "vertex", "atom",
+    "vertex", "atom", "leaf", "internal",
 ]
 ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
 
@@ -106,11 +109,12 @@ ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
 #: | link | one end (a plain graph edge with no further meaning) | other end |
 #: | single_bond, double_bond, triple_bond, quadruple_bond, aromatic_bond | atom | atom |
 #: | dative_bond | donor atom | acceptor atom |
+#: | branch | parent node of a tree (Newick) | child node |
 RelationType = Literal[
     "association", "inheritance", "realization", "composition", "aggregation", "dependency",
     "identifying", "non_identifying", "flow", "transition", "include", "extend", "containment",
     "link", "single_bond", "double_bond", "triple_bond", "quadruple_bond", "aromatic_bond",
-    "dative_bond",
+    "dative_bond", "branch",
 ]
 RELATION_TYPES: tuple[RelationType, ...] = get_args(RelationType)
 

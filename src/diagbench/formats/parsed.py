@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from diagbench.diagram.alignment import SequenceSet
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.diagnostics import Diagnostic
 
 #: The models a reader returns.
-Diagram = SequenceDiagram | GraphDiagram
+Diagram = SequenceDiagram | GraphDiagram | SequenceSet
 D = TypeVar("D", bound=Diagram, covariant=True)
 
 

@@ -8,7 +8,7 @@ category's languages are listed (and generated) in this order.
 
 from __future__ import annotations
 
-from diagbench.languages import dbml, dot, mermaid, plantuml, reaction_smiles, smiles
+from diagbench.languages import dbml, dot, fasta, mermaid, newick, plantuml, reaction_smiles, smiles
 from diagbench.languages.record import Category, Language
 
 LANGUAGES: tuple[Language, ...] = (
@@ -18,6 +18,8 @@ LANGUAGES: tuple[Language, ...] = (
     dbml.LANGUAGE,
     smiles.LANGUAGE,
     reaction_smiles.LANGUAGE,
+    newick.LANGUAGE,
+    fasta.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -32,4 +34,6 @@ CATEGORIES: tuple[Category, ...] = (
     Category("flowchart", "flowchart", "software", ("flowchart", "graph")),
     Category("molecule", "chemical structure", "chemistry", ("molecule",)),
     Category("reaction", "chemical reaction", "chemistry", ("reaction",)),
+    Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
+    Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
 )

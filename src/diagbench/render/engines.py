@@ -36,6 +36,8 @@ ENGINES: dict[str, str] = {
     "dbml": "diagbench.render.dbml:DbmlEngine",
     "rdkit": "diagbench.render.rdkit:RdkitEngine",
     "rdkit-reaction": "diagbench.render.rdkit:RdkitReactionEngine",
+    "phylo": "diagbench.render.phylo:PhyloEngine",
+    "logo": "diagbench.render.logo:LogoEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 

@@ -16,6 +16,8 @@ bools or floats), one module per family:
   STRUDEL's counts-only one) and the complexity consistency of generated code;
 - `chemistry`: the image-to-code similarity of molecules (canonical SMILES match and
   Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
+- `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
+  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -41,6 +43,12 @@ from diagbench.scoring.metrics.archqa import (
     qa_accuracy,
     retrieval_scores,
     tolerance_accuracy,
+)
+from diagbench.scoring.metrics.biology import (
+    consensus_accuracy,
+    leaf_f1,
+    robinson_foulds_similarity,
+    tree_score,
 )
 from diagbench.scoring.metrics.chemistry import molecule_score, reaction_score, tanimoto
 from diagbench.scoring.metrics.components import (
@@ -121,6 +129,10 @@ METRICS: dict[str, Callable] = {
     "tanimoto": tanimoto,
     "molecule_score": molecule_score,
     "reaction_score": reaction_score,
+    "robinson_foulds_similarity": robinson_foulds_similarity,
+    "leaf_f1": leaf_f1,
+    "tree_score": tree_score,
+    "consensus_accuracy": consensus_accuracy,
 }
 
 __all__ = [
@@ -140,6 +152,7 @@ __all__ = [
     "code_lengths",
     "complexity_consistency",
     "conflict_gap",
+    "consensus_accuracy",
     "count_bias",
     "count_f1",
     "counting_disagreement",
@@ -149,6 +162,7 @@ __all__ = [
     "gap_interval",
     "image_to_code_score",
     "judge_agreement",
+    "leaf_f1",
     "length_bin",
     "mean_absolute_error",
     "mean_gap",
@@ -166,9 +180,11 @@ __all__ = [
     "rel_acc",
     "retrieval_disagreement",
     "retrieval_scores",
+    "robinson_foulds_similarity",
     "sadu_retrieval",
     "set_f1",
     "strudel_count_score",
     "tanimoto",
     "tolerance_accuracy",
+    "tree_score",
 ]

@@ -1,0 +1,103 @@
+"""The engine of a drawing library that runs in Python (Bio.Phylo, logomaker on
+matplotlib): `DrawingEngine` hands each source to its `drawer` in worker processes
+(`render.worker`: time-out, memory limit) and keeps both images the drawer makes in
+one pass, PNG and SVG, so that rendering the same sources in the other format (as the
+benchmarks and tests do) draws nothing again.
+
+A drawer ("module:attr") takes a source and returns {"svg": bytes, "png": bytes}, or
+{"error": the reader's or the library's message, "line": its line or None}.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+
+from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+from diagbench.render.worker import run_jobs
+
+
+class DrawingEngine:
+    """Render by a Python drawer in `jobs` worker processes; a subclass names itself
+    (`name`), its drawer, the modules a worker imports before its first job (`preload`,
+    so that the time-out covers drawing, not starting) and its `version()`."""
+
+    name: ClassVar[str]
+    drawer: ClassVar[str]
+    preload: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
+        self.jobs = jobs
+        self.timeout = timeout
+        self._drawn: dict[str, dict[str, Any]] = {}
+
+    def version(self) -> str:
+        raise NotImplementedError
+
+    @staticmethod
+    def versions(*packages: str) -> str:
+        """"name version + …" of the installed Python packages the drawer uses;
+        EngineMissing when one is absent."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return " + ".join(f"{name} {version(name)}" for name in packages)
+        except PackageNotFoundError as exc:
+            raise EngineMissing(f"the Python package {exc} is not installed: "
+                                "bash scripts/setup.sh installs it") from None
+
+    def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
+               progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
+        version = self.version()
+        results = [RenderResult(k, self.name, version, error=refusal(s))
+                   for k, s in enumerate(sources)]
+        keys = [hashlib.sha256(s.encode("utf-8")).hexdigest() for s in sources]
+        todo = [k for k, r in enumerate(results) if r.error is None and keys[k] not in self._drawn]
+        start = time.perf_counter()
+        outcomes = run_jobs(self.drawer, [sources[k] for k in todo], self.jobs, self.timeout,
+                            self.preload)
+        seconds = (time.perf_counter() - start) / max(1, len(todo))
+        for k, (ok, value) in zip(todo, outcomes, strict=True):
+            self._drawn[keys[k]] = value if ok else {"error": str(value), "line": None}
+        for k, result in enumerate(results):
+            drawn = self._drawn.get(keys[k], {})
+            if result.error is None and "error" in drawn:
+                result.error, result.error_line = drawn["error"], drawn["line"]
+            elif result.error is None:
+                finish(result, drawn[fmt], fmt, out_dir / f"{k:06d}.{fmt}")
+                result.seconds = seconds if k in todo else 0.0
+            progress()
+        return results
+
+
+@contextmanager
+def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
+    """A matplotlib figure and axes (Agg, 100 dpi, `width` × `height` inches; SVG text
+    kept as `<text>`, ids seeded), closed afterwards. For drawers, in a worker."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
+    fig, axes = plt.subplots(figsize=(width, height), dpi=100)
+    try:
+        yield fig, axes
+    finally:
+        plt.close(fig)
+
+
+def images(fig: Any) -> dict[str, bytes]:
+    """{"svg": …, "png": …} of one drawn figure (cropped to what is drawn)."""
+    out = {}
+    for fmt in ("svg", "png"):
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=fmt, bbox_inches="tight",
+                    metadata={"Date": None} if fmt == "svg" else None)
+        out[fmt] = buffer.getvalue()
+    return out

@@ -1,0 +1,90 @@
+"""Image-to-code similarity of the biology languages (paper 004_34f8485b6a3a0424.txt,
+Table 1: phylogenetic trees in Newick, DNA sequences in FASTA; §5.1 scores an
+image-to-code answer against its gold code), each the field's own measure: the
+normalised Robinson–Foulds distance for trees (Robinson & Foulds 1981, "Comparison
+of phylogenetic trees", Math. Biosci. 53), a leaf-set F1, and the per-position
+consensus accuracy of an alignment (the consensus sequence a sequence logo shows).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Sequence
+
+from diagbench.scoring.metrics.structure import set_f1
+
+
+def robinson_foulds_similarity(gold: Collection[frozenset[str]],
+                               pred: Collection[frozenset[str]]) -> float:
+    """1 − RF / RF_max over the non-trivial clusters (clades) of two rooted trees:
+    RF = |G Δ P|, the clusters in one tree and not the other, RF_max = |G| + |P|, so
+    the similarity is 1 for identical topologies and 0 when no clade is shared
+    (the phylogenetic-tree similarity of 004_34f8485b6a3a0424.txt §5.1's image-to-code
+    task; Robinson & Foulds 1981; the rooted, cluster form; normalised as ete3's
+    `robinson_foulds` reports it, RF / max RF). A cluster is a leaf-name set of an
+    internal node other than the root with two leaves or more.
+
+    Edge cases: both without clusters (star trees, or one leaf) → 1.0; one without →
+    0.0. Repeated clusters (unary nodes) count once.
+
+    >>> A, B, C, D, E = "ABCDE"
+    >>> robinson_foulds_similarity([frozenset({A, B}), frozenset({A, B, C})],
+    ...                            [frozenset({A, B}), frozenset({A, B, D})])
+    0.5
+    """
+    g, p = set(gold), set(pred)
+    if not g and not p:
+        return 1.0
+    return 1.0 - len(g ^ p) / (len(g) + len(p))
+
+
+def leaf_f1(gold: Sequence[str], pred: Sequence[str]) -> float:
+    """F1 of the predicted leaf names against the gold ones, as multisets: matched =
+    Σ min(count in gold, count in predicted) (`set_f1`; the taxa half of a tree's
+    image-to-code score, 004_34f8485b6a3a0424.txt §5.1).
+
+    Edge cases: both empty → 1.0; one empty → 0.0.
+
+    >>> leaf_f1(["A", "B", "C", "D"], ["A", "B", "X"])
+    0.5714285714285715
+    """
+    matched = sum((Counter(gold) & Counter(pred)).values())
+    return set_f1(matched, len(gold), len(pred))[2]
+
+
+def tree_score(valid: bool, rf_similarity: float, leaf_f1_: float) -> float:
+    """diagbench's tree image-to-code score (004_34f8485b6a3a0424.txt §5.1 gates on
+    validity): S = 𝟙[valid] · (RF similarity + leaf F1)/2 —
+    the topology (which leaves group together) and the taxa (which leaves there are)
+    weigh alike; a tree that does not parse scores 0.
+
+    Edge cases: values outside [0, 1] are a ValueError.
+
+    >>> tree_score(True, 0.5, 1.0)
+    0.75
+    >>> tree_score(False, 1.0, 1.0)
+    0.0
+    """
+    for value in (rf_similarity, leaf_f1_):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"a similarity of {value}")
+    return (rf_similarity + leaf_f1_) / 2 if valid else 0.0
+
+
+def consensus_accuracy(gold: str, pred: str) -> float:
+    """Per-position consensus accuracy: the share of the gold consensus's positions whose
+    predicted consensus has the same letter, over the longer of the two lengths, so
+    missing and extra positions count as wrong: acc = #{i : gᵢ = pᵢ} / max(|g|, |p|)
+    (the sequence-logo reading of the DNA sequences of 004_34f8485b6a3a0424.txt §3.2's
+    rendering, scored as §5.1's image-to-code task: the tallest letter of each column).
+    Letters are compared case-insensitively.
+
+    Edge cases: both empty → 1.0; one empty → 0.0.
+
+    >>> consensus_accuracy("ACGT", "ACCTA")
+    0.6
+    """
+    if not gold and not pred:
+        return 1.0
+    same = sum(a == b for a, b in zip(gold.upper(), pred.upper(), strict=False))
+    return same / max(len(gold), len(pred))

@@ -1,0 +1,121 @@
+"""FASTA (STRUDEL's DNA sequences): the reader (Biopython SeqIO, IUPAC alphabets), the
+facts, the `logo` engine and what its SVG shows, and the consensus accuracy on
+hand-worked alignments."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from diagbench.compare.alignment import compare_alignments
+from diagbench.diagram.alignment import alignment_facts
+from diagbench.formats.biology.fasta import read_fasta, synth_fasta
+from diagbench.languages import detect, named
+from diagbench.render.logo import LogoEngine, logo_statistics
+
+FASTA = named("fasta")
+GOLD = ">a\nACGT\n>b\nACGA\n>c\nTCGA\n"   # columns A2 T1 | C3 | G3 | T1 A2 → ACGA
+
+
+def _read(text: str):
+    [parsed] = read_fasta(text)
+    return parsed
+
+
+def test_reader_reads_sequences_alphabet_profile_and_consensus():
+    p = _read(">a first one\nAC\nGT\n>b\nACGA\n>c\nTCGA\n")
+    model = p.diagram
+    assert p.errors == () and p.kind == "alignment" and model.alphabet == "dna"
+    assert [(r.id, r.description, r.sequence, r.line) for r in model.records] == [
+        ("a", "first one", "ACGT", 1), ("b", "", "ACGA", 4), ("c", "", "TCGA", 6)]
+    assert model.aligned and model.length == 4
+    assert dict(model.column(0)) == {"A": 2, "T": 1}
+    assert model.consensus() == "ACGA"
+    assert p.counts() == {"sequences": 3, "positions": 4, "letters": 6}
+
+
+@pytest.mark.parametrize(("text", "alphabet"), [
+    (">a\nACGU\n>b\nacga\n", "rna"), (">a\nACGTN-RY\n", "dna"), (">a\nMKVLW*\n", "protein")])
+def test_reader_tells_the_alphabet_from_the_letters(text, alphabet):
+    assert _read(text).diagram.alphabet == alphabet
+
+
+def test_reader_gaps_ties_and_lengths():
+    p = _read(">a\nA-C\n>b\nG-C\n")
+    assert p.diagram.consensus() == "A-C"  # a tie goes to the first letter; gaps only: '-'
+    unequal = _read(">a\nACG\n>b\nAC\n")
+    assert unequal.errors == () and not unequal.diagram.aligned
+    [warning] = unequal.diagnostics
+    assert warning.severity == "warning" and "unequal lengths" in warning.reason
+
+
+@pytest.mark.parametrize(("text", "line", "reason"), [
+    ("", 1, "empty source"),
+    ("just text\n", 1, "Biopython: "),
+    (">a\nACGT\n>b\nAC\nG1T\n", 5, "'1' is not a DNA, RNA or protein letter (sequence 'b')"),
+    (">a é\nACGT\n>b\nACG\u00e9\n", 4, "Biopython: 'ascii' codec can't"),  # found by fuzzing
+])
+def test_reader_reports_bad_input_with_its_line(text, line, reason):
+    [error] = _read(text).errors
+    assert error.line == line and reason in error.reason, error
+
+
+def test_facts_of_a_hand_read_alignment():
+    facts = alignment_facts(_read(GOLD).diagram)
+    answers = {(f.subject, f.question): f.answer for f in facts}
+    assert answers[("sequences", "How many sequences is the logo drawn from?")] == 3
+    assert answers[("length", "How many positions does the logo have?")] == 4
+    consensus = {q: a for (s, q), a in answers.items() if s == "consensus"}
+    assert consensus == {"Which letter is most frequent at position 1?": "A",
+                         "Which letter is most frequent at position 3?": "G",
+                         "Which letter is most frequent at position 4?": "A"}
+    conserved = [a for (s, _), a in answers.items() if s == "conserved"]
+    assert conserved == [("2", "3")]
+
+
+@pytest.mark.parametrize("complexity", ["low", "medium", "high"])
+def test_synth_writes_valid_seeded_alignments(complexity):
+    texts = [synth_fasta(random.Random(seed), complexity) for seed in range(20)]
+    assert texts == [synth_fasta(random.Random(seed), complexity) for seed in range(20)]
+    for text in texts:
+        p = _read(text)
+        assert p.diagnostics == () and p.diagram.aligned and detect(None, text) is FASTA
+
+
+def test_engine_draws_the_logo_the_reader_read(tmp_path: Path):
+    texts = [GOLD, ">p\nMKVL\n>q\nMRVL\n>r\nMKIL\n", ">a\nACG\n>b\nAC\n", ">a\nAC1\n"]
+    engine = LogoEngine(jobs=2, timeout=60.0)
+    (tmp_path / "png").mkdir()
+    (tmp_path / "svg").mkdir()
+    pngs = engine.render(texts, tmp_path / "png", "png")
+    svgs = engine.render(texts, tmp_path / "svg", "svg")
+    for text, png, svg in list(zip(texts, pngs, svgs, strict=True))[:2]:
+        assert png.ok and png.image is not None and png.image.read_bytes()[:4] == b"\x89PNG"
+        assert svg.ok and svg.image is not None
+        drawn = logo_statistics(svg.image.read_text(encoding="utf-8"))
+        model = _read(text).diagram
+        assert drawn == {"positions": model.length, "letters": model.counts()["letters"],
+                         "consensus": model.consensus()}
+    assert not svgs[2].ok and "not an alignment" in (svgs[2].error or "")
+    assert not svgs[3].ok and svgs[3].error_line == 2 and "'1'" in (svgs[3].error or "")
+    assert engine.version().startswith("logomaker ")
+
+
+def test_consensus_accuracy_by_hand():
+    # gold consensus ACGA; predicted columns A2 | C2 | C1 G1 (tie → C) | A2 → ACCA: 3 of 4
+    c = compare_alignments(GOLD, ">x\nACCA\n>y\nACGA\n", True, "fasta", FASTA.read)
+    assert (c.gold_consensus, c.pred_consensus) == ("ACGA", "ACCA")
+    assert c.score == 0.75
+    # a longer prediction: its extra positions count as wrong (3 of max(4, 5))
+    longer = compare_alignments(GOLD, ">x\nACCAT\n", True, "fasta", FASTA.read)
+    assert longer.score == pytest.approx(3 / 5)
+
+
+def test_consensus_accuracy_validity_and_broken_code():
+    assert compare_alignments(GOLD, GOLD, True, "fasta", FASTA.read).score == 1.0
+    assert compare_alignments(GOLD, GOLD, False, "fasta", FASTA.read).score == 0.0
+    for broken in ("ACGA", ">x\nACG\n>y\nAC\n", ">x\nAC1A\n"):
+        c = compare_alignments(GOLD, broken, True, "fasta", FASTA.read)
+        assert c.score == 0.0 and c.warnings, broken
