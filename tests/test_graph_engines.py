@@ -19,6 +19,7 @@ from diagbench.diagram.graph import Cluster, Entity, GraphDiagram, Relation
 from diagbench.formats.dbml import read_dbml, write_dbml
 from diagbench.formats.dot import read_dot, write_dot
 from diagbench.formats.mermaid import read_mermaid
+from diagbench.formats.source import read_source
 from diagbench.languages import read
 from diagbench.render.graph_svg import graphviz_statistics, mermaid_statistics
 from tests.sizes import sized
@@ -47,7 +48,7 @@ def test_dot_gallery_counts_equal_graphviz(tmp_path):
     from diagbench.render.graphviz import GraphvizEngine
 
     files = _files("graphviz-gallery", ".gv", ".dot")
-    sources = [f.read_text(encoding="utf-8", errors="replace") for f in files]
+    sources = [read_source(f) for f in files]  # a Latin-1 graph declares charset=latin1
     results = GraphvizEngine(jobs=2).render(sources, tmp_path, "svg")
     compared, wrong = 0, []
     for f, source, result in zip(files, sources, results, strict=True):
