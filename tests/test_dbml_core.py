@@ -108,3 +108,19 @@ def test_without_node_or_the_parser_the_reader_says_so(monkeypatch, tmp_path):
     finally:
         dbml_core.dbml_core_version.cache_clear()
     assert not answer.ok and "needs node and tools/dbml" in answer.diagnostics[0].message
+
+
+def test_inline_refs_read_as_written_and_primary_key_indexes_mark_their_columns():
+    parsed = read_dbml("Table users {\n  id int [pk]\n}\nTable posts {\n"
+                       "  author int [ref: > users.id]\n  editor int [ref: - users.id]\n}\n"
+                       "Table likes {\n  user_id int\n  post_id int\n"
+                       "  indexes {\n    (user_id, post_id) [pk]\n  }\n}\n")[0]
+    assert not parsed.diagnostics
+    relations = [(r.source, r.source_port, r.target, r.source_cardinality,
+                  r.target_cardinality, r.reversed) for r in parsed.diagram.relations]
+    assert relations == [("posts", "author", "users", "*", "1", False),
+                         ("posts", "editor", "users", "1", "1", False)]
+    users, posts, likes = parsed.diagram.entities
+    assert [c.flags for c in posts.attributes] == [("fk",), ("fk",)]
+    assert [c.flags for c in likes.attributes] == [("pk",), ("pk",)]
+    assert users.attributes[0].flags == ("pk",)

@@ -8,23 +8,40 @@
 // "refs": [{"name", "line", "ends": [{"schema", "table", "columns", "relation"}]}],
 // "groups": [{"schema", "name", "line", "tables": [[schema, name]]}],
 // "notes": [{"name", "content", "line"}], "enums": [{"schema", "name", "values"}]}.
-// A default is {"type": "number"|"string"|"boolean"|"expression", "value"} or null.
+// A ref's ends are in the order written; a column is "pk" by its settings or a
+// primary-key index; a default is {"type": "number"|"string"|"boolean"|"expression",
+// "value"} or null.
 import readline from 'node:readline'
 import { Parser } from '@dbml/core'
 
-// The 1-based line where each element (by its normalised id) starts, per kind.
+// The 1-based line where each element (by its normalised id) starts, per kind, and the
+// ids of the refs written inline in a table's body (`[ref: > t.c]`), whose endpoints
+// @dbml/core keeps referenced end first (a partial's inline refs keep the written order).
 function lines (db) {
-  const at = { tables: {}, refs: {}, tableGroups: {}, notes: {} }
+  const at = { tables: {}, refs: {}, tableGroups: {}, notes: {}, inline: new Set() }
   const put = (kind, element) => {
     if (element && element.token) at[kind][element.id] = element.token.start.line
   }
+  const bodies = db.schemas.flatMap((s) => s.tables).filter((t) => t.token)
+    .map((t) => [t.token.start.offset, t.token.end.offset])
   for (const schema of db.schemas) {
     schema.tables.forEach((t) => put('tables', t))
-    schema.refs.forEach((r) => put('refs', r))
+    schema.refs.forEach((r) => {
+      put('refs', r)
+      const at0 = r.token ? r.token.start.offset : -1
+      if (bodies.some(([a, b]) => a <= at0 && at0 <= b)) at.inline.add(r.id)
+    })
     schema.tableGroups.forEach((g) => put('tableGroups', g))
   }
   ;(db.notes || []).forEach((n) => put('notes', n))
   return at
+}
+
+// The names of a table's columns in a primary-key index (`indexes { (a, b) [pk] }`).
+function indexKeys (n, t) {
+  return new Set(t.indexIds.map((i) => n.indexes[i]).filter((i) => i.pk)
+    .flatMap((i) => i.columnIds.map((c) => n.indexColumns[c]))
+    .filter((c) => c.type === 'column').map((c) => c.value))
 }
 
 function model (code) {
@@ -36,7 +53,7 @@ function model (code) {
   const type = (t) => (!t ? '' : !t.schemaName || t.type_name.startsWith(`${t.schemaName}.`)
     ? t.type_name : `${t.schemaName}.${t.type_name}`)
   return {
-    tables: Object.values(n.tables).map((t) => ({
+    tables: Object.values(n.tables).map((t) => [t, indexKeys(n, t)]).map(([t, keys]) => ({
       schema: schema(t.schemaId),
       name: t.name,
       alias: t.alias ?? null,
@@ -46,7 +63,7 @@ function model (code) {
       columns: t.fieldIds.map((f) => n.fields[f]).map((f) => ({
         name: f.name,
         type: type(f.type),
-        pk: Boolean(f.pk),
+        pk: Boolean(f.pk) || keys.has(f.name),
         unique: Boolean(f.unique),
         not_null: Boolean(f.not_null),
         increment: Boolean(f.increment),
@@ -57,7 +74,8 @@ function model (code) {
     refs: Object.values(n.refs).map((r) => ({
       name: r.name ?? null,
       line: at.refs[r.id] ?? 0,
-      ends: r.endpointIds.map((e) => n.endpoints[e]).map((e) => ({
+      ends: (at.inline.has(r.id) ? [...r.endpointIds].reverse() : r.endpointIds)
+        .map((e) => n.endpoints[e]).map((e) => ({
         schema: e.schemaName ?? 'public',
         table: e.tableName,
         columns: e.fieldNames,
