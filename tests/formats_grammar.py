@@ -390,77 +390,126 @@ def dot_graph(g: _G) -> None:
 
 # DBML -----------------------------------------------------------------------------------
 
+_DBML_COLUMNS = ("name varchar", "email varchar [unique, not null]",
+                 "created_at timestamp [default: `now()`]", "status varchar [note: 'state']",
+                 'price "decimal(10, 2)"', "amount numeric(10,2) [default: -2.5]",
+                 "rank int [default: -1]", "tags text[]", "grid int[][]",
+                 "qty int [check: `qty > 0`]", "owner_id int", "kind kinds",
+                 "flag boolean [default: false, note: '''a\n    multi-line note''']")
+_DBML_ACTIONS = ("delete: cascade", "update: set null", "delete: restrict, update: no action",
+                 "delete: set default", "color: #79AD51", "inactive")
+
+
+def _dbml_partials(g: _G) -> list[str]:
+    """TablePartial definitions (0-2): their names."""
+    names = []
+    for k in range(g.pick((0, 0, 1, 2))):
+        g.use("dbml:TablePartial")
+        name = f"part_{k}"
+        settings = " [headercolor: #ff0000]" if g.chance(0.3) else ""
+        columns = g.rng.sample(["  created_by int", "  deleted_at timestamp [default: `now()`]",
+                                "  version int [not null, default: 1]", "  label varchar"],
+                               g.rng.randint(1, 2))
+        g.lines += [f"TablePartial {name}{settings} {{", *columns,
+                    *(["  indexes {", f"    {columns[0].split()[0]}", "  }"]
+                      if g.chance(0.2) else []), "}"]
+        names.append(name)
+    return names
+
+
+def _dbml_ref(g: _G, k: int, a: str, b: str) -> None:
+    ends = f"{a}.id {g.pick(('>', '<', '-', '<>'))} {b}.id"
+    action = g.pick(_DBML_ACTIONS)
+    construct, line = g.pick((("short ref", f"Ref: {ends}"),
+                              ("named ref", f"Ref r{k} {{\n  {ends}\n}}"),
+                              ("ref settings", f"Ref: {ends} [{action}]"),
+                              ("ref block settings", f"Ref r{k} {{\n  {ends} [{action}]\n}}")))
+    g.use(f"dbml:{construct}")
+    g.lines.append(line)
+
+
+def _dbml_table(g: _G, name: str, tables: list[str], schema: dict[str, str],
+                partials: list[str]) -> None:
+    t = name.rpartition(".")[2]
+    alias = ""
+    if g.chance(0.15):
+        g.use("dbml:alias")
+        alias = f" as {t[0].upper()}{t[-1]}"
+    settings = ""
+    if g.chance(0.1):
+        g.use("dbml:table settings")
+        settings = " [headercolor: #3498DB]"
+    g.lines.append(f"Table {name}{alias}{settings} {{")
+    g.lines.append(g.pick(("  id int [pk, increment]", "  id integer [primary key]",
+                           "  id uuid [pk]")))
+    for c in g.rng.sample(_DBML_COLUMNS, g.rng.randint(0, 4)):
+        g.use(f"dbml:column {c.split()[1].split('(')[0]}")
+        g.lines.append(f"  {c}")
+    if partials and g.chance(0.5):
+        g.use("dbml:partial injection")
+        g.lines += [f"  ~{p}" for p in g.rng.sample(partials, g.rng.randint(1, len(partials)))]
+    if g.chance(0.2) and len(tables) > 1:
+        g.use("dbml:inline ref")
+        other = g.pick([x for x in tables if x != t])
+        g.lines.append(f"  ref_id int [ref: {g.pick(('>', '<', '-', '<>'))} "
+                       f"{schema.get(other, other)}.id]" if other in schema else "  ref_id int")
+    if g.chance(0.1):
+        g.use("dbml:indexes")
+        g.lines += ["  indexes {", g.pick(("    id", "    id [unique]", "    (id) [pk]",
+                                          "    id [type: hash, name: 'by_id']")), "  }"]
+    if g.chance(0.1):
+        g.use("dbml:checks")
+        g.lines += ["  checks {", "    `id > 0` [name: 'positive_id']", "  }"]
+    if g.chance(0.1):
+        g.use("dbml:table note")
+        g.lines.append(g.pick(("  Note: 'a table'", "  Note {\n    'a table'\n  }")))
+    records = g.pick(("", "", "", "", "inside", "after"))  # one Records block a table
+    if records == "inside":
+        g.use("dbml:records")
+        g.lines += ["  records (id) {", *(f"    {n}" for n in range(1, g.rng.randint(2, 4))),
+                    "  }"]
+    g.lines.append("}")
+    if records == "after":
+        g.use("dbml:Records")
+        g.lines += [f"Records {name}(id) {{", "  7", "  8", "}"]
+
+
 def dbml(g: _G) -> None:
     tables = [f"{g.pick(('users', 'orders', 'items', 'shops', 'posts'))}_{k}"
               for k in range(g.rng.randint(1, 6))]
     if g.chance(0.15):
         g.use("dbml:Project")
-        g.lines += ["Project shop {", "  database_type: 'PostgreSQL'", "}"]
+        g.lines += ["Project shop {", "  database_type: 'PostgreSQL'", "  Note: 'shop'", "}"]
+    if g.chance(0.25):
+        g.use("dbml:enum")
+        g.lines += ["Enum kinds {", "  small", "  \"very big\" [note: 'x']", "}"]
+    partials = _dbml_partials(g)
     schema = {}
     for t in tables:
-        name = t
+        schema[t] = t
         if g.chance(0.1):
             g.use("dbml:schema")
-            name = f"core.{t}"
-        schema[t] = name
-        alias = ""
-        if g.chance(0.15):
-            g.use("dbml:alias")
-            alias = f" as {t[0].upper()}{t[-1]}"
-        settings = ""
-        if g.chance(0.1):
-            g.use("dbml:table settings")
-            settings = " [headercolor: #3498DB]"
-        g.lines.append(f"Table {name}{alias}{settings} {{")
-        g.lines.append(g.pick(("  id int [pk, increment]", "  id integer [primary key]",
-                               "  id uuid [pk]")))
-        for c in g.rng.sample(["name varchar", "email varchar [unique, not null]",
-                               "created_at timestamp [default: `now()`]",
-                               "status varchar [note: 'state']", "price \"decimal(10,2)\"",
-                               "owner_id int"], g.rng.randint(0, 4)):
-            g.lines.append(f"  {c}")
-        if g.chance(0.2) and len(tables) > 1:
-            g.use("dbml:inline ref")
-            other = g.pick([x for x in tables if x != t])
-            g.lines.append(f"  ref_id int [ref: {g.pick(('>', '<', '-', '<>'))} "
-                           f"{schema.get(other, other)}.id]" if other in schema else
-                           "  ref_id int")
-        if g.chance(0.1):
-            g.use("dbml:indexes")
-            g.lines += ["  indexes {", g.pick(("    id", "    id [unique]", "    (id) [pk]")),
-                        "  }"]
-        if g.chance(0.1):
-            g.use("dbml:table note")
-            g.lines.append("  Note: 'a table'")
-        g.lines.append("}")
+            schema[t] = f"core.{t}"
+        _dbml_table(g, schema[t], tables, schema, partials)
     pairs: set[frozenset[str]] = set()
     for k in range(g.rng.randint(0, 4) if len(tables) > 1 else 0):
         a, b = (schema[t] for t in g.rng.sample(tables, 2))
         if frozenset((a, b)) in pairs:  # @dbml/core refuses a second ref between them
             continue
         pairs.add(frozenset((a, b)))
-        op = g.pick((">", "<", "-", "<>"))
-        form = g.rng.randrange(3)
-        if form == 0:
-            g.use("dbml:short ref")
-            g.lines.append(f"Ref: {a}.id {op} {b}.id")
-        elif form == 1:
-            g.use("dbml:named ref")
-            g.lines.append(f"Ref r{k} {{\n  {a}.id {op} {b}.id\n}}")
-        else:
-            g.use("dbml:ref settings")
-            g.lines.append(f"Ref: {a}.id {op} {b}.id [delete: cascade]")
-    if g.chance(0.25):
-        g.use("dbml:enum")
-        g.lines += ["Enum status {", "  active", "  gone [note: 'x']", "}"]
+        _dbml_ref(g, k, a, b)
     if g.chance(0.25) and tables:
         g.use("dbml:TableGroup")
-        g.lines += ["TableGroup g1 {", *(f"  {schema[t]}" for t in
-                                         g.rng.sample(tables, g.rng.randint(1, len(tables)))),
-                    "}"]
-    if g.chance(0.15):
+        settings = ""
+        if g.chance(0.3):
+            g.use("dbml:TableGroup settings")
+            settings = " [color: #345]"
+        members = g.rng.sample(tables, g.rng.randint(1, len(tables)))
+        g.lines += [f"TableGroup g1{settings} {{", *(f"  {schema[t]}" for t in members),
+                    *(["  Note: 'a group'"] if g.chance(0.3) else []), "}"]
+    for k in range(g.pick((0, 0, 0, 1, 2))):
         g.use("dbml:sticky note")
-        g.lines += ["Note n1 {", "  'a sticky note'", "}"]
+        g.lines += [f"Note n{k} {{", g.pick(("  'a sticky note'", "  '''two\n  lines'''")), "}"]
 
 
 _PRODUCTIONS = {("mermaid", "flowchart"): mermaid_flowchart, ("mermaid", "class"): mermaid_class,

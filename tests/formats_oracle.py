@@ -57,14 +57,14 @@ def drawn_counts(language: str, texts: list[str], jobs: int = 2
     from diagbench.render.graph_svg import graphviz_statistics, mermaid_statistics
 
     if language == "dbml":
-        from diagbench.render.dbml import reference_models
+        from diagbench.formats.dbml_core import shared
 
         out: list[tuple[dict[str, int] | None, str]] = []
-        for ref in reference_models(texts):
-            if not ref["ok"]:
-                out.append((None, str(ref.get("error", ""))))
+        for answer in shared().read_many(texts):
+            if answer.model is None:
+                out.append((None, answer.diagnostics[0].message))
                 continue
-            m = ref["model"]
+            m = answer.model
             out.append(({"entities": len(m["tables"]), "relations": len(m["refs"]),
                          "clusters": len(m["groups"]), "notes": len(m["notes"])}, ""))
         return out

@@ -19,16 +19,13 @@ from diagbench.diagram.graph import Cluster, Entity, GraphDiagram, Relation
 from diagbench.formats.dbml import read_dbml, write_dbml
 from diagbench.formats.dot import read_dot, write_dot
 from diagbench.formats.mermaid import read_mermaid
+from diagbench.formats.source import read_source
 from diagbench.languages import read
 from diagbench.render.graph_svg import graphviz_statistics, mermaid_statistics
 from tests.sizes import sized
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld"
 COUNTED = ("entities", "relations", "clusters", "notes")
-#: DBML files pydbml 1.2 cannot read even with its unknown statements blanked: a `Ref`
-#: block with settings after the endpoints, and a table whose only columns come from a
-#: TablePartial.
-DBML_KNOWN = {"schema_def.in.dbml", "table_partial.in.dbml"}
 
 
 def _files(folder: str, *suffixes: str) -> list[Path]:
@@ -51,7 +48,7 @@ def test_dot_gallery_counts_equal_graphviz(tmp_path):
     from diagbench.render.graphviz import GraphvizEngine
 
     files = _files("graphviz-gallery", ".gv", ".dot")
-    sources = [f.read_text(encoding="utf-8", errors="replace") for f in files]
+    sources = [read_source(f) for f in files]  # a Latin-1 graph declares charset=latin1
     results = GraphvizEngine(jobs=2).render(sources, tmp_path, "svg")
     compared, wrong = 0, []
     for f, source, result in zip(files, sources, results, strict=True):
@@ -67,26 +64,38 @@ def test_dot_gallery_counts_equal_graphviz(tmp_path):
     assert compared >= 20 and wrong == []
 
 
+def _dbml_core_counts(model) -> dict[str, int]:
+    return {"entities": len(model["tables"]), "relations": len(model["refs"]),
+            "clusters": len(model["groups"]), "notes": len(model["notes"])}
+
+
 def test_dbml_counts_equal_dbml_core():
-    from diagbench.render.dbml import reference_models
+    from diagbench.formats.dbml_core import DbmlCore
 
     files = _files("dbml", ".dbml")
     sources = [f.read_text(encoding="utf-8") for f in files]
+    core = DbmlCore()
     compared, wrong = 0, []
-    for f, source, ref in zip(files, sources, reference_models(sources), strict=True):
-        if not ref["ok"] or not source.strip():
+    for f, source, answer in zip(files, sources, core.read_many(sources), strict=True):
+        if not source.strip():  # read as an empty source (a diagnostic)
+            continue
+        parsed = read_dbml(source)[0]
+        if answer.model is None:  # refused: @dbml/core's own diagnostics, lines and columns
+            assert [(d.line, d.column) for d in parsed.errors] == [
+                (d.line, d.column) for d in answer.diagnostics], f.name
             continue
         compared += 1
-        model = ref["model"]
-        want = {"entities": len(model["tables"]), "relations": len(model["refs"]),
-                "clusters": len(model["groups"]), "notes": len(model["notes"])}
-        parsed = read_dbml(source)[0]
-        if parsed.diagram.counts() != want:
+        model = answer.model
+        columns = [[c["name"] for c in t["columns"]] for t in model["tables"]]
+        if (parsed.diagram.counts() != _dbml_core_counts(model) or parsed.errors
+                or [[a.name for a in e.attributes] for e in parsed.diagram.entities] != columns):
             wrong.append(f.name)
         else:
             assert read_dbml(write_dbml(parsed.diagram))[0].diagram == parsed.diagram, f.name
+    core.close()
+    assert core.started == 1  # one warm process read every file
     assert compared >= 100
-    assert set(wrong) <= DBML_KNOWN, wrong
+    assert wrong == []
 
 
 def test_dbml_engine_draws_what_dbml_core_reads(tmp_path):

@@ -2,8 +2,9 @@
 `dot` draws it".
 
 The pinned `@dbml/core` (`tools/dbml`, the parser dbdiagram.io and the DBML CLI use)
-reads each source in one Node process per batch (`tools/dbml/dbml.mjs`) and returns
-its normalised model, or its first diagnostic with the line. The model is drawn as
+reads each source in the warm Node process of `formats.dbml_core`, the one the DBML
+reader uses, and returns its normalised model, or its diagnostics (the first is the
+engine's error, with its line). The model is drawn as
 DOT — one record-like node per table (name, then one row per column with its type
 and key flags), one edge per reference (composite and many-to-many included) from
 its first endpoint to its second with the cardinalities at the ends, one cluster per
@@ -14,56 +15,19 @@ groups and notes.
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+from diagbench.formats.dbml import table_id
+from diagbench.formats.dbml_core import ParserMissing, dbml_core_version, shared
 from diagbench.render.graphviz import GraphvizEngine
 from diagbench.render.result import EngineMissing, RenderResult, refusal
 
-TOOL = Path(__file__).resolve().parents[3] / "tools" / "dbml"
 #: The SVG class of a sticky note's node, told apart from tables by graph_stats.
 NOTE_CLASS = "dbmlnote"
-
-
-@cache
-def dbml_core_version() -> str:
-    """The installed @dbml/core version; EngineMissing when Node or it is absent."""
-    installed = TOOL / "node_modules" / "@dbml" / "core" / "package.json"
-    if shutil.which("node") is None or not installed.is_file():
-        raise EngineMissing("DBML rendering needs node and @dbml/core: "
-                            "bash scripts/setup.sh installs them")
-    return json.loads(installed.read_text(encoding="utf-8"))["version"]
-
-
-def reference_models(sources: list[str], timeout: float = 60.0) -> list[dict[str, Any]]:
-    """What @dbml/core reads in each source: {"ok", "error", "line", "model"} (see
-    tools/dbml/dbml.mjs for the model's fields), in one Node process."""
-    dbml_core_version()
-    job = {"items": [{"id": str(k), "code": s} for k, s in enumerate(sources)]}
-    with tempfile.TemporaryDirectory(prefix="diagbench-dbml-") as work:
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work,
-               "LANG": "C.UTF-8"}
-        try:
-            done = subprocess.run(["node", str(TOOL / "dbml.mjs")], input=json.dumps(job),
-                                  capture_output=True, text=True, env=env, cwd=TOOL,
-                                  timeout=timeout + len(sources), check=False)
-            lines = done.stdout.splitlines()
-        except subprocess.TimeoutExpired:
-            lines = []
-    out: list[dict[str, Any]] = [
-        {"ok": False, "error": "the DBML parser stopped before this diagram", "line": None,
-         "model": None} for _ in sources]
-    for line in lines:
-        report = json.loads(line)
-        out[int(report["id"])] = report
-    return out
 
 
 def _q(text: str) -> str:
@@ -77,10 +41,6 @@ def _h(text: str) -> str:
             .replace('"', "&quot;").replace("\n", " "))
 
 
-def _table_id(schema: str, name: str) -> str:
-    return name if schema == "public" else f"{schema}.{name}"
-
-
 def model_to_dot(model: dict[str, Any]) -> str:
     """The DOT drawing of a @dbml/core model (see the module's docstring)."""
     lines = ["digraph dbml {", "  graph [rankdir=LR, fontname=Helvetica];",
@@ -92,7 +52,7 @@ def model_to_dot(model: dict[str, Any]) -> str:
         key = (table["schema"], table["name"])
         ports[key] = {c["name"]: k for k, c in enumerate(table["columns"])}
         rows = [f'<tr><td bgcolor="#1f4e79"><font color="white"><b>'
-                f'{_h(_table_id(*key))}</b></font></td></tr>']
+                f'{_h(table_id(*key))}</b></font></td></tr>']
         for k, column in enumerate(table["columns"]):
             flags = [flag for flag, on in (("PK", column["pk"]), ("unique", column["unique"]),
                                            ("not null", column["not_null"]),
@@ -103,7 +63,7 @@ def model_to_dot(model: dict[str, Any]) -> str:
         label = ('<<table border="1" cellborder="0" cellspacing="0" cellpadding="4">'
                  + "".join(rows) + "</table>>")
         tables.setdefault(table.get("group"), []).append(
-            f"  {_q(_table_id(*key))} [label={label}];")
+            f"  {_q(table_id(*key))} [label={label}];")
     for group, members in tables.items():
         if group is None:
             lines += members
@@ -123,7 +83,7 @@ def model_to_dot(model: dict[str, Any]) -> str:
         for end in ends:
             key = (end["schema"], end["table"])
             port = ports.get(key, {}).get(end["columns"][0] if end["columns"] else "")
-            points.append(_q(_table_id(*key)) + (f":c{port}" if port is not None else ""))
+            points.append(_q(table_id(*key)) + (f":c{port}" if port is not None else ""))
         label = f", label={_q(ref['name'])}" if ref.get("name") else ""
         lines.append(f"  {points[0]} -> {points[1]} [taillabel={_q(ends[0]['relation'])}, "
                      f"headlabel={_q(ends[1]['relation'])}{label}];")
@@ -141,7 +101,11 @@ class DbmlEngine:
         self.timeout = timeout
 
     def version(self) -> str:
-        return f"@dbml/core {dbml_core_version()} + graphviz {GraphvizEngine().version()}"
+        try:
+            core = dbml_core_version()
+        except ParserMissing as exc:
+            raise EngineMissing(str(exc)) from None
+        return f"@dbml/core {core} + graphviz {GraphvizEngine().version()}"
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
@@ -152,13 +116,14 @@ class DbmlEngine:
         for r in results:
             if r.error is not None:
                 progress()
-        reports = reference_models([sources[k] for k in todo], self.timeout * 3)
+        answers = shared().read_many([sources[k] for k in todo], self.timeout)
         drawn: list[tuple[int, str]] = []
-        for k, report in zip(todo, reports, strict=True):
-            if report["ok"]:
-                drawn.append((k, model_to_dot(report["model"])))
+        for k, answer in zip(todo, answers, strict=True):
+            if answer.model is not None:
+                drawn.append((k, model_to_dot(answer.model)))
             else:
-                results[k].error, results[k].error_line = report["error"], report["line"]
+                first = answer.diagnostics[0]
+                results[k].error, results[k].error_line = first.message, first.line or None
                 progress()
         graphviz = GraphvizEngine(jobs=self.jobs, timeout=self.timeout)
         with tempfile.TemporaryDirectory(prefix="diagbench-dbml-", dir=out_dir) as staging:

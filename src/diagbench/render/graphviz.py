@@ -1,4 +1,5 @@
-"""Graphviz `dot`, one process per diagram (it starts in milliseconds), sandboxed.
+"""Graphviz `dot`, one process per diagram (it starts in milliseconds), sandboxed; each
+source given in the encoding it declares (`charset=latin1`), else UTF-8.
 
 `dot` can read local files through `image`/`shapefile` attributes; with
 SERVER_NAME set it runs in its web-server mode, where such paths may only
@@ -16,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
+from diagbench.formats.source import encode_source
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
 
 _LINE = re.compile(r"\bline (\d+)")
@@ -69,7 +71,7 @@ class GraphvizEngine:
         result.error = refusal(source)
         if result.error is None:
             try:
-                done = subprocess.run([dot_path(), f"-T{fmt}"], input=source.encode("utf-8"),
+                done = subprocess.run([dot_path(), f"-T{fmt}"], input=encode_source(source),
                                       capture_output=True, env=env, cwd=cwd,
                                       timeout=self.timeout, check=False)
             except subprocess.TimeoutExpired:

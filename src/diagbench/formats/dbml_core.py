@@ -1,0 +1,207 @@
+"""The reference DBML parser, @dbml/core, in one long-lived Node process.
+
+`tools/dbml/dbml.mjs` reads one JSON request a line on its input and answers one JSON
+line: @dbml/core's model of the source, or its diagnostics with line and column (the
+fields are listed in that file). `DbmlCore` starts the process on first use and keeps
+it warm for every later source; a process that ends, falls out of step or takes longer
+than the time-out is killed and the next source starts a new one. Sources over
+`MAX_CHARS` and answers over `MAX_ANSWER_BYTES` are refused without a process; Node
+runs with a bounded heap, no inherited environment and a private home folder.
+
+`shared()` is the process of this Python process (a forked child starts its own), used
+by the reader `formats.dbml` and the DBML engine `render.dbml`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import selectors
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+TOOL = Path(__file__).resolve().parents[3] / "tools" / "dbml"
+#: The largest source given to the parser (characters).
+MAX_CHARS = 1_000_000
+#: The largest answer read back (bytes of one JSON line).
+MAX_ANSWER_BYTES = 64_000_000
+#: Seconds one source may take (a warm process reads thousands of lines in milliseconds).
+TIMEOUT = 20.0
+#: Seconds the first source may take on top: Node starting and loading @dbml/core (about
+#: 2 s of CPU; much longer on a busy machine).
+START_TIMEOUT = 60.0
+#: Node's heap limit (MB).
+MAX_HEAP_MB = 1024
+
+
+class ParserMissing(RuntimeError):
+    """Node or the pinned @dbml/core is not installed."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoreDiagnostic:
+    """One diagnostic of @dbml/core: its message, 1-based line and column (0: unknown)."""
+
+    message: str
+    line: int = 0
+    column: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CoreAnswer:
+    """What @dbml/core made of one source: its `model` (dict, see tools/dbml/dbml.mjs),
+    or None and the `diagnostics` why not."""
+
+    model: dict[str, Any] | None
+    diagnostics: tuple[CoreDiagnostic, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.model is not None
+
+
+@cache
+def dbml_core_version() -> str:
+    """The installed @dbml/core version; ParserMissing when Node or it is absent."""
+    installed = TOOL / "node_modules" / "@dbml" / "core" / "package.json"
+    if shutil.which("node") is None or not installed.is_file():
+        raise ParserMissing("DBML is read by @dbml/core, which needs node and tools/dbml: "
+                            "bash scripts/setup.sh installs them")
+    version: str = json.loads(installed.read_text(encoding="utf-8"))["version"]
+    return version
+
+
+def _refused(reason: str) -> CoreAnswer:
+    return CoreAnswer(None, (CoreDiagnostic(reason),))
+
+
+class DbmlCore:
+    """One warm @dbml/core process, reading one source at a time (thread-safe)."""
+
+    def __init__(self, timeout: float = TIMEOUT) -> None:
+        self.timeout = timeout
+        self.process: subprocess.Popen[bytes] | None = None
+        self.home: str | None = None  # the process's private home folder
+        self.started = 0  # processes started, for tests and benchmarks
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+        self._sequence = 0
+        self._buffer = bytearray()
+
+    def read(self, code: str, timeout: float | None = None) -> CoreAnswer:
+        """@dbml/core's answer for `code`; a refusal (a diagnostic without line) when it
+        is too big, the parser is missing, times out or its process dies."""
+        if len(code) > MAX_CHARS:
+            return _refused(f"DBML source of {len(code):,} characters not read: over the "
+                            f"{MAX_CHARS:,}-character limit")
+        with self._lock:
+            try:
+                return self._ask(code, self.timeout if timeout is None else timeout)
+            except ParserMissing as exc:
+                return _refused(str(exc))
+
+    def read_many(self, codes: list[str], timeout: float | None = None) -> list[CoreAnswer]:
+        """`read` of each source, in order, in the same warm process."""
+        return [self.read(code, timeout) for code in codes]
+
+    def _ask(self, code: str, timeout: float) -> CoreAnswer:
+        if os.getpid() != self._pid:  # a forked child: the parent's process is not ours
+            self.process, self.home, self._pid = None, None, os.getpid()
+            self._buffer.clear()
+        extra = 0.0
+        if self.process is None or self.process.poll() is not None:
+            self._start()
+            extra = START_TIMEOUT
+        process = self.process
+        assert process is not None and process.stdin is not None
+        self._sequence += 1
+        ident = str(self._sequence)
+        try:
+            process.stdin.write(json.dumps({"id": ident, "code": code}).encode("utf-8") + b"\n")
+            process.stdin.flush()
+            line = self._answer_line(time.monotonic() + timeout + extra)
+            answer = json.loads(line)
+            if answer.get("id") != ident:
+                raise ValueError("answer out of step")
+        except TimeoutError:
+            self.close()
+            return _refused(f"@dbml/core took longer than {timeout:g} s: stopped")
+        except (OSError, ValueError, EOFError):
+            self.close()
+            return _refused("@dbml/core's process stopped while reading this source")
+        if answer["ok"]:
+            return CoreAnswer(answer["model"])
+        return CoreAnswer(None, tuple(
+            CoreDiagnostic(str(d["message"]), d["line"] or 0, d["column"] or 0)
+            for d in answer["diagnostics"]))
+
+    def _start(self) -> None:
+        self.close()
+        dbml_core_version()
+        self.home = tempfile.mkdtemp(prefix="diagbench-dbml-")
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
+               "LANG": "C.UTF-8"}
+        self.process = subprocess.Popen(
+            ["node", f"--max-old-space-size={MAX_HEAP_MB}", str(TOOL / "dbml.mjs")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, cwd=TOOL)
+        self.started += 1
+        self._buffer.clear()
+
+    def _answer_line(self, deadline: float) -> bytes:
+        """The next line of the process's output: TimeoutError past `deadline`, EOFError
+        when the output ends, ValueError when the line is over MAX_ANSWER_BYTES."""
+        process = self.process
+        assert process is not None and process.stdout is not None
+        fd = process.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                if len(self._buffer) > MAX_ANSWER_BYTES:
+                    raise ValueError("answer too long")
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise TimeoutError
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise EOFError
+                self._buffer += chunk
+        line, _, rest = bytes(self._buffer).partition(b"\n")
+        self._buffer[:] = rest
+        return line
+
+    def close(self) -> None:
+        """Stop the process (the next source starts a new one)."""
+        process, home, self.process, self.home = self.process, self.home, None, None
+        if process is not None:
+            with contextlib.suppress(OSError):
+                if process.stdin is not None:
+                    process.stdin.close()
+            process.kill()
+            process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        if home is not None:
+            shutil.rmtree(home, ignore_errors=True)
+
+
+_SHARED: list[DbmlCore] = []
+_SHARED_LOCK = threading.Lock()
+
+
+def shared() -> DbmlCore:
+    """The warm @dbml/core process of this Python process, stopped at exit."""
+    with _SHARED_LOCK:
+        if not _SHARED:
+            _SHARED.append(DbmlCore())
+            atexit.register(_SHARED[0].close)
+    return _SHARED[0]
