@@ -111,8 +111,13 @@ def test_examples_render_with_the_real_engine(language: Language, tmp_path: Path
         assert svg.ok and svg.image is not None, (path.name, svg.error)
         drawn = language.drawn(svg.image.read_text(encoding="utf-8"))
         read = language.read(text)[0].counts()
-        # what the engine drew is what the reader read: nodes, and the edges between them
-        assert _drawn_counts(drawn) == _read_counts(read), (path.name, drawn, read)
+        if language.domain == "software":
+            # what the engine drew is what the reader read: nodes, and the edges between them
+            assert _drawn_counts(drawn) == _read_counts(read), (path.name, drawn, read)
+        else:  # every count the engine's drawing shows that the reader counts too
+            shared = {k for k, v in drawn.items() if isinstance(v, int) and k in read}
+            assert shared, (path.name, drawn, read)
+            assert {k: drawn[k] for k in shared} == {k: read[k] for k in shared}, path.name
 
 
 def _drawn_counts(drawn: Mapping[str, object]) -> tuple[object, object]:

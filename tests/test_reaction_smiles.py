@@ -108,5 +108,5 @@ def test_generated_reactions_are_drawn_as_read(tmp_path: Path):
         assert result.ok and result.image is not None, (code, result.error)
         counts = _one(code).counts()
         drawn = reaction_statistics(result.image.read_text(encoding="utf-8"))
-        assert drawn == {"entities": counts["bonded_atoms"], "relations": counts["relations"],
-                         "clusters": 0, "notes": 0}, code
+        assert drawn == {"bonded_atoms": counts["bonded_atoms"],
+                         "relations": counts["relations"], "clusters": 0, "notes": 0}, code

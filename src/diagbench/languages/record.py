@@ -7,6 +7,7 @@ that reading the table imports no parser, engine or comparison.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from diagbench.references import load
 
 if TYPE_CHECKING:
+    from diagbench.diagram.facts import Fact
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
 
@@ -91,6 +93,20 @@ class Language:
             raise ValueError(f"{self.title} is not written from a graph")
         writer: Callable[[GraphDiagram], str] = load(self.writer)
         return writer(diagram)
+
+    def generate(self, rng: random.Random, complexity: str) -> str:
+        """Valid code of this language at `complexity`, from its own seeded generator."""
+        if self.synth is None:
+            raise ValueError(f"{self.title} has no generator of its own")
+        synth: Callable[[random.Random, str], str] = load(self.synth)
+        return synth(rng, complexity)
+
+    def facts_of(self, diagram: Diagram) -> list[Fact]:
+        """The facts STRUDEL's task types ask about `diagram` (none without `facts`)."""
+        if self.facts is None:
+            return []
+        facts: Callable[[Diagram], list[Fact]] = load(self.facts)
+        return facts(diagram)
 
     def drawn(self, svg: str) -> Mapping[str, Any]:
         """What the engine drew in `svg` (counts, and names where the SVG gives them)."""

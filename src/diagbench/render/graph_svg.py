@@ -139,7 +139,8 @@ def drawn_graph(engine: str, svg: str) -> GraphStats | None:
         molecule = engine == "rdkit"
         drawn = (molecule_statistics if molecule else reaction_statistics)(svg)
         return GraphStats(diagram_type="molecule" if molecule else "reaction",
-                          entities=drawn["entities"], relations=drawn["relations"],
+                          entities=drawn["entities" if molecule else "bonded_atoms"],
+                          relations=drawn["relations"],
                           clusters=0, notes=0, entity_names=[], relation_ends=[],
                           cluster_names=[])
     return None

@@ -55,15 +55,16 @@ def _symbol(atom_smiles: str) -> str:
 
 
 def reaction_statistics(svg: str) -> dict[str, Any]:
-    """{"entities": atoms drawn as a bond's end, "relations": bonds drawn, "clusters": 0,
-    "notes": 0} of an RDKit reaction SVG. Its bonds, and the atoms a bond's class names,
-    are numbered across the whole reaction; an atom's label is numbered within its
-    molecule, so a molecule of one atom (water, an ion) is a label the SVG does not tell
-    apart: only atoms at a bond's end are counted (the reader's `bonded_atoms`)."""
+    """{"bonded_atoms": atoms drawn as a bond's end, "relations": bonds drawn,
+    "clusters": 0, "notes": 0} of an RDKit reaction SVG (keys of `Reaction.counts()`).
+    Its bonds, and the atoms a bond's class names, are numbered across the whole
+    reaction; an atom's label is numbered within its molecule, so a molecule of one
+    atom (water, an ion) is a label the SVG does not tell apart: only atoms at a bond's
+    end are counted (the reader's `bonded_atoms`)."""
     try:
         root = ET.fromstring(svg.encode("utf-8"))
     except ET.ParseError:
-        return {"entities": 0, "relations": 0, "clusters": 0, "notes": 0}
+        return {"bonded_atoms": 0, "relations": 0, "clusters": 0, "notes": 0}
     atoms: set[str] = set()
     bonds: set[str] = set()
     for element in root.iter():
@@ -71,4 +72,4 @@ def reaction_statistics(svg: str) -> dict[str, Any]:
         if marks and marks[0].startswith("bond-"):
             bonds.add(marks[0])
             atoms.update(m for m in marks[1:] if m.startswith("atom-"))
-    return {"entities": len(atoms), "relations": len(bonds), "clusters": 0, "notes": 0}
+    return {"bonded_atoms": len(atoms), "relations": len(bonds), "clusters": 0, "notes": 0}

@@ -34,8 +34,11 @@ if TYPE_CHECKING:
     from diagbench.executors.protocol import Executor
     from diagbench.report.view import SampleView
 
+#: Every task a build derives: the counting and association tasks, the model-written
+#: question, the facts a language gives (identification, quantification, structural
+#: share the counting tasks' name) and image-to-code.
 _TASKS = ("structural", "association", "problem_match", "description_match",
-          "model_question", "image_to_code")
+          "model_question", "identification", "quantification", "image_to_code")
 
 
 @benchmark("structure")

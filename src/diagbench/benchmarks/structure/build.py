@@ -101,11 +101,18 @@ def generate(samples: list[Planned], settings: Any, out: Path, max_connections: 
         s.reason, s.detail = made.failure, made.detail
 
 
-def _drawn(engine: str, svg: str, sequence: bool) -> dict[str, int] | None:
+def _drawn(sample: Planned, engine: str, svg: str, sequence: bool) -> dict[str, int] | None:
+    """The counts the engine drew: of a software diagram its entities, relations and
+    clusters (or participants and messages); of another domain's, those of the
+    language's own statistics (`Language.drawn`) that its model counts too."""
     from diagbench.render.graph_stats import graph_statistics
     from diagbench.render.graph_svg import drawn_graph
     from diagbench.render.svg_stats import svg_statistics
 
+    language = named(sample.language)
+    if language.domain != "software":
+        drawn = language.drawn(svg)
+        return {k: int(v) for k, v in drawn.items() if k in sample.counts and isinstance(v, int)}
     if engine == "plantuml":
         if sequence:
             s: dict[str, Any] = svg_statistics(svg)
@@ -132,7 +139,9 @@ def read_all(samples: list[Planned]) -> None:
         if s.kind not in category_named(s.category).kinds:
             s.reason, s.detail = "wrong diagram kind", f"read as {s.kind}"
             continue
-        s.statistics, s.counts = statistics(parsed[0])
+        s.statistics, s.counts = statistics(parsed[0],
+                                            named(s.language).domain == "software")
+        s.facts = named(s.language).facts_of(parsed[0].diagram)
 
 
 def render_all(samples: list[Planned], out: Path, jobs: int,
@@ -172,7 +181,7 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
                 s.width, s.height = png.width or 0, png.height or 0
                 s.sha256 = hashlib.sha256(target.read_bytes()).hexdigest()
                 if svg.ok and svg.image is not None:
-                    s.drawn = _drawn(name, Path(svg.image).read_text(encoding="utf-8",
+                    s.drawn = _drawn(s, name, Path(svg.image).read_text(encoding="utf-8",
                                                                      errors="replace"),
                                      s.kind == "sequence")
         finally:
@@ -186,12 +195,13 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
 
     removed: Counter[str] = Counter()
     for s in samples:
-        if s.reason is None and s.drawn is not None and s.drawn != s.counts:
+        if s.reason is None and s.drawn is not None and not s.drawn_as_read():
             s.reason = "parsed counts differ from the engine's"
             s.detail = f"read {s.counts}, drawn {s.drawn}"
     for s in samples:
         if s.reason is None:
-            nodes = s.counts.get("entities", s.counts.get("participants", 0))
+            nodes = next((s.counts[k] for k in ("entities", "participants", "positions")
+                          if k in s.counts), 0)
             low, high = named(s.language).node_limits
             if not low <= nodes <= high:
                 s.reason, s.detail = "node count outside the category's limits", str(nodes)
@@ -271,7 +281,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     records = [s.sample() for s in kept]
     for s in kept:
         (out / "sources" / f"{s.id}.txt").write_text(s.code or "", encoding="utf-8")
-    tasks = derive(records, seed, tasks_per_sample)
+    tasks = derive(records, seed, tasks_per_sample, {s.id: s.facts for s in kept})
     timings["tasks"] = time.perf_counter() - t
     write_jsonl(out / "samples.jsonl", records)
     write_jsonl(out / "tasks.jsonl", tasks)
@@ -284,7 +294,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         settings.name, seed, categories, languages, complexities, per_category, prompting,
         template_hash(prompting), stages, removed, judged, asked,
         {"checked": sum(s.drawn is not None for s in samples if s.image),
-         "equal": sum(s.drawn == s.counts for s in samples if s.image)},
+         "equal": sum(s.drawn_as_read() for s in samples if s.image)},
         _rates(samples), dict(sorted(Counter(t.task for t in tasks).items())),
         [Rejection(s.id, s.reason, s.detail) for s in samples if s.reason is not None],
         versions, "diagbench's bundled list (benchmarks/personas.txt)")

@@ -13,6 +13,7 @@ from diagbench.benchmarks.structure.records import (
     StructureSample,
     Verdict,
 )
+from diagbench.diagram.facts import Fact
 from diagbench.languages import named
 
 
@@ -34,6 +35,7 @@ class Planned:
     statistics: Statistics = field(default_factory=dict)
     counts: Counts = field(default_factory=dict)
     drawn: Counts | None = None
+    facts: list[Fact] = field(default_factory=list)  # STRUDEL's facts of its model
     image: str = ""
     width: int = 0
     height: int = 0
@@ -42,6 +44,11 @@ class Planned:
     detail: str = ""
     judge: Verdict | None = None
     model_question: ModelQuestion | None = None
+
+    def drawn_as_read(self) -> bool:
+        """Whether the engine drew every count it shows as the model counts it."""
+        return self.drawn is not None and all(self.counts.get(k) == n
+                                              for k, n in self.drawn.items())
 
     def sample(self) -> StructureSample:
         """The kept sample's record (its code in sources/ID.txt)."""

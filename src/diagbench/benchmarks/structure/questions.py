@@ -217,11 +217,17 @@ def synth_question(parsed: Any, answer_type: str, rng: random.Random
     """(question, answer) of `answer_type` about a parsed diagram, or None when it has
     nothing to ask of that type."""
     from diagbench.diagram.graph import GraphDiagram
+    from diagbench.diagram.sequence import SequenceDiagram
 
     d = parsed.diagram
     graph = isinstance(d, GraphDiagram)
+    if not graph and not isinstance(d, SequenceDiagram):
+        return None  # another domain's model: its language's facts are asked instead
     if answer_type in ("number", "choice"):
-        question, n = rng.choice(counting_questions(statistics(parsed)[0]))
+        counting = counting_questions(statistics(parsed)[0])
+        if not counting:
+            return None
+        question, n = rng.choice(counting)
         if answer_type == "number":
             return question, n
         options = [*rng.sample([x for x in range(max(0, n - 3), n + 4) if x != n], 3), n]

@@ -119,10 +119,12 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
         for (t, code), (valid, error) in zip(items, results, strict=True):
             gold = (data / str(t.gold)).read_text(encoding="utf-8")
             c = named(language).compare(gold, code, valid)
+            parts = {field: round(getattr(c, part).f1, 6)  # the graph's parts, if any
+                     for part, field in (("entities", "entity_f1"),
+                                         ("relations", "relation_f1")) if hasattr(c, part)}
             out[t.id] = _score(model, t, "ok", read="code", score=round(c.score, 6),
                                counts_score=round(c.counts_score, 6), valid=valid,
-                               entity_f1=round(c.entities.f1, 6),
-                               relation_f1=round(c.relations.f1, 6), error=error)
+                               error=error, **parts)
     return [out[t.id] for t in tasks]
 
 
@@ -143,6 +145,7 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
     for name, rows in scores.items():
         answered = [r for r in rows if r.status == "ok"]
         questions = [r for r in answered if r.task != "image_to_code"]
+        written = [r for r in questions if r.task == "model_question"]
         i2c = [r for r in answered if r.task == "image_to_code"]
         cells: dict[str, list[StructureScore]] = {}
         for r in questions:
@@ -161,8 +164,8 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
             accuracy_cells={k: Accuracy(len(v), _accuracy(v)) for k, v in sorted(cells.items())},
             model_question_types={
                 kind: Accuracy(len(v), _accuracy(v))
-                for kind in sorted({r.answer_type for r in questions if r.answer_type})
-                for v in [[r for r in questions if r.answer_type == kind]]},
+                for kind in sorted({r.answer_type for r in written if r.answer_type})
+                for v in [[r for r in written if r.answer_type == kind]]},
             image_to_code=_i2c(i2c),
             image_to_code_cells={k: _i2c(v) for k, v in sorted(i2c_cells.items())})
     return StructureSummary(models)

@@ -6,7 +6,9 @@ It reads the fields of a generation prompt (`diagbench.benchmarks.synthesis`: ca
 FRL, complexity, persona, domain), draws a diagram of that category at that complexity
 from a hand-written vocabulary of the domain (a generator seeded by the prompt's text:
 the same prompt, the same answer), writes it in the FRL with the language's writer
-(`Language.write`; sequence diagrams with `formats.plantuml.sequence_writer`) and
+(`Language.write`; sequence diagrams with `formats.plantuml.sequence_writer`) — or,
+for a language with a generator of its own (SMILES, Newick, FASTA …), has that
+generator write it (`Language.generate`) — and
 answers in the prompt's format with a templated problem statement, functional
 description and assistant answer: all of them for Fig. 7 (all-in-one), the problem
 statement alone for the first sequential prompt, the rest for the second. Nothing is
@@ -315,7 +317,9 @@ def synth_answer(prompt: str) -> str:
     kind = prompt_kind(prompt)
     if kind == "problem":
         return f"Problem:\n\n{problem}\n"
-    _, code = synth_diagram(category, language, complexity, domain, rng)
+    own = named(language)
+    code = (own.generate(rng, complexity) if own.synth is not None
+            else synth_diagram(category, language, complexity, domain, rng)[1])
     description = (f"The {title} models the main parts of the {domain} system and how they "
                    f"relate: each element is one concept of the domain, and each link "
                    f"shows how two of them depend on or lead to each other.")

@@ -18,6 +18,7 @@ the code's parsed statistics or from the generated texts:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from diagbench.benchmarks.structure.records import (
     Gold,
@@ -25,6 +26,7 @@ from diagbench.benchmarks.structure.records import (
     StructureSample,
     StructureTask,
 )
+from diagbench.diagram.facts import TASK_TYPES, Fact
 
 #: Plural nouns per entity kind / relation type, as questions name them.
 PLURAL = {"class": "classes", "interface": "interfaces", "abstract": "abstract classes",
@@ -50,6 +52,8 @@ ANSWER_BY_TYPE = {"choice": ANSWER_CHOICE, "yes_no": ANSWER_YES_NO, "number": AN
 def counting_questions(stats: Statistics) -> list[tuple[str, int]]:
     """(question, count) pairs about a sample's statistics."""
     out: list[tuple[str, int]] = []
+    if "participants" not in stats and "entities" not in stats:
+        return out  # another domain's model: its language's facts ask about it
     if "participants" in stats:
         participants, messages = stats["participants"], stats["messages"]
         assert isinstance(participants, dict) and isinstance(messages, int)
@@ -70,9 +74,23 @@ def counting_questions(stats: Statistics) -> list[tuple[str, int]]:
     return out
 
 
-def derive(samples: list[StructureSample], seed: int, per_sample: int = 3
-           ) -> list[StructureTask]:
-    """Every task of every sample (`per_sample` counting questions at most), seeded."""
+def fact_question(fact: Fact) -> tuple[str, Gold, str] | None:
+    """(question with its answer instruction, gold, answer type) of a language's fact
+    (None: a fact whose answer is a list, which no answer type reads yet)."""
+    answer = fact.answer
+    if isinstance(answer, bool):
+        return f"{fact.question}\n{ANSWER_YES_NO}", "yes" if answer else "no", "yes_no"
+    if isinstance(answer, int | float):
+        return f"{fact.question}\n{ANSWER_NUMBER}", answer, "number"
+    if isinstance(answer, str):
+        return f"{fact.question}\n{ANSWER_LABEL}", answer, "label"
+    return None
+
+
+def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
+           facts: Mapping[str, list[Fact]] | None = None) -> list[StructureTask]:
+    """Every task of every sample (`per_sample` counting questions at most, and as many
+    of its language's facts of each task type), seeded."""
     rng = random.Random(seed)
     tasks: list[StructureTask] = []
     by_category: dict[str, list[StructureSample]] = {}
@@ -90,6 +108,12 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3
         counting = counting_questions(s.statistics)
         for question, n in rng.sample(counting, min(per_sample, len(counting))):
             add(s, "structural", f"{question}\n{ANSWER_NUMBER}", n)
+        asked = [(f.task, q) for f in (facts or {}).get(s.id, [])
+                 if (q := fact_question(f)) is not None]
+        for task in TASK_TYPES:
+            of_type = [q for t, q in asked if t == task]
+            for question, gold, kind in rng.sample(of_type, min(per_sample, len(of_type))):
+                add(s, task, question, gold, answer_type=kind)
         others = [o.persona for o in samples if o.persona != s.persona]
         if len(set(others)) >= 4:
             options = rng.sample(sorted(set(others)), 4)
