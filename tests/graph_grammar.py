@@ -51,48 +51,86 @@ def _notes(rng: random.Random, ids: list[str], lines: list[str]) -> None:
             lines += [f'note "linked {n}" as NL{n}', f"NL{n} .. {target}"]
 
 
-def class_diagram(rng: random.Random) -> str:
-    lines = ["@startuml"]
-    ids: list[str] = []
-    open_packages = 0
-    for k in range(rng.randint(1, 7)):
-        if rng.random() < 0.15:
-            lines.append(f"package {rng.choice(('P', 'Pkg', 'Domain'))}{k} {{")
-            open_packages += 1
-        name = _name(rng, k)
-        keyword = rng.choice(("class", "class", "abstract class", "interface", "enum",
-                              "annotation", "abstract", "entity", "struct"))
-        form = rng.randrange(4)
-        stereo = rng.choice(("", "", " <<Entity>>", " <<S1>> <<S2>>"))
-        generic = rng.choice(("", "", "<T>", " <K, V>"))
-        if form == 0:
-            lines.append(f"{keyword} {name}{generic}{stereo}")
-        elif form == 1:
-            lines.append(f'{keyword} "{name} long" as {name}{stereo}')
-        elif form == 2:
-            lines += [f"{keyword} {name}{stereo} {{", "  +id : int", "  -name : String",
-                      "  --", "  +run(a : int) : void", "}"]
-        else:
-            lines.append(f"{keyword} {name} {{ }}" if rng.random() < 0.5 else
-                         f"{keyword} {name}\n{{\n  field\n}}")
-        ids.append(name)
-        if open_packages and rng.random() < 0.5:
-            lines.append("}")
-            open_packages -= 1
-    lines += ["}"] * open_packages
+_PACKAGES = ("package P{k} {{", 'package "Domain {k}" {{', "namespace ns{k} {{",
+             "package com.acme{k} {{", 'package "Long {k}" as L{k} {{',
+             "package Pk{k} <<Frame>> {{", 'package "a.b{k}" {{', "package P{k}{{")
+
+
+def _declaration(rng: random.Random, name: str, ids: list[str]) -> list[str]:
+    """One class declaration in one of the forms PlantUML accepts (and models write)."""
+    keyword = rng.choice(("class", "class", "abstract class", "interface", "enum",
+                          "annotation", "abstract", "entity", "struct"))
+    stereo = rng.choice(("", "", " <<Entity>>", " <<S1>> <<S2>>"))
+    generic = rng.choice(("", "", "<T>", " <K, V>"))
+    form = rng.randrange(8)
+    if form == 0:
+        return [f"{keyword} {name}{generic}{stereo}"]
+    if form == 1:
+        return [f'{keyword} "{name} long" as {name}{stereo}']
+    if form == 2:
+        return [f"{keyword} {name}{stereo} {{", "  +id : int", "  -name : String",
+                "  --", "  +run(a : int) : void", "}"]
+    if form == 3:
+        return [f"{keyword} {name} {{ }}" if rng.random() < 0.5 else
+                f"{keyword} {name}\n{{\n  field\n}}"]
+    if form == 4:  # Java-like: extends / implements, the parents maybe not declared yet
+        parents = [*ids, f"Base{name}", f"I{name}"]
+        ext = f" extends {rng.choice(parents)}" if rng.random() < 0.7 else ""
+        impl = ", ".join(rng.sample(parents, rng.randint(1, 2))) if rng.random() < 0.6 else ""
+        head = f"class {name}{ext}" + (f" implements {impl}" if impl else "")
+        return [head] if rng.random() < 0.5 else [head + " {", "  +x : int", "}"]
+    if form == 5:  # a stereotype inside the quoted name
+        return [f'{keyword} "{name} <<{rng.choice(("entity", "service", "DTO"))}>>" as {name}']
+    if form == 6:  # no space before the brace
+        return [f"{rng.choice(('enum', 'class', 'interface'))} {name}{{", "  A", "  B", "}"]
+    return [f"{keyword} {name}{stereo}{rng.choice(('{}', ' {}', '{ }'))}"]
+
+
+def _relation(rng: random.Random, a: str, b: str) -> str:
     heads = (("", ">"), ("<|", ""), ("", "|>"), ("*", ""), ("", "*"), ("o", ""), ("", "o"),
              ("", ""), ("<", ">"), ("", "#"), ("", "+"), ("x", ""))
+    left, right = rng.choice(heads)
+    ma = rng.choice(("", "", '"1" ', '"0..*" '))
+    mb = rng.choice(("", "", ' "many"', ' "1"'))
+    label = _label(rng)
+    body = "-[hidden]-" if rng.random() < 0.05 else _body(rng, rng.random() < 0.3)
+    return f"{a} {ma}{left}{body}{right}{mb} {b}" + (f" : {label}" if label else "")
+
+
+def class_diagram(rng: random.Random) -> str:
+    """Classes in packages (nested, quoted, dotted, namespaces, aliased), relations inside
+    and outside them naming classes declared before, later or elsewhere (forward
+    references across packages), qualified names, `set separator`."""
+    lines = ["@startuml"]
+    if rng.random() < 0.08:
+        lines.append(f"set separator {rng.choice(('none', '::', '.'))}")
+    ids: list[str] = []
+    refs: list[str] = []  # names to link: declared ones, qualified ones, forward ones
+    count = rng.randint(1, 7)
+    later = [_name(rng, k) for k in range(count)]
+    path: list[str] = []  # the simple names of the open packages
+    for k in range(count):
+        if rng.random() < 0.25:
+            opener = rng.choice(_PACKAGES).format(k=k)
+            lines.append(opener)
+            simple = opener.split()[1]
+            path.append(simple if simple[0] != '"' and "." not in simple else "")
+        name = later[k]
+        lines += _declaration(rng, name, ids)
+        ids.append(name)
+        refs.append(name)
+        if path and all(path):
+            refs.append(".".join([*path, name]))
+        if path and rng.random() < 0.4:  # a relation inside the package, maybe forward
+            lines.append(_relation(rng, name, rng.choice(refs + later[k + 1:] + ["Later"])))
+        if path and rng.random() < 0.5:
+            lines.append("}")
+            path.pop()
+    lines += ["}"] * len(path)
     for k in range(rng.randint(0, 7)):
-        a, b = rng.choice(ids), rng.choice(ids + [f"Implicit{k}"] * (k % 5 == 4))
-        left, right = rng.choice(heads)
-        ma = rng.choice(("", "", '"1" ', '"0..*" '))
-        mb = rng.choice(("", "", ' "many"', ' "1"'))
-        label = _label(rng)
-        hidden = "[hidden]" if rng.random() < 0.05 else ""
-        body = _body(rng, rng.random() < 0.3)
-        if hidden:
-            body = "-[hidden]-"
-        lines.append(f"{a} {ma}{left}{body}{right}{mb} {b}" + (f" : {label}" if label else ""))
+        a = rng.choice(refs)
+        b = rng.choice(refs + [f"Implicit{k}"] * (k % 5 == 4))
+        lines.append(_relation(rng, a, b))
     if rng.random() < 0.3:
         target = rng.choice(ids)
         lines.append(f"{target} : +extra : int")
@@ -276,6 +314,6 @@ def diagram(rng: random.Random, kind: str | None = None) -> tuple[str, str]:
     return kind, c4_diagram(rng)
 
 
-def corpus(n: int, seed: int = 0) -> list[tuple[str, str]]:
+def corpus(n: int, seed: int = 0, kinds: tuple[str, ...] = KINDS) -> list[tuple[str, str]]:
     rng = random.Random(seed)
-    return [diagram(rng, KINDS[k % len(KINDS)]) for k in range(n)]
+    return [diagram(rng, kinds[k % len(kinds)]) for k in range(n)]

@@ -71,8 +71,9 @@ def _declaration(e: Entity, kind: str) -> list[str]:
         if e.kind == "diamond":
             return [f"<> {e.id}"]
         keyword = _CLASS_KEYWORDS.get(e.kind, "class")
-        head = f"{keyword} {_quoted(e.label)} as {e.id}" if e.label != e.id else \
-            f"{keyword} {_ref(e.id)}"
+        code = _local(e.id, e.parent)
+        head = f"{keyword} {_quoted(e.label)} as {code}" if e.label != code else \
+            f"{keyword} {_ref(code)}"
         members = [m.text or (f"{m.name} : {m.type}" if m.type else m.name)
                    for m in (*e.attributes, *e.methods)]
         if e.kind == "map":
@@ -103,11 +104,20 @@ def _cluster_open(c: Cluster, kind: str) -> str:
     if kind in ("class", "object", "er") and keyword not in ("package", "namespace"):
         keyword = "package"
     stereo = "".join(f" <<{s}>>" for s in c.stereotypes)
-    if c.label != c.id or not _IDENTIFIER.match(c.id):
-        if _IDENTIFIER.match(c.id):
-            return f"{keyword} {_quoted(c.label)} as {c.id}{stereo} {{"
-        return f"{keyword} {_quoted(c.id)}{stereo} {{"
-    return f"{keyword} {c.id}{stereo} {{"
+    code = _local(c.id, c.parent) if kind in ("class", "object", "er") else c.id
+    if c.label != code or not _IDENTIFIER.match(code):
+        if _IDENTIFIER.match(code):
+            return f"{keyword} {_quoted(c.label)} as {code}{stereo} {{"
+        return f"{keyword} {_quoted(code)}{stereo} {{"
+    return f"{keyword} {code}{stereo} {{"
+
+
+def _local(qualified: str, parent: str | None) -> str:
+    """A class diagram's name written inside its package: its qualified name (the
+    package's and its own, `plantuml.namespaces`) without the package's."""
+    if parent and qualified.startswith(parent + "."):
+        return qualified[len(parent) + 1:]
+    return qualified
 
 
 _ARROWS = {
