@@ -261,26 +261,43 @@ def state_diagram(rng: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
+_C4_ELEMENTS = ("Person", "Person_Ext", "System", "System_Ext", "SystemDb", "SystemQueue",
+                "SystemDb_Ext", "Container", "ContainerDb", "ContainerQueue", "Container_Ext",
+                "ContainerDb_Ext", "Component", "ComponentDb", "Component_Ext")
+_C4_PAGE = ("title All the elements", "footer drawn with PlantUML v. %version()",
+            "header a header", "SetDefaultLegendEntries(\"person\\nsystem\")",
+            "footer\nfooter of\ntwo lines\nend footer", "legend right\nA legend\nendlegend",
+            "caption a caption", "center header\nheader\nend header")
+
+
+def _c4_label(rng: random.Random, text: str) -> str:
+    """A label as C4 files write them: at times with line breaks (`\\n`)."""
+    return rng.choice((text, text, text.replace(" ", "\\n"), f"{text}\\nsecond line"))
+
+
 def c4_diagram(rng: random.Random) -> str:
-    lines = ["@startuml", "!include https://raw.githubusercontent.com/plantuml-stdlib/"
-                          "C4-PlantUML/master/C4_Container.puml"]
+    lines = ["@startuml", ""]
+    lines += rng.sample(_C4_PAGE, rng.randint(0, 3))
     ids: list[str] = []
     depth = 0
     for k in range(rng.randint(1, 7)):
         if rng.random() < 0.2:
             macro = rng.choice(("System_Boundary", "Container_Boundary", "Enterprise_Boundary",
                                 "Boundary"))
-            lines.append(f'{macro}(b{k}, "Boundary {k}") {{')
-            depth += 1
+            lines.append(f'{macro}(b{k}, "{_c4_label(rng, f"Boundary {k}")}") {{')
+            if rng.random() < 0.2:  # an empty boundary
+                lines.append("}")
+            else:
+                depth += 1
         alias = f"e{k}"
-        macro = rng.choice(("Person", "Person_Ext", "System", "System_Ext", "SystemDb",
-                            "SystemQueue", "Container", "ContainerDb", "ContainerQueue",
-                            "Container_Ext", "ContainerDb_Ext"))
-        if macro.startswith("Container"):
-            lines.append(f'{macro}({alias}, "Name {k}", "Java", "Does things")')
+        macro = rng.choice(_C4_ELEMENTS)
+        name = _c4_label(rng, f"Name {k}")
+        if macro.startswith(("Container", "Component")):
+            lines.append(f'{macro}({alias}, "{name}", "Java", "{_c4_label(rng, "Does things")}")')
         else:
-            lines.append(f'{macro}({alias}, "Name {k}"' +
-                         rng.choice((")", ', "A description")', ', $tags="v1")')))
+            lines.append(f'{macro}({alias}, "{name}"' +
+                         rng.choice((")", f', "{_c4_label(rng, "A description")}")',
+                                     ', $tags="v1")')))
         ids.append(alias)
         if depth and rng.random() < 0.4:
             lines.append("}")
@@ -293,9 +310,47 @@ def c4_diagram(rng: random.Random) -> str:
         if macro.startswith("Lay"):
             lines.append(f"{macro}({a}, {b})")
         else:
-            lines.append(f'{macro}({a}, {b}, "uses"' + rng.choice((")", ', "HTTPS")')))
-    if rng.random() < 0.2:
-        lines.append("SHOW_LEGEND()")
+            lines.append(f'{macro}({a}, {b}, "{_c4_label(rng, "uses it")}"' +
+                         rng.choice((")", ', "HTTPS")', ', "JSON\\nHTTPS")')))
+    if rng.random() < 0.4:
+        lines.append(rng.choice(("SHOW_LEGEND()", "SHOW_LEGEND(false)", "LAYOUT_WITH_LEGEND()",
+                                 "SHOW_FLOATING_LEGEND()", "SHOW_FLOATING_LEGEND()\n"
+                                 "Lay_Distance(LEGEND(), e0, 1)")))
+    lines.append("@enduml")
+    level = "Component" if any("Component" in line for line in lines) else \
+        rng.choice(("Container", "Component"))
+    lines[1] = ("!include https://raw.githubusercontent.com/plantuml-stdlib/C4-PlantUML/"
+                f"master/C4_{level}.puml")
+    return "\n".join(lines) + "\n"
+
+
+def c4_sequence_diagram(rng: random.Random) -> str:
+    """A C4-PlantUML sequence diagram: elements, boundaries closed by Boundary_End(),
+    relations as messages, a legend."""
+    lines = ["@startuml", "!include <C4/C4_Sequence>"]
+    ids: list[str] = []
+    open_boundary = False
+    for k in range(rng.randint(1, 6)):
+        if not open_boundary and rng.random() < 0.25:
+            lines.append(f'{rng.choice(("System_Boundary", "Container_Boundary", "Boundary"))}'
+                         f'(b{k}, "{_c4_label(rng, f"Boundary {k}")}")')
+            open_boundary = True
+        macro = rng.choice(_C4_ELEMENTS)
+        tech = ', "Java"' if macro.startswith(("Container", "Component")) else ""
+        lines.append(f'{macro}(e{k}, "{_c4_label(rng, f"Name {k}")}"{tech}' +
+                     rng.choice((")", ', "A description")', ', $tags="v1")')))
+        ids.append(f"e{k}")
+        if open_boundary and rng.random() < 0.5:
+            lines.append("Boundary_End()")
+            open_boundary = False
+    if open_boundary:
+        lines.append("Boundary_End()")
+    for _ in range(rng.randint(1, 6)):
+        a, b = rng.choice(ids), rng.choice(ids)
+        lines.append(f'{rng.choice(("Rel", "Rel"))}({a}, {b}, "{_c4_label(rng, "calls it")}"' +
+                     rng.choice((")", ', "HTTPS")')))
+    if rng.random() < 0.4:
+        lines.append(rng.choice(("SHOW_LEGEND()", "SHOW_LEGEND(false)")))
     lines.append("@enduml")
     return "\n".join(lines) + "\n"
 

@@ -54,13 +54,17 @@ Statement = Callable[["GraphBuilder", str, int, list[str], int], "int | None"]
 _SKIP_BLOCKS = (
     (re.compile(r"^skinparam\b[^{]*\{\s*$", re.I), re.compile(r"^\}\s*$")),
     (re.compile(r"^<style>", re.I), re.compile(r"</style>\s*$", re.I)),
-    (re.compile(r"^(?:legend|header|footer|center\s+header|right\s+footer)\b(?!.*:)[^\n]*$",
-                re.I), re.compile(r"^end\s*(?:legend|header|footer)\s*$", re.I)),
+    # a legend is a block; a header or footer is one only with no text on its line
+    # (`footer text` is a footer of its own, read as ignored)
+    (re.compile(r"^(?:legend(?:\s+(?:top|bottom|left|right|center))*|"
+                r"(?:(?:left|right|center)\s+)?(?:header|footer))\s*$", re.I),
+     re.compile(r"^end\s*(?:legend|header|footer)\s*$", re.I)),
     (re.compile(r"^title\s*$", re.I), re.compile(r"^end\s*title\s*$", re.I)),
     (re.compile(r"^sprite\b.*\{\s*$", re.I), re.compile(r"^\}\s*$")),
 )
 _IGNORED = re.compile(
-    r"^(?:(?:skinparam|hide|show|scale|caption|footer|header|allowmixing|allow_mixing|"
+    r"^(?:(?:skinparam|hide|show|scale|caption|footer|header|(?:left|right|center)\s+"
+    r"(?:header|footer)|allowmixing|allow_mixing|"
     r"sprite|mainframe|newpage|page|skin|"
     r"autonumber)\b|legend\s+\w+\s*:|!|'|"
     r"(?:AddElementTag|AddRelTag|AddBoundaryTag|AddPersonTag|AddContainerTag|AddComponentTag|"

@@ -53,6 +53,8 @@ def _declaration(e: Entity, kind: str) -> list[str]:
             args = [e.id, _quoted(e.label), _quoted(e.description)]
         while args and args[-1] == '""':
             args.pop()
+        if macro.endswith("Boundary"):  # an empty boundary, drawn as a box: braces kept
+            return [f"{macro}({', '.join(args[:2])}) {{", "}"]
         return [f"{macro}({', '.join(args)})"]
     if kind == "state":
         if e.kind in ("start", "end"):
@@ -189,8 +191,10 @@ def write_graph(diagram: GraphDiagram) -> str:
     """PlantUML text for `diagram` (one `@startuml` block)."""
     kind = diagram.kind
     lines = ["@startuml" + (f" {diagram.name}" if diagram.name else "")]
-    if kind == "c4":
-        lines.append("!include <C4/C4_Container>")
+    if kind == "c4":  # C4_Component defines the component macros beside the others
+        components = any(e.kind == "component" or e.shape.startswith("Component")
+                         for e in diagram.entities)
+        lines.append(f"!include <C4/C4_{'Component' if components else 'Container'}>")
     if diagram.title:
         lines.append(f"title {diagram.title}")
     if diagram.direction:
