@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 
+from tests import llm_grammar
+
 KINDS = ("class", "component", "usecase", "state", "c4")
 _WORDS = ("Order", "User", "Cart", "Item", "Bank", "Shop", "Auth", "Mail", "Queue", "Store",
           "Api", "Web", "Db", "Log", "Pay", "Ship")
@@ -358,6 +360,8 @@ def c4_sequence_diagram(rng: random.Random) -> str:
 def diagram(rng: random.Random, kind: str | None = None) -> tuple[str, str]:
     """(kind, PlantUML text) of one random diagram."""
     kind = kind or rng.choice(KINDS)
+    if kind in llm_grammar.KINDS:  # whole documents written the way models write them
+        return kind, llm_grammar.document(rng, kind)
     if kind == "class":
         return kind, class_diagram(rng)
     if kind == "component":
