@@ -305,11 +305,17 @@ def c4_diagram(rng: random.Random) -> str:
             lines.append("}")
             depth -= 1
     lines += ["}"] * depth
-    for _ in range(rng.randint(0, 6)):
+    dynamic = rng.random() < 0.15  # C4_Dynamic: Rel_ and RelIndex take an index first
+    for k in range(rng.randint(0, 6)):
         a, b = rng.choice(ids), rng.choice(ids)
         macro = rng.choice(("Rel", "Rel_D", "Rel_Up", "Rel_Back", "Rel_Neighbor", "BiRel",
-                            "Rel_R", "Lay_R", "Lay_D"))
-        if macro.startswith("Lay"):
+                            "Rel_R", "Lay_R", "Lay_D", "Rel_"))
+        if macro == "Rel_":  # a custom arrow, maybe with a technology
+            index = f'"{k}", ' if dynamic else ""
+            techn = rng.choice(("", '"HTTPS", '))
+            lines.append(f'Rel_({index}{a}, {b}, "{_c4_label(rng, "custom")}", {techn}'
+                         f'"{rng.choice(("o-DOWN->>", "-->", "o-RIGHT-o", "+--+"))}")')
+        elif macro.startswith("Lay"):
             lines.append(f"{macro}({a}, {b})")
         else:
             lines.append(f'{macro}({a}, {b}, "{_c4_label(rng, "uses it")}"' +
@@ -319,7 +325,8 @@ def c4_diagram(rng: random.Random) -> str:
                                  "SHOW_FLOATING_LEGEND()", "SHOW_FLOATING_LEGEND()\n"
                                  "Lay_Distance(LEGEND(), e0, 1)")))
     lines.append("@enduml")
-    level = "Component" if any("Component" in line for line in lines) else \
+    level = "Dynamic" if dynamic else "Component" if any("Component" in line
+                                                         for line in lines) else \
         rng.choice(("Container", "Component"))
     lines[1] = ("!include https://raw.githubusercontent.com/plantuml-stdlib/C4-PlantUML/"
                 f"master/C4_{level}.puml")

@@ -34,6 +34,19 @@ CASES = [
     (_C4 + 'Person(p, "Person")\nfooter\nmulti line footer\nend footer\nSystem(s, "Sys")\n'
      'legend right\na legend\nendlegend\nRel(p, s, "uses")\nLAYOUT_WITH_LEGEND()\n@enduml\n',
      2, 1, 0),
+    # labels with line breaks, a custom arrow (Rel_), an argument missing its opening quote
+    ("@startuml\n!include <C4/C4_Component>\n"
+     'Person(p1, "Normal\\nUser", "Descr\\nLine")\n'
+     'Container(c1, "Cont\\nLabel", "techn\\nbreak", "Descr")\n'
+     'Component(c2, "Comp\\nLabel", comp techn\\nwith break", "Descr\\nBreak")\n'
+     'Rel_(p1, c1, "custom\\ndirection", "o-DOWN->>")\n'
+     'Rel_(p1, c2, "custom", "techn\\nLB", "o-RIGHT-o")\n'
+     'Rel(c1, c2, "A label\\nwith breaks", "techn")\n@enduml\n', 3, 3, 0),
+    # C4_Dynamic: Rel_ takes an index first, as RelIndex does
+    ("@startuml\n!include <C4/C4_Dynamic>\n"
+     'Component(a, "From")\nComponent(b, "To")\n'
+     'Rel_("pre1", a, b, "custom dynamic\\nrelation", "o-DOWN->>")\n'
+     'Rel(a, b, "dynamic\\nrelation")\nRelIndex(Index(), a, b, "indexed")\n@enduml\n', 2, 3, 0),
 ]
 
 

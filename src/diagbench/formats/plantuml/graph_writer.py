@@ -8,6 +8,7 @@ C4 diagrams are written with C4-PlantUML's macros and PlantUML's stdlib include.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from diagbench.diagram.graph import Cluster, Entity, GraphDiagram, Note, Relation
 
@@ -114,6 +115,26 @@ def _cluster_open(c: Cluster, kind: str) -> str:
     return f"{keyword} {code}{stereo} {{"
 
 
+def _qualified_for_writing(diagram: GraphDiagram, lines: list[str]) -> GraphDiagram:
+    """A class diagram whose names hold dots (written under `set separator none` or
+    another separator) written under `set separator ::`: relations and notes then name
+    entities by their package path joined with `::` (ids are joined with `.`)."""
+    parents = {c.id: c.parent for c in diagram.clusters}
+    parents.update({e.id: e.parent for e in diagram.entities})
+    if not any("." in _local(x, p) for x, p in parents.items()):
+        return diagram
+    lines.append("set separator ::")
+
+    def ref(x: str) -> str:
+        parent = parents.get(x)
+        return x if not parent else f"{ref(parent)}::{_local(x, parent)}"
+
+    relations = tuple(replace(r, source=ref(r.source), target=ref(r.target))
+                      for r in diagram.relations)
+    notes = tuple(replace(n, targets=tuple(ref(t) for t in n.targets)) for n in diagram.notes)
+    return replace(diagram, relations=relations, notes=notes)
+
+
 def _local(qualified: str, parent: str | None) -> str:
     """A class diagram's name written inside its package: its qualified name (the
     package's and its own, `plantuml.namespaces`) without the package's."""
@@ -199,6 +220,8 @@ def write_graph(diagram: GraphDiagram) -> str:
         lines.append(f"title {diagram.title}")
     if diagram.direction:
         lines.append(f"{diagram.direction} direction")
+    if kind in ("class", "object", "er"):
+        diagram = _qualified_for_writing(diagram, lines)
     pseudo = {e.id: "[*]" for e in diagram.entities if e.kind in ("start", "end")}
     pseudo.update({e.id: e.shape for e in diagram.entities
                    if e.kind in ("history", "deep_history") and e.shape.startswith("[H")})

@@ -40,11 +40,11 @@ class Namespaces:
     keys: dict[Path, str] = field(default_factory=dict)
 
     def key(self, path: Path) -> str:
-        """The id of the node at `path`: its parts joined by the separator (`.` with
-        none), numbered when that names another node already (`set separator none`)."""
+        """The id of the node at `path`: its parts joined by `.` (whatever the separator),
+        numbered when that names another node already (`set separator none`, `::`)."""
         found = self.keys.get(path)
         if found is None:
-            found = base = (self.separator or ".").join(path)
+            found = base = ".".join(path)
             taken = set(self.keys.values())
             n = 1
             while found in taken:
