@@ -23,6 +23,9 @@ _DOMAINS = (
     ("Payment", ("Payment", "PaymentMethod", "Transaction", "Refund")),
     ("Logistics", ("Shipment", "Warehouse", "Carrier", "CollectionPoint")),
 )
+_COMPONENTS = ("[Service {n}] as {alias}", 'component "API {n}" as {alias} <<service>>',
+               'database "DB {n}" as {alias}', 'queue "Queue {n}" as {alias}',
+               '() "REST {n}" as {alias}')
 _TYPES = ("Long", "String", "int", "BigDecimal", "LocalDate", "boolean", "List<Item>")
 
 
@@ -118,17 +121,7 @@ def component_document(rng: random.Random) -> str:
                      f"{keyword} {title.split()[0]} {{")
         for j in range(rng.randint(1, 3)):
             alias = f"c{k}{j}"
-            form = rng.randrange(5)
-            if form == 0:
-                lines.append(f"  [Service {k}{j}] as {alias}")
-            elif form == 1:
-                lines.append(f'  component "API {k}{j}" as {alias} <<service>>')
-            elif form == 2:
-                lines.append(f'  database "DB {k}{j}" as {alias}')
-            elif form == 3:
-                lines.append(f'  queue "Queue {k}{j}" as {alias}')
-            else:
-                lines.append(f'  () "REST {k}{j}" as {alias}')
+            lines.append("  " + rng.choice(_COMPONENTS).format(n=f"{k}{j}", alias=alias))
             refs.append(alias)
         if rng.random() < 0.4 and len(refs) > 1:
             lines.append(f"  {refs[-1]} --> {rng.choice(refs[:-1])} : calls")
