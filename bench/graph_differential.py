@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.graph_corpus import render_statistics
-from tests.graph_grammar import corpus
+from tests.graph_grammar import KINDS, corpus
 
 from diagbench.formats.plantuml.read import read_plantuml
 
@@ -46,8 +46,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--show", type=int, default=3)
+    parser.add_argument("--kinds", default=",".join(KINDS),
+                        help="comma-separated kinds of diagram to generate")
     args = parser.parse_args()
-    diagrams = corpus(args.n, args.seed)
+    diagrams = corpus(args.n, args.seed, tuple(args.kinds.split(",")))
     start = time.perf_counter()
     stats = render_statistics([t for _, t in diagrams], jobs=args.jobs)
     print(f"rendered {len(diagrams)} diagrams in {time.perf_counter() - start:.1f} s")

@@ -59,7 +59,8 @@ def real_diagrams() -> list[RealDiagram]:
 
 
 def render_statistics(sources: list[str], jobs: int = 2) -> list[dict[str, object] | None]:
-    """PlantUML's graph statistics for each source (None where it does not render)."""
+    """PlantUML's graph statistics for each source (None where it does not render, or
+    crashes)."""
     from diagbench.render.graph_stats import graph_statistics, map_c4_includes, mark_graph
     from diagbench.render.plantuml_pipe import PlantUMLEngine
 
@@ -71,5 +72,7 @@ def render_statistics(sources: list[str], jobs: int = 2) -> list[dict[str, objec
             if not result.ok or result.image is None:
                 out.append(None)
                 continue
-            out.append(graph_statistics(result.image.read_text(encoding="utf-8")))
+            stats = graph_statistics(result.image.read_text(encoding="utf-8"))
+            # a crash is drawn as a page of text: no diagram type, nothing drawn
+            out.append(stats if stats["diagram_type"] is not None else None)
         return out

@@ -8,7 +8,8 @@ boundaries `Boundary`, `Enterprise_Boundary`, `System_Boundary`,
 `Deployment_Node`, `Node`, `Node_L`, `Node_R` (clusters with `{`, entities
 without); relations `Rel`, `Rel_U/D/L/R`, `Rel_Up/Down/Left/Right`, `Rel_Back`,
 `Rel_Neighbor`, `Rel_Back_Neighbor`, `Rel_(…, direction)`, the `BiRel*` forms
-(drawn with two heads) and the dynamic `RelIndex*` forms (index first).
+(drawn with two heads) and the dynamic `RelIndex*` forms (index first, as `Rel_` once
+C4_Dynamic is included).
 `Lay_*` only steers the layout: no relation. Named arguments (`$tags="…"`)
 are accepted anywhere. The include lines themselves are preprocessor lines;
 `diagbench.render.graph_stats.map_c4_includes` maps them to PlantUML's stdlib
@@ -29,6 +30,7 @@ _ELEMENT = re.compile(r"^(?P<level>Person|System|Container|Component)(?P<variant
 _BOUNDARY = re.compile(r"^(?:Enterprise_|System_|Container_)?Boundary$")
 _NODE = re.compile(r"^(?:Deployment_Node|Node)(?:_L|_R)?$")
 _REL = re.compile(r"^(?P<bi>Bi)?Rel(?P<index>Index)?(?P<rest>_\w*)?$")
+_DYNAMIC = re.compile(r"^\s*!include\w*\s+\S*C4_Dynamic", re.I)
 
 
 def split_arguments(text: str) -> tuple[list[str], dict[str, str]]:
@@ -129,7 +131,9 @@ def statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
         return i
     assert rel is not None
     rest = rel.group("rest") or ""
-    args = positional[1:] if rel.group("index") else positional
+    # C4_Dynamic's Rel_ takes the index first too (Rel_("1", a, b, label, direction))
+    dynamic = rest == "_" and any(_DYNAMIC.match(before) for before in lines[:i])
+    args = positional[1:] if rel.group("index") or dynamic else positional
     if len(args) < 2:
         builder.error(number, line, f"{macro} needs a source and a target")
         return i

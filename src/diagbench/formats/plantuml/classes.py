@@ -18,7 +18,7 @@ from diagbench.diagram.classes import ClassDiagram
 from diagbench.diagram.graph import Member, MemberFlag, Visibility
 from diagbench.diagram.graph import Relation as GraphRelation
 from diagbench.formats.plantuml.er import parse_column
-from diagbench.formats.plantuml.graph_builder import GraphBuilder, endpoint, stereotypes_of, unquote
+from diagbench.formats.plantuml.graph_builder import GraphBuilder, stereotypes_of, unquote
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w]*$")
 #: (kind, written with the source first) → arrow, for `FIRST arrow SECOND`.
@@ -192,8 +192,9 @@ def statement(builder: GraphBuilder, line: str, number: int, lines: list[str],
         for group, rel in (("ext", "inheritance"), ("impl", "realization")):
             for parent in (m.group(group) or "").split(","):
                 parent = parent.strip()
-                if parent:
-                    pid = endpoint(builder, parent, number, "b")
+                if parent:  # named as a declaration names (in the current package)
+                    pid = builder.entity(unquote(parent), None, None, "", number,
+                                         declared=False, reuse=False)
                     builder.relation(GraphRelation(eid, pid, rel, "single",  # type: ignore[arg-type]
                                               target_head="triangle",
                                               style="dashed" if rel == "realization" else "solid"),

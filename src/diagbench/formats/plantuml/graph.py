@@ -54,14 +54,18 @@ Statement = Callable[["GraphBuilder", str, int, list[str], int], "int | None"]
 _SKIP_BLOCKS = (
     (re.compile(r"^skinparam\b[^{]*\{\s*$", re.I), re.compile(r"^\}\s*$")),
     (re.compile(r"^<style>", re.I), re.compile(r"</style>\s*$", re.I)),
-    (re.compile(r"^(?:legend|header|footer|center\s+header|right\s+footer)\b(?!.*:)[^\n]*$",
-                re.I), re.compile(r"^end\s*(?:legend|header|footer)\s*$", re.I)),
+    # a legend is a block; a header or footer is one only with no text on its line
+    # (`footer text` is a footer of its own, read as ignored)
+    (re.compile(r"^(?:legend(?:\s+(?:top|bottom|left|right|center))*|"
+                r"(?:(?:left|right|center)\s+)?(?:header|footer))\s*$", re.I),
+     re.compile(r"^end\s*(?:legend|header|footer)\s*$", re.I)),
     (re.compile(r"^title\s*$", re.I), re.compile(r"^end\s*title\s*$", re.I)),
     (re.compile(r"^sprite\b.*\{\s*$", re.I), re.compile(r"^\}\s*$")),
 )
 _IGNORED = re.compile(
-    r"^(?:(?:skinparam|hide|show|scale|caption|footer|header|allowmixing|allow_mixing|"
-    r"set\s+namespaceseparator|set\s+separator|sprite|mainframe|newpage|page|skin|"
+    r"^(?:(?:skinparam|hide|show|scale|caption|footer|header|(?:left|right|center)\s+"
+    r"(?:header|footer)|allowmixing|allow_mixing|"
+    r"sprite|mainframe|newpage|page|skin|"
     r"autonumber)\b|legend\s+\w+\s*:|!|'|"
     r"(?:AddElementTag|AddRelTag|AddBoundaryTag|AddPersonTag|AddContainerTag|AddComponentTag|"
     r"AddExternal\w*Tag|AddNodeTag|AddSystemTag|UpdateElementStyle|UpdateRelStyle|"
@@ -98,6 +102,7 @@ _CLUSTER = re.compile(
     r"\s*(?P<stereo>(?:<<[^>]*>>\s*)*)(?:#[\w#:;.]+\s*)?(?:\[\[[^\]]*\]\]\s*)?\{\s*(?P<close>\})?\s*$",
     re.I)
 _TOGETHER = re.compile(r"^together\s*\{\s*$", re.I)
+_SEPARATOR = re.compile(r"^set\s+(?:namespace)?separator\s+(\S+)\s*$", re.I)
 
 
 def _note_text_block(lines: list[str], i: int, builder: GraphBuilder, number: int
@@ -131,6 +136,12 @@ def common_statement(builder: GraphBuilder, line: str, number: int, lines: list[
     if m:
         builder.removed.add(builder.resolve(m.group(1).strip('"[]()')))
         return i
+    m = _SEPARATOR.match(line)
+    if m:
+        if builder.namespaces is not None:
+            value = m.group(1)
+            builder.namespaces.separator = None if value.lower() == "none" else value
+        return i
     if _TOGETHER.match(line):
         builder.open_brace()
         return i
@@ -148,7 +159,7 @@ def common_statement(builder: GraphBuilder, line: str, number: int, lines: list[
             name, alias = alias, name
         stereo = stereotypes_of(m.group("stereo") or "")
         builder.open_cluster(alias or name, name, kind, kw, number, stereo, as_entity)
-        if alias:
+        if alias and builder.namespaces is None:
             builder.aliases[name] = alias
         if m.group("close"):
             builder.close(number, line)

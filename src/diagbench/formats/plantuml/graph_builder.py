@@ -30,6 +30,7 @@ from diagbench.diagram.graph import (
 )
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.plantuml.blocks import Block
+from diagbench.formats.plantuml.namespaces import Namespaces, Path
 
 # ---------------------------------------------------------------------------- links
 
@@ -127,6 +128,9 @@ def link_relation(a: str, b: str, shape: LinkShape, family: str, label: str = ""
 
 # ---------------------------------------------------------------------------- builder
 
+#: the kinds whose names live in PlantUML's namespaces (`plantuml.namespaces`)
+QUALIFIED = ("class", "object", "er")
+
 @dataclass(slots=True)
 class _Entity:
     id: str
@@ -180,6 +184,9 @@ class GraphBuilder:
         self.pseudo: dict[tuple[str | None, int, str], str] = {}
         #: the concurrent region (`--`, `||`) each composite state is in now
         self.region: dict[str | None, int] = {}
+        #: class, object and ER diagrams name their entities and packages in namespaces
+        self.namespaces = Namespaces() if family in QUALIFIED else None
+        self.path_of: dict[str, Path] = {}
 
     # -- diagnostics
     def error(self, number: int, text: str, reason: str) -> None:
@@ -199,6 +206,9 @@ class GraphBuilder:
     def open_cluster(self, cid: str, name: str, kind: ClusterKind, shape: str, number: int,
                      stereotypes: tuple[str, ...] = (), as_entity: EntityKind | None = None,
                      description: str = "") -> None:
+        if self.namespaces is not None:
+            self._open_package(cid, name, kind, shape, number, stereotypes)
+            return
         parent = self.cluster_id
         if parent is not None:
             self.clusters[parent].content += 1
@@ -213,6 +223,29 @@ class GraphBuilder:
                                       description, as_entity)
         self.stack.append(cid)
 
+    def _open_package(self, code: str, name: str, kind: ClusterKind, shape: str, number: int,
+                      stereotypes: tuple[str, ...]) -> None:
+        """A package or namespace of a class diagram: the node its name means (reopened when
+        it exists)."""
+        cid, path = self._locate(code, reuse=False)
+        if cid not in self.clusters:
+            self.entities.pop(cid, None)  # referred to before: now a package
+            self.clusters[cid] = _Cluster(cid, path[-1] if name == code else name, kind, shape,
+                                          number, self._parent_of(path), stereotypes)
+        self.stack.append(cid)
+
+    def _locate(self, code: str, reuse: bool) -> tuple[str, Path]:
+        assert self.namespaces is not None
+        current = self.path_of.get(self.cluster_id or "", ())
+        path = self.namespaces.locate(current, code, reuse)
+        key = self.namespaces.key(path)
+        self.path_of[key] = path
+        return key, path
+
+    def _parent_of(self, path: Path) -> str | None:
+        assert self.namespaces is not None
+        return self.namespaces.key(path[:-1]) if len(path) > 1 else None
+
     def open_brace(self) -> None:
         self.stack.append(None)
 
@@ -223,32 +256,45 @@ class GraphBuilder:
         cid = self.stack.pop()
         if cid is None:
             return
+        if self.namespaces is not None:
+            return  # what a package holds is known at the end (`_drawn_packages`)
         cluster = self.clusters[cid]
-        if cluster.content == 0 and self.family in ("class", "object", "er"):
-            del self.clusters[cid]  # an empty package is not drawn in a class diagram
-        elif cluster.content == 0 and cluster.as_entity is not None:
+        if cluster.content == 0 and cluster.as_entity is not None:
             del self.clusters[cid]
             self.entity(cid, cluster.name, cluster.as_entity, cluster.shape, cluster.line,
                         stereotypes=cluster.stereotypes)
 
     # -- entities
     def resolve(self, ref: str) -> str:
+        if self.namespaces is not None:
+            return self._locate(ref, reuse=True)[0]
         return self.aliases.get(ref, ref)
 
     def entity(self, eid: str, name: str | None = None, kind: EntityKind | None = None,
                shape: str = "", number: int = 0, declared: bool = True,
-               stereotypes: tuple[str, ...] = (), alias: str | None = None) -> str:
-        """Declare (or refer to) an entity; returns its id."""
-        if alias:
+               stereotypes: tuple[str, ...] = (), alias: str | None = None,
+               reuse: bool | None = None) -> str:
+        """Declare (or refer to) an entity; returns its id. In a class diagram a reference
+        (`reuse`, by default when not `declared`) may name an entity of another package."""
+        parent = self.cluster_id
+        if self.namespaces is not None:
+            code = alias or eid
+            eid, path = self._locate(code, not declared if reuse is None else reuse)
+            parent = self._parent_of(path)
+            if name is not None and not alias and name.startswith(code):
+                name = path[-1] + name[len(code):]  # displayed by its last part
+            elif name is None:
+                name = path[-1]
+        elif alias:
             self.aliases[eid] = alias
             eid = alias
-        eid = self.resolve(eid) if not alias else eid
+        if self.namespaces is None:
+            eid = self.resolve(eid) if not alias else eid
         found = self.entities.get(eid)
         if eid in self.clusters and found is None:
             return eid  # a link to a cluster
         if found is None:
-            parent = self.cluster_id
-            if parent is not None:
+            if parent is not None and self.namespaces is None:
                 self.clusters[parent].content += 1
             found = _Entity(eid, name if name is not None else eid,
                             kind or self.default_kind, shape, number, declared, parent=parent)
@@ -295,9 +341,31 @@ class GraphBuilder:
             self.note_ids.add(nid)
         self.notes.append(Note(text, targets, position, nid, self.cluster_id, number))
 
+    def _drawn_packages(self) -> None:
+        """A class diagram's packages as PlantUML draws them: a node named with a
+        separator but never declared is a package of its own; a package holding nothing
+        (no entity, note or package) is not drawn."""
+        assert self.namespaces is not None
+        named: list[tuple[str, int]] = [(e.id, e.line) for e in self.entities.values()]
+        named += [(c.id, c.line) for c in self.clusters.values()]
+        for item, line in named:
+            path = self.path_of.get(item, ())
+            for k in range(len(path) - 1, 0, -1):
+                key = self.namespaces.key(path[:k])
+                if key in self.clusters or key in self.entities:
+                    break
+                self.clusters[key] = _Cluster(key, path[k - 1], "package", "package", line,
+                                              self._parent_of(path[:k]))
+        holding = {e.parent for e in self.entities.values()} | \
+            {n.parent for n in self.notes} | {c.parent for c in self.clusters.values()}
+        for cid in [c for c in self.clusters if c not in holding]:
+            del self.clusters[cid]
+
     def freeze(self, kind: GraphKind) -> GraphDiagram:
         for cid in [c for c in self.stack if c is not None]:
             self.error(self.clusters[cid].line, cid, "block never closed")
+        if self.namespaces is not None:
+            self._drawn_packages()
         members: dict[str, list[str]] = {}
         entities = []
         for e in self.entities.values():
@@ -365,6 +433,7 @@ def endpoint(builder: GraphBuilder, raw: str, number: int, end: str) -> str:
             return ref
         return builder.entity(name, name, "actor", "::", number, declared=False)
     name = unquote(raw)
-    if "::" in name and builder.family in ("class", "object", "er"):
+    separator = builder.namespaces.separator if builder.namespaces else None
+    if "::" in name and builder.family in QUALIFIED and separator != "::":
         name = name.split("::")[0]
     return builder.entity(name, None, None, "", number, declared=False)

@@ -8,6 +8,7 @@ C4 diagrams are written with C4-PlantUML's macros and PlantUML's stdlib include.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from diagbench.diagram.graph import Cluster, Entity, GraphDiagram, Note, Relation
 
@@ -53,6 +54,8 @@ def _declaration(e: Entity, kind: str) -> list[str]:
             args = [e.id, _quoted(e.label), _quoted(e.description)]
         while args and args[-1] == '""':
             args.pop()
+        if macro.endswith("Boundary"):  # an empty boundary, drawn as a box: braces kept
+            return [f"{macro}({', '.join(args[:2])}) {{", "}"]
         return [f"{macro}({', '.join(args)})"]
     if kind == "state":
         if e.kind in ("start", "end"):
@@ -71,8 +74,9 @@ def _declaration(e: Entity, kind: str) -> list[str]:
         if e.kind == "diamond":
             return [f"<> {e.id}"]
         keyword = _CLASS_KEYWORDS.get(e.kind, "class")
-        head = f"{keyword} {_quoted(e.label)} as {e.id}" if e.label != e.id else \
-            f"{keyword} {_ref(e.id)}"
+        code = _local(e.id, e.parent)
+        head = f"{keyword} {_quoted(e.label)} as {code}" if e.label != code else \
+            f"{keyword} {_ref(code)}"
         members = [m.text or (f"{m.name} : {m.type}" if m.type else m.name)
                    for m in (*e.attributes, *e.methods)]
         if e.kind == "map":
@@ -103,11 +107,40 @@ def _cluster_open(c: Cluster, kind: str) -> str:
     if kind in ("class", "object", "er") and keyword not in ("package", "namespace"):
         keyword = "package"
     stereo = "".join(f" <<{s}>>" for s in c.stereotypes)
-    if c.label != c.id or not _IDENTIFIER.match(c.id):
-        if _IDENTIFIER.match(c.id):
-            return f"{keyword} {_quoted(c.label)} as {c.id}{stereo} {{"
-        return f"{keyword} {_quoted(c.id)}{stereo} {{"
-    return f"{keyword} {c.id}{stereo} {{"
+    code = _local(c.id, c.parent) if kind in ("class", "object", "er") else c.id
+    if c.label != code or not _IDENTIFIER.match(code):
+        if _IDENTIFIER.match(code):
+            return f"{keyword} {_quoted(c.label)} as {code}{stereo} {{"
+        return f"{keyword} {_quoted(code)}{stereo} {{"
+    return f"{keyword} {code}{stereo} {{"
+
+
+def _qualified_for_writing(diagram: GraphDiagram, lines: list[str]) -> GraphDiagram:
+    """A class diagram whose names hold dots (written under `set separator none` or
+    another separator) written under `set separator ::`: relations and notes then name
+    entities by their package path joined with `::` (ids are joined with `.`)."""
+    parents = {c.id: c.parent for c in diagram.clusters}
+    parents.update({e.id: e.parent for e in diagram.entities})
+    if not any("." in _local(x, p) for x, p in parents.items()):
+        return diagram
+    lines.append("set separator ::")
+
+    def ref(x: str) -> str:
+        parent = parents.get(x)
+        return x if not parent else f"{ref(parent)}::{_local(x, parent)}"
+
+    relations = tuple(replace(r, source=ref(r.source), target=ref(r.target))
+                      for r in diagram.relations)
+    notes = tuple(replace(n, targets=tuple(ref(t) for t in n.targets)) for n in diagram.notes)
+    return replace(diagram, relations=relations, notes=notes)
+
+
+def _local(qualified: str, parent: str | None) -> str:
+    """A class diagram's name written inside its package: its qualified name (the
+    package's and its own, `plantuml.namespaces`) without the package's."""
+    if parent and qualified.startswith(parent + "."):
+        return qualified[len(parent) + 1:]
+    return qualified
 
 
 _ARROWS = {
@@ -179,12 +212,16 @@ def write_graph(diagram: GraphDiagram) -> str:
     """PlantUML text for `diagram` (one `@startuml` block)."""
     kind = diagram.kind
     lines = ["@startuml" + (f" {diagram.name}" if diagram.name else "")]
-    if kind == "c4":
-        lines.append("!include <C4/C4_Container>")
+    if kind == "c4":  # C4_Component defines the component macros beside the others
+        components = any(e.kind == "component" or e.shape.startswith("Component")
+                         for e in diagram.entities)
+        lines.append(f"!include <C4/C4_{'Component' if components else 'Container'}>")
     if diagram.title:
         lines.append(f"title {diagram.title}")
     if diagram.direction:
         lines.append(f"{diagram.direction} direction")
+    if kind in ("class", "object", "er"):
+        diagram = _qualified_for_writing(diagram, lines)
     pseudo = {e.id: "[*]" for e in diagram.entities if e.kind in ("start", "end")}
     pseudo.update({e.id: e.shape for e in diagram.entities
                    if e.kind in ("history", "deep_history") and e.shape.startswith("[H")})

@@ -3,7 +3,9 @@
 PlantUML tries its sequence-diagram reader first and keeps it when every
 line is a sequence statement; so do we (`parse_sequence` and its
 `guess_kind`): a block with a line the sequence reader refuses goes to
-`plantuml.graph` when that reads every line, as do the other blocks.
+`plantuml.graph` when that reads every line, as do the other blocks. A C4-PlantUML
+sequence diagram is read by the sequence reader, its macros as the statements they stand
+for (`c4_sequence`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterable
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.parsed import Diagram, Parsed
+from diagbench.formats.plantuml.c4_sequence import as_sequence, is_c4_sequence
 
 #: Statements only description and class diagrams accept: a direction inside the arrow
 #: (`-up->`, `.l.>`), a socket end (`-(`, `)-`), or a layout direction (`left to right
@@ -32,7 +35,8 @@ def read_plantuml(text: str) -> list[Parsed[Diagram]]:
     from diagbench.formats.plantuml.graph import parse_graph
     from diagbench.formats.plantuml.sequence import parse_sequence
 
-    sequences = parse_sequence(text)
+    # C4-PlantUML's sequence macros stand for sequence statements (`c4_sequence`)
+    sequences = parse_sequence(as_sequence(text) if is_c4_sequence(text) else text)
     graphs: list[Parsed[GraphDiagram]] | None = None
     out: list[Parsed[Diagram]] = []
     blocks = [m.group(0) for m in _BLOCK.finditer(text)]
