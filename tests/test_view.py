@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -95,7 +96,9 @@ def test_the_static_copy_opens_offline_filters_and_opens_a_sample(runs, browser)
     detail = browser.find_element(By.ID, "detail")
     assert "behavioral/login_flow/2" in detail.text and "[start]" in detail.text
     image = detail.find_element(By.TAG_NAME, "img")
-    assert browser.execute_script("return arguments[0].naturalWidth", image) == 32
+    with Image.open(runs / "sadu" / "dataset" / "SAD" / "behavior" / "Diagram" /
+                    "login_flow.png") as drawn:  # the image asked about, shown as it is
+        assert browser.execute_script("return arguments[0].naturalWidth", image) == drawn.width
 
 
 def test_the_served_page_is_on_loopback_and_loads(runs, browser):
