@@ -38,6 +38,11 @@ _LINK = re.compile(r"(?:\w+@)?(?P<tok>[xo<]?--+[-xo>]|[xo<]?==+[=xo>]|[xo<]?-?\.
 _TEXT_LINK = re.compile(
     r"(?:\w+@)?(?P<l>[<ox])?(?P<open>--|==|-\.)(?![-=.>])\s*(?P<text>[^|\n]*?)\s*"
     r"(?P<close>-{2,}>|-{3,}|={2,}>|={3,}|-?\.+-[xo>]?|-{2,}[ox](?!\w)|={2,}[ox](?!\w))")
+#: A node id Mermaid's lexer reads as a number (its own token) followed by a link
+#: starting with a head (`o`, `x`).
+_NUM_LINK = re.compile(r"\d+(?=[xo](?:--|==|-?\.))")
+#: `:::name` after a node; a `-` in the name goes on only where it starts no link.
+_CLASS_SUFFIX = re.compile(r":::(?:\w|-(?![>\-.]))+")
 _PIPE = re.compile(r"\s*\|(?P<text>[^|]*)\|")
 _SKIP = re.compile(r"^(classDef|class|style|linkStyle|click|accTitle|accDescr|direction)\b")
 _SUBGRAPH = re.compile(r"^subgraph\b\s*(.*)$")
@@ -83,6 +88,9 @@ def _node(text: str, pos: int) -> tuple[str, str | None, EntityKind | None, str,
     if m is None:
         return None
     ident, end = m.group(0), m.end()
+    digits = _NUM_LINK.match(text, pos)
+    if digits and digits.end() < end:  # `10o--o x`: a number, then a link with its head
+        ident, end = digits.group(0), digits.end()
     label: str | None = None
     kind: EntityKind | None = None
     shape = ""
@@ -115,7 +123,7 @@ def _node(text: str, pos: int) -> tuple[str, str | None, EntityKind | None, str,
             start = end + len(opening)
             label, shape = unquote(text[start:close]), opening
             end = close + len(closing)
-    m2 = re.compile(r":::[\w-]+").match(text, end)
+    m2 = _CLASS_SUFFIX.match(text, end)
     if m2:
         end = m2.end()
     return ident, label, kind, shape, end
@@ -206,10 +214,10 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
             m = re.match(r'^([^\s\["]+)\s*\[(.*)\]\s*$', spec)
             if m:
                 ident, title = m.group(1), unquote(m.group(2))
-            elif spec.startswith('"'):
-                ident = title = unquote(spec)
-            else:
-                ident, title = spec or f"subGraph{len(b.clusters)}", spec
+            else:  # a title holding a space is no id: Mermaid makes one up
+                title = unquote(spec)
+                ident = title if title and not re.search(r"\s", title) \
+                    else f"subGraph{len(b.clusters)}"
             b.clusters.append(Cluster(ident, title if title != ident else "", "subgraph",
                                       parent=b.stack[-1] if b.stack else None, line=n))
             b.members[ident] = []

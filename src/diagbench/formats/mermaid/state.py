@@ -2,7 +2,8 @@
 the `[*]` start and end of each scope (one start, one end per composite state or the
 root, as Mermaid draws them), `<<fork>>`/`<<join>>`/`<<choice>>`, composite states
 (clusters, not entities) with their concurrent regions (`--`, drawn as containers of
-their own), transitions and notes."""
+their own), transitions and notes. `state X` alone declares nothing (Mermaid's grammar
+gives it no action): a transition or description does."""
 
 from __future__ import annotations
 
@@ -110,6 +111,8 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
                 states.pop(name, None)
                 stack.append(name)
                 continue
+            if not (m.group("s") or m.group("d") or m.group("desc")):
+                continue  # `state X` alone declares nothing: a transition may
             ident = touch(name, n, False)
             if m.group("s"):
                 states[ident]["kind"] = _KINDS.get(m.group("s").lower(), "state")
