@@ -182,6 +182,9 @@ def mermaid_flowchart(g: _G) -> None:
                 g.use("flow:chain")
             # (named inside another subgraph, a subgraph moves into it: not drawn here)
             b = g.pick(closed if closed and not depth and g.chance(0.2) else ids)
+            if not depth and g.chance(0.05):
+                g.use("flow:link to a subgraph declared later")
+                b = f"sg{len(subgraphs)}"
             if b in subgraphs:
                 g.use("flow:link to subgraph")
             parts.append(_flow_link(g, links))
@@ -296,6 +299,9 @@ def _er_name(g: _G, k: int) -> str:
     if form == 3:
         g.use("er:unicode name")
         return f"Café{k}"
+    if form == 4 and g.chance(0.5):
+        g.use("er:number name")
+        return g.pick((str(k + 2), f"{k}.5"))
     return base.upper() if g.chance(0.5) else base
 
 
@@ -330,6 +336,7 @@ def mermaid_er(g: _G) -> None:
             g.use("er:style statements")
             g.lines.append(g.pick(("  classDef hot fill:#f96", "  %% a comment",
                                    "  accTitle: a title", f"  class {ids[-1].strip(chr(34))} hot",
+                                   f"  class {ids[0].strip(chr(34))} hot, cold",
                                    f"  style {ids[0].strip(chr(34))} fill:#f9f")))
             continue
         if r < 0.5:
@@ -343,7 +350,7 @@ def mermaid_er(g: _G) -> None:
             cls = ""
             if g.chance(0.15):
                 g.use("er:::: class")
-                cls = ":::hot"
+                cls = g.pick((":::hot", ":::hot,cold"))
             form = g.rng.randrange(6)
             attrs = g.rng.sample(_ER_ATTRS, g.rng.randint(1, 4))
             for a in attrs:
@@ -354,11 +361,12 @@ def mermaid_er(g: _G) -> None:
                 g.lines += [f"  {name}{alias}{cls} {{", *(f"    {a}" for a in attrs), "  }"]
             elif form == 3:
                 g.use("er:attributes on one line")
-                g.lines.append(f"  {name}{alias}{cls} {{ {' '.join(attrs)} }}")
+                g.lines.append(f"  {name}{alias}{cls} {{ {' '.join(attrs)} }}" if g.chance(0.5)
+                               else f"  {name}{alias}{cls}{{{' '.join(attrs)}}}")
             elif form == 4:
                 g.use("er:empty block")
-                g.lines.append(f"  {name}{alias}{cls} {{ }}" if g.chance(0.5) else
-                               f"  {name}{alias}{cls} {{\n  }}")
+                g.lines.append(g.pick((f"  {name}{alias}{cls} {{ }}", f"  {name}{alias}{cls}{{}}",
+                                       f"  {name}{alias}{cls} {{\n\n  }}")))
             else:
                 g.use("er:bare entity")
                 g.lines.append(f"  {name}{alias}{cls}")
@@ -415,13 +423,18 @@ def mermaid_state(g: _G) -> None:
         arrow = g.pick((" --> ", " --> ", "-->"))
         if arrow == "-->":
             g.use("state:--> unspaced")
-        g.lines.append(f"{indent}{_state_ref(g, a)}{arrow}{_state_ref(g, b)}{label}")
+        comment = ""
+        if g.chance(0.08):
+            g.use("state:inline %% comment")
+            comment = " %% why"
+        g.lines.append(f"{indent}{_state_ref(g, a)}{arrow}{_state_ref(g, b)}{label}{comment}")
 
     def scope(depth: int, indent: str) -> list[str]:
         names = [f"S{counter[0] + k}" for k in range(g.rng.randint(1, 4))]
-        if g.chance(0.15):
-            g.use("state:dotted name")
-            names[-1] = f"Still.{names[-1]}"
+        if g.chance(0.2):
+            mark = g.pick((".", "/", "_", "é", "'"))
+            g.use(f"state:name with {mark}")
+            names[-1] = f"Still{mark}{names[-1]}"
         counter[0] += len(names) + 1
         if g.chance(0.7):
             g.use("state:[*] start")
@@ -462,9 +475,12 @@ def mermaid_state(g: _G) -> None:
                 g.use(f"state:<<{kind}>>" + (" [[ ]]" if brackets else ""))
                 g.lines.append(f"{indent}state {name} [[{kind}]]" if brackets else
                                f"{indent}state {name} <<{kind}>>")
-            elif form == 5:
+            elif form == 5 and k:  # (declares nothing: the transition below does)
                 g.use("state:state keyword")
                 g.lines.append(f"{indent}state {name}")
+            elif not k:  # every scope declares a state
+                g.use("state:bare id")
+                g.lines.append(f"{indent}{name}")
             if k:
                 transition(indent, names[k - 1], name)
         if g.chance(0.5):

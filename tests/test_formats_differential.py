@@ -139,6 +139,16 @@ def test_mermaid_docs_round_trip():
     ("graph RL\n  subgraph Group 0\n  subgraph Group 0\n  end\n  end\n", (1, 0, 1)),
     ("flowchart LR\n  subgraph One two\n    a\n  end\n  subgraph \"x y\"\n    b\n  end\n",
      (2, 0, 2)),
+    # a state's id and `:::` class end at a `-`; `%%` starts a comment outside a label
+    ("stateDiagram-v2\n  Still/S1 : does things\n  S0:::hot-->Still/S1 %% why\n"
+     "  classDef hot fill:#f96\n", (2, 1, 0)),
+    ("stateDiagram-v2\n  [*] --> S0\n  S0:::hot-->S1 %% why\n  S1-->S2: tight\n"
+     "  S2 --> S3 : a %% b\n  S0 --> [*]\n", (6, 5, 0)),
+    ("stateDiagram-v2\n  state F [[fork]]\n  state J <<join>>\n  [*] --> F\n  F --> A\n"
+     "  F --> B\n  A --> J\n  B --> J\n  note \"free\" as N1\n  J --> C # a comment\n",
+     (6, 6, 0)),
+    ("erDiagram\n  1 ||--|| 2.5 : connects\n  1.5 { string v }\n  A{int x}\n  B{}\n  C:::a,b\n",
+     (6, 1, 0)),
     # `state X` alone declares nothing
     ("stateDiagram-v2\n  state S0\n  S1\n  state S2\n  S2 --> S3\n", (3, 1, 0)),
 ])
