@@ -172,6 +172,9 @@ def mermaid_flowchart(g: _G) -> None:
         a = g.pick(ids)
         parts = [_flow_node(g, a, a not in seen)]
         seen.add(a)
+        if closed and g.chance(0.1):
+            g.use("flow:link from subgraph")
+            parts = [g.pick(closed)]
         if g.chance(0.15):
             g.use("flow:& group")
             b = g.pick(ids)
@@ -180,8 +183,9 @@ def mermaid_flowchart(g: _G) -> None:
         for _ in range(g.pick((0, 1, 1, 1, 2))):
             if len(parts) > 1:
                 g.use("flow:chain")
-            # (named inside another subgraph, a subgraph moves into it: not drawn here)
-            b = g.pick(closed if closed and not depth and g.chance(0.2) else ids)
+            b = g.pick(closed if closed and g.chance(0.2) else ids)
+            if depth and b in closed:
+                g.use("flow:link to subgraph inside another")
             if not depth and g.chance(0.05):
                 g.use("flow:link to a subgraph declared later")
                 b = f"sg{len(subgraphs)}"
@@ -197,8 +201,6 @@ def mermaid_flowchart(g: _G) -> None:
                 seen.add(c)
             parts.append(target)
             seen.add(b)
-        if len(parts) > 1 and parts[0] in closed and g.chance(0.5):
-            g.use("flow:link from subgraph")
         line = " ".join(parts).replace(" \b", "").replace("\b ", "")
         g.lines.append("  " + line + (";" if g.chance(0.1) else ""))
     g.lines += ["  end"] * depth
@@ -321,15 +323,19 @@ def mermaid_er(g: _G) -> None:
     ids = [_er_name(g, k) for k in range(g.rng.randint(2, 6))]
     declared: set[str] = set()
     depth = 0
+    open_: list[str] = []
+    closed: list[str] = []
     for _ in range(g.rng.randint(2, 9)):
         r = g.rng.random()
         if r < 0.1 and depth < 2:
             g.use("er:subgraph" + (" nested" if depth else ""))
-            g.lines.append(f"  subgraph Sg{g.rng.randrange(99)}{depth}")
+            open_.append(f"Sg{g.rng.randrange(99)}{depth}")
+            g.lines.append(f"  subgraph {open_[-1]}")
             depth += 1
             continue
         if r < 0.18 and depth:
             g.lines.append("  end")
+            closed.append(open_.pop())
             depth -= 1
             continue
         if r < 0.23:
@@ -372,6 +378,9 @@ def mermaid_er(g: _G) -> None:
                 g.lines.append(f"  {name}{alias}{cls}")
             continue
         a, b = g.pick(ids), g.pick(ids)
+        if closed and g.chance(0.15):
+            g.use("er:relationship to a subgraph")
+            b = g.pick(closed)
         left, right = _er_card(g, True), _er_card(g, False)
         if g.chance(0.08):
             g.use("er:md parent")
