@@ -203,6 +203,10 @@ def mermaid_flowchart(g: _G) -> None:
             seen.add(b)
         line = " ".join(parts).replace(" \b", "").replace("\b ", "")
         g.lines.append("  " + line + (";" if g.chance(0.1) else ""))
+        named = [p.split("@")[0] for p in parts[1::2] if "@" in p]
+        if named and g.chance(0.5):
+            g.use("flow:edge data")
+            g.lines.append(f"  {g.pick(named)}@{{ {g.pick(('animate: true', 'curve: linear'))} }}")
     g.lines += ["  end"] * depth
 
 
@@ -474,10 +478,7 @@ def mermaid_state(g: _G) -> None:
                     g.use("state:concurrent regions")
                     g.lines.append(f"{indent}  --")
                     everywhere.extend(scope(depth + 1, indent + "  "))
-                g.lines.append(f"{indent}}}")
-                if g.chance(0.2):
-                    g.use("state:composite described")
-                    g.lines.append(f"{indent}{name} : composite text")
+                g.lines.append(f"{indent}}}")  # (described too, Mermaid refuses it)
             elif form == 4:
                 kind = g.pick(("fork", "join", "choice"))
                 brackets = g.chance(0.3)

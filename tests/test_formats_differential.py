@@ -149,6 +149,10 @@ def test_mermaid_docs_round_trip():
      (6, 6, 0)),
     ("erDiagram\n  1 ||--|| 2.5 : connects\n  1.5 { string v }\n  A{int x}\n  B{}\n  C:::a,b\n",
      (6, 1, 0)),
+    # a link's id named after the link is the link's data, not a node; before it, a node
+    ("flowchart LR\n  A e1@--> B\n  e1@{ animate: true }\n", (2, 1, 0)),
+    ("flowchart LR\n  e1@{ animate: true }\n  A e1@--> B\n", (3, 1, 0)),
+    ("flowchart LR\n  A e1@-- text --> B\n  e1@{ curve: linear }\n  B e2@--> e2\n", (3, 2, 0)),
     # `state X` alone declares nothing
     ("stateDiagram-v2\n  state S0\n  S1\n  state S2\n  S2 --> S3\n", (3, 1, 0)),
 ])

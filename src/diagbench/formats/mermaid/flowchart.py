@@ -2,7 +2,8 @@
 (`A --> B --> C`), `&` groups (`A & B --> C`: one link per pair), subgraphs.
 
 Entities are the nodes (a subgraph's id used as a link end is the subgraph, not a
-node); relations the links, except `~~~` (drawn invisible); clusters the subgraphs.
+node; a link's id `e1@-->` named later, `e1@{ animate: true }`, is the link's data);
+relations the links, except `~~~` (drawn invisible); clusters the subgraphs.
 Styling statements (`classDef`, `class`, `style`, `linkStyle`, `click`, `accTitle`,
 `accDescr`) draw nothing and are skipped.
 """
@@ -34,9 +35,10 @@ _ID = re.compile(r"[^\s\[\](){}<>|&;:\"'`=~.-][^\s\[\](){}<>|&;\"'`=~]*?"
                  r"(?=$|[\s\[\](){}<>|&;\"'`=~]|-[-.>ox]|:::|@\{)")
 #: A whole link token as Mermaid's lexer reads it (tried before a link with text:
 #: `A o--o B` is a link, not `o--` + text + `--o`).
-_LINK = re.compile(r"(?:\w+@)?(?P<tok>[xo<]?--+[-xo>]|[xo<]?==+[=xo>]|[xo<]?-?\.+-[xo>]?|~~~+)")
+_LINK = re.compile(r"(?:(?P<eid>\w+)@)?"
+                   r"(?P<tok>[xo<]?--+[-xo>]|[xo<]?==+[=xo>]|[xo<]?-?\.+-[xo>]?|~~~+)")
 _TEXT_LINK = re.compile(
-    r"(?:\w+@)?(?P<l>[<ox])?(?P<open>--|==|-\.)(?![-=.>])\s*(?P<text>[^|\n]*?)\s*"
+    r"(?:(?P<eid>\w+)@)?(?P<l>[<ox])?(?P<open>--|==|-\.)(?![-=.>])\s*(?P<text>[^|\n]*?)\s*"
     r"(?P<close>-{2,}>|-{3,}|={2,}>|={3,}|-?\.+-[xo>]?|-{2,}[ox](?!\w)|={2,}[ox](?!\w))")
 #: A node id Mermaid's lexer reads as a number (its own token) followed by a link
 #: starting with a head (`o`, `x`).
@@ -59,10 +61,13 @@ class _Builder:
         self.owner: dict[str, str] = {}
         self.stack: list[str] = []
         self.hidden: list[tuple[str, int]] = []
+        self.edge_ids: set[str] = set()
         self.diagnostics: list[Diagnostic] = []
 
     def node(self, ident: str, label: str | None, kind: EntityKind | None, shape: str,
              line: int) -> None:
+        if ident in self.edge_ids:
+            return  # `e1@{ animate: true }` after a link `e1@-->`: the link's data, no node
         old = self.nodes.get(ident)
         if old is None:
             self.nodes[ident] = Entity(ident, label or "", kind or "process", shape, line=line)
@@ -182,6 +187,8 @@ def _statement(text: str, b: _Builder, line: int) -> str | None:
         if right_found is None:
             return f"a link without a target: {text[pos:pos + 20]!r}"
         right, pos = right_found
+        if m.group("eid"):
+            b.edge_ids.add(m.group("eid"))
         if "~" in body:  # invisible; a self-loop still hides an earlier one
             b.hidden += [(a, len(b.relations) - 1) for a in left for c in right if a == c]
         else:
