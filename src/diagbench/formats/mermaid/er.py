@@ -276,14 +276,14 @@ class _Parser:
                 continue
             keys = []
             while (key := self.take("key")) is not None:
-                keys.append(key.text.upper())
+                keys.append(key.text)
                 comma = self.peek()
                 if comma is None or comma.text != ",":
                     break
                 self.k += 1
             comment = self.take("comment")
             flags: tuple[MemberFlag, ...] = tuple(
-                f for f in ("pk", "fk", "uk") if f.upper() in keys)
+                f for f in ("pk", "fk", "uk") if f in (k.lower() for k in keys))
             self.entities[owner]["attrs"].append(Member(
                 name.text, type_.text, flags=flags, note=_unquote(comment.text) if comment else "",
                 text=" ".join(x for x in (type_.text, name.text, ", ".join(keys),
