@@ -10,7 +10,7 @@ diagrams using a construct that disagree) and by count, and a few examples.
     .venv/bin/python bench/graph_differential_formats.py --n 10000 --jobs 2
 
 `--n` is split over the kinds by `--mermaid-share` (Mermaid renders are ~10x slower
-than Graphviz's).
+than Graphviz's); `--kinds mermaid/er mermaid/state` draws only those.
 """
 
 from __future__ import annotations
@@ -34,11 +34,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--mermaid-share", type=float, default=0.3)
     parser.add_argument("--show", type=int, default=2)
+    parser.add_argument("--kinds", nargs="*", default=[],
+                        help="only these kinds, as language/kind (e.g. mermaid/er)")
     args = parser.parse_args()
-    mermaid = [k for k in KINDS if k[0] == "mermaid"]
-    others = [k for k in KINDS if k[0] != "mermaid"]
-    counts = {k: round(args.n * args.mermaid_share / len(mermaid)) for k in mermaid}
-    counts.update({k: round(args.n * (1 - args.mermaid_share) / len(others)) for k in others})
+    chosen = [k for k in KINDS if not args.kinds or "/".join(k) in args.kinds]
+    mermaid = [k for k in chosen if k[0] == "mermaid"]
+    others = [k for k in chosen if k[0] != "mermaid"]
+    share = args.mermaid_share if others else 1.0
+    counts = {k: round(args.n * share / len(mermaid)) for k in mermaid}
+    counts.update({k: round(args.n * (1 - share) / len(others)) for k in others})
     generated = corpus(counts, args.seed)
     print(f"generated {len(generated)} diagrams: "
           + ", ".join(f"{lang}/{kind} {n}" for (lang, kind), n in counts.items()))

@@ -56,75 +56,125 @@ def _name(g: _G, k: int) -> str:
 _SHAPES = (("[", "]"), ("(", ")"), ("([", "])"), ("[[", "]]"), ("[(", ")]"), ("((", "))"),
            (">", "]"), ("{", "}"), ("{{", "}}"), ("[/", "/]"), ("[\\", "\\]"), ("[/", "\\]"),
            ("[\\", "/]"), ("(((", ")))"))
+#: Shape names of the `@{ shape: … }` form (Mermaid 11's shape table, short and long).
+_AT_SHAPES = ("rect", "rounded", "stadium", "fr-rect", "cyl", "circle", "diam", "hex", "lean-r",
+              "lean-l", "trap-b", "trap-t", "dbl-circ", "text", "notch-rect", "lin-rect",
+              "sm-circ", "fr-circ", "fork", "hourglass", "brace", "brace-r", "braces", "bolt",
+              "doc", "delay", "das", "lin-cyl", "curv-trap", "div-rect", "tri", "win-pane",
+              "f-circ", "lin-doc", "notch-pent", "flip-tri", "sl-rect", "docs", "st-rect",
+              "bow-rect", "flag", "cross-circ", "tag-doc", "tag-rect", "odd", "card",
+              "decision", "process", "event", "database", "terminal", "subprocess", "comment")
 _FLOW_LINKS = ("-->", "---", "-.->", "-.-", "==>", "===", "<-->", "--o", "--x", "o--o",
-               "x--x", "--->", "<-.->", "<==>", "~~~")
+               "x--x", "--->", "<-.->", "<==>", "~~~", "---->", "-..->", "====>", "-----",
+               "~~~~", "<---", "x-.-x", "o==o")
 
 
 def _flow_node(g: _G, ident: str, fresh: bool) -> str:
     if not fresh or g.chance(0.4):
         return ident
-    form = g.rng.randrange(6)
+    form = g.rng.randrange(8)
     if form == 0:
-        g.use("flow:@{shape}")
-        shape = g.pick(("rect", "rounded", "diam", "circle", "cyl", "hex", "stadium", "doc"))
-        return f'{ident}@{{ shape: {shape}, label: "{ident} x" }}'
+        shape = g.pick(_AT_SHAPES)
+        g.use(f"flow:@{{shape {shape}}}")
+        label = g.pick((f', label: "{ident} x"', "", f", label: '{ident} y'"))
+        return f"{ident}@{{ shape: {shape}{label} }}"
     opening, closing = g.pick(_SHAPES)
     g.use(f"flow:shape {opening}{closing}")
-    label = f'"{ident} (quoted)"' if form == 1 else f"{ident} text"
+    label = (f'"{ident} (quoted)"' if form == 1 else
+             f'"`**{ident}** md`"' if form == 6 else f"{ident} text")
+    if form == 6:
+        g.use("flow:markdown string")
     if form == 2:
         g.use("flow:class suffix")
         return f"{ident}{opening}{label}{closing}:::hot"
     return f"{ident}{opening}{label}{closing}"
 
 
-def _flow_link(g: _G) -> str:
+def _flow_link(g: _G, k: int) -> str:
     link = g.pick(_FLOW_LINKS)
     g.use(f"flow:link {link}")
-    form = g.rng.randrange(4)
-    if form == 0 and link not in ("~~~",):
+    ident = ""
+    if g.chance(0.1) and "~" not in link:
+        g.use("flow:edge id")
+        ident = f"e{k}@"
+    form = g.rng.randrange(5)
+    if form == 0 and "~" not in link:
         g.use("flow:|text|")
-        return f"{link}|says {g.rng.randrange(9)}|"
-    if form == 1 and link in ("-->", "---", "==>", "-.->"):
+        return f"{ident}{link}|says {g.rng.randrange(9)}|"
+    if form == 1 and link in ("-->", "---", "==>", "-.->", "===", "-.-", "--o", "--x"):
         g.use("flow:-- text -->")
-        opening = {"-->": "--", "---": "--", "==>": "==", "-.->": "-."}[link]
-        return f"{opening} text {link}"
-    return link
+        opening = {"=": "==", ".": "-."}.get(link[1], "--")
+        return f"{ident}{opening} text {link}"
+    if form == 2 and not ident:
+        g.use("flow:link unspaced")
+        return f"\b{ident}{link}\b"
+    return f"{ident}{link}"
+
+
+def _flow_id(g: _G, k: int) -> str:
+    form = g.rng.randrange(10)
+    if form == 0:
+        g.use("flow:dotted id")
+        return f"n.{k}"
+    if form == 1:
+        g.use("flow:number id")
+        return str(10 + k)
+    return f"{g.pick(('n', 'A', 'node', 'x', 'Ab_'))}{k}"
 
 
 def mermaid_flowchart(g: _G) -> None:
-    g.lines.append(f"flowchart {g.pick(('TD', 'LR', 'TB', 'RL', 'BT'))}")
-    ids = [f"{g.pick(('n', 'A', 'node', 'x'))}{k}" for k in range(g.rng.randint(2, 8))]
+    g.lines.append(f"{g.pick(('flowchart', 'graph'))} {g.pick(('TD', 'LR', 'TB', 'RL', 'BT'))}")
+    ids = [_flow_id(g, k) for k in range(g.rng.randint(2, 8))]
     seen: set[str] = set()
     depth = 0
     subgraphs: list[str] = []
     open_: list[str] = []
     closed: list[str] = []  # a link to an enclosing subgraph is refused by Mermaid
+    links = 0
     for _ in range(g.rng.randint(2, 10)):
         r = g.rng.random()
         if r < 0.12:
             sid = f"sg{len(subgraphs)}"
-            form = g.rng.randrange(3)
-            g.use("flow:subgraph" + (" nested" if depth else ""))
+            form = g.rng.randrange(5)
+            g.use("flow:subgraph" + (" nested" if depth else "") + f" form {form}")
+            if form == 3:
+                sid = f"Group {len(subgraphs)}"
             g.lines.append(f"  subgraph {sid}" if form == 0 else
                            f'  subgraph {sid} ["Group {sid}"]' if form == 1 else
-                           f"  subgraph {sid}[Group]")
-            subgraphs.append(sid)
+                           f"  subgraph {sid}[Group]" if form == 2 else
+                           f"  subgraph {sid}" if form == 3 else
+                           f'  subgraph {sid} [" "]')
+            if g.chance(0.2):
+                g.use("flow:direction in subgraph")
+                g.lines.append("    direction LR")
+            if form != 3:
+                subgraphs.append(sid)
             open_.append(sid)
             depth += 1
             continue
         if r < 0.22 and depth:
             g.lines.append("  end")
-            closed.append(open_.pop())
+            sid = open_.pop()
+            if sid in subgraphs:
+                closed.append(sid)
             depth -= 1
             continue
-        if r < 0.27:
+        if r < 0.3:
             g.use("flow:style statements")
-            g.lines.append(g.pick(("  classDef hot fill:#f96", "  style n0 fill:#bbf",
-                                   "  linkStyle default stroke:#333", "  %% a comment")))
+            n = g.pick(ids)
+            g.lines.append(g.pick(("  classDef hot fill:#f96", f"  style {n} fill:#bbf",
+                                   "  linkStyle default stroke:#333", "  %% a comment",
+                                   f"  class {n},{g.pick(ids)} hot", f"  click {n} callback",
+                                   f'  click {n} "https://example.com" "tip"',
+                                   f'  click {n} href "https://example.com" _blank',
+                                   "  accTitle: title")))
             continue
         a = g.pick(ids)
         parts = [_flow_node(g, a, a not in seen)]
         seen.add(a)
+        if closed and g.chance(0.1):
+            g.use("flow:link from subgraph")
+            parts = [g.pick(closed)]
         if g.chance(0.15):
             g.use("flow:& group")
             b = g.pick(ids)
@@ -133,14 +183,30 @@ def mermaid_flowchart(g: _G) -> None:
         for _ in range(g.pick((0, 1, 1, 1, 2))):
             if len(parts) > 1:
                 g.use("flow:chain")
-            # (named inside another subgraph, a subgraph moves into it: not drawn here)
-            b = g.pick(closed if closed and not depth and g.chance(0.2) else ids)
+            b = g.pick(closed if closed and g.chance(0.2) else ids)
+            if depth and b in closed:
+                g.use("flow:link to subgraph inside another")
+            if not depth and g.chance(0.05):
+                g.use("flow:link to a subgraph declared later")
+                b = f"sg{len(subgraphs)}"
             if b in subgraphs:
                 g.use("flow:link to subgraph")
-            parts.append(_flow_link(g))
-            parts.append(_flow_node(g, b, b not in seen and b not in subgraphs))
+            parts.append(_flow_link(g, links))
+            links += 1
+            target = _flow_node(g, b, b not in seen and b not in subgraphs)
+            if g.chance(0.1) and b not in subgraphs:
+                g.use("flow:& group target")
+                c = g.pick(ids)
+                target += f" & {_flow_node(g, c, c not in seen)}"
+                seen.add(c)
+            parts.append(target)
             seen.add(b)
-        g.lines.append("  " + " ".join(parts) + (";" if g.chance(0.1) else ""))
+        line = " ".join(parts).replace(" \b", "").replace("\b ", "")
+        g.lines.append("  " + line + (";" if g.chance(0.1) else ""))
+        named = [p.split("@")[0] for p in parts[1::2] if "@" in p]
+        if named and g.chance(0.5):
+            g.use("flow:edge data")
+            g.lines.append(f"  {g.pick(named)}@{{ {g.pick(('animate: true', 'curve: linear'))} }}")
     g.lines += ["  end"] * depth
 
 
@@ -213,114 +279,248 @@ def mermaid_class(g: _G) -> None:
 
 # Mermaid ER -----------------------------------------------------------------------------
 
-_ER_LEFT = ("||", "|o", "}|", "}o", "one", "zero or one", "one or more", "zero or more",
-            "only one", "many(0)", "1+", "0+", "1")
-_ER_RIGHT = ("||", "o|", "|{", "o{", "one", "zero or one", "one or more", "zero or more",
-             "only one", "many(1)", "1+", "0+", "1")
+#: Every cardinality spelling of erDiagram.jison's lexer, left and right of the line
+#: (words in any case; `u` is MD_PARENT, written before a line symbol).
+_ER_CARDS = ("||", "|o", "o|", "}|", "|{", "}o", "o{", "one", "only one", "1", "zero or one",
+             "one or zero", "one or more", "one or many", "1+", "zero or more", "zero or many",
+             "0+", "many", "many(0)", "many(1)")
+_ER_ATTRS = ("int id PK", "string name", 'string email UK "login"', "int owner_id FK",
+             "string[] tags", "decimal(10,2) price", "int a PK, FK", 'int b FK, UK "both"',
+             "type~T~ generic", "*int star", "Date created_at", 'float ratio "a, b"',
+             "varchar(255) title", "string zip-code")
+
+
+def _er_name(g: _G, k: int) -> str:
+    form = g.rng.randrange(10)
+    base = _name(g, k)
+    if form == 0:
+        g.use("er:hyphenated name")
+        return base.upper() + "-ITEM"
+    if form == 1:
+        g.use("er:quoted name")
+        return f'"{base} x"'
+    if form == 2:
+        g.use("er:dotted name")
+        return f"sch.{base.lower()}"
+    if form == 3:
+        g.use("er:unicode name")
+        return f"Café{k}"
+    if form == 4 and g.chance(0.5):
+        g.use("er:number name")
+        return g.pick((str(k + 2), f"{k}.5"))
+    return base.upper() if g.chance(0.5) else base
+
+
+def _er_card(g: _G, left: bool) -> str:
+    card = g.pick(_ER_CARDS)
+    if card[0].isalpha() and g.chance(0.3):
+        g.use("er:card case")
+        card = card.upper() if g.chance(0.5) else card.title()
+    return card
 
 
 def mermaid_er(g: _G) -> None:
     g.lines.append("erDiagram")
-    ids = [_name(g, k).upper() for k in range(g.rng.randint(2, 6))]
     if g.chance(0.15):
-        g.use("er:hyphenated name")
-        ids[0] = ids[0] + "-ITEM"
+        g.use("er:direction")
+        g.lines.append(f"  direction {g.pick(('LR', 'RL', 'TB', 'BT'))}")
+    ids = [_er_name(g, k) for k in range(g.rng.randint(2, 6))]
     declared: set[str] = set()
     depth = 0
-    for _ in range(g.rng.randint(2, 8)):
+    open_: list[str] = []
+    closed: list[str] = []
+    for _ in range(g.rng.randint(2, 9)):
         r = g.rng.random()
         if r < 0.1 and depth < 2:
             g.use("er:subgraph" + (" nested" if depth else ""))
-            g.lines.append(f"  subgraph Sg{g.rng.randrange(99)}{depth}")
+            open_.append(f"Sg{g.rng.randrange(99)}{depth}")
+            g.lines.append(f"  subgraph {open_[-1]}")
             depth += 1
             continue
         if r < 0.18 and depth:
             g.lines.append("  end")
+            closed.append(open_.pop())
             depth -= 1
             continue
-        if r < 0.45:
+        if r < 0.23:
+            g.use("er:style statements")
+            g.lines.append(g.pick(("  classDef hot fill:#f96", "  %% a comment",
+                                   "  accTitle: a title", f"  class {ids[-1].strip(chr(34))} hot",
+                                   f"  class {ids[0].strip(chr(34))} hot, cold",
+                                   f"  style {ids[0].strip(chr(34))} fill:#f9f")))
+            continue
+        if r < 0.5:
             name = g.pick(ids)
             alias = ""
-            if name not in declared and g.chance(0.2):
+            if name not in declared and g.chance(0.3):
                 g.use("er:alias")
-                alias = f'["{name.title()} alias"]'
+                alias = g.pick((f'["{name.strip(chr(34))} alias"]', "[Alias]",
+                                f' [ "{name.strip(chr(34))} spaced" ]'))
             declared.add(name)
-            if g.chance(0.7):
+            cls = ""
+            if g.chance(0.15):
+                g.use("er:::: class")
+                cls = g.pick((":::hot", ":::hot,cold"))
+            form = g.rng.randrange(6)
+            attrs = g.rng.sample(_ER_ATTRS, g.rng.randint(1, 4))
+            for a in attrs:
+                g.use("er:attribute " + ("comment" if '"' in a else "keys" if a.endswith(
+                    ("K", "UK")) else "plain"))
+            if form <= 2:
                 g.use("er:attributes")
-                attrs = ["    int id PK", "    string name", '    string email UK "login"',
-                         "    int owner_id FK", "    string[] tags", "    decimal(10,2) price",
-                         "    int a PK, FK"]
-                g.lines += [f"  {name}{alias} {{", *g.rng.sample(attrs, g.rng.randint(1, 4)),
-                            "  }"]
+                g.lines += [f"  {name}{alias}{cls} {{", *(f"    {a}" for a in attrs), "  }"]
+            elif form == 3:
+                g.use("er:attributes on one line")
+                g.lines.append(f"  {name}{alias}{cls} {{ {' '.join(attrs)} }}" if g.chance(0.5)
+                               else f"  {name}{alias}{cls}{{{' '.join(attrs)}}}")
+            elif form == 4:
+                g.use("er:empty block")
+                g.lines.append(g.pick((f"  {name}{alias}{cls} {{ }}", f"  {name}{alias}{cls}{{}}",
+                                       f"  {name}{alias}{cls} {{\n\n  }}")))
             else:
                 g.use("er:bare entity")
-                g.lines.append(f"  {name}{alias}")
+                g.lines.append(f"  {name}{alias}{cls}")
             continue
         a, b = g.pick(ids), g.pick(ids)
-        left, right = g.pick(_ER_LEFT), g.pick(_ER_RIGHT)
-        words = left[0] not in "|}" or right[-1] not in "|{"
-        body = g.pick(("--", "..", "to", "optionally to")) if words else g.pick(("--", ".."))
+        if closed and g.chance(0.15):
+            g.use("er:relationship to a subgraph")
+            b = g.pick(closed)
+        left, right = _er_card(g, True), _er_card(g, False)
+        if g.chance(0.08):
+            g.use("er:md parent")
+            left = "u"
+        words = left[0].isalnum() or right[0].isalnum()
+        body = g.pick(("--", "..", ".-", "-.", "to", "optionally to")) if words \
+            else g.pick(("--", "..", ".-", "-."))
         g.use("er:words" if words else "er:crow's feet")
         g.use(f"er:{'identifying' if body in ('--', 'to') else 'non-identifying'}")
-        label = g.pick(("places", '"is part of"', '""'))
-        sep = " " if words else ""
+        label = g.pick(("places", '"is part of"', '""', '"has, many"'))
+        spaced = words or g.chance(0.3)
+        if spaced and not words:
+            g.use("er:spaced symbols")
+        sep = " " if spaced else ""
         # Mermaid's lexer reads a "1" as a cardinality only before a name, a digit or a
-        # line symbol right after it
-        left_sep = "" if left == "1" and body[0] in "-." else sep
-        g.lines.append(f"  {a} {left}{left_sep}{body}{sep}{right} {b} : {label}")
+        # line symbol right after it; `u` only before a line symbol
+        left_sep = "" if left in ("1", "u") and body[0] in "-." else sep
+        if left == "u" and body[0] not in "-.":
+            left_sep = sep
+            left = "||"
+        ca = ":::hot" if g.chance(0.1) else ""
+        if ca:
+            g.use("er:::: class on relation")
+        colon = g.pick((" : ", " :", ": "))
+        g.lines.append(f"  {a}{ca} {left}{left_sep}{body}{sep}{right} {b}{colon}{label}")
     g.lines += ["  end"] * depth
 
 
 # Mermaid state --------------------------------------------------------------------------
 
+def _state_ref(g: _G, name: str) -> str:
+    if g.chance(0.08):
+        g.use("state:::: class")
+        return f"{name}:::hot"
+    return name
+
+
 def mermaid_state(g: _G) -> None:
     g.lines.append(g.pick(("stateDiagram-v2", "stateDiagram-v2", "stateDiagram")))
     counter = [0]
+    everywhere: list[str] = []  # states of every scope, for transitions across scopes
+    if g.chance(0.1):
+        g.use("state:direction")
+        g.lines.append(f"  direction {g.pick(('LR', 'TB'))}")
+
+    def transition(indent: str, a: str, b: str) -> None:
+        label = g.pick(("", "", " : go", " : event x", ": tight", " : a: b"))
+        g.use("state:transition" + (" labelled" if label else ""))
+        arrow = g.pick((" --> ", " --> ", "-->"))
+        if arrow == "-->":
+            g.use("state:--> unspaced")
+        comment = ""
+        if g.chance(0.08):
+            g.use("state:inline %% comment")
+            comment = " %% why"
+        g.lines.append(f"{indent}{_state_ref(g, a)}{arrow}{_state_ref(g, b)}{label}{comment}")
 
     def scope(depth: int, indent: str) -> list[str]:
         names = [f"S{counter[0] + k}" for k in range(g.rng.randint(1, 4))]
+        if g.chance(0.2):
+            mark = g.pick((".", "/", "_", "é", "'"))
+            g.use(f"state:name with {mark}")
+            names[-1] = f"Still{mark}{names[-1]}"
         counter[0] += len(names) + 1
         if g.chance(0.7):
             g.use("state:[*] start")
-            g.lines.append(f"{indent}[*] --> {names[0]}")
+            g.lines.append(f"{indent}[*] --> {_state_ref(g, names[0])}")
         for k, name in enumerate(names):
-            form = g.rng.randrange(6)
+            form = g.rng.randrange(9)
             if form == 0:
                 g.use("state:described")
                 g.lines.append(f"{indent}{name} : does things")
+                if g.chance(0.3):
+                    g.use("state:described twice")
+                    g.lines.append(f"{indent}{name}: and more")
             elif form == 1:
                 g.use("state:state as")
                 g.lines.append(f'{indent}state "Long {name}" as {name}')
-            elif form == 2 and depth < 2:
-                g.use("state:composite" + (" nested" if depth else ""))
-                g.lines.append(f"{indent}state {name} {{")
-                scope(depth + 1, indent + "  ")
-                if g.chance(0.3):
+            elif form in (2, 3) and depth < 2:
+                titled = g.chance(0.3)
+                g.use("state:composite" + (" nested" if depth else "") +
+                      (" titled" if titled else ""))
+                g.lines.append(f'{indent}state "Title {name}" as {name} {{' if titled else
+                               f"{indent}state {name} {{")
+                if g.chance(0.15):
+                    g.use("state:direction inside")
+                    g.lines.append(f"{indent}  direction LR")
+                inner = scope(depth + 1, indent + "  ")
+                everywhere.extend(inner)
+                for _ in range(g.pick((0, 0, 1, 2)) if g.chance(0.3) else 0):
                     g.use("state:concurrent regions")
                     g.lines.append(f"{indent}  --")
-                    scope(depth + 1, indent + "  ")
-                g.lines.append(f"{indent}}}")
-            elif form == 3:
+                    everywhere.extend(scope(depth + 1, indent + "  "))
+                g.lines.append(f"{indent}}}")  # (described too, Mermaid refuses it)
+            elif form == 4:
                 kind = g.pick(("fork", "join", "choice"))
-                g.use(f"state:<<{kind}>>")
-                g.lines.append(f"{indent}state {name} <<{kind}>>")
+                brackets = g.chance(0.3)
+                g.use(f"state:<<{kind}>>" + (" [[ ]]" if brackets else ""))
+                g.lines.append(f"{indent}state {name} [[{kind}]]" if brackets else
+                               f"{indent}state {name} <<{kind}>>")
+            elif form == 5 and k:  # (declares nothing: the transition below does)
+                g.use("state:state keyword")
+                g.lines.append(f"{indent}state {name}")
+            elif not k:  # every scope declares a state
+                g.use("state:bare id")
+                g.lines.append(f"{indent}{name}")
             if k:
-                label = f" : {g.pick(('go', 'event x'))}" if g.chance(0.4) else ""
-                g.use("state:transition")
-                g.lines.append(f"{indent}{names[k - 1]} --> {name}{label}")
+                transition(indent, names[k - 1], name)
         if g.chance(0.5):
             g.use("state:[*] end")
-            g.lines.append(f"{indent}{g.pick(names)} --> [*]")
+            g.lines.append(f"{indent}{_state_ref(g, g.pick(names))} --> [*]")
+        if everywhere and g.chance(0.15):
+            g.use("state:transition across scopes")
+            transition(indent, g.pick(names), g.pick(everywhere))
         if g.chance(0.15):
             g.use("state:note")
-            g.lines.append(f"{indent}note right of {g.pick(names)} : a note")
+            g.lines.append(f"{indent}note {g.pick(('right', 'left'))} of {g.pick(names)} : a note")
         if g.chance(0.1):
             g.use("state:note block")
             g.lines += [f"{indent}note left of {g.pick(names)}", f"{indent}  two",
                         f"{indent}  lines", f"{indent}end note"]
+        if g.chance(0.05):
+            g.use("state:floating note")
+            g.lines.append(f'{indent}note "floating" as N{counter[0]}')
+        if g.chance(0.1):
+            g.use("state:style statements")
+            g.lines.append(g.pick((f"{indent}classDef hot fill:#f96",
+                                   f"{indent}class {names[0]} hot",
+                                   f"{indent}style {names[0]} fill:#f9f",
+                                   f"{indent}%% a comment")))
         return names
 
-    scope(0, "  ")
+    everywhere.extend(scope(0, "  "))
+    if g.chance(0.1):
+        g.use("state:hide empty description")
+        g.lines.append("  hide empty description")
     if g.chance(0.15):
         g.use("state:style")
         g.lines += ["  classDef hot fill:#f96", "  class S0 hot"]

@@ -113,6 +113,48 @@ def test_mermaid_docs_round_trip():
     ("erDiagram\n  A ||--o{ A : x\n  A ||--o{ A : y\n  A ||--|{ B : z\n", (2, 2, 0)),
     # `style X` declares X
     ("flowchart LR\n  a --> b\n  style n0 fill:#bbf\n  class n1 hot\n", (3, 1, 0)),
+    # ER read as Mermaid's lexer reads it: names with dots and letters beyond ASCII,
+    # cardinality words in any case, `:::` classes, aliases spaced or quoted
+    ("erDiagram\n  sch.order1:::hot { }\n  Mail0 || optionally to ONE OR ZERO Mail0: \"x\"\n",
+     (2, 1, 0)),
+    ("erDiagram\n  Café1 }o..|| sch.x : has\n  A one or many -. zero or many B : x\n",
+     (4, 2, 0)),
+    ("erDiagram\n  \"L x\"[\"L alias\"] {\n  }\n  DB4 [ \"DB4 spaced\" ] {\n  }\n", (2, 0, 0)),
+    # ... attributes of every form, several on one line, blocks closed on their line
+    ("erDiagram\n  A {\n    int a PK, FK\n    varchar(255) title\n    int b FK, UK \"both\"\n"
+     "  }\n  B 1 to 1 \"C x\" : \"\"\n", (3, 1, 0)),
+    ("erDiagram\n  A[Alias]:::hot { int a PK, FK varchar(255) title Date created_at }\n  B\n",
+     (2, 0, 0)),
+    ("erDiagram\n  A { int id PK string name } B { int x }\n", (2, 0, 0)),
+    ("erDiagram\n  A {\n    type~T~ generic\n    *int star\n  }\n", (1, 0, 0)),
+    # ... a statement needs no line of its own: an unquoted second word is an entity
+    ("erDiagram\n  CUSTOMER ||--o{ ORDER : places order\n", (3, 1, 0)),
+    ("erDiagram\n  class A x hot\n  B\n", (2, 0, 0)),
+    ("erDiagram\n  class A,B hot\n  C\n", (1, 0, 0)),
+    # a `:::` class name ends where a link starts
+    ("flowchart TB\n  a[(a)]:::hot-----x2>x2 text]:::hot\n", (2, 1, 0)),
+    # a number is a token of its own: a link's head after it starts the link
+    ("flowchart LR\n  10o==o10\n  20x-->B\n  a10o==oB\n", (4, 3, 0)),
+    # a subgraph title holding a space is no id: each gets one of its own
+    ("graph RL\n  subgraph Group 0\n  subgraph Group 0\n  end\n  end\n", (1, 0, 1)),
+    ("flowchart LR\n  subgraph One two\n    a\n  end\n  subgraph \"x y\"\n    b\n  end\n",
+     (2, 0, 2)),
+    # a state's id and `:::` class end at a `-`; `%%` starts a comment outside a label
+    ("stateDiagram-v2\n  Still/S1 : does things\n  S0:::hot-->Still/S1 %% why\n"
+     "  classDef hot fill:#f96\n", (2, 1, 0)),
+    ("stateDiagram-v2\n  [*] --> S0\n  S0:::hot-->S1 %% why\n  S1-->S2: tight\n"
+     "  S2 --> S3 : a %% b\n  S0 --> [*]\n", (6, 5, 0)),
+    ("stateDiagram-v2\n  state F [[fork]]\n  state J <<join>>\n  [*] --> F\n  F --> A\n"
+     "  F --> B\n  A --> J\n  B --> J\n  note \"free\" as N1\n  J --> C # a comment\n",
+     (6, 6, 0)),
+    ("erDiagram\n  1 ||--|| 2.5 : connects\n  1.5 { string v }\n  A{int x}\n  B{}\n  C:::a,b\n",
+     (6, 1, 0)),
+    # a link's id named after the link is the link's data, not a node; before it, a node
+    ("flowchart LR\n  A e1@--> B\n  e1@{ animate: true }\n", (2, 1, 0)),
+    ("flowchart LR\n  e1@{ animate: true }\n  A e1@--> B\n", (3, 1, 0)),
+    ("flowchart LR\n  A e1@-- text --> B\n  e1@{ curve: linear }\n  B e2@--> e2\n", (3, 2, 0)),
+    # `state X` alone declares nothing
+    ("stateDiagram-v2\n  state S0\n  S1\n  state S2\n  S2 --> S3\n", (3, 1, 0)),
 ])
 def test_mermaid_differential_cases(source, counts):
     c = read_mermaid(source)[0].diagram.counts()

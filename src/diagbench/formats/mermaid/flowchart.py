@@ -2,7 +2,8 @@
 (`A --> B --> C`), `&` groups (`A & B --> C`: one link per pair), subgraphs.
 
 Entities are the nodes (a subgraph's id used as a link end is the subgraph, not a
-node); relations the links, except `~~~` (drawn invisible); clusters the subgraphs.
+node; a link's id `e1@-->` named later, `e1@{ animate: true }`, is the link's data);
+relations the links, except `~~~` (drawn invisible); clusters the subgraphs.
 Styling statements (`classDef`, `class`, `style`, `linkStyle`, `click`, `accTitle`,
 `accDescr`) draw nothing and are skipped.
 """
@@ -34,10 +35,16 @@ _ID = re.compile(r"[^\s\[\](){}<>|&;:\"'`=~.-][^\s\[\](){}<>|&;\"'`=~]*?"
                  r"(?=$|[\s\[\](){}<>|&;\"'`=~]|-[-.>ox]|:::|@\{)")
 #: A whole link token as Mermaid's lexer reads it (tried before a link with text:
 #: `A o--o B` is a link, not `o--` + text + `--o`).
-_LINK = re.compile(r"(?:\w+@)?(?P<tok>[xo<]?--+[-xo>]|[xo<]?==+[=xo>]|[xo<]?-?\.+-[xo>]?|~~~+)")
+_LINK = re.compile(r"(?:(?P<eid>\w+)@)?"
+                   r"(?P<tok>[xo<]?--+[-xo>]|[xo<]?==+[=xo>]|[xo<]?-?\.+-[xo>]?|~~~+)")
 _TEXT_LINK = re.compile(
-    r"(?:\w+@)?(?P<l>[<ox])?(?P<open>--|==|-\.)(?![-=.>])\s*(?P<text>[^|\n]*?)\s*"
+    r"(?:(?P<eid>\w+)@)?(?P<l>[<ox])?(?P<open>--|==|-\.)(?![-=.>])\s*(?P<text>[^|\n]*?)\s*"
     r"(?P<close>-{2,}>|-{3,}|={2,}>|={3,}|-?\.+-[xo>]?|-{2,}[ox](?!\w)|={2,}[ox](?!\w))")
+#: A node id Mermaid's lexer reads as a number (its own token) followed by a link
+#: starting with a head (`o`, `x`).
+_NUM_LINK = re.compile(r"\d+(?=[xo](?:--|==|-?\.))")
+#: `:::name` after a node; a `-` in the name goes on only where it starts no link.
+_CLASS_SUFFIX = re.compile(r":::(?:\w|-(?![>\-.]))+")
 _PIPE = re.compile(r"\s*\|(?P<text>[^|]*)\|")
 _SKIP = re.compile(r"^(classDef|class|style|linkStyle|click|accTitle|accDescr|direction)\b")
 _SUBGRAPH = re.compile(r"^subgraph\b\s*(.*)$")
@@ -54,10 +61,13 @@ class _Builder:
         self.owner: dict[str, str] = {}
         self.stack: list[str] = []
         self.hidden: list[tuple[str, int]] = []
+        self.edge_ids: set[str] = set()
         self.diagnostics: list[Diagnostic] = []
 
     def node(self, ident: str, label: str | None, kind: EntityKind | None, shape: str,
              line: int) -> None:
+        if ident in self.edge_ids:
+            return  # `e1@{ animate: true }` after a link `e1@-->`: the link's data, no node
         old = self.nodes.get(ident)
         if old is None:
             self.nodes[ident] = Entity(ident, label or "", kind or "process", shape, line=line)
@@ -83,6 +93,9 @@ def _node(text: str, pos: int) -> tuple[str, str | None, EntityKind | None, str,
     if m is None:
         return None
     ident, end = m.group(0), m.end()
+    digits = _NUM_LINK.match(text, pos)
+    if digits and digits.end() < end:  # `10o--o x`: a number, then a link with its head
+        ident, end = digits.group(0), digits.end()
     label: str | None = None
     kind: EntityKind | None = None
     shape = ""
@@ -115,7 +128,7 @@ def _node(text: str, pos: int) -> tuple[str, str | None, EntityKind | None, str,
             start = end + len(opening)
             label, shape = unquote(text[start:close]), opening
             end = close + len(closing)
-    m2 = re.compile(r":::[\w-]+").match(text, end)
+    m2 = _CLASS_SUFFIX.match(text, end)
     if m2:
         end = m2.end()
     return ident, label, kind, shape, end
@@ -174,6 +187,8 @@ def _statement(text: str, b: _Builder, line: int) -> str | None:
         if right_found is None:
             return f"a link without a target: {text[pos:pos + 20]!r}"
         right, pos = right_found
+        if m.group("eid"):
+            b.edge_ids.add(m.group("eid"))
         if "~" in body:  # invisible; a self-loop still hides an earlier one
             b.hidden += [(a, len(b.relations) - 1) for a in left for c in right if a == c]
         else:
@@ -206,10 +221,10 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
             m = re.match(r'^([^\s\["]+)\s*\[(.*)\]\s*$', spec)
             if m:
                 ident, title = m.group(1), unquote(m.group(2))
-            elif spec.startswith('"'):
-                ident = title = unquote(spec)
-            else:
-                ident, title = spec or f"subGraph{len(b.clusters)}", spec
+            else:  # a title holding a space is no id: Mermaid makes one up
+                title = unquote(spec)
+                ident = title if title and not re.search(r"\s", title) \
+                    else f"subGraph{len(b.clusters)}"
             b.clusters.append(Cluster(ident, title if title != ident else "", "subgraph",
                                       parent=b.stack[-1] if b.stack else None, line=n))
             b.members[ident] = []

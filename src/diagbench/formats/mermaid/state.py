@@ -2,7 +2,8 @@
 the `[*]` start and end of each scope (one start, one end per composite state or the
 root, as Mermaid draws them), `<<fork>>`/`<<join>>`/`<<choice>>`, composite states
 (clusters, not entities) with their concurrent regions (`--`, drawn as containers of
-their own), transitions and notes."""
+their own), transitions and notes. `state X` alone declares nothing (Mermaid's grammar
+gives it no action): a transition or description does."""
 
 from __future__ import annotations
 
@@ -12,13 +13,21 @@ from diagbench.diagram.graph import Cluster, Entity, EntityKind, GraphDiagram, N
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.mermaid import one_self_loop, statements, unquote
 
-_NAME = r"\[\*\]|[\w.$-]+"
-_TRANS = re.compile(rf"^(?P<a>{_NAME})(?::::[\w-]+)?\s*-->\s*(?P<b>{_NAME})(?::::[\w-]+)?"
+#: A state id as Mermaid's lexer reads it: anything up to a colon, space, `-` or `{`.
+_ID = r"[^:\s\-{}\"]+"
+_NAME = rf"\[\*\]|{_ID}"
+_TRANS = re.compile(rf"^(?P<a>{_NAME}?)(?::::{_ID})?\s*-->\s*(?P<b>{_NAME}?)(?::::{_ID})?"
                     r"\s*(?::\s*(?P<label>.*))?$")
-_STATE = re.compile(r'^state\s+(?:"(?P<d>[^"]*)"\s+as\s+)?(?P<n>[\w.$-]+)\s*'
-                    r"(?:<<(?P<s>\w+)>>)?\s*(?P<open>\{)?\s*(?::\s*(?P<desc>.*))?$")
-_DESC = re.compile(r"^(?P<n>[\w.$-]+)\s*:\s*(?P<d>.*)$")
-_NOTE = re.compile(r"^note\s+(?P<p>left|right)\s+of\s+(?P<n>[\w.$-]+)\s*(?::\s*(?P<t>.*))?$")
+_STATE = re.compile(rf'^state\s+(?:"(?P<d>[^"]*)"\s+as\s+)?(?P<n>{_ID}?)\s*'
+                    r"(?:<<(?P<s>\w+)>>|\[\[(?P<s2>\w+)\]\])?\s*(?P<open>\{)?\s*"
+                    r"(?::\s*(?P<desc>.*))?$")
+_DESC = re.compile(rf"^(?P<n>{_ID})\s*:\s*(?P<d>.*)$")
+_NOTE = re.compile(rf"^note\s+(?P<p>left|right)\s+of\s+(?P<n>{_ID})\s*(?::\s*(?P<t>.*))?$")
+_FLOATING_NOTE = re.compile(r'^note\s+"[^"]*"\s+as\s+\S+$')
+#: A comment: `%%` anywhere before a description's colon (a `:::` class is no
+#: colon), `#` where a token starts.
+_COMMENT = re.compile(r'^(?P<code>(?:"[^"]*"|:::|[^:%#"]|%(?!%)|(?<=\S)#)*?)\s*'
+                      r"(?:%%|(?<!\S)#)(?!\{)")
 _SKIP = re.compile(r"^(classDef|class|style|direction|accTitle|accDescr|hide)\b")
 _KINDS: dict[str, EntityKind] = {"fork": "fork", "join": "join", "choice": "choice"}
 
@@ -62,6 +71,13 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
             else:
                 note_of[3].append(text)
             continue
+        comment = _COMMENT.match(text)
+        if comment:
+            text = comment.group("code")
+            if not text:
+                continue
+        if _FLOATING_NOTE.match(text):
+            continue  # a note of no state: Mermaid's grammar keeps it nowhere
         if text == "}":
             if stack:
                 top = stack.pop()
@@ -110,9 +126,12 @@ def read(lines: list[str], first: int, header: str) -> tuple[GraphDiagram, list[
                 states.pop(name, None)
                 stack.append(name)
                 continue
+            kind = m.group("s") or m.group("s2")
+            if not (kind or m.group("d") or m.group("desc")):
+                continue  # `state X` alone declares nothing: a transition may
             ident = touch(name, n, False)
-            if m.group("s"):
-                states[ident]["kind"] = _KINDS.get(m.group("s").lower(), "state")
+            if kind:
+                states[ident]["kind"] = _KINDS.get(kind.lower(), "state")
             if m.group("d"):
                 states[ident]["name"] = m.group("d")
             if m.group("desc"):
