@@ -51,15 +51,19 @@ class FakeServer:
     "malformed", "400". A successful answer is `reply(prompt)`, by default "echo: PROMPT".
     Gemini's answers report `thoughts` thinking tokens apart from the answer's 7 (Gemini's
     usage); a Gemini thinking setting it would refuse — a budget and a level together, or
-    a level it does not know — is answered 400, as Gemini answers it.
+    a level it does not know — is answered 400, as Gemini answers it. With `thinking`,
+    each answer also carries the model's thinking `thinking(prompt)` in the provider's own
+    field: OpenAI-compatible `reasoning_content`, an Anthropic `thinking` block, a Gemini
+    part marked `thought`.
     """
 
     def __init__(self, script: list[str] | None = None, slow_seconds: float = 3.0,
                  reply: Callable[[str], str] = lambda prompt: f"echo: {prompt}",
-                 thoughts: int = 0) -> None:
+                 thoughts: int = 0, thinking: Callable[[str], str] | None = None) -> None:
         self.script = list(script or [])
         self.reply = reply
         self.thoughts = thoughts
+        self.thinking = thinking
         self.on_body: Callable[[dict], None] = lambda body: None  # seen before `reply`
         self.slow_seconds = slow_seconds
         self.requests: list[dict] = []
@@ -166,13 +170,17 @@ class FakeServer:
             return json.dumps({
                 "id": "msg_1", "type": "message", "role": "assistant",
                 "model": body["model"] + "-served", "stop_reason": "end_turn",
-                "content": [{"type": "text", "text": self.reply(text)}],
+                "content": ([{"type": "thinking", "thinking": self.thinking(text),
+                              "signature": "sig"}] if self.thinking else [])
+                + [{"type": "text", "text": self.reply(text)}],
                 "usage": {"input_tokens": 11, "output_tokens": 7}}).encode()
         if ":generateContent" in path:  # Gemini
             parts = body["contents"][-1]["parts"]
             text = next(p["text"] for p in parts if "text" in p)
             return json.dumps({
-                "candidates": [{"content": {"role": "model", "parts": [{"text": self.reply(text)}]},
+                "candidates": [{"content": {"role": "model", "parts": (
+                    [{"text": self.thinking(text), "thought": True}] if self.thinking else [])
+                    + [{"text": self.reply(text)}]},
                                 "finishReason": "STOP", "index": 0}],
                 "usageMetadata": {"promptTokenCount": 11, "candidatesTokenCount": 7,
                                   "thoughtsTokenCount": self.thoughts,
@@ -185,7 +193,9 @@ class FakeServer:
             "id": "chatcmpl-1", "object": "chat.completion", "created": 0,
             "model": body["model"] + "-served",
             "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": self.reply(text)}}],
+                         "message": {"role": "assistant", "content": self.reply(text)}
+                         | ({"reasoning_content": self.thinking(text)} if self.thinking
+                            else {})}],
             "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
         }).encode()
 

@@ -182,3 +182,38 @@ def test_import_sadu_names_the_broken_file_and_imports_the_rest(sadu, tmp_path):
             assert victim.name in result.stderr
         rows = (out / "questions.jsonl").read_text(encoding="utf-8").splitlines()
         assert rows  # the other diagrams' questions are imported
+
+
+#: Per benchmark: how a small data set is made (the SADU-shaped import for archqa), the
+#: JSON-lines files of it a run reads, and the offline model that answers.
+DATA_SETS = {
+    "archqa": (None, ("questions.jsonl", "annotations.jsonl"), "baseline:blind"),
+    "prior-bias": (("build", "prior-bias", "--per-cell", "1", "--scale", "1"),
+                   ("manifest.jsonl",), "baseline:prior"),
+    "structure": (("build", "structure", "--model", "baseline:synth", "--per-category", "1",
+                   "--categories", "class"), ("samples.jsonl", "tasks.jsonl"),
+                  "baseline:synth"),
+}
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("name", DATA_SETS)
+def test_eval_refuses_a_broken_data_set_by_file_and_line(name, sadu, tmp_path, monkeypatch):
+    import shutil
+
+    monkeypatch.setenv("DIAGBENCH_CACHE", str(tmp_path / "cache.sqlite"))
+    build, files, model = DATA_SETS[name]
+    good = sadu[1] if build is None else tmp_path / "good"
+    if build is not None:
+        done = CliRunner().invoke(cli, ["--quiet", *build, "--out", str(good)])
+        assert done.exit_code == 0, done.output
+    rng = random.Random(f"fuzz:data:{name}")
+    for n in range(sized(4, 40)):
+        data = tmp_path / f"data{n}"
+        shutil.copytree(good, data)
+        victim = data / files[n % len(files)]
+        victim.write_text(mutate_jsonl(victim.read_text(encoding="utf-8"), rng),
+                          encoding="utf-8")
+        result = CliRunner().invoke(cli, ["--quiet", "eval", name, "--data", str(data),
+                                          "--model", model, "--out", str(tmp_path / f"r{n}")])
+        _clear(result, victim.read_text(encoding="utf-8"))

@@ -48,12 +48,13 @@ class Answer:
     cached: bool | None = None
     finish_reason: str | None = None
     served_model: str | None = None
+    reasoning: str | None = None  # a reasoning model's thinking, never part of `text`
 
     @classmethod
     def from_record(cls, ident: str, record: ResponseRecord) -> Answer:
         r = record.response
         return cls(ident, "ok" if r.status == "ok" else "call_error", r.text, r.error, r.usage,
-                   r.latency, record.cached, r.finish_reason, r.served_model)
+                   r.latency, record.cached, r.finish_reason, r.served_model, r.reasoning)
 
 
 def ask_model(asks: list[Ask], settings: ModelSettings, out: Path, max_connections: int = 8,

@@ -116,6 +116,11 @@ class Replayed:
         answer = self.answers.get(model, {}).get(ident)
         return answer.text if answer else None
 
+    def reasoning(self, model: str, ident: str) -> str | None:
+        """The thinking `model` gave apart from its answer to the ask `ident`."""
+        answer = self.answers.get(model, {}).get(ident)
+        return answer.reasoning if answer else None
+
 
 def replayed(bench: Benchmark[Any, Any], run: Path) -> Replayed:
     """The run `run` of `bench` read back (no model is called)."""

@@ -7,6 +7,7 @@ import time
 
 import anthropic
 
+from diagbench.models.reasoning import joined
 from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response, Usage
 from diagbench.models.retry import sdk_errors
@@ -45,6 +46,8 @@ class AnthropicMessages:
         with sdk_errors(anthropic):
             message = await self.client.messages.create(**params)
         text = "".join(block.text for block in message.content if block.type == "text")
-        return Response("ok", text=text, finish_reason=message.stop_reason,
+        thinking = joined(*(block.thinking for block in message.content
+                            if block.type == "thinking"))
+        return Response("ok", text=text, reasoning=thinking, finish_reason=message.stop_reason,
                         usage=Usage(message.usage.input_tokens, message.usage.output_tokens),
                         latency=time.perf_counter() - start, served_model=message.model)

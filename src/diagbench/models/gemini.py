@@ -7,6 +7,7 @@ import time
 from google import genai
 from google.genai import errors, types
 
+from diagbench.models.reasoning import joined
 from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response, Usage
 from diagbench.models.retry import CallError, parse_retry_after, retryable_status
@@ -75,8 +76,10 @@ class GeminiGenerate:
             raise
         usage = reply.usage_metadata
         candidate = reply.candidates[0] if reply.candidates else None
+        parts = (candidate.content.parts or []) if candidate and candidate.content else []
         return Response(
             "ok", text=reply.text or "",
+            reasoning=joined(*(p.text for p in parts if p.thought)),
             finish_reason=str(candidate.finish_reason.value) if candidate and
             candidate.finish_reason else None,
             usage=Usage(usage.prompt_token_count or 0,

@@ -16,6 +16,7 @@ from typing import Any
 import openai
 from openai._models import FinalRequestOptions
 
+from diagbench.models.reasoning import joined, split_thinking
 from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response, Usage
 from diagbench.models.retry import CallError, sdk_errors
@@ -107,8 +108,12 @@ class OpenAICompatible:
             raise CallError("response has no choices", False)
         choice, usage = choices[0], completion.get("usage")
         details = usage.get("completion_tokens_details") if usage else None
+        message = choice.get("message") or {}
+        text, thinking = split_thinking(message.get("content") or "")
         return Response(
-            "ok", text=(choice.get("message") or {}).get("content") or "",
+            "ok", text=text,
+            reasoning=joined(message.get("reasoning_content"), message.get("reasoning"),
+                             thinking),
             finish_reason=choice.get("finish_reason"),
             usage=Usage(usage.get("prompt_tokens") if usage else 0,
                         usage.get("completion_tokens") if usage else 0,

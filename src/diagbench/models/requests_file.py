@@ -28,6 +28,9 @@ def read_requests(path: Path, settings: ModelSettings, limit: int | None,
         try:
             item = json.loads(line)
             prompt, images = item["prompt"], item.get("images", [])
+            if not isinstance(prompt, str) or not isinstance(images, list) \
+                    or not all(isinstance(i, str) for i in images):
+                raise TypeError("the prompt is text and images a list of paths")
             parts = tuple(settings.image(path.parent / image) for image in images)
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise RequestFileError(f"{path}:{number}: not a request object ({exc})") from None

@@ -19,7 +19,9 @@ class Usage:
 
 @dataclass(slots=True)
 class Response:
-    """`status` is "ok" or "error"; an error keeps its reason and never has text."""
+    """`status` is "ok" or "error"; an error keeps its reason and never has text.
+    `reasoning` is a reasoning model's thinking, kept apart from the answer `text`
+    (`diagbench.models.reasoning`)."""
 
     status: str
     text: str | None = None
@@ -29,6 +31,7 @@ class Response:
     served_model: str | None = None
     error: str | None = None
     attempts: int = 1
+    reasoning: str | None = None
 
     @classmethod
     def failed(cls, reason: str, attempts: int, latency: float) -> Response:

@@ -83,7 +83,8 @@ def explain(annotation: Annotation, question: Question, computed: Computed) -> s
     if sub == "entities_have_more_than_one_relations":
         return _degree_rule(annotation, published)
     if sub in ("relation_source", "relation_target", "relation_statement") and \
-            isinstance(published, list) and sorted(set(published)) == ours:
+            isinstance(published, list) and all(isinstance(p, str) for p in published) \
+            and sorted(set(published)) == ours:
         return ("duplicate in the published answer: two relations join the same pair, "
                 "and the gold lists the name twice")
     if sub == "which_relation_has_certain_label" and isinstance(published, list) and \
@@ -185,8 +186,8 @@ def sadu_question(annotation: Annotation, qa: dict, number: int, path: Path
     difference from the recomputed answer (None when they agree)."""
     try:
         subtype, text, gold = qa["metadata"]["sub_type"], qa["question"], qa["answer"]
-        if not isinstance(text, str):
-            raise TypeError("question")
+        if not isinstance(text, str) or not isinstance(subtype, str):
+            raise TypeError("question and subtype are text")
     except (KeyError, TypeError):
         raise DataError(f"{path}: question {number}: not a SADU question") from None
     if subtype not in SUBTYPES:

@@ -33,7 +33,8 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
     for model, scores in back.scores.items():
         for s in scores:
             ask = back.ask(s.id)
-            yield _view(bench.name, s, ask.prompt, ask.image, back.text(model, s.id))
+            yield _view(bench.name, s, ask.prompt, ask.image, back.text(model, s.id),
+                        back.reasoning(model, s.id))
 
 
 def _logged(bench: Benchmark, run: Path, manifest: Mapping) -> Iterator[SampleView]:
@@ -62,11 +63,11 @@ def _logged(bench: Benchmark, run: Path, manifest: Mapping) -> Iterator[SampleVi
 
 
 def _view(benchmark: str, s: ArchQAScore, prompt: str, image: Path | None,
-          answer: str | None) -> SampleView:
+          answer: str | None, reasoning: str | None = None) -> SampleView:
     return SampleView(
         benchmark, s.model, s.id, s.subtype, s.family, s.status, prompt, image, answer,
         as_text(s.answer), as_text(s.gold), correct=s.correct,
         parts={"where": s.where, "read as": s.prediction, "difficulty": s.difficulty,
                "scorer": s.scorer, "judge": s.judge, "judge note": s.judge_note,
                "notes": list(s.notes)},
-        error=s.error)
+        error=s.error, reasoning=reasoning)

@@ -34,7 +34,8 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
                        "normalizations": list(record.normalizations)},
                 error=record.error or record.render_error or result.get("error"),
                 prediction_image=Path(record.rendered) if record.rendered else None,
-                differences=tuple(result.get("differences", ())))
+                differences=tuple(result.get("differences", ())),
+                reasoning=back.reasoning(model, record.name))
 
 
 def _text(path: Path | None) -> str | None:

@@ -29,4 +29,4 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
                 parts={"scale": s.scale, "read as": s.parse, "class names answer": names,
                        "class names read": list(s.names) if s.names is not None else None,
                        "names exact match": s.em},
-                error=s.error)
+                error=s.error, reasoning=back.reasoning(model, ident))

@@ -26,4 +26,5 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
                 bench.name, model, s.id, s.task, s.category, s.status, ask.prompt, ask.image,
                 back.text(model, s.id), as_text(s.predicted), as_text(s.gold),
                 correct=s.correct, score=s.score,
-                parts={k: v for k, v in parts.items() if v is not None}, error=s.error)
+                parts={k: v for k, v in parts.items() if v is not None}, error=s.error,
+                reasoning=back.reasoning(model, s.id))
