@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from pathlib import Path
 
 import pytest
@@ -226,11 +225,18 @@ def test_a_worker_that_times_out_or_dies_is_replaced(tmp_path: Path):
     # is killed
     assert worker.ask(job, 0.001) == {"ok": False, "error": "timed out after 0.001 s"}
     assert worker.process is None
-    # killed while it works (here: while it imports RDKit): the job says so
-    timer = threading.Timer(0.2, lambda: worker.process and worker.process.kill())
-    timer.start()
+    # killed while it works (here, deterministically: as soon as it is started, before
+    # it can answer): the job says so
+    start = worker._start
+
+    def killed_at_once():
+        process = start()
+        process.kill()
+        return process
+
+    worker._start = killed_at_once  # type: ignore[method-assign]
     answer = worker.ask(job, 60.0)
-    timer.join()
+    worker._start = start  # type: ignore[method-assign]
     assert answer == {"ok": False, "error": "the RDKit worker died (exit -9)"}
     # and the next job gets a fresh worker
     assert worker.ask(job, 60.0) == {"ok": True}
