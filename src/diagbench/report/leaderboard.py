@@ -1,6 +1,6 @@
 """The leaderboard across runs (`diagbench leaderboard`): its records and how it is
-written (Markdown, CSV, HTML, JSON). Which runs and figures it holds is gathered by
-`diagbench.benchmarks.leaderboard`."""
+written (Markdown, CSV, HTML, JSON). It is given its figures (each benchmark's
+`Headline`s); it reads no run itself."""
 
 from __future__ import annotations
 
