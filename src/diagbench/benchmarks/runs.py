@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -106,6 +106,12 @@ class Replayed:
     asks: Mapping[str, Ask]
     answers: Mapping[str, Mapping[str, Answer]]
     scores: Mapping[str, list[Any]]
+
+    def each(self) -> Iterator[tuple[str, Any]]:
+        """(model, score record) of every model's records, in order."""
+        for model, records in self.scores.items():
+            for record in records:
+                yield model, record
 
     def ask(self, ident: str) -> Ask:
         """The ask `ident` (an empty one where the data no longer has it)."""

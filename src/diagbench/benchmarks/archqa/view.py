@@ -30,11 +30,10 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
     from diagbench.benchmarks.runs import replayed
 
     back = replayed(bench, run)
-    for model, scores in back.scores.items():
-        for s in scores:
-            ask = back.ask(s.id)
-            yield _view(bench.name, s, ask.prompt, ask.image, back.text(model, s.id),
-                        back.reasoning(model, s.id))
+    for model, s in back.each():
+        ask = back.ask(s.id)
+        yield _view(bench.name, s, ask.prompt, ask.image, back.text(model, s.id),
+                    back.reasoning(model, s.id))
 
 
 def _logged(bench: Benchmark, run: Path, manifest: Mapping) -> Iterator[SampleView]:

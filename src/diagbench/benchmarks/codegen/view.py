@@ -17,15 +17,14 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
     from diagbench.benchmarks.runs import model_dir, replayed
 
     back = replayed(bench, run)
-    for model, scores in back.scores.items():
-        for s in scores:
-            ask = back.ask(s.id)
-            code = model_dir(run, model) / s.code if s.code else None
-            yield SampleView(
-                bench.name, model, s.id, s.prompting, s.category, s.status, ask.prompt,
-                ask.image, back.text(model, s.id),
-                code.read_text(encoding="utf-8") if code and code.is_file() else None, None,
-                correct=s.valid, parts={"language": s.language, "complexity": s.complexity,
-                                        "length": s.length, "measure": s.measure,
-                                        "fenced": s.fenced},
-                error=s.error, reasoning=back.reasoning(model, s.id))
+    for model, s in back.each():
+        ask = back.ask(s.id)
+        code = model_dir(run, model) / s.code if s.code else None
+        yield SampleView(
+            bench.name, model, s.id, s.prompting, s.category, s.status, ask.prompt,
+            ask.image, back.text(model, s.id),
+            code.read_text(encoding="utf-8") if code and code.is_file() else None, None,
+            correct=s.valid, parts={"language": s.language, "complexity": s.complexity,
+                                    "length": s.length, "measure": s.measure,
+                                    "fenced": s.fenced},
+            error=s.error, reasoning=back.reasoning(model, s.id))

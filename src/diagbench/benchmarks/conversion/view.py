@@ -19,23 +19,22 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
 
     back = replayed(bench, run)
     gold = {s.name: s.gold for s in back.data.samples}
-    for model, scores in back.scores.items():
-        for s in scores:
-            record, ask = s.record, back.ask(s.record.name)
-            result = s.result.as_dict()
-            rate = total_error_rate(result) if result["status"] == "ok" else None
-            yield SampleView(
-                bench.name, model, record.name, s.method, "sequence", record.status,
-                ask.prompt, ask.image, back.text(model, record.name),
-                _text(Path(record.script) if record.script else None),
-                _text(gold.get(record.name)), score=rate,
-                parts={"valid": record.valid, "errors %": rate,
-                       "extraction": list(record.extraction),
-                       "normalizations": list(record.normalizations)},
-                error=record.error or record.render_error or result.get("error"),
-                prediction_image=Path(record.rendered) if record.rendered else None,
-                differences=tuple(result.get("differences", ())),
-                reasoning=back.reasoning(model, record.name))
+    for model, s in back.each():
+        record, ask = s.record, back.ask(s.record.name)
+        result = s.result.as_dict()
+        rate = total_error_rate(result) if result["status"] == "ok" else None
+        yield SampleView(
+            bench.name, model, record.name, s.method, "sequence", record.status,
+            ask.prompt, ask.image, back.text(model, record.name),
+            _text(Path(record.script) if record.script else None),
+            _text(gold.get(record.name)), score=rate,
+            parts={"valid": record.valid, "errors %": rate,
+                   "extraction": list(record.extraction),
+                   "normalizations": list(record.normalizations)},
+            error=record.error or record.render_error or result.get("error"),
+            prediction_image=Path(record.rendered) if record.rendered else None,
+            differences=tuple(result.get("differences", ())),
+            reasoning=back.reasoning(model, record.name))
 
 
 def _text(path: Path | None) -> str | None:

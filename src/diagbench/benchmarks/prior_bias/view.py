@@ -18,15 +18,14 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
 
     back = replayed(bench, run)
     diagrams = {item.id: item.diagram for item in back.data.samples}
-    for model, scores in back.scores.items():
-        for s in scores:
-            ident = f"{s.id}@{s.scale}"
-            ask = back.ask(ident)
-            names = back.text(model, f"names:{diagrams.get(s.id)}@{s.scale}")
-            yield SampleView(
-                bench.name, model, ident, s.condition, s.relation, s.status, ask.prompt,
-                ask.image, back.text(model, ident), s.label, s.gold, correct=s.correct,
-                parts={"scale": s.scale, "read as": s.parse, "class names answer": names,
-                       "class names read": list(s.names) if s.names is not None else None,
-                       "names exact match": s.em},
-                error=s.error, reasoning=back.reasoning(model, ident))
+    for model, s in back.each():
+        ident = f"{s.id}@{s.scale}"
+        ask = back.ask(ident)
+        names = back.text(model, f"names:{diagrams.get(s.id)}@{s.scale}")
+        yield SampleView(
+            bench.name, model, ident, s.condition, s.relation, s.status, ask.prompt,
+            ask.image, back.text(model, ident), s.label, s.gold, correct=s.correct,
+            parts={"scale": s.scale, "read as": s.parse, "class names answer": names,
+                   "class names read": list(s.names) if s.names is not None else None,
+                   "names exact match": s.em},
+            error=s.error, reasoning=back.reasoning(model, ident))

@@ -16,15 +16,14 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
     from diagbench.benchmarks.runs import replayed
 
     back = replayed(bench, run)
-    for model, scores in back.scores.items():
-        for s in scores:
-            ask = back.ask(s.id)
-            parts = {"read": s.read, "language": s.language, "answer type": s.answer_type,
-                     "valid": s.valid, "entity F1": s.entity_f1,
-                     "relation F1": s.relation_f1, "STRUDEL counts-only": s.counts_score}
-            yield SampleView(
-                bench.name, model, s.id, s.task, s.category, s.status, ask.prompt, ask.image,
-                back.text(model, s.id), as_text(s.predicted), as_text(s.gold),
-                correct=s.correct, score=s.score,
-                parts={k: v for k, v in parts.items() if v is not None}, error=s.error,
-                reasoning=back.reasoning(model, s.id))
+    for model, s in back.each():
+        ask = back.ask(s.id)
+        parts = {"read": s.read, "language": s.language, "answer type": s.answer_type,
+                 "valid": s.valid, "entity F1": s.entity_f1,
+                 "relation F1": s.relation_f1, "STRUDEL counts-only": s.counts_score}
+        yield SampleView(
+            bench.name, model, s.id, s.task, s.category, s.status, ask.prompt, ask.image,
+            back.text(model, s.id), as_text(s.predicted), as_text(s.gold),
+            correct=s.correct, score=s.score,
+            parts={k: v for k, v in parts.items() if v is not None}, error=s.error,
+            reasoning=back.reasoning(model, s.id))
