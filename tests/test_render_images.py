@@ -72,7 +72,8 @@ def test_render_command_writes_scaled_images_and_reports_invalid(tmp_path):
                       "--json", str(tmp_path / "r.json"))
     assert done.returncode == 3, done.stderr  # an unreadable file
     assert "rendered 3 of 5 diagrams" in done.stdout
-    assert "two.puml[1] line 3: Syntax Error" in done.stdout
+    # the junk is line 3 of the second block, line 6 of the file
+    assert "two.puml[1] line 6: Syntax Error" in done.stdout
     records = {(r["file"].rsplit("/", 1)[-1], r["block"]): r
                for r in json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))}
     seq = records[("seq.puml", 0)]

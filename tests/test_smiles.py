@@ -211,7 +211,8 @@ def test_render_command_counts_what_rdkit_drew(tmp_path: Path):
 
 
 def test_a_file_is_split_into_one_drawing_per_molecule():
-    assert diagrams("rdkit", "SMILES Name\nCCO a\n\nCCN b\n") == ["CCO a\n", "CCN b\n"]
+    # each with the line of the file it is on (the header is line 1)
+    assert diagrams("rdkit", "SMILES Name\nCCO a\n\nCCN b\n") == [(2, "CCO a\n"), (4, "CCN b\n")]
 
 
 def test_a_worker_that_times_out_or_dies_is_replaced(tmp_path: Path):

@@ -48,14 +48,16 @@ def make_engine(name: str, jobs: int, timeout: float) -> Engine:
     return factory(jobs=jobs, timeout=timeout)
 
 
-def diagrams(engine: str, text: str) -> list[str]:
-    """The separate diagrams of a file: PlantUML files may hold several blocks, a SMILES
-    file one molecule (or reaction) a line."""
+def diagrams(engine: str, text: str) -> list[tuple[int, str]]:
+    """The separate diagrams of a file, each with the line it starts on (1-based):
+    PlantUML files may hold several blocks, a SMILES file one molecule (or reaction) a
+    line."""
     text = text.removeprefix("\ufeff")
     if engine == "plantuml":
-        return [m.group(0) + "\n" for m in _PLANTUML_BLOCK.finditer(text)] or [text]
+        return [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
+                for m in _PLANTUML_BLOCK.finditer(text)] or [(1, text)]
     if engine in ("rdkit", "rdkit-reaction"):
         from diagbench.formats.smiles import records
 
-        return [line + "\n" for _, line in records(text)] or [text]
-    return [text]
+        return [(n, line + "\n") for n, line in records(text)] or [(1, text)]
+    return [(1, text)]

@@ -24,6 +24,7 @@ class Rendered:
     file: Path
     block: int
     engine: str
+    line: int = 1  # the line of the file its diagram starts on
     result: RenderResult | None = None
     error: str | None = None  # the file itself could not be read
     scaled: list[dict] = field(default_factory=list)
@@ -63,8 +64,8 @@ def collect(files: list[Path], engine_of: EngineOf, max_bytes: int = DEFAULT_MAX
             items.append((Rendered(path, 0, engine_of(path, ""), error=exc.reason), ""))
             continue
         engine = engine_of(path, text)
-        items += [(Rendered(path, k, engine), source)
-                  for k, source in enumerate(diagrams(engine, text))]
+        items += [(Rendered(path, k, engine, line), source)
+                  for k, (line, source) in enumerate(diagrams(engine, text))]
     return items
 
 
@@ -103,6 +104,8 @@ def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
                 continue
             for (record, _), result in zip(queue, results, strict=True):
                 record.result = result
+                if result.error_line is not None:  # the engine counts from its diagram's start
+                    result.error_line += record.line - 1
                 if result.ok:
                     _place(record, out / _relative(record.file, root), fmt, scales, max_side,
                            drawn_by)
