@@ -1,0 +1,26 @@
+"""Diagrams per second of the geography language (issue 31), GeoJSON on the `geomap`
+engine: reading (the reader on its synth's maps of real countries) and rendering (PNG,
+then SVG from the same drawing, in the engine's worker processes; the first batch
+includes starting them), measured as `domains_biology.measure` measures a language.
+
+Usage: python bench/domains_geo.py [--diagrams N] [--jobs J]  (default 10, 2)
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from domains_biology import HEADER, measure
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--diagrams", type=int, default=10, help="codes per complexity level")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    print(HEADER)
+    print(measure("geojson", args.diagrams, args.jobs))
+
+
+if __name__ == "__main__":
+    main()
