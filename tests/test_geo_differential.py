@@ -17,9 +17,11 @@ from typing import Any
 
 import pytest
 
+from diagbench.formats.geography.facts import map_facts
 from diagbench.formats.geography.geojson import read_geojson
 from diagbench.formats.geography.shapes import plain, projected
 from diagbench.formats.geography.synth import synth_map
+from diagbench.languages import named
 from diagbench.render.geomap import GeomapEngine, map_statistics
 from tests.sizes import sized
 
@@ -210,3 +212,51 @@ def test_vertices_and_areas_agree_with_a_json_walk_and_the_shoelace_formula():
 def test_vertices_and_areas_agree_on_real_countries():
     for path in sorted(REALWORLD.glob("*.geojson")):
         _check_hidden(path.read_text(encoding="utf-8"))
+
+
+# --- the issue's checks on real files: itself 1, a polygon moved in (0, 1), broken 0 ----
+
+def _moved(text: str) -> str:
+    """The first polygon part of the first feature moved 2° east (longitudes kept in
+    range by moving west instead when they would pass 180°)."""
+    data = json.loads(text)
+    geometry = data["features"][0]["geometry"]
+    part = geometry["coordinates"] if geometry["type"] == "Polygon" else (
+        geometry["coordinates"][0])
+    shift = 2.0 if max(x for ring in part for x, _ in ring) < 178 else -2.0
+    for ring in part:
+        for position in ring:
+            position[0] += shift
+    return json.dumps(data)
+
+
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/data/realworld is absent")
+def test_similarity_on_real_countries():
+    language = named("geojson")
+    files = sorted(REALWORLD.glob("*.geojson"))
+    for path in files[::max(1, len(files) // sized(6, len(files)))]:
+        gold = path.read_text(encoding="utf-8")
+        assert language.compare(gold, gold, True).score == 1.0, path.name
+        moved = language.compare(gold, _moved(gold), True)
+        assert 0.0 < moved.iou < 1.0 and moved.property_match == 1.0, path.name
+        assert 0.5 < moved.score < 1.0, path.name
+        assert language.compare(gold, gold[: len(gold) // 2], True).score == 0.0, path.name
+
+
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/data/realworld is absent")
+def test_facts_on_real_countries_name_the_file_country_by_its_iso_code():
+    """countryinfo knows every real file's country by its ISO code; the country asked
+    about is the file's own, and its capital and dialling code are countryinfo's as its
+    own API gives them (Antarctica has neither: no
+    question)."""
+    from countryinfo import CountryInfo
+
+    for path in sorted(REALWORLD.glob("*.geojson")):
+        [parsed] = read_geojson(path.read_text(encoding="utf-8"))
+        facts = {f.subject: f.answer for f in map_facts(parsed.diagram)}
+        [feature] = parsed.diagram.features
+        assert facts["country"] == feature.name and facts["countries"] == 1, path.name
+        info = CountryInfo(dict(feature.properties)["ISO3166-1-Alpha-3"].strip('"')).info()
+        assert facts.get("capital") == (info.get("capital") or None), path.name
+        codes = info.get("callingCodes") or []
+        assert facts.get("dialling-code") == (f"+{codes[0]}" if codes else None), path.name

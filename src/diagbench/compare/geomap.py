@@ -5,11 +5,13 @@ Both codes are read by the language's reader. Shapes are compared in the Lambert
 cylindrical equal-area projection (x = λ, y = sin φ, radians: areas as on the unit
 sphere; `scoring.metrics.geography`): IoU = area(G ∩ P) / area(G ∪ P) of the unions
 of all polygons of each map (shapely; an invalid polygon repaired by `make_valid`
-first; lines and points have no area). Features are paired one to one by name (case
-and spacing ignored), then the rest by greatest overlap; a pair matches when the
-predicted feature has every gold property with the same value (as JSON text, case and
-spacing ignored). The score is `metrics.map_score`: 𝟙[valid] · (IoU + property
-match)/2; a prediction that does not read (an error) scores 0.
+first; lines and points have no area; two unions shapely finds `equals` —
+topologically the same — have IoU 1, not the overlay's rounded 0.9999999999999998).
+Features are paired one to one by name (case and spacing ignored), then the rest by
+greatest overlap; a pair matches when the predicted feature has every gold property
+with the same value (as JSON text, case and spacing ignored). The score is
+`metrics.map_score`: 𝟙[valid] · (IoU + property match)/2; a prediction that does not
+read (an error) scores 0.
 """
 
 from __future__ import annotations
@@ -81,11 +83,15 @@ def compare_maps(gold_text: str, pred_text: str, valid: bool, language: str, rea
     pred = list(pred_model.drawn) if pred_model is not None else []
     g_shapes, p_shapes = [projected(f) for f in gold], [projected(f) for f in pred]
     g_union, p_union = shapely.unary_union(g_shapes), shapely.unary_union(p_shapes)
-    intersection = min(g_union.intersection(p_union).area, g_union.area, p_union.area)
+    if g_union.equals(p_union):  # the overlay's rounding would make IoU 0.9999999999999998
+        intersection = p_area = g_union.area
+    else:
+        p_area = p_union.area
+        intersection = min(g_union.intersection(p_union).area, g_union.area, p_area)
     pairs = _pairs(gold, pred, g_shapes, p_shapes)
     matched = sum(_same_properties(gold[g], pred[p]) for g, p in pairs)
     return MapComparison(
-        valid and pred_model is not None, intersection, g_union.area, p_union.area,
+        valid and pred_model is not None, intersection, g_union.area, p_area,
         tuple((gold[g].name, pred[p].name) for g, p in pairs), matched, len(gold),
         len(pred), gold_model.counts() if isinstance(gold_model, GeoMap) else {},
         pred_model.counts() if pred_model is not None else {}, warnings)
