@@ -144,6 +144,22 @@ def test_warnings_self_intersection_and_antimeridian_still_draw():
     assert (warning.line, warning.column) == (2, 17)
 
 
+def test_rounding_past_the_antimeridian_and_a_ring_along_it():
+    """Found on the real files: Natural Earth writes 180.00000000000014 (read: 1e-9° of
+    rounding is allowed, 1e-3° is not), and Antarctica's ring runs from 180° to −180°
+    along the pole (no crossing warning: both ends lie on the antimeridian)."""
+    rounded = _read('{"type": "Point", "coordinates": [180.00000000000014, -90.0]}')
+    assert rounded.diagnostics == () and rounded.diagram.features[0].points == (
+        (180.00000000000014, -90.0),)
+    assert "longitude 180.001 outside" in _read(
+        '{"type": "Point", "coordinates": [180.001, 0]}').errors[0].reason
+    # a cap round the pole: east to 180°, down to −90°, along the pole to −180°, back up
+    along = _read('{"type": "Polygon", "coordinates": [[[-180, -80], [-90, -70], [0, -75], '
+                  '[90, -70], [180.00000000000014, -80], [180.00000000000014, -90], '
+                  '[-180, -90], [-180, -80]]]}')
+    assert [d.reason for d in along.diagnostics if "antimeridian" in d.reason] == []
+
+
 @pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/data/realworld is absent")
 def test_real_countries_read_without_errors():
     """Natural Earth writes a longitude of 180.00000000000014 in Russia and Antarctica
