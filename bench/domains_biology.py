@@ -54,13 +54,14 @@ def measure(name: str, diagrams: int, jobs: int) -> str:
             f"{svg:9.0f} {valid:5}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(names: tuple[str, ...] = ("newick", "fasta"), doc: str = __doc__) -> None:
+    """Measure the languages `names` (a script's `doc` describes them)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--diagrams", type=int, default=10, help="codes per complexity level")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     print(HEADER)
-    for name in ("newick", "fasta"):
+    for name in names:
         print(measure(name, args.diagrams, args.jobs))
 
 

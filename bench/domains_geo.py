@@ -8,19 +8,7 @@ Usage: python bench/domains_geo.py [--diagrams N] [--jobs J]  (default 10, 2)
 
 from __future__ import annotations
 
-import argparse
-
-from domains_biology import HEADER, measure
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--diagrams", type=int, default=10, help="codes per complexity level")
-    parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args()
-    print(HEADER)
-    print(measure("geojson", args.diagrams, args.jobs))
-
+from domains_biology import main
 
 if __name__ == "__main__":
-    main()
+    main(("geojson",), __doc__)
