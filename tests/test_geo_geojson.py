@@ -258,7 +258,9 @@ def test_synth_writes_valid_seeded_maps_of_real_countries(complexity, low, high)
 def test_engine_draws_what_the_reader_read(tmp_path: Path):
     texts = [MIXED, GEOJSON.example_paths()[0].read_text(encoding="utf-8"),
              '{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 0]]]}',
-             '{"type": "FeatureCollection", "features": []}']
+             '{"type": "FeatureCollection", "features": []}',
+             json.dumps({"type": "MultiPoint", "coordinates": [[k % 100, k // 100 % 80]
+                                                               for k in range(5001)]})]
     engine = GeomapEngine(jobs=2, timeout=60.0)
     drawn = {}
     for fmt in ("png", "svg"):  # the second batch keeps the first's drawings
@@ -275,6 +277,7 @@ def test_engine_draws_what_the_reader_read(tmp_path: Path):
         assert "plate carrée" in image and "longitude (°)" in image
     assert not svgs[2].ok and svgs[2].error_line == 1 and "at least 4" in (svgs[2].error or "")
     assert not svgs[3].ok and "nothing to draw" in (svgs[3].error or "")
+    assert not svgs[4].ok and "5,001 parts, over the 5,000-part" in (svgs[4].error or "")
     assert engine.version().startswith("matplotlib ") and " + shapely " in engine.version()
 
 

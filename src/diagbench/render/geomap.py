@@ -4,12 +4,12 @@ one drawing, in worker processes (`render.drawing`: time-out, memory limit).
 
 Valid means the GeoJSON reader reads the file without error (json, RFC 7946's
 structure, positions in range) and some feature has a geometry to draw; the reader's
-message is the engine's error. Maps over `MAX_VERTICES` positions are refused. Each
-feature gets its own colour; a polygon is one path of its exterior and its holes
-(exterior turned counter-clockwise, holes clockwise, so the holes stay empty), a line
-a line, a point a dot marker. No names are written on the map (which country is shown
-is a question); the axes say "longitude (°)", "latitude (°)" and the title names the
-projection.
+message is the engine's error. Maps over `MAX_VERTICES` positions or `MAX_PARTS`
+parts are refused. Each feature gets its own colour; a polygon is one path of its
+exterior and its holes (exterior turned counter-clockwise, holes clockwise, so the
+holes stay empty), a line a line, a point a dot marker. No names are written on the
+map (which country is shown is a question); the axes say "longitude (°)", "latitude
+(°)" and the title names the projection.
 
 What the SVG shows (`map_statistics`): the drawer gives each artist the SVG id
 `geo-<feature>-<kind>-<part>-<name>` (feature index in the file, kind polygon, line or
@@ -28,8 +28,9 @@ from urllib.parse import quote, unquote
 
 from diagbench.render.drawing import DrawingEngine, figure, images
 
-#: Maps with more positions are not drawn.
+#: Maps with more positions, or more parts (one artist each), are not drawn.
 MAX_VERTICES = 200_000
+MAX_PARTS = 5_000
 #: The projection, as the figure's title names it.
 PROJECTION = "plate carrée (equirectangular) projection: x = longitude, y = latitude"
 _SVG = "{http://www.w3.org/2000/svg}"
@@ -53,6 +54,10 @@ def draw_map(source: str) -> dict[str, Any]:
     if vertices > MAX_VERTICES:
         return {"error": f"{vertices:,} positions, over the {MAX_VERTICES:,}-position "
                          "drawing limit", "line": None}
+    parts = model.counts()["parts"]
+    if parts > MAX_PARTS:
+        return {"error": f"{parts:,} parts, over the {MAX_PARTS:,}-part drawing limit",
+                "line": None}
     west, south, east, north = model.bbox
     pad = max(0.5, 0.03 * max(east - west, north - south))
     aspect = (north - south + 2 * pad) / (east - west + 2 * pad)
