@@ -38,6 +38,7 @@ ENGINES: dict[str, str] = {
     "rdkit-reaction": "diagbench.render.rdkit:RdkitReactionEngine",
     "phylo": "diagbench.render.phylo:PhyloEngine",
     "logo": "diagbench.render.logo:LogoEngine",
+    "geomap": "diagbench.render.geomap:GeomapEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 
