@@ -33,4 +33,5 @@ LANGUAGE = Language(
     examples=("map-countries.geojson",),
     recognises=recognises,
     node_limits=(1, 12),
+    size="features",
 )
