@@ -108,7 +108,8 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
             None if options is None else tuple(options), answer_type))
 
     for s in samples:
-        counting = counting_questions(s.statistics)
+        # a language with facts of its own is asked those, not the software counts
+        counting = [] if (facts or {}).get(s.id) else counting_questions(s.statistics)
         for question, n in rng.sample(counting, min(per_sample, len(counting))):
             add(s, "structural", f"{question}\n{ANSWER_NUMBER}", n)
         asked = [(f.task, q) for f in (facts or {}).get(s.id, [])
