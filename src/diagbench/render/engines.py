@@ -38,6 +38,7 @@ ENGINES: dict[str, str] = {
     "rdkit-reaction": "diagbench.render.rdkit:RdkitReactionEngine",
     "phylo": "diagbench.render.phylo:PhyloEngine",
     "logo": "diagbench.render.logo:LogoEngine",
+    "board": "diagbench.render.chessboard:BoardEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 
@@ -58,4 +59,8 @@ def diagrams(engine: str, text: str) -> list[str]:
         from diagbench.formats.smiles import records
 
         return [line + "\n" for _, line in records(text)] or [text]
+    if engine == "board":
+        from diagbench.formats.chess.fen import records as positions
+
+        return [line + "\n" for _, line in positions(text)] or [text]
     return [text]

@@ -18,6 +18,8 @@ bools or floats), one module per family:
   Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
   leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
+- `games`: the image-to-code similarity of chess boards (FEN): square-level accuracy
+  and the board score with the exact-board match;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -61,6 +63,7 @@ from diagbench.scoring.metrics.components import (
     ordering_score,
     rate,
 )
+from diagbench.scoring.metrics.games import board_score, square_accuracy
 from diagbench.scoring.metrics.judge import (
     counting_disagreement,
     edit_distance,
@@ -133,6 +136,8 @@ METRICS: dict[str, Callable] = {
     "leaf_f1": leaf_f1,
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
+    "square_accuracy": square_accuracy,
+    "board_score": board_score,
 }
 
 __all__ = [
@@ -147,6 +152,7 @@ __all__ = [
     "SaduRetrieval",
     "accuracy_by",
     "accuracy_interval",
+    "board_score",
     "by_length",
     "cell_average",
     "code_lengths",
@@ -183,6 +189,7 @@ __all__ = [
     "robinson_foulds_similarity",
     "sadu_retrieval",
     "set_f1",
+    "square_accuracy",
     "strudel_count_score",
     "tanimoto",
     "tolerance_accuracy",
