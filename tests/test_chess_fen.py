@@ -94,6 +94,14 @@ def test_grammar_errors_name_the_column_and_why(text, column, reason):
     ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", [(23, "castling right 'K' but no white rook on h1")]),
     ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", [(25, "en passant target e6 but no black pawn on e5")]),
     ("1k6/8/8/4p3/8/8/8/4K3 b - - 0 1", []),
+    # an en passant target and a check: the double step c7-c5 gives it (the pawn on c5
+    # attacks d4) or uncovers it (the bishop on b8 through c7) — else it is impossible
+    # (found by the differential tests: Stockfish 15.1 crashes on the third)
+    ("4k3/8/8/2p5/3K4/8/8/8 w - c6 0 1", []),
+    ("1b2k3/8/8/2p1K3/8/8/8/8 w - c6 0 1", []),
+    ("n3k3/4p3/3K2P1/1Pp3N1/1r6/6P1/3P1b1Q/8 w - c6 0 46",
+     [(44, "en passant target c6 but white is in check from e7, which the double step "
+           "c7-c5 could neither give nor uncover")]),
     ("k7/8/8/8/8/8/PPPPPPPP/QQQQK3 w - - 0 1",
      [(1, "3 white pieces beyond the starting set but only 0 pawns missing to promote")]),
     ("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", []),  # black in check from one queen: legal
