@@ -20,15 +20,16 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.chess import Board
-from diagbench.formats.chess.facts import NODES, best_move
+from diagbench.formats.chess.facts import NODES, best_move, chess_facts
 from diagbench.formats.chess.fen import read_fen
 from diagbench.formats.chess.synth import synth_fen
-from diagbench.formats.chess.uci import Stockfish, stockfish_path
+from diagbench.formats.chess.uci import Stockfish, UciError, stockfish_path
 from diagbench.render.chessboard import BoardEngine, board_statistics
 from tests.sizes import sized
 
 pytestmark = [pytest.mark.differential,
               pytest.mark.skipif(stockfish_path() is None, reason="needs Stockfish")]
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld" / \
     "scalachess-fen"
 
@@ -141,3 +142,20 @@ def test_kept_best_moves_agree_with_a_deeper_search():
             [deeper] = engine.analyse(code, nodes=5 * NODES, lines=1)
             assert deeper.move == move, code
     assert kept > 0
+
+
+def test_stockfish_client_finds_a_mate_deterministically_and_times_out():
+    back_rank = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"  # Ra8 mates at once
+    with Stockfish() as engine:
+        first = engine.analyse(back_rank, nodes=50_000)
+        assert first == engine.analyse(back_rank, nodes=50_000)  # one thread, same nodes
+        assert first[0].move == "a1a8" and first[0].mate == 1
+        assert len(first) == 2 and first[1].mate is None  # the second best does not mate
+        assert engine.analyse("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1") == []  # stalemate: no move
+    facts = {f.subject: f.answer for f in chess_facts(read_fen(back_rank)[0].diagram)}
+    assert facts["best_move"] == "a1a8" and facts["turn"] == "white"
+    with Stockfish() as engine:
+        engine.analyse(START, nodes=1_000)  # started and warm
+        engine.timeout = 0.5
+        with pytest.raises(UciError, match=r"no 'bestmove' within 0\.5 s"):
+            engine.analyse(START, nodes=None, depth=99)

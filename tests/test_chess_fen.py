@@ -11,6 +11,7 @@ import pytest
 
 from diagbench.compare.chessboard import compare_boards
 from diagbench.diagram.chess import Board, Piece, board_facts
+from diagbench.formats.chess import facts as facts_module
 from diagbench.formats.chess.facts import unique_best
 from diagbench.formats.chess.fen import read_fen
 from diagbench.formats.chess.synth import SIZES, synth_fen
@@ -211,6 +212,14 @@ def test_board_facts():
     pieces = sorted(a for (s, _), a in facts.items() if s == "piece")
     # the first, middle and last occupied squares, a1 … h8: e1, b5 (index 2 of 4), e8
     assert pieces == ["black king", "white bishop", "white king"]
+
+
+def test_without_stockfish_the_best_move_is_left_out(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(facts_module, "stockfish_path", lambda: None)
+    board = _read("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").diagram
+    subjects = [f.subject for f in facts_module.chess_facts(board)]
+    assert "best_move" not in subjects
+    assert subjects == [f.subject for f in board_facts(board)]
 
 
 @pytest.mark.parametrize(("lines", "move"), [
