@@ -18,6 +18,7 @@ from diagbench.formats.chess.synth import SIZES, synth_fen
 from diagbench.formats.chess.uci import Line
 from diagbench.languages import detect, named
 from diagbench.render.chessboard import BoardEngine, board_statistics, board_svg
+from diagbench.render.engines import diagrams
 
 FEN = named("fen")
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -173,6 +174,10 @@ def test_statistics_read_squares_from_where_glyphs_stand():
     assert drawn["placement"] == "4k3/8/8/8/8/8/8/4K3" and drawn["mismatches"] == 1
 
 
+def test_a_file_is_drawn_one_board_a_line():
+    assert diagrams("board", f"{START}\n\n{START}\r\n") == [START + "\n", START + "\n"]
+
+
 def test_engine_draws_png_and_svg_and_reports_the_readers_error(tmp_path: Path):
     engine = BoardEngine(jobs=1)
     assert engine.version().startswith("diagbench board SVG + rsvg-convert ")
@@ -208,7 +213,8 @@ def test_board_facts():
     assert by_subject["turn"] == "black" and by_subject["pieces"] == 4
     assert by_subject["pieces:white"] == 3 and by_subject["pawns:white"] == 1
     assert by_subject["pawns:black"] == 0
-    assert by_subject["check"] is True and by_subject["checker"] == "b5"
+    assert by_subject["check"] is True and by_subject["checker"] == "white bishop"
+    assert by_subject["checker_square"] == "b5"
     pieces = sorted(a for (s, _), a in facts.items() if s == "piece")
     # the first, middle and last occupied squares, a1 … h8: e1, b5 (index 2 of 4), e8
     assert pieces == ["black king", "white bishop", "white king"]

@@ -200,8 +200,8 @@ def board_facts(board: Board) -> list[Fact]:
     """The facts read off a board alone: which side is to move and which piece stands on
     three occupied squares (the first, middle and last, a1 … h8) (identification); how
     many pieces in all, of each colour, and pawns of each colour (quantification);
-    whether the side to move is in check and, when one piece gives it, on which square
-    that piece stands (structural)."""
+    whether the side to move is in check and, when one piece gives it, which piece and
+    on which square it stands (structural)."""
     counts = board.counts()
     facts = [Fact("identification", "turn", "Which side is to move, white or black?",
                   board.turn)]
@@ -221,8 +221,12 @@ def board_facts(board: Board) -> list[Fact]:
     checkers = board.checkers()
     facts.append(Fact("structural", "check", f"Is {board.turn}'s king in check?",
                       bool(checkers)))
-    if len(checkers) == 1:
-        facts.append(Fact("structural", "checker", f"{board.turn.capitalize()}'s king is in "
-                          "check: on which square stands the piece that gives check?",
-                          checkers[0]))
+    checker = board.at(checkers[0]) if len(checkers) == 1 else None
+    if checker is not None:
+        side = board.turn.capitalize()
+        facts.append(Fact("structural", "checker", f"{side}'s king is in check: which piece "
+                          "gives check? Answer with its colour and type, e.g. white knight.",
+                          checker.name))
+        facts.append(Fact("structural", "checker_square", f"{side}'s king is in check: on "
+                          "which square stands the piece that gives check?", checkers[0]))
     return facts
