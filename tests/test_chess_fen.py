@@ -91,6 +91,8 @@ def test_grammar_errors_name_the_column_and_why(text, column, reason):
 @pytest.mark.parametrize(("text", "reasons"), [
     ("8/8/8/8/8/8/8/4K3 w - - 0 1", [(1, "no black king")]),
     ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", [(19, "2 white kings (one expected)")]),
+    # a second king is not also counted as a promoted piece (eight pawns: none promoted)
+    ("k7/8/8/8/8/8/PPPPPPPP/RNBQKBKR w - - 0 1", [(29, "2 white kings (one expected)")]),
     ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", [(17, "white pawn on a1: no pawn stands on rank 1")]),
     ("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", [(2, "black is in check with white to move")]),
     ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", [(23, "castling right 'K' but no white rook on h1")]),

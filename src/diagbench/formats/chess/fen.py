@@ -59,7 +59,7 @@ _BLANKS = " \t"
 _PIECE_LETTERS = "KQRBNPkqrbnp"
 #: Where a castling right needs its king and rook: right → (king, rook) squares.
 CASTLING = {"K": ("e1", "h1"), "Q": ("e1", "a1"), "k": ("e8", "h8"), "q": ("e8", "a8")}
-#: At most this many pieces of each type before promotions (pawns: 8).
+#: How many pieces of each type a side starts with.
 _START = {"king": 1, "queen": 1, "rook": 2, "bishop": 2, "knight": 2, "pawn": 8}
 
 
@@ -268,7 +268,8 @@ def _material(board: Board, columns: dict[str, int], first: int) -> list[tuple[i
         elif len(kings) > 1:
             problems.append((columns[kings[1]], f"{len(kings)} {colour} kings (one expected)"))
         counts = Counter(p.type for p in board.occupied().values() if p.colour == colour)
-        promoted = sum(max(0, counts[t] - _START[t]) for t in PIECE_TYPES if t != "pawn")
+        promoted = sum(max(0, counts[t] - _START[t]) for t in PIECE_TYPES
+                       if t not in ("king", "pawn"))
         if counts["pawn"] > 8:
             problems.append((first, f"{counts['pawn']} {colour} pawns (at most 8)"))
         elif sum(counts.values()) > 16:
