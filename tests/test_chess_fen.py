@@ -177,7 +177,8 @@ def test_statistics_read_squares_from_where_glyphs_stand():
 
 
 def test_a_file_is_drawn_one_board_a_line():
-    assert diagrams("board", f"{START}\n\n{START}\r\n") == [START + "\n", START + "\n"]
+    assert diagrams("board", f"{START}\n\n{START}\r\n") == [(1, START + "\n"),
+                                                           (3, START + "\n")]
 
 
 def test_engine_draws_png_and_svg_and_reports_the_readers_error(tmp_path: Path):

@@ -34,4 +34,5 @@ LANGUAGE = Language(
     examples=("chess-board.fen",),
     recognises=recognises,
     node_limits=(2, 32),
+    size="pieces",
 )

@@ -13,6 +13,7 @@ from diagbench.languages import (
     dbml,
     dot,
     fasta,
+    geojson,
     mermaid,
     newick,
     plantuml,
@@ -30,6 +31,7 @@ LANGUAGES: tuple[Language, ...] = (
     reaction_smiles.LANGUAGE,
     newick.LANGUAGE,
     fasta.LANGUAGE,
+    geojson.LANGUAGE,
     chess.LANGUAGE,
 )
 
@@ -47,5 +49,6 @@ CATEGORIES: tuple[Category, ...] = (
     Category("reaction", "chemical reaction", "chemistry", ("reaction",)),
     Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
     Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
+    Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
 )

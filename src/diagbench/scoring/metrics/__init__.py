@@ -20,6 +20,8 @@ bools or floats), one module per family:
   leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
 - `games`: the image-to-code similarity of chess boards (FEN): square-level accuracy
   and the board score with the exact-board match;
+- `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
+  property match and their map score (GeoJSON);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -64,6 +66,7 @@ from diagbench.scoring.metrics.components import (
     rate,
 )
 from diagbench.scoring.metrics.games import board_score, square_accuracy
+from diagbench.scoring.metrics.geography import map_score, property_match, shape_iou
 from diagbench.scoring.metrics.judge import (
     counting_disagreement,
     edit_distance,
@@ -136,6 +139,9 @@ METRICS: dict[str, Callable] = {
     "leaf_f1": leaf_f1,
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
+    "shape_iou": shape_iou,
+    "property_match": property_match,
+    "map_score": map_score,
     "square_accuracy": square_accuracy,
     "board_score": board_score,
 }
@@ -170,6 +176,7 @@ __all__ = [
     "judge_agreement",
     "leaf_f1",
     "length_bin",
+    "map_score",
     "mean_absolute_error",
     "mean_gap",
     "mean_label_similarity",
@@ -180,6 +187,7 @@ __all__ = [
     "paired_accuracy",
     "paired_test",
     "prerequisite",
+    "property_match",
     "qa_accuracy",
     "rate",
     "reaction_score",
@@ -189,6 +197,7 @@ __all__ = [
     "robinson_foulds_similarity",
     "sadu_retrieval",
     "set_f1",
+    "shape_iou",
     "square_accuracy",
     "strudel_count_score",
     "tanimoto",
