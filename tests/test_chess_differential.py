@@ -24,6 +24,7 @@ from diagbench.formats.chess.facts import NODES, best_move, chess_facts
 from diagbench.formats.chess.fen import read_fen
 from diagbench.formats.chess.synth import synth_fen
 from diagbench.formats.chess.uci import Stockfish, UciError, stockfish_path
+from diagbench.languages import named
 from diagbench.render.chessboard import BoardEngine, board_statistics
 from tests.sizes import sized
 
@@ -159,3 +160,35 @@ def test_stockfish_client_finds_a_mate_deterministically_and_times_out():
         engine.timeout = 0.5
         with pytest.raises(UciError, match=r"no 'bestmove' within 0\.5 s"):
             engine.analyse(START, nodes=None, depth=99)
+
+
+def test_real_positions_score_one_against_themselves_less_when_changed():
+    """The issue's checks on real files: the gold board scores 1 against itself, one
+    piece moved to an empty square strictly between 0 and 1, a truncated FEN 0."""
+    language = named("fen")
+    changed = 0
+    for code in real_fens()[:sized(10, 100)]:
+        board = read_fen(code)[0].diagram
+        assert language.compare(code, code, True).score == 1.0
+        moved = _moved(board)
+        if moved is not None:
+            changed += 1
+            score = language.compare(code, moved.fen(), True).score
+            assert 0.0 < score < 1.0, (code, moved.fen())
+        assert language.compare(code, code[:len(code) // 3], True).score == 0.0
+    assert changed > 0
+
+
+def _moved(board: Board) -> Board | None:
+    """The board with its last non-king piece moved to the first empty square where the
+    position stays legal (None: no such move)."""
+    squares = list(board.squares)
+    origin = max(k for k, p in enumerate(squares) if p is not None and p.type != "king")
+    for target in range(8, 56):
+        if squares[target] is None:
+            trial = squares.copy()
+            trial[target], trial[origin] = trial[origin], None
+            moved = Board(tuple(trial), board.turn)
+            if not read_fen(moved.fen())[0].errors:
+                return moved
+    return None
