@@ -1,9 +1,10 @@
 """Image-to-code similarity of chess boards (FEN): how many of the 64 squares a predicted
 position gets right, and whether it is the gold board exactly.
 
-Both codes are read by the language's reader; the score is `metrics.board_score`:
-𝟙[valid] · (square accuracy + 𝟙[placement and side to move equal]) / 2. A prediction
-that is not exactly one position read without errors (or does not render) scores 0.
+Both codes are read by the language's reader (the first position of each); the score
+is `metrics.board_score`: 𝟙[valid] · (square accuracy + 𝟙[placement and side to move
+equal]) / 2. A prediction that does not read without errors, or does not render (the
+engine draws one position a drawing), scores 0.
 Castling, en passant and the clocks are not drawn, so they are not scored.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import Reader
+from diagbench.compare.graph import Reader, first_diagram
 from diagbench.diagram.chess import Board
 from diagbench.scoring import metrics
 
@@ -30,6 +31,8 @@ class BoardComparison:
     pred_counts: dict[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
 
+    kind = "board"
+
     @property
     def score(self) -> float:
         return metrics.board_score(self.valid, self.accuracy, self.exact)
@@ -45,18 +48,13 @@ class BoardComparison:
                 "warnings": list(self.warnings)}
 
 
-def _board(text: str, read: Reader) -> tuple[Board | None, tuple[str, ...]]:
-    """The one position of `text`, or None with why not."""
-    try:
-        parsed = read(text)
-    except Exception as exc:  # a reader never raises by contract; be safe on bad input
-        return None, (f"not read: {exc}",)
-    if len(parsed) != 1:
-        return None, (f"{len(parsed)} positions, not one",)
-    [p] = parsed
-    if p.errors or not isinstance(p.diagram, Board):
-        return None, tuple(str(d) for d in p.diagnostics[:3]) or ("no board",)
-    return p.diagram, tuple(str(d) for d in p.diagnostics[:3])
+def _board(text: str, language: str, read: Reader) -> tuple[Board | None, tuple[str, ...]]:
+    """The (first) position of `text`, or None (with why) when it does not read without
+    error."""
+    model, _, warnings = first_diagram(text, language, read)
+    if warnings or not isinstance(model, Board):
+        return None, warnings or ("no board",)
+    return model, ()
 
 
 def _letters(board: Board) -> list[str]:
@@ -67,8 +65,8 @@ def compare_boards(gold_text: str, pred_text: str, valid: bool, language: str,
                    read: Reader) -> BoardComparison:
     """Compare a predicted FEN position with its gold one (both read by `read`, the
     reader of `language`)."""
-    gold, _ = _board(gold_text, read)
-    pred, warnings = _board(pred_text, read)
+    gold, _ = _board(gold_text, language, read)
+    pred, warnings = _board(pred_text, language, read)
     if gold is None or pred is None:
         return BoardComparison(False, gold.fen() if gold else "", pred.fen() if pred else "",
                                0.0, False, gold.counts() if gold else {},
