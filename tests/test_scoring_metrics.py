@@ -338,6 +338,19 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                        ((2, 2, 2), 1.0), ((3, 2, 4), ValueError), ((-1, 2, 2), ValueError)],
     "map_score": [((True, 1.0, 1.0), 1.0), ((False, 1.0, 1.0), 0.0),
                   ((True, 0.5, 0.0), 0.25), ((True, 1.5, 1.0), ValueError)],
+    # chess boards: square accuracy and the board score (scoring.metrics.games)
+    "square_accuracy": [((["K"] + [""] * 63, ["K"] + [""] * 63), 1.0),  # 64/64
+                        (([""] * 64, ["Q"] * 64), 0.0),  # no square alike: 0/64
+                        # a white pawn on a2 read as black: 63/64
+                        ((["", "", "", "", "", "", "", "", "P"] + [""] * 55,
+                          ["", "", "", "", "", "", "", "", "p"] + [""] * 55), 63 / 64),
+                        # the king moved from a1 to b1: a1 and b1 wrong, 62/64 = 0.96875
+                        ((["K"] + [""] * 63, ["", "K"] + [""] * 62), 0.96875),
+                        (([""] * 64, [""] * 63), ValueError)],
+    "board_score": [((True, 1.0, True), 1.0), ((False, 1.0, True), 0.0),
+                    ((True, 0.96875, False), 0.484375),  # (0.96875 + 0) / 2
+                    ((True, 1.0, False), 0.5),  # every square, wrong side to move
+                    ((True, 1.5, False), ValueError)],
 }
 
 

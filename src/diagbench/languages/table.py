@@ -9,6 +9,7 @@ category's languages are listed (and generated) in this order.
 from __future__ import annotations
 
 from diagbench.languages import (
+    chess,
     dbml,
     dot,
     fasta,
@@ -31,6 +32,7 @@ LANGUAGES: tuple[Language, ...] = (
     newick.LANGUAGE,
     fasta.LANGUAGE,
     geojson.LANGUAGE,
+    chess.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -48,4 +50,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
     Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
     Category("map", "geographic map", "geography", ("map",)),
+    Category("chess-board", "chess board", "games-music", ("board",)),
 )

@@ -39,6 +39,7 @@ ENGINES: dict[str, str] = {
     "phylo": "diagbench.render.phylo:PhyloEngine",
     "logo": "diagbench.render.logo:LogoEngine",
     "geomap": "diagbench.render.geomap:GeomapEngine",
+    "board": "diagbench.render.chessboard:BoardEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 
@@ -52,7 +53,7 @@ def make_engine(name: str, jobs: int, timeout: float) -> Engine:
 def diagrams(engine: str, text: str) -> list[tuple[int, str]]:
     """The separate diagrams of a file, each with the line it starts on (1-based):
     PlantUML files may hold several blocks, a SMILES file one molecule (or reaction) a
-    line."""
+    line, a FEN file one board a line."""
     text = text.removeprefix("\ufeff")
     if engine == "plantuml":
         return [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
@@ -61,4 +62,8 @@ def diagrams(engine: str, text: str) -> list[tuple[int, str]]:
         from diagbench.formats.smiles import records
 
         return [(n, line + "\n") for n, line in records(text)] or [(1, text)]
+    if engine == "board":
+        from diagbench.formats.chess.fen import records as positions
+
+        return [(n, line + "\n") for n, line in positions(text)] or [(1, text)]
     return [(1, text)]

@@ -18,6 +18,8 @@ bools or floats), one module per family:
   Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
   leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
+- `games`: the image-to-code similarity of chess boards (FEN): square-level accuracy
+  and the board score with the exact-board match;
 - `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
   property match and their map score (GeoJSON);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
@@ -63,6 +65,7 @@ from diagbench.scoring.metrics.components import (
     ordering_score,
     rate,
 )
+from diagbench.scoring.metrics.games import board_score, square_accuracy
 from diagbench.scoring.metrics.geography import map_score, property_match, shape_iou
 from diagbench.scoring.metrics.judge import (
     counting_disagreement,
@@ -139,6 +142,8 @@ METRICS: dict[str, Callable] = {
     "shape_iou": shape_iou,
     "property_match": property_match,
     "map_score": map_score,
+    "square_accuracy": square_accuracy,
+    "board_score": board_score,
 }
 
 __all__ = [
@@ -153,6 +158,7 @@ __all__ = [
     "SaduRetrieval",
     "accuracy_by",
     "accuracy_interval",
+    "board_score",
     "by_length",
     "cell_average",
     "code_lengths",
@@ -192,6 +198,7 @@ __all__ = [
     "sadu_retrieval",
     "set_f1",
     "shape_iou",
+    "square_accuracy",
     "strudel_count_score",
     "tanimoto",
     "tolerance_accuracy",
