@@ -30,7 +30,8 @@ def data(tmp_path_factory) -> Path:
     done = subprocess.run(
         [sys.executable, "-m", "diagbench", "build", "structure", "--out", str(out),
          "--model", "baseline:synth", "--categories", ",".join(SCIENCE),
-         "--languages", ",".join(languages), "--per-category", "3", "--seed", "3"],
+         "--languages", ",".join(languages), "--per-category", "3", "--seed", "3",
+         "--judge", "baseline:judge"],
         capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr
     return out
@@ -38,6 +39,9 @@ def data(tmp_path_factory) -> Path:
 
 def test_every_category_keeps_samples_drawn_as_read(data: Path):
     samples = _rows(data / "samples.jsonl")
+    # the offline judge reads each description against what the reader counts
+    verdicts = json.loads((data / "build.json").read_text(encoding="utf-8"))["judge"]["verdicts"]
+    assert verdicts["true"] == len(samples) and verdicts["call_error"] == 0
     kept = defaultdict(list)
     for s in samples:
         kept[s["category"]].append(s)
