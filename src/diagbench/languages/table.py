@@ -8,7 +8,17 @@ category's languages are listed (and generated) in this order.
 
 from __future__ import annotations
 
-from diagbench.languages import dbml, dot, fasta, mermaid, newick, plantuml, reaction_smiles, smiles
+from diagbench.languages import (
+    dbml,
+    dot,
+    dotbracket,
+    fasta,
+    mermaid,
+    newick,
+    plantuml,
+    reaction_smiles,
+    smiles,
+)
 from diagbench.languages.record import Category, Language
 
 LANGUAGES: tuple[Language, ...] = (
@@ -19,6 +29,7 @@ LANGUAGES: tuple[Language, ...] = (
     smiles.LANGUAGE,
     reaction_smiles.LANGUAGE,
     newick.LANGUAGE,
+    dotbracket.LANGUAGE,  # before FASTA, which recognises any `>` text
     fasta.LANGUAGE,
 )
 
@@ -36,4 +47,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("reaction", "chemical reaction", "chemistry", ("reaction",)),
     Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
     Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
+    Category("rna-structure", "DNA sequence (RNA structure)", "biology", ("rna",)),
 )

@@ -17,7 +17,8 @@ bools or floats), one module per family:
 - `chemistry`: the image-to-code similarity of molecules (canonical SMILES match and
   Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
-  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
+  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA),
+  base-pair F1 (dot-bracket RNA structures);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -45,6 +46,7 @@ from diagbench.scoring.metrics.archqa import (
     tolerance_accuracy,
 )
 from diagbench.scoring.metrics.biology import (
+    base_pair_f1,
     consensus_accuracy,
     leaf_f1,
     robinson_foulds_similarity,
@@ -133,6 +135,7 @@ METRICS: dict[str, Callable] = {
     "leaf_f1": leaf_f1,
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
+    "base_pair_f1": base_pair_f1,
 }
 
 __all__ = [
@@ -147,6 +150,7 @@ __all__ = [
     "SaduRetrieval",
     "accuracy_by",
     "accuracy_interval",
+    "base_pair_f1",
     "by_length",
     "cell_average",
     "code_lengths",

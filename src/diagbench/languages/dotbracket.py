@@ -1,0 +1,44 @@
+"""Vienna dot-bracket: RNA secondary structures (STRUDEL's biology domain, "DNA sequence
+(RNA structure)"), read by diagbench's own stack reader (ViennaRNA and forgi are not
+Apache-compatible), drawn by VARNA as a separate program (the `varna` engine)."""
+
+from __future__ import annotations
+
+from diagbench.languages.record import Language
+
+_STRUCTURE = frozenset(".()[]{}<>")
+
+
+def recognises(text: str) -> bool:
+    """A dot-bracket source: its first lines (after an optional `>` header and `#`
+    comments) are a line of letters and a structure line as long, of `.` and brackets
+    (pseudoknot letters allowed) with at least one `.` or `(`, perhaps an energy after
+    it. Checked before FASTA, which takes any `>` text."""
+    lines = [line.strip() for line in text.removeprefix("\ufeff").splitlines()]
+    lines = [line for line in lines if line and not line.startswith("#")][:3]
+    if lines and lines[0].startswith(">"):
+        lines = lines[1:]
+    if len(lines) < 2 or not lines[0].isalpha():
+        return False
+    structure = lines[1].split(None, 1)[0]
+    return (len(structure) == len(lines[0]) and bool(set(structure) & set(".("))
+            and all(c in _STRUCTURE or (c.isascii() and c.isalpha()) for c in structure))
+
+
+LANGUAGE = Language(
+    name="dotbracket",
+    title="dot-bracket",
+    suffixes=(".dbn", ".db"),
+    domain="biology",
+    categories=("rna-structure",),
+    kinds=("rna",),
+    reader="diagbench.formats.biology.dotbracket:read_dotbracket",
+    engine="varna",
+    statistics="diagbench.render.varna:varna_statistics",
+    similarity="diagbench.compare.rna:compare_structures",
+    synth="diagbench.formats.biology.dotbracket:synth_dotbracket",
+    facts="diagbench.diagram.rna:rna_facts",
+    examples=("rna-structure.dbn",),
+    recognises=recognises,
+    node_limits=(10, 400),
+)
