@@ -27,20 +27,25 @@ def main() -> None:
     parser.add_argument("--diagrams", type=int, default=10, help="codes per complexity level")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    print(f"{'language':8} {'engine':6} {'codes':>5} {'read/s':>9} {'render/s':>9} "
+    bench(("newick", "fasta"), args.diagrams, args.jobs)
+
+
+def bench(names: tuple[str, ...], diagrams: int, jobs: int) -> None:
+    """Print one line per language: codes, read/s, render/s (PNG), +svg/s, valid."""
+    print(f"{'language':10} {'engine':6} {'codes':>5} {'read/s':>9} {'render/s':>9} "
           f"{'+svg/s':>9} {'valid':>5}")
-    for name in ("newick", "fasta"):
+    for name in names:
         language = named(name)
         assert language.synth is not None
         synth = load(language.synth)
         codes = [synth(random.Random(seed), level) for level in ("low", "medium", "high")
-                 for seed in range(args.diagrams)]
+                 for seed in range(diagrams)]
         language.read(codes[0])  # imports the field's library: not timed
         start = time.perf_counter()
         for code in codes:
             language.read(code)
         read = len(codes) / (time.perf_counter() - start)
-        engine = make_engine(language.engine, args.jobs, 60.0)
+        engine = make_engine(language.engine, jobs, 60.0)
         out = Path(tempfile.mkdtemp(prefix="diagbench-bench-"))
         try:
             start = time.perf_counter()
@@ -52,7 +57,7 @@ def main() -> None:
         finally:
             shutil.rmtree(out, ignore_errors=True)
         valid = sum(r.ok for r in pngs)
-        print(f"{name:8} {language.engine:6} {len(codes):5} {read:9.1f} {png:9.2f} "
+        print(f"{name:10} {language.engine:6} {len(codes):5} {read:9.1f} {png:9.2f} "
               f"{svg:9.0f} {valid:5}")
 
 

@@ -125,23 +125,11 @@ class VarnaEngine:
         if len(model.sequence) > MAX_BASES:
             return {"error": f"{len(model.sequence):,} nucleotides, over the "
                              f"{MAX_BASES:,}-nucleotide drawing limit", "line": None}
-        with tempfile.TemporaryDirectory(prefix="diagbench-varna-") as jail:
-            out = Path(jail) / "drawing.svg"
-            command = [_program("java"), "-Djava.awt.headless=true", "-Xmx512m", "-cp",
-                       str(JAR), MAIN, "-sequenceDBN", model.sequence, "-structureDBN",
-                       model.structure, "-o", str(out), "-algorithm", "naview",
-                       "-bpStyle", "simple", "-bp", BP_COLOUR]
-            env = {"PATH": "/usr/bin:/bin", "HOME": jail}
-            try:
-                done = subprocess.run(command, capture_output=True, text=True, cwd=jail,
-                                      env=env, timeout=self.timeout, check=False)
-            except subprocess.TimeoutExpired:
-                return {"error": f"timed out after {self.timeout:g} s", "line": None}
-            if done.returncode or not out.is_file():
-                return {"error": _message(done.stderr or done.stdout, done.returncode),
-                        "line": parsed[0].first_line}
-            svg, width, height = sized_svg(out.read_bytes())
-            return {"svg": svg, "png": self._png(svg, width, height)}
+        svg, message = run_varna(model.sequence, model.structure, self.timeout)
+        if svg is None:
+            return {"error": message, "line": parsed[0].first_line}
+        svg, width, height = sized_svg(svg)
+        return {"svg": svg, "png": self._png(svg, width, height)}
 
     def _png(self, svg: bytes, width: float, height: float) -> bytes:
         zoom = min(4.0, MAX_PNG_SIDE / max(width, height, 1.0))
@@ -150,6 +138,25 @@ class VarnaEngine:
                               input=svg, capture_output=True, timeout=self.timeout,
                               check=False)
         return done.stdout if done.returncode == 0 else b""
+
+
+def run_varna(sequence: str, structure: str, timeout: float) -> tuple[bytes | None, str]:
+    """(VARNA's SVG as it writes it, "") of a sequence and its dot-bracket structure,
+    or (None, VARNA's message): one VARNAcmd in a temporary directory, no shell."""
+    with tempfile.TemporaryDirectory(prefix="diagbench-varna-") as jail:
+        out = Path(jail) / "drawing.svg"
+        command = [_program("java"), "-Djava.awt.headless=true", "-Xmx512m", "-cp", str(JAR),
+                   MAIN, "-sequenceDBN", sequence, "-structureDBN", structure, "-o", str(out),
+                   "-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, cwd=jail,
+                                  env={"PATH": "/usr/bin:/bin", "HOME": jail},
+                                  timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            return None, f"timed out after {timeout:g} s"
+        if done.returncode or not out.is_file():
+            return None, _message(done.stderr or done.stdout, done.returncode)
+        return out.read_bytes(), ""
 
 
 def _message(output: str, code: int) -> str:
