@@ -190,11 +190,17 @@ def test_similarity_compares_pairs_by_position_across_sequences():
 
 # --- the language -------------------------------------------------------------------------
 
-def test_dot_bracket_is_recognised_by_content_and_fasta_is_not():
-    assert detect(None, GOLD) is DOTBRACKET
-    assert detect(None, "GGGAAACCC\n(((...))) (-1.2)\n") is DOTBRACKET
-    assert detect(None, ">s\nACGU\nACGU\n").name == "fasta"
-    assert detect(Path("x.dbn"), "anything").name == "dotbracket"
+@pytest.mark.parametrize(("text", "language"), [
+    (GOLD, "dotbracket"),
+    ("GGGAAACCC\n(((...))) (-1.2)\n", "dotbracket"),
+    (">x\nGGAAACC\n((...)))\n", "dotbracket"),   # an error is the reader's to report
+    (">s\nACGU\nACGU\n", "fasta"),                 # a sequence over two lines
+    (">s\nACGUACGU\nAC..GU..\n", "fasta"),         # gapped with '.': mostly letters
+    (">x\nGGAAACC\nAA...aa\n", "fasta"),          # letters first: only by suffix
+])
+def test_dot_bracket_is_recognised_by_content_before_fasta(text: str, language: str):
+    assert detect(None, text).name == language
+    assert detect(Path("x.dbn"), text) is DOTBRACKET
 
 
 # --- the real files (R2DT's CRW structures) -----------------------------------------------
@@ -211,6 +217,7 @@ def test_real_crw_files_read_and_unbalanced_ones_are_found():
     clean = 0
     for path in files[::3]:
         text = path.read_text(encoding="utf-8")
+        assert detect(None, text) is DOTBRACKET and detect(path, text).name == "fasta"
         p = _read(text)
         lines = text.splitlines()
         opened, closed = lines[2].count("("), lines[2].count(")")

@@ -6,23 +6,26 @@ from __future__ import annotations
 
 from diagbench.languages.record import Language
 
-_STRUCTURE = frozenset(".()[]{}<>")
+_SYMBOLS = frozenset(".()[]{}<>")
+_NUCLEOTIDES = frozenset("ACGUTRYSWKMBDHVN")
 
 
 def recognises(text: str) -> bool:
-    """A dot-bracket source: its first lines (after an optional `>` header and `#`
-    comments) are a line of letters and a structure line as long, of `.` and brackets
-    (pseudoknot letters allowed) with at least one `.` or `(`, perhaps an energy after
-    it. Checked before FASTA, which takes any `>` text."""
+    """A dot-bracket source by its shape (errors in it are the reader's to report): after
+    an optional `>` header and `#` comments, a line of nucleotide letters, then a line
+    that starts with `.` or a bracket and is mostly `.` and brackets (pseudoknot letters
+    aside) — so a FASTA sequence over two lines, or gapped with `.`, is not taken.
+    Checked before FASTA, which takes any `>` text."""
     lines = [line.strip() for line in text.removeprefix("\ufeff").splitlines()]
     lines = [line for line in lines if line and not line.startswith("#")][:3]
     if lines and lines[0].startswith(">"):
         lines = lines[1:]
-    if len(lines) < 2 or not lines[0].isalpha():
+    if len(lines) < 2 or not set(lines[0].upper()) <= _NUCLEOTIDES:
         return False
     structure = lines[1].split(None, 1)[0]
-    return (len(structure) == len(lines[0]) and bool(set(structure) & set(".("))
-            and all(c in _STRUCTURE or (c.isascii() and c.isalpha()) for c in structure))
+    letters = sum(c.isascii() and c.isalpha() for c in structure)
+    return (structure[0] in _SYMBOLS and 2 * letters <= len(structure)
+            and all(c in _SYMBOLS or (c.isascii() and c.isalpha()) for c in structure))
 
 
 LANGUAGE = Language(
