@@ -147,3 +147,18 @@ def test_real_crw_structures_agree_with_varna(engine, tmp_path):
     assert len(clean) >= len(files) - 3  # three CRW files have an unbalanced bracket
     step = max(1, len(clean) // sized(3, 60))
     _agree(engine, clean[::step][:sized(3, 60)], tmp_path)
+
+
+def test_engine_gates_on_the_reader_the_size_limit_and_one_structure(engine, tmp_path):
+    long = f"{'A' * 5001}\n{'.' * 5001}\n"
+    sources = ["GGGAAACCCA\n(((...))))\n", long, "GAAAC\n(...)\n>b\nGAAAC\n(...)\n",
+               "GGGAAACCC\n(((...)))\n"]
+    results = engine.render(sources, tmp_path, "png")
+    assert [r.ok for r in results] == [False, False, False, True]
+    assert results[0].error_line == 2 and "unbalanced ')' at column 10" in results[0].error
+    assert "over the 5,000-nucleotide drawing limit" in results[1].error
+    assert "2 structures in one source" in results[2].error and results[2].error_line == 3
+    assert results[3].image is not None and results[3].image.read_bytes()[:4] == b"\x89PNG"
+    svg = engine.render(sources[3:], tmp_path, "svg")[0]  # the same run's SVG, with a size
+    assert svg.ok and (svg.width or 0) > 16 and (svg.height or 0) > 16
+    assert varna_statistics("<svg") == {"bases": 0, "pairs": 0, "numbers": 0}

@@ -1,7 +1,10 @@
 """RNA secondary structures (dot-bracket) drawn by VARNA (Debian's `varna`, GPL-3, Java),
-run as a separate program: one `VARNAcmd` per structure (it writes one image a run;
-the JVM starts in ~0.3 s), `jobs` at a time, in a temporary directory, without a shell,
-with a time-out and at most `MAX_BASES` nucleotides.
+run as a separate program: one `VARNAcmd` per structure, `jobs` at a time, in a
+temporary directory, without a shell, with a time-out and at most `MAX_BASES`
+nucleotides. VARNAcmd draws one structure a run (a second `-o` replaces the first; a
+`-i` file of several records draws its first), so each structure costs one JVM start
+(~0.3 s idle, ~1 s on a busy machine); VARNA writes PNG itself too (`-resolution`), but
+that would be a second JVM, so the PNG is rasterised from the SVG.
 
 Valid means the dot-bracket reader finds no error (VARNA itself draws a structure
 shorter or longer than its sequence, and one with a `(` never closed, so the reader's
