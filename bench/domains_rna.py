@@ -1,7 +1,7 @@
 """Diagrams per second of dot-bracket RNA structures (issue 31): reading (the stack
 reader) and rendering with VARNA (one JVM per structure, `--jobs` at a time; PNG, then
 SVG from the same run), on the synth's structures of the three complexity levels, as
-`domains_biology.py` measures the other biology languages; with `--realworld DIR`, also
+`domains_biology.measure` measures a language; with `--realworld DIR`, also
 on the dot-bracket files there (R2DT's CRW structures: hundreds to thousands of nt).
 Usage: python bench/domains_rna.py [--diagrams N] [--jobs J] [--realworld DIR] [--files F]
 (default 10, 2, none, 6)
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from diagbench.languages import named
 from diagbench.render.engines import make_engine
-from domains_biology import bench
+from domains_biology import HEADER, measure
 
 
 def realworld(folder: Path, files: int, jobs: int) -> None:
@@ -49,7 +49,8 @@ def main() -> None:
     parser.add_argument("--realworld", type=Path, help="a folder of dot-bracket files")
     parser.add_argument("--files", type=int, default=6, help="real files to render")
     args = parser.parse_args()
-    bench(("dotbracket",), args.diagrams, args.jobs)
+    print(HEADER)
+    print(measure("dotbracket", args.diagrams, args.jobs))
     if args.realworld is not None:
         realworld(args.realworld, args.files, args.jobs)
 

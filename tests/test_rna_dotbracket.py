@@ -55,12 +55,14 @@ def test_every_bracket_type_pairs_by_its_own_stack():
 
 
 def test_several_records_are_several_diagrams_with_or_without_headers():
-    text = ">a\nGGGAAACCC\n(((...)))\n\nACGU\n....\n>c\nGAAAC\n(...)\n"
+    text = ">a\nGGGAAACCC\n(((...)))\n\nACGU\n....\n>c\n# a comment\nGAAAC\n(...)\n"
     parsed = read_dotbracket(text)
     assert [(p.index, p.first_line, p.diagram.name, len(p.diagram.pairs)) for p in parsed] == [
         (0, 1, "a", 3), (1, 5, None, 0), (2, 7, "c", 1)]
-    assert record_texts(text) == [">a\nGGGAAACCC\n(((...)))\n", "ACGU\n....\n",
-                                  ">c\nGAAAC\n(...)\n"]
+    # each record's lines, blank and comment lines inside it kept (engines count from its
+    # first line)
+    assert record_texts(text) == [(1, ">a\nGGGAAACCC\n(((...)))\n"), (5, "ACGU\n....\n"),
+                                  (7, ">c\n# a comment\nGAAAC\n(...)\n")]
 
 
 def test_lower_case_and_iupac_letters_read():

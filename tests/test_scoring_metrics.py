@@ -198,6 +198,18 @@ def test_paired_test_by_hand():
     assert t.as_dict()["wilcoxon_statistic"] == 0.0
 
 
+def test_shape_iou_and_map_score_by_hand():
+    # two unit squares offset by half a side: they share a ½ × 1 strip, so
+    # I = 0.5, union = 1 + 1 − 0.5 = 1.5, IoU = 0.5 / 1.5 = 1/3
+    assert metrics.shape_iou(0.5, 1.0, 1.0) == pytest.approx(1 / 3)
+    # a square inside one four times its size: I = 1, union = 4, IoU = 1/4
+    assert metrics.shape_iou(1.0, 4.0, 1.0) == 0.25
+    # 3 gold countries, 4 predicted, 2 paired with every property right: 2 / max(3, 4)
+    assert metrics.property_match(2, 3, 4) == 0.5
+    # S = (1/3 + 1/2) / 2 = 5/12
+    assert metrics.map_score(True, 1 / 3, 0.5) == pytest.approx(5 / 12)
+
+
 # (c) edge cases: one table, every metric -----------------------------------------------
 
 NONE_BINS = [(None, 0.0)] * 6
@@ -322,6 +334,14 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     "base_pair_f1": [((set(), set()), 1.0), (({(1, 9)}, set()), 0.0),
                      ((set(), {(1, 9)}), 0.0), (({(1, 9), (2, 8)}, {(1, 9)}), 2 / 3),
                      (({(1, 9)}, {(9, 1)}), 0.0)],
+    # maps: shape IoU and property match (scoring.metrics.geography)
+    "shape_iou": [((0.0, 0.0, 0.0), 1.0), ((0.0, 1.0, 0.0), 0.0), ((0.0, 0.0, 2.0), 0.0),
+                  ((1.0, 1.0, 1.0), 1.0), ((0.0, 1.0, 1.0), 0.0),
+                  ((2.0, 1.0, 3.0), ValueError), ((-1.0, 1.0, 1.0), ValueError)],
+    "property_match": [((0, 0, 0), 1.0), ((0, 3, 0), 0.0), ((0, 0, 2), 0.0),
+                       ((2, 2, 2), 1.0), ((3, 2, 4), ValueError), ((-1, 2, 2), ValueError)],
+    "map_score": [((True, 1.0, 1.0), 1.0), ((False, 1.0, 1.0), 0.0),
+                  ((True, 0.5, 0.0), 0.25), ((True, 1.5, 1.0), ValueError)],
 }
 
 

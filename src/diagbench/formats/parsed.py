@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from diagbench.diagram.alignment import SequenceSet
+from diagbench.diagram.geomap import GeoMap
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.diagnostics import Diagnostic
 
 #: The models a reader returns.
-Diagram = SequenceDiagram | GraphDiagram | SequenceSet
+Diagram = SequenceDiagram | GraphDiagram | SequenceSet | GeoMap
 D = TypeVar("D", bound=Diagram, covariant=True)
 
 

@@ -44,4 +44,5 @@ LANGUAGE = Language(
     examples=("rna-structure.dbn",),
     recognises=recognises,
     node_limits=(10, 400),
+    size="bases",
 )

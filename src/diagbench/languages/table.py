@@ -13,6 +13,7 @@ from diagbench.languages import (
     dot,
     dotbracket,
     fasta,
+    geojson,
     mermaid,
     newick,
     plantuml,
@@ -31,6 +32,7 @@ LANGUAGES: tuple[Language, ...] = (
     newick.LANGUAGE,
     dotbracket.LANGUAGE,  # before FASTA, which recognises any `>` text
     fasta.LANGUAGE,
+    geojson.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -48,4 +50,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
     Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
     Category("rna-structure", "DNA sequence (RNA structure)", "biology", ("rna",)),
+    Category("map", "geographic map", "geography", ("map",)),
 )

@@ -64,6 +64,11 @@ class _Record:
     def first_line(self) -> int:
         return next((at[0] for at in (self.header, self.sequence, self.structure) if at), 1)
 
+    @property
+    def last_line(self) -> int:
+        return max((at[0] for at in (self.header, self.sequence, self.structure) if at),
+                   default=1)
+
 
 def _records(lines: list[str]) -> list[_Record]:
     """The records of a text's lines: a `>` line starts one; in a record, the first line
@@ -89,11 +94,12 @@ def _records(lines: list[str]) -> list[_Record]:
     return records
 
 
-def record_texts(text: str) -> list[str]:
-    """The text of each record (its header, sequence and structure lines), for an engine
-    that draws one structure at a time."""
+def record_texts(text: str) -> list[tuple[int, str]]:
+    """(first line, text) of each record: its lines from its first to its last (blank and
+    `#` lines between them kept, so an engine's line numbers count from its first), for
+    an engine that draws one structure at a time."""
     lines = text.removeprefix("\ufeff").splitlines()
-    return ["".join(lines[at[0] - 1] + "\n" for at in (r.header, r.sequence, r.structure) if at)
+    return [(r.first_line, "".join(f"{line}\n" for line in lines[r.first_line - 1:r.last_line]))
             for r in _records(lines)]
 
 

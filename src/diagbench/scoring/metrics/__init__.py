@@ -19,6 +19,8 @@ bools or floats), one module per family:
 - `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
   leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA),
   base-pair F1 (dot-bracket RNA structures);
+- `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
+  property match and their map score (GeoJSON);
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -63,6 +65,7 @@ from diagbench.scoring.metrics.components import (
     ordering_score,
     rate,
 )
+from diagbench.scoring.metrics.geography import map_score, property_match, shape_iou
 from diagbench.scoring.metrics.judge import (
     counting_disagreement,
     edit_distance,
@@ -136,6 +139,9 @@ METRICS: dict[str, Callable] = {
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
     "base_pair_f1": base_pair_f1,
+    "shape_iou": shape_iou,
+    "property_match": property_match,
+    "map_score": map_score,
 }
 
 __all__ = [
@@ -168,6 +174,7 @@ __all__ = [
     "judge_agreement",
     "leaf_f1",
     "length_bin",
+    "map_score",
     "mean_absolute_error",
     "mean_gap",
     "mean_label_similarity",
@@ -178,6 +185,7 @@ __all__ = [
     "paired_accuracy",
     "paired_test",
     "prerequisite",
+    "property_match",
     "qa_accuracy",
     "rate",
     "reaction_score",
@@ -187,6 +195,7 @@ __all__ = [
     "robinson_foulds_similarity",
     "sadu_retrieval",
     "set_f1",
+    "shape_iou",
     "strudel_count_score",
     "tanimoto",
     "tolerance_accuracy",
