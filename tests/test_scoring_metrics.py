@@ -330,6 +330,10 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                    ((True, 1.5, 1.0), ValueError)],
     "consensus_accuracy": [(("", ""), 1.0), (("ACGT", ""), 0.0), (("acgt", "ACGA"), 0.75),
                            (("AC", "ACGT"), 0.5)],
+    # 2·|P∩G| / (|P|+|G|): {(1,9)} of 2 gold and 1 predicted → 2·1/3
+    "base_pair_f1": [((set(), set()), 1.0), (({(1, 9)}, set()), 0.0),
+                     ((set(), {(1, 9)}), 0.0), (({(1, 9), (2, 8)}, {(1, 9)}), 2 / 3),
+                     (({(1, 9)}, {(9, 1)}), 0.0)],
     # maps: shape IoU and property match (scoring.metrics.geography)
     "shape_iou": [((0.0, 0.0, 0.0), 1.0), ((0.0, 1.0, 0.0), 0.0), ((0.0, 0.0, 2.0), 0.0),
                   ((1.0, 1.0, 1.0), 1.0), ((0.0, 1.0, 1.0), 0.0),
@@ -372,3 +376,14 @@ def test_edge_case(name, args, expected):
         result = metric(*args)
         assert result == expected
         assert not (isinstance(result, float) and math.isnan(result))
+
+
+def test_base_pair_f1_worked_by_hand():
+    """Gold ((((....)))) has pairs (1,12) (2,11) (3,10) (4,9); the prediction
+    .(((....))). opens (1,12) and has (2,11) (3,10) (4,9): |P∩G| = 3, |P| = 3, |G| = 4,
+    F1 = 2·3/7 = 6/7. Sensitivity 3/4, PPV 3/3: harmonic mean 2·(3/4)(1)/(7/4) = 6/7."""
+    gold = {(1, 12), (2, 11), (3, 10), (4, 9)}
+    pred = {(2, 11), (3, 10), (4, 9)}
+    assert METRICS["base_pair_f1"](gold, pred) == pytest.approx(6 / 7)
+    # a slipped prediction, every pair one position off: nothing shared
+    assert METRICS["base_pair_f1"](gold, {(2, 12), (3, 11), (4, 10), (5, 9)}) == 0.0

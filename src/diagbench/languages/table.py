@@ -12,6 +12,7 @@ from diagbench.languages import (
     chess,
     dbml,
     dot,
+    dotbracket,
     fasta,
     geojson,
     mermaid,
@@ -30,6 +31,7 @@ LANGUAGES: tuple[Language, ...] = (
     smiles.LANGUAGE,
     reaction_smiles.LANGUAGE,
     newick.LANGUAGE,
+    dotbracket.LANGUAGE,  # before FASTA, which recognises any `>` text
     fasta.LANGUAGE,
     geojson.LANGUAGE,
     chess.LANGUAGE,
@@ -49,6 +51,7 @@ CATEGORIES: tuple[Category, ...] = (
     Category("reaction", "chemical reaction", "chemistry", ("reaction",)),
     Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
     Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
+    Category("rna-structure", "DNA sequence (RNA structure)", "biology", ("rna",)),
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
 )

@@ -38,6 +38,7 @@ ENGINES: dict[str, str] = {
     "rdkit-reaction": "diagbench.render.rdkit:RdkitReactionEngine",
     "phylo": "diagbench.render.phylo:PhyloEngine",
     "logo": "diagbench.render.logo:LogoEngine",
+    "varna": "diagbench.render.varna:VarnaEngine",
     "geomap": "diagbench.render.geomap:GeomapEngine",
     "board": "diagbench.render.chessboard:BoardEngine",
 }
@@ -53,7 +54,7 @@ def make_engine(name: str, jobs: int, timeout: float) -> Engine:
 def diagrams(engine: str, text: str) -> list[tuple[int, str]]:
     """The separate diagrams of a file, each with the line it starts on (1-based):
     PlantUML files may hold several blocks, a SMILES file one molecule (or reaction) a
-    line, a FEN file one board a line."""
+    line, a FEN file one board a line, a dot-bracket file one structure a record."""
     text = text.removeprefix("\ufeff")
     if engine == "plantuml":
         return [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
@@ -66,4 +67,8 @@ def diagrams(engine: str, text: str) -> list[tuple[int, str]]:
         from diagbench.formats.chess.fen import records as positions
 
         return [(n, line + "\n") for n, line in positions(text)] or [(1, text)]
+    if engine == "varna":
+        from diagbench.formats.biology.dotbracket import record_texts
+
+        return record_texts(text) or [(1, text)]
     return [(1, text)]

@@ -17,7 +17,8 @@ bools or floats), one module per family:
 - `chemistry`: the image-to-code similarity of molecules (canonical SMILES match and
   Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
-  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
+  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA),
+  base-pair F1 (dot-bracket RNA structures);
 - `games`: the image-to-code similarity of chess boards (FEN): square-level accuracy
   and the board score with the exact-board match;
 - `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
@@ -49,6 +50,7 @@ from diagbench.scoring.metrics.archqa import (
     tolerance_accuracy,
 )
 from diagbench.scoring.metrics.biology import (
+    base_pair_f1,
     consensus_accuracy,
     leaf_f1,
     robinson_foulds_similarity,
@@ -139,6 +141,7 @@ METRICS: dict[str, Callable] = {
     "leaf_f1": leaf_f1,
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
+    "base_pair_f1": base_pair_f1,
     "shape_iou": shape_iou,
     "property_match": property_match,
     "map_score": map_score,
@@ -158,6 +161,7 @@ __all__ = [
     "SaduRetrieval",
     "accuracy_by",
     "accuracy_interval",
+    "base_pair_f1",
     "board_score",
     "by_length",
     "cell_average",
