@@ -203,6 +203,8 @@ def test_similarity_compares_pairs_by_position_across_sequences():
 def test_dot_bracket_is_recognised_by_content_before_fasta(text: str, language: str):
     assert detect(None, text).name == language
     assert detect(Path("x.dbn"), text) is DOTBRACKET
+    # a .fasta file holding a structure (as R2DT writes them) is dot-bracket too
+    assert detect(Path("x.fasta"), text).name == language
 
 
 # --- the real files (R2DT's CRW structures) -----------------------------------------------
@@ -219,7 +221,7 @@ def test_real_crw_files_read_and_unbalanced_ones_are_found():
     clean = 0
     for path in files[::3]:
         text = path.read_text(encoding="utf-8")
-        assert detect(None, text) is DOTBRACKET and detect(path, text).name == "fasta"
+        assert detect(None, text) is DOTBRACKET and detect(path, text) is DOTBRACKET
         p = _read(text)
         lines = text.splitlines()
         opened, closed = lines[2].count("("), lines[2].count(")")

@@ -47,11 +47,14 @@ def _suffix(path: Path) -> str | None:
 
 def detect(path: Path | None, text: str) -> Language:
     """The language of a source: by its file suffix (the longest that fits: ".rxn.smi"
-    before ".smi"), else the first language that recognises its text, else the table's
-    fallback (the one recognising nothing)."""
+    before ".smi") — unless a language claiming that suffix recognises the text —, else
+    the first language that recognises its text, else the table's fallback (the one
+    recognising nothing)."""
     suffix = _suffix(path) if path is not None else None
     if suffix is not None:
-        return _BY_SUFFIX[suffix]
+        return next((language for language in LANGUAGES if suffix in language.claims
+                     and language.recognises is not None and language.recognises(text)),
+                    _BY_SUFFIX[suffix])
     for language in LANGUAGES:
         if language.recognises is not None and language.recognises(text):
             return language

@@ -32,6 +32,7 @@ LANGUAGE = Language(
     name="dotbracket",
     title="dot-bracket",
     suffixes=(".dbn", ".db"),
+    claims=(".fasta", ".fa"),
     domain="biology",
     categories=("rna-structure",),
     kinds=("rna",),

@@ -41,7 +41,9 @@ class Language:
       `title`: as prompts name it ("PlantUML");
     - `suffixes`: its file suffixes (lower case, with the dot); `recognises`: whether a
       text without one of them is in this language (None: the language of whatever
-      no other language recognises — one language of the table);
+      no other language recognises — one language of the table); `claims`: other
+      languages' suffixes whose files it takes when it recognises their text (R2DT
+      writes dot-bracket structures in `.fasta` files);
     - `domain` and `categories` (names of `Category`, those the benchmarks generate it
       in); `kinds`: the diagram kinds its reader tells apart (`Parsed.kind`); a file's
       kind is found by its reader, from its content;
@@ -82,6 +84,7 @@ class Language:
     synth: str | None = None
     facts: str | None = None
     recognises: Callable[[str], bool] | None = None
+    claims: tuple[str, ...] = ()
     node_limits: tuple[int, int] = (2, 60)
     size: str | None = None
 
