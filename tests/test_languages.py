@@ -192,3 +192,13 @@ def test_the_table_imports_no_parser_engine_or_comparison():
     assert "diagbench.languages.table" in loaded
     assert not [m for m in loaded if m.startswith(("diagbench.formats.", "diagbench.render.",
                                                    "diagbench.compare."))]
+
+
+def test_every_record_splitter_is_an_engines_and_loads():
+    from diagbench.render.engines import RECORDS
+
+    assert set(RECORDS) <= set(ENGINES)
+    for engine, part in RECORDS.items():
+        split = load(part)
+        assert isinstance(split, Callable), engine  # type: ignore[arg-type]
+        assert split("") == [], engine  # an empty file has no record

@@ -103,6 +103,11 @@ def records(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def record_texts(text: str) -> list[tuple[int, str]]:
+    """(line number, text) of each molecule of a `.smi` text, drawn one at a time."""
+    return [(n, line + "\n") for n, line in records(text)]
+
+
 def parse_line(line: str) -> tuple[Any, str]:
     """(RDKit molecule or None, RDKit's message) of one "SMILES [title]" line."""
     from rdkit import Chem

@@ -51,24 +51,28 @@ def make_engine(name: str, jobs: int, timeout: float) -> Engine:
     return factory(jobs=jobs, timeout=timeout)
 
 
+#: The engines that draw one record of a file at a time, and the function ("module:attr")
+#: that splits a text into its records, each with the line it starts on (1-based): the
+#: blocks of a PlantUML file, a SMILES or FEN file's lines, a dot-bracket file's records.
+RECORDS: dict[str, str] = {
+    "plantuml": "diagbench.render.engines:plantuml_blocks",
+    "rdkit": "diagbench.formats.smiles:record_texts",
+    "rdkit-reaction": "diagbench.formats.smiles:record_texts",
+    "board": "diagbench.formats.chess.fen:record_texts",
+    "varna": "diagbench.formats.biology.dotbracket:record_texts",
+}
+
+
+def plantuml_blocks(text: str) -> list[tuple[int, str]]:
+    """(first line, block) of each `@start…`/`@end…` block of a PlantUML text."""
+    return [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
+            for m in _PLANTUML_BLOCK.finditer(text)]
+
+
 def diagrams(engine: str, text: str) -> list[tuple[int, str]]:
-    """The separate diagrams of a file, each with the line it starts on (1-based):
-    PlantUML files may hold several blocks, a SMILES file one molecule (or reaction) a
-    line, a FEN file one board a line, a dot-bracket file one structure a record."""
+    """The separate diagrams of a file that `engine` draws, each with the line it starts
+    on (1-based): its records (`RECORDS`), or the whole text as one."""
     text = text.removeprefix("\ufeff")
-    if engine == "plantuml":
-        return [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
-                for m in _PLANTUML_BLOCK.finditer(text)] or [(1, text)]
-    if engine in ("rdkit", "rdkit-reaction"):
-        from diagbench.formats.smiles import records
-
-        return [(n, line + "\n") for n, line in records(text)] or [(1, text)]
-    if engine == "board":
-        from diagbench.formats.chess.fen import records as positions
-
-        return [(n, line + "\n") for n, line in positions(text)] or [(1, text)]
-    if engine == "varna":
-        from diagbench.formats.biology.dotbracket import record_texts
-
-        return record_texts(text) or [(1, text)]
-    return [(1, text)]
+    split = RECORDS.get(engine)
+    records: list[tuple[int, str]] = load(split)(text) if split else []
+    return records or [(1, text)]

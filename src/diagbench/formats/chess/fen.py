@@ -84,6 +84,11 @@ def records(text: str) -> list[tuple[int, str]]:
     return [(n, line) for n, line in enumerate(lines, 1) if line.strip(_BLANKS)]
 
 
+def record_texts(text: str) -> list[tuple[int, str]]:
+    """(line number, text) of each position of a FEN text, drawn one at a time."""
+    return [(n, line + "\n") for n, line in records(text)]
+
+
 def read_fen(text: str) -> list[Parsed[Board]]:
     """Every position of a FEN text, one `Parsed` each, with diagnostics."""
     found = records(text)
