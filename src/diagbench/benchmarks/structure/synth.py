@@ -22,6 +22,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
+from diagbench.benchmarks.structure.tasks import ANSWER_LABEL, ANSWER_TEXT
 from diagbench.benchmarks.synthesis import DOMAIN_NAMES, prompt_kind
 from diagbench.diagram.graph import Entity, GraphDiagram, Member, Relation
 from diagbench.languages import category_titled, named, titled
@@ -345,8 +346,9 @@ def _described(title: str, parsed: list[Parsed[Diagram]]) -> str:
 
 
 #: What baseline:synth answers to a task question (it never looks at the image): the
-#: chance floor of `eval structure`.
-BLIND = {"number": "3", "choice": "A", "yes_no": "yes"}
+#: chance floor of `eval structure`. Asked for the code of a language without a blind
+#: code here, it writes that language's first example.
+BLIND = {"number": "3", "choice": "A", "yes_no": "yes", "label": "A"}
 _BLIND_CODE = {"PlantUML": "@startuml\nclass A\nclass B\nA --> B\n@enduml",
                "Mermaid": "classDiagram\n  A --> B", "Graphviz DOT": "digraph { A -> B }",
                "DBML": "Table A {\n  id int [pk]\n}"}
@@ -360,8 +362,14 @@ def blind_answer(prompt: str) -> str:
         return BLIND["choice"]
     if "Answer yes or no" in prompt:
         return BLIND["yes_no"]
+    if ANSWER_LABEL in prompt or ANSWER_TEXT in prompt:
+        return BLIND["label"]
     m = re.search(r"Write the (.+?) code that draws", prompt)
-    return f"```\n{_BLIND_CODE.get(m.group(1) if m else '', _BLIND_CODE['PlantUML'])}\n```"
+    frl = m.group(1) if m else "PlantUML"
+    language = titled(frl)
+    if frl not in _BLIND_CODE and language is not None:  # its first example, unseen
+        return f"```\n{language.example_paths()[0].read_text(encoding='utf-8').rstrip()}\n```"
+    return f"```\n{_BLIND_CODE.get(frl, _BLIND_CODE['PlantUML'])}\n```"
 
 
 def answer_synth(request: Any) -> str:
