@@ -7,11 +7,12 @@ from typing import Generic, TypeVar
 
 from diagbench.diagram.alignment import SequenceSet
 from diagbench.diagram.graph import GraphDiagram
+from diagbench.diagram.music import Score
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.diagnostics import Diagnostic
 
 #: The models a reader returns.
-Diagram = SequenceDiagram | GraphDiagram | SequenceSet
+Diagram = SequenceDiagram | GraphDiagram | SequenceSet | Score
 D = TypeVar("D", bound=Diagram, covariant=True)
 
 

@@ -8,7 +8,17 @@ category's languages are listed (and generated) in this order.
 
 from __future__ import annotations
 
-from diagbench.languages import dbml, dot, fasta, mermaid, newick, plantuml, reaction_smiles, smiles
+from diagbench.languages import (
+    abc,
+    dbml,
+    dot,
+    fasta,
+    mermaid,
+    newick,
+    plantuml,
+    reaction_smiles,
+    smiles,
+)
 from diagbench.languages.record import Category, Language
 
 LANGUAGES: tuple[Language, ...] = (
@@ -20,6 +30,7 @@ LANGUAGES: tuple[Language, ...] = (
     reaction_smiles.LANGUAGE,
     newick.LANGUAGE,
     fasta.LANGUAGE,
+    abc.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -36,4 +47,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("reaction", "chemical reaction", "chemistry", ("reaction",)),
     Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
     Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
+    Category("music", "musical notation", "games-music", ("tune",)),
 )

@@ -38,6 +38,7 @@ ENGINES: dict[str, str] = {
     "rdkit-reaction": "diagbench.render.rdkit:RdkitReactionEngine",
     "phylo": "diagbench.render.phylo:PhyloEngine",
     "logo": "diagbench.render.logo:LogoEngine",
+    "abcm2ps": "diagbench.render.abcm2ps:Abcm2psEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 
@@ -50,7 +51,7 @@ def make_engine(name: str, jobs: int, timeout: float) -> Engine:
 
 def diagrams(engine: str, text: str) -> list[str]:
     """The separate diagrams of a file: PlantUML files may hold several blocks, a SMILES
-    file one molecule (or reaction) a line."""
+    file one molecule (or reaction) a line, an ABC file one tune from each `X:` field."""
     text = text.removeprefix("\ufeff")
     if engine == "plantuml":
         return [m.group(0) + "\n" for m in _PLANTUML_BLOCK.finditer(text)] or [text]
@@ -58,4 +59,8 @@ def diagrams(engine: str, text: str) -> list[str]:
         from diagbench.formats.smiles import records
 
         return [line + "\n" for _, line in records(text)] or [text]
+    if engine == "abcm2ps":
+        from diagbench.formats.music.abc import tune_texts
+
+        return tune_texts(text) or [text]
     return [text]

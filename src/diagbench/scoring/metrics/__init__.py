@@ -18,6 +18,8 @@ bools or floats), one module per family:
   Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
   leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
+- `music`: the image-to-code similarity of tunes (ABC): the normalised edit distance of
+  (pitch, duration) sequences and the tune's score with its key and meter;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -67,6 +69,7 @@ from diagbench.scoring.metrics.judge import (
     judge_agreement,
     retrieval_disagreement,
 )
+from diagbench.scoring.metrics.music import music_score, sequence_similarity
 from diagbench.scoring.metrics.paired import PairedTest, paired_test
 from diagbench.scoring.metrics.prior_bias import (
     EM_THRESHOLD,
@@ -133,6 +136,8 @@ METRICS: dict[str, Callable] = {
     "leaf_f1": leaf_f1,
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
+    "sequence_similarity": sequence_similarity,
+    "music_score": music_score,
 }
 
 __all__ = [
@@ -170,6 +175,7 @@ __all__ = [
     "mean_standard_error",
     "mean_tokens",
     "molecule_score",
+    "music_score",
     "ordering_score",
     "paired_accuracy",
     "paired_test",
@@ -182,6 +188,7 @@ __all__ = [
     "retrieval_scores",
     "robinson_foulds_similarity",
     "sadu_retrieval",
+    "sequence_similarity",
     "set_f1",
     "strudel_count_score",
     "tanimoto",
