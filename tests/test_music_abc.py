@@ -99,11 +99,20 @@ def test_reader_reports_errors_with_their_line(text, line, words):
 
 
 def test_reader_warns_about_what_music21_skips():
-    text = "X:1\nL:1/8\nK:C\nC2 Z2 C4|\nx2 C6|\n[K:G] F8|\n"
+    text = "X:1\nL:1/8\nK:C\nC2 Z2 C4|\nx2 C6|\n[P:A] F8|\n"
     warnings = [(d.line, d.severity) for d in _read(text).diagnostics]
     reasons = " ".join(d.reason for d in _read(text).diagnostics)
     assert warnings == [(4, "warning"), (5, "warning"), (6, "warning")]
-    assert "'Z2'" in reasons and "'x2'" in reasons and "'[K:G]'" in reasons
+    assert "'Z2'" in reasons and "'x2'" in reasons and "'[P:A]'" in reasons
+    # music21's own warning (an unknown note letter), at the tune's first line
+    [said] = _read("X:1\nL:1/4\nK:C\nC D p E|\n").diagnostics
+    assert said.line == 1 and "assuming C" in said.reason
+
+
+def test_reader_reads_inline_key_and_meter_changes():
+    score = _read("X:1\nM:2/4\nL:1/4\nK:C\nF G|[K:G] F G|\n[M:3/4] F G A|\n").diagram
+    assert [e.pitches[0] for e in score.events()] == ["F4", "G4", "F#4", "G4", "F#4", "G4", "A4"]
+    assert [len(m.events) for m in score.voices[0].measures] == [2, 2, 3]
 
 
 def test_reader_never_raises_on_broken_text():

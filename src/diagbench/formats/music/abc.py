@@ -13,13 +13,25 @@ the reader does about it:
   gives it ABC 2.1's form (`!fermata!`, §4.14);
 - music21's tokenizer skips what it does not know without a word: multi-measure rests
   (`Z4`), invisible rests (`x`), voice overlays (`&`), stray characters; and it reads
-  an inline field (`[K:G]`) as a chord and then drops it. The reader finds music21's
+  an inline field (`[K:G]`) as a chord and then drops it. The reader gives music21 an
+  inline key, unit, meter or voice field (`K`, `L`, `M`, `V`) as a field line of its
+  own (the same length of text: `\nK:G\n`), which it reads. The reader finds music21's
   tokens in the text in order (`skipped`): text between them that is not spacing, a
   comment, a decoration (`!trill!`, `+f+`, `.~HLMOPSTuv`) or an annotation (`"Am"`)
   is a warning at its line ("music21 skips 'Z4'"), and so is an inline field;
 - music21 divides a voice into measures only when it has two plain bar lines (`|`) or
   more: `G A|B c|]` is one measure to it, two to ABC and abcm2ps; the reader's handler
   divides at any bar line;
+- music21 splits a measure longer than its meter into two (`translate.reBar`), the
+  note across the cut into two tied ones; ABC and abcm2ps keep the measure as written
+  (a 9/8 bar under `M:6/8` is one bar), and so does the reader: it translates with
+  that step left out (a lock keeps other threads' music21 from seeing it);
+- music21's own warnings (written on stderr: "could not get pitch information …,
+  assuming C") are warnings at the tune's first line;
+- music21 starts a part at each `V:` section whose id starts with a digit: a voice
+  written in sections (`V:1 … V:2 … V:1 …`) is two parts to it, a voice `V:T1` none;
+  abcm2ps draws one staff per voice id. The reader's handler splits at every `V:`
+  after `K:` and joins a voice's sections (`voice_sections`);
 - music21's exceptions (a chord not closed, a tuplet it cannot handle, anything its
   translation raises) are an error at the line of the token it names, else of the
   last token it read; nothing is raised.
@@ -27,20 +39,27 @@ the reader does about it:
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+import threading
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from diagbench.diagram.music import Event, Measure, Score, Voice
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.parsed import Parsed
 
+_LOCK = threading.Lock()
 _TOKEN_IN_MESSAGE = re.compile(r"token: <music21\.abcFormat\.\w+ '(.*?)'>")
 #: What may lie between music21's tokens: spacing, line continuations, comments,
 #: decorations and annotations (ABC 2.1 §4.14, §4.19).
 _QUIET = re.compile(r'\s+|\\|`|%[^\n]*|![^!\n]*!|\+[^+\n]*\+|"[^"\n]*"|[.~HLMOPSTuv]')
 _ANNOTATION = re.compile(r'"[^"\n]*"')
 _INLINE_FIELD = re.compile(r"\[[A-Za-z]:")
+#: Inline fields music21 reads when they stand on a line of their own.
+_MOVABLE_FIELD = re.compile(r"\[([KLMV]:[^\]\n]*)\]")
 #: A decoration in ABC 2.0's form, `+trill+`: ABC 2.1's `!trill!` (§4.14), which
 #: music21 knows; it reads `+fermata+` as notes.
 _OLD_DECORATION = re.compile(r"\+([^+\s\"|]{1,30})\+")
@@ -89,19 +108,34 @@ def _tune(index: int, first: int, lines: list[str]) -> Parsed[Score]:
 
     tune = "\n".join(lines)
     header = lines[:next((k for k, line in enumerate(lines) if line.startswith("K:")), len(lines))]
-    given = _OLD_DECORATION.sub(r"!\1!", tune)  # same length: offsets hold
+    body = normalised(tune)
+    given = body
     if not any(line.startswith(("L:", "M:")) for line in header):
         given = given.replace("\n", "\nL:1/8\n", 1)  # ABC's default unit length
     handler = _handler_class()()
+    said = io.StringIO()
     try:
-        handler.process(given)
-        stream = translate.abcToStreamScore(handler)
+        with _LOCK, contextlib.redirect_stderr(said):  # music21 warns on stderr
+            handler.process(given)
+            rebar, translate.reBar = translate.reBar, _written_bars  # see the docstring
+            try:
+                stream = translate.abcToStreamScore(handler)
+            finally:
+                translate.reBar = rebar
         score = _score(stream, first)
     except Exception as exc:  # music21 raises many kinds on bad input: each is data here
-        return _empty(first, _error(exc, tune, handler.tokens, lines, first), index=index)
+        return _empty(first, _error(exc, body, handler.tokens, lines, first), index=index)
     warnings = [Diagnostic(first + line - 1, lines[line - 1], reason, "warning")
-                for line, reason in skipped(tune, handler.tokens)]
+                for line, reason in skipped(body, handler.tokens, tune)]
+    warnings += [Diagnostic(first, lines[0], f"music21: {' '.join(w.split())[:200]}",
+                            "warning")
+                 for w in said.getvalue().split("WARNING:")[1:] if w.strip()]
     return Parsed(index, first, "abc", "tune", score, tuple(warnings))
+
+
+def _written_bars(part: Any, *, inPlace: bool = False) -> Any:
+    """music21's `translate.reBar` while the reader translates: measures as written."""
+    return part
 
 
 @cache
@@ -114,19 +148,69 @@ def _handler_class() -> Any:
         def definesMeasures(self) -> bool:
             return any(isinstance(t, abcFormat.ABCBar) for t in self.tokens)
 
+        def splitByVoice(self) -> list[Any]:
+            """[the header, then one handler per voice id, its sections joined]."""
+            voices, header = voice_sections(self.tokens)
+            if len(voices) <= 1:
+                return [self._of(self.tokens)]
+            return [self._of(header), *(self._of(t) for t in voices.values())]
+
+        def _of(self, tokens: list[Any]) -> Any:
+            handler = self.__class__()
+            handler.tokens = tokens
+            return handler
+
     return Handler
 
 
-def _error(exc: Exception, tune: str, tokens: list[Any], lines: list[str],
+def voice_sections(tokens: list[Any]) -> tuple[dict[str, list[Any]], list[Any]]:
+    """The tokens of each voice by its id (`V:1`, `V:T1`: the first word), its sections
+    in order, a voice declared in the header (before `K:`) starting with that
+    declaration; and the header's other tokens."""
+    from music21.abcFormat import ABCMetadata
+
+    def voice(token: Any) -> str | None:
+        is_voice = isinstance(token, ABCMetadata) and token.isVoice() and token.data
+        return str(token.data).split()[0] if is_voice else None
+
+    body = next((k + 1 for k, t in enumerate(tokens)
+                 if isinstance(t, ABCMetadata) and t.isKey()), 0)
+    voices: dict[str, list[Any]] = {}
+    for token in tokens[:body]:
+        name = voice(token)
+        if name is not None:
+            voices.setdefault(name, []).append(token)
+    starts = [k for k in range(body, len(tokens)) if voice(tokens[k]) is not None]
+    header = [t for t in tokens[:starts[0] if starts else len(tokens)] if voice(t) is None]
+    for start, end in pairwise([*starts, len(tokens)]):
+        voices.setdefault(str(voice(tokens[start])), []).extend(tokens[start:end])
+    return voices, header
+
+
+def normalised(tune: str) -> str:
+    """The tune as the reader gives it to music21, every offset kept (see the module's
+    docstring): `+trill+` as `!trill!`, an inline `[K:G]` (`K`, `L`, `M`, `V`) as a
+    field line of its own."""
+    tune = _OLD_DECORATION.sub(r"!\1!", tune)
+    return _MOVABLE_FIELD.sub(lambda m: f"\n{m.group(1)}\n", tune)
+
+
+def _line(tune: str, offset: int) -> int:
+    """The 1-based line of `tune` an offset is on (the normalised text has more line
+    breaks, at the same offsets)."""
+    return tune[:offset].count("\n") + 1
+
+
+def _error(exc: Exception, body: str, tokens: list[Any], lines: list[str],
            first: int) -> Diagnostic:
     """music21's exception as an error at the token it names, else after the last token
     it read."""
     named = _TOKEN_IN_MESSAGE.search(str(exc))
-    offset = tune.find(named.group(1)) if named else -1
+    offset = body.find(named.group(1)) if named else -1
     if offset < 0:
-        ends = [end for _, end in _token_spans(tune, tokens)]
+        ends = [end for _, end in _token_spans(body, tokens)]
         offset = ends[-1] if ends else 0
-    line = tune[:offset].count("\n") + 1
+    line = _line("\n".join(lines), offset)
     message = " ".join(str(exc).split())[:200]
     return Diagnostic(first + line - 1, lines[min(line, len(lines)) - 1],
                       f"music21: {type(exc).__name__}: {message}")
@@ -146,20 +230,20 @@ def _token_spans(tune: str, tokens: list[Any]) -> list[tuple[int, int]]:
     return spans
 
 
-def skipped(tune: str, tokens: list[Any]) -> list[tuple[int, str]]:
-    """(line, reason) of what music21 read without a word of warning and left out: text
-    between its tokens that is more than spacing, comments, decorations and
-    annotations, and inline fields (see the module's docstring)."""
+def skipped(body: str, tokens: list[Any], tune: str) -> list[tuple[int, str]]:
+    """(line of `tune`, reason) of what music21 read without a word of warning and left
+    out of `body` (the tune `normalised`): text between its tokens that is more than
+    spacing, comments, decorations and annotations, and inline fields (see the
+    module's docstring)."""
     found, position = [], 0
-    for start, end in [*_token_spans(tune, tokens), (len(tune), len(tune))]:
-        noise = _noise(tune, position, start)
+    for start, end in [*_token_spans(body, tokens), (len(body), len(body))]:
+        noise = _noise(body, position, start)
         if noise >= 0:
-            text = " ".join(_QUIET.sub(" ", tune[noise:start]).split())
-            found.append((tune[:noise].count("\n") + 1,
-                          f"music21 skips {text[:40]!r}: not in the counts"))
-        if _INLINE_FIELD.match(tune, start):
-            found.append((tune[:start].count("\n") + 1,
-                          f"music21 ignores the inline field {tune[start:end]!r}"))
+            text = " ".join(_QUIET.sub(" ", body[noise:start]).split())
+            found.append((_line(tune, noise), f"music21 skips {text[:40]!r}: not in the counts"))
+        if _INLINE_FIELD.match(body, start):
+            found.append((_line(tune, start),
+                          f"music21 ignores the inline field {body[start:end]!r}"))
         position = max(position, end)
     return found
 
