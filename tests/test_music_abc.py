@@ -98,6 +98,22 @@ def test_reader_reports_errors_with_their_line(text, line, words):
     assert error.line == line and words in error.reason, error
 
 
+@pytest.mark.parametrize(("music", "words"), [
+    ("[CyE]2 C6|", "in a chord is not a note"),
+    ("C2 {DE F2|G8|", "not closed"),
+    ("C2 D2 E2 F2}|", "closes no grace notes"),
+    ("c4, C4|", "octave mark after the length"),
+    ("C5 D3|", "no note value"),
+])
+def test_reader_rejects_what_music21_allows_and_abcm2ps_does_not(music: str, words: str,
+                                                                 tmp_path: Path):
+    text = f"X:1\nM:4/4\nL:1/8\nK:C\nC8|{music}\n"
+    [error] = _read(text).errors
+    assert words in error.reason and error.line in (1, 5), error
+    [result] = Abcm2psEngine().render([text], tmp_path, "svg")
+    assert not result.ok and result.error_line == 5
+
+
 def test_reader_warns_about_what_music21_skips():
     text = "X:1\nL:1/8\nK:C\nC2 Z2 C4|\nx2 C6|\n[P:A] F8|\n"
     warnings = [(d.line, d.severity) for d in _read(text).diagnostics]

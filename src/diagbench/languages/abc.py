@@ -29,5 +29,5 @@ LANGUAGE = Language(
     facts="diagbench.diagram.music:music_facts",
     examples=("music-tune.abc",),
     recognises=recognises,
-    node_limits=(4, 160),
+    node_limits=(4, 340),
 )

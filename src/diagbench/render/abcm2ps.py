@@ -157,11 +157,14 @@ def score_statistics(svg: str) -> dict[str, Any]:
             bars.append((float(bar.group(1)), float(bar.group(2)), float(bar.group(3))))
     kinds = [name for name, _, _ in symbols]
     systems = _systems(sorted(staves), bars)
-    marks = [(x, y) for name, x, y in symbols if name in _HEADS | _RESTS]
+    marks: dict[tuple[float, float, float], list[float]] = defaultdict(list)
+    for name, x, y in symbols:
+        if name in _HEADS | _RESTS and staves:
+            marks[_nearest(staves, y)].append(x)
     per_voice: dict[int, int] = defaultdict(int)
     for system in systems:
         for k, row in enumerate(system):
-            per_voice[k] += _filled(row, staves, bars, marks)
+            per_voice[k] += _filled(row, bars, marks[row])
     return {"notes": sum(k in _HEADS for k in kinds), "grace_notes": kinds.count("ghd"),
             "rests": sum(k in _RESTS for k in kinds), "clefs": sum(k in _CLEFS for k in kinds),
             "voices": max(map(len, systems), default=0),
@@ -186,13 +189,12 @@ def _systems(staves: list[tuple[float, float, float]],
     return systems
 
 
-def _filled(staff: tuple[float, float, float], staves: list[tuple[float, float, float]],
-            bars: list[tuple[float, float, float]], marks: list[tuple[float, float]]) -> int:
+def _filled(staff: tuple[float, float, float], bars: list[tuple[float, float, float]],
+            xs: list[float]) -> int:
     """The measures of one staff of one system: stretches between its bar lines (and its
-    ends) with a note head or rest of this staff in them."""
+    ends) with one of its note heads or rests (at `xs`) in them."""
     bottom, left, right = staff
     edges = _merged(sorted({round(x) for x, y, _ in bars if abs(y - bottom) < 0.5}))
-    xs = [x for x, y in marks if _nearest(staves, y) == staff]
     cuts = [left, *edges, right + 1]
     return sum(any(a < x < b for x in xs) for a, b in pairwise(cuts))
 

@@ -32,6 +32,10 @@ the reader does about it:
   written in sections (`V:1 … V:2 … V:1 …`) is two parts to it, a voice `V:T1` none;
   abcm2ps draws one staff per voice id. The reader's handler splits at every `V:`
   after `K:` and joins a voice's sections (`voice_sections`);
+- music21 is lenient where ABC is not: it drops what is not a note inside a chord
+  (`[CyE]`), reads a grace group `{` left open, and reads any length (`C5`, a half
+  tied to an eighth to it); abcm2ps rejects them, and the reader reports each as
+  an error (`rejected`, `undrawable`), the model read as music21 read it;
 - music21's exceptions (a chord not closed, a tuplet it cannot handle, anything its
   translation raises) are an error at the line of the token it names, else of the
   last token it read; nothing is raised.
@@ -57,6 +61,7 @@ _TOKEN_IN_MESSAGE = re.compile(r"token: <music21\.abcFormat\.\w+ '(.*?)'>")
 #: decorations and annotations (ABC 2.1 §4.14, §4.19).
 _QUIET = re.compile(r'\s+|\\|`|%[^\n]*|![^!\n]*!|\+[^+\n]*\+|"[^"\n]*"|[.~HLMOPSTuv]')
 _ANNOTATION = re.compile(r'"[^"\n]*"')
+_LATE_OCTAVE = re.compile(r"[0-9/][,']")
 _INLINE_FIELD = re.compile(r"\[[A-Za-z]:")
 #: Inline fields music21 reads when they stand on a line of their own.
 _MOVABLE_FIELD = re.compile(r"\[([KLMV]:[^\]\n]*)\]")
@@ -125,8 +130,11 @@ def _tune(index: int, first: int, lines: list[str]) -> Parsed[Score]:
         score = _score(stream, first)
     except Exception as exc:  # music21 raises many kinds on bad input: each is data here
         return _empty(first, _error(exc, body, handler.tokens, lines, first), index=index)
-    warnings = [Diagnostic(first + line - 1, lines[line - 1], reason, "warning")
-                for line, reason in skipped(body, handler.tokens, tune)]
+    warnings = [Diagnostic(first + line - 1, lines[line - 1], reason)
+                for line, reason in rejected(body, handler.tokens, tune)]
+    warnings += [Diagnostic(first, lines[0], reason) for reason in undrawable(stream)]
+    warnings += [Diagnostic(first + line - 1, lines[line - 1], reason, "warning")
+                 for line, reason in skipped(body, handler.tokens, tune)]
     warnings += [Diagnostic(first, lines[0], f"music21: {' '.join(w.split())[:200]}",
                             "warning")
                  for w in said.getvalue().split("WARNING:")[1:] if w.strip()]
@@ -219,15 +227,72 @@ def _error(exc: Exception, body: str, tokens: list[Any], lines: list[str],
 def _token_spans(tune: str, tokens: list[Any]) -> list[tuple[int, int]]:
     """Where each of music21's tokens is in the tune, in order (a token whose text is
     not found as written — music21 rewrites a few — is left out)."""
-    spans, position = [], 0
+    return [(start, end) for _, start, end in _located(tune, tokens)]
+
+
+def _located(tune: str, tokens: list[Any]) -> list[tuple[Any, int, int]]:
+    """(token, start, end) of each of music21's tokens found in the tune, in order."""
+    found, position = [], 0
     blank = _ANNOTATION.sub(lambda m: " " * len(m.group()), tune)  # offsets hold
     for token in tokens:
         src = _ANNOTATION.sub("", str(getattr(token, "src", ""))).strip()
         at = blank.find(src, position) if src else -1
         if at >= 0:
-            spans.append((at, at + len(src)))
+            found.append((token, at, at + len(src)))
             position = at + len(src)
-    return spans
+    return found
+
+
+def rejected(body: str, tokens: list[Any], tune: str) -> list[tuple[int, str]]:
+    """(line of `tune`, reason) of what music21 reads but ABC (and abcm2ps) does not
+    allow: a chord holding something that is not a note (`[CyE]`, `[CE:]`: music21
+    drops it), a grace-note group `{` not closed before the next bar line or a `}`
+    closing none, an octave mark after a note's length (`c4,`)."""
+    from music21.abcFormat import ABCBar, ABCChord, ABCGraceStart, ABCGraceStop, ABCNote
+
+    found, grace = [], -1
+    for token, start, end in _located(body, tokens):
+        if isinstance(token, ABCChord) and not _INLINE_FIELD.match(body, start):
+            inner = _QUIET.sub("", body[start + 1:body.find("]", start, end + 1)])
+            stray = "".join(c for c in inner if c not in "ABCDEFGabcdefgz^_=,'0123456789/")
+            if stray:
+                found.append((_line(tune, start), f"{stray[0]!r} in a chord is not a note"))
+        elif isinstance(token, ABCNote) and _LATE_OCTAVE.search(body, start, end):
+            found.append((_line(tune, start), "an octave mark after the length "
+                          f"({body[start:end]!r}: ABC writes c,4)"))
+        elif isinstance(token, ABCGraceStart):
+            grace = start
+        elif isinstance(token, ABCGraceStop):
+            if grace < 0:
+                found.append((_line(tune, start), "'}' closes no grace notes '{'"))
+            grace = -1
+        elif isinstance(token, ABCBar) and grace >= 0:
+            found.append((_line(tune, grace), "grace notes '{' not closed by '}'"))
+            grace = -1
+    if grace >= 0:
+        found.append((_line(tune, grace), "grace notes '{' not closed by '}'"))
+    return found
+
+
+#: Note values abcm2ps draws (a head with dots; music21's "complex" needs a tie).
+_DRAWABLE = {"longa", "breve", "whole", "half", "quarter", "eighth", "16th", "32nd", "64th",
+             "128th"}
+
+
+def undrawable(stream: Any) -> list[str]:
+    """Notes and rests whose length is no note value with dots (`C5` at `L:1/8`: a half
+    tied to an eighth to music21; abcm2ps: "Note too much dotted", "Bad length")."""
+    found = []
+    for k, part in enumerate(stream.parts):
+        for element in part.recurse().notesAndRests:
+            duration = element.duration
+            if not duration.isGrace and "Harmony" not in element.classes \
+                    and duration.type not in _DRAWABLE:
+                measure = element.getContextByClass("Measure")
+                where = f"voice {k + 1}" + (f", measure {measure.number}" if measure else "")
+                found.append(f"{where}: a length of {float(element.quarterLength):g} quarter "
+                             "notes is no note value")
+    return found
 
 
 def skipped(body: str, tokens: list[Any], tune: str) -> list[tuple[int, str]]:
