@@ -169,9 +169,26 @@ def test_engine_draws_png_and_svg_and_the_svg_shows_the_tune(tmp_path: Path):
     [svg, duet] = engine.render([TUNE, TWO_VOICES], tmp_path, "svg")
     assert svg.ok and duet.ok and svg.image is not None and duet.image is not None
     assert score_statistics(svg.image.read_text(encoding="utf-8")) == {
-        "notes": 9, "grace_notes": 1, "rests": 1, "clefs": 1, "voices": 1, "measures": 3}
+        "notes": 9, "grace_notes": 1, "rests": 1, "clefs": 1, "voices": 1, "measures": 3,
+        "meter": "3/4", "key_sharps": 2}
     assert score_statistics(duet.image.read_text(encoding="utf-8")) == {
-        "notes": 8, "grace_notes": 0, "rests": 0, "clefs": 2, "voices": 2, "measures": 2}
+        "notes": 8, "grace_notes": 0, "rests": 0, "clefs": 2, "voices": 2, "measures": 2,
+        "meter": "2/4", "key_sharps": 0}
+
+
+@pytest.mark.parametrize(("meter", "key", "drawn"), [
+    ("C", "Eb", ("4/4", -3)), ("C|", "A", ("2/2", 3)), ("6/8", "F#m", ("6/8", 3)),
+    ("none", "C", ("", 0)), ("3/4", "Bb", ("3/4", -2)),
+])
+def test_statistics_read_the_time_and_key_signatures(meter, key, drawn, tmp_path: Path):
+    # the first note's own sharp (^G) is not part of the key signature
+    text = f"X:1\nM:{meter}\nL:1/8\nK:{key}\n^G2 A2|B4|\n"
+    [result] = Abcm2psEngine().render([text], tmp_path, "svg")
+    assert result.image is not None
+    stats = score_statistics(result.image.read_text(encoding="utf-8"))
+    assert (stats["meter"], stats["key_sharps"]) == drawn
+    score = _read(text).diagram
+    assert (score.meter, score.sharps) == drawn
 
 
 def test_engine_reports_abcm2ps_errors_with_their_line(tmp_path: Path):

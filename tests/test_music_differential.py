@@ -3,7 +3,8 @@ levels, and mutated copies: ties, chords, tuplets, grace notes, rests, dotted an
 broken rhythms, key and meter changes, repeats and endings, accidentals, ledger-line
 octaves, unisons, voices in sections) and the colomon/ABC tunes are read by the
 music21 reader and engraved by abcm2ps; the reader's note heads, grace notes, rests,
-voices and measures must be what abcm2ps's SVG shows. Each disagreement found on the
+voices, measures, time signature and key signature (sharps or flats) must be what
+abcm2ps's SVG shows. Each disagreement found on the
 way is a case below (`FOUND`), fixed in the reader. No second ABC reader is installed
 (abcjs is JavaScript, not in the project's node tools; abc2midi/abc2abc are not on the
 machine): abcm2ps's engraving is the independent check."""
@@ -23,7 +24,7 @@ from tests.sizes import sized
 
 pytestmark = pytest.mark.differential
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld" / "colomon-abc"
-COMPARED = ("notes", "grace_notes", "rests", "voices", "measures")
+COMPARED = ("notes", "grace_notes", "rests", "voices", "measures", "meter", "key_sharps")
 
 #: Whole bars (at the unit length `L:1/8`), each a structure the generator does not write.
 SNIPPETS = {
@@ -85,7 +86,9 @@ def disagreements(texts: list[str], folder: Path) -> list[tuple[str, object]]:
             found.append((text, (result.error, parsed.errors)))
             continue
         drawn = score_statistics(result.image.read_text(encoding="utf-8"))
-        read = parsed.counts()
+        score = parsed.diagram
+        read: dict[str, object] = {**parsed.counts(), "meter": score.meter,
+                                   "key_sharps": score.sharps}
         differ = {k: (read[k], drawn[k]) for k in COMPARED if read[k] != drawn[k]}
         if differ:
             found.append((text, differ))

@@ -59,13 +59,15 @@ class Voice:
 @dataclass(frozen=True, slots=True)
 class Score:
     """One tune: title, key ("D major", "E minor"; "" when none is given), meter
-    ("6/8"; "" when none), its voices in order, and the line of its `X:` field."""
+    ("6/8"; "" when none), its voices in order, the line of its `X:` field, and its
+    key signature's sharps (flats negative: E♭ major is -3)."""
 
     title: str = ""
     key: str = ""
     meter: str = ""
     voices: tuple[Voice, ...] = ()
     line: int = field(default=0, compare=False)
+    sharps: int = 0
 
     def events(self) -> list[Event]:
         """Every event of every voice, voice after voice."""

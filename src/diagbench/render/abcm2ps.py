@@ -19,7 +19,10 @@ small forms, `s…`, at a change). A staff is a path of five horizontal lines; a
 line a vertical stroke path with a `stroke-width` whose lower end is a staff's lowest
 line (across a system it reaches up to the staff above). A measure is a stretch of a
 staff between two bar lines (or a staff's start or end) with a note or rest in it;
-`measures` is the most any staff has, summed over the systems of that staff.
+`measures` is the most any staff has, summed over the systems of that staff. The time
+signature (`meter`) is a group of two texts scaled (1.2, 1), or `csig`/`ctsig` for C
+and C|; the key signature (`key_sharps`, flats negative) the `sh…`/`ft…` signs on the
+first staff between its clef and its time signature.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ _HREF = "{http://www.w3.org/1999/xlink}href"
 _HEADS = {"hd", "Hd", "HD", "HDD"}
 _RESTS = {"r0", "r1", "r2", "r4", "r8", "r16", "r32", "r64", "r128", "mrest"}
 _CLEFS = {"tclef", "bclef", "cclef", "pclef", "stclef", "sbclef", "scclef", "spclef"}
+_TRANSLATE = re.compile(r"translate\(([-\d.]+),")
 _BAR = re.compile(r"^M([\d.]+) ([\d.]+)v-([\d.]+)$")
 _STAFF = re.compile(r"^m([\d.]+) ([\d.]+)\s+h([\d.]+)((?:\s+M[\d.]+ [\d.]+\s+h[\d.]+){4})\s*$")
 
@@ -165,10 +169,45 @@ def score_statistics(svg: str) -> dict[str, Any]:
     for system in systems:
         for k, row in enumerate(system):
             per_voice[k] += _filled(row, bars, marks[row])
+    meters = _meters(root)
+    first = systems[0][0] if systems else None
     return {"notes": sum(k in _HEADS for k in kinds), "grace_notes": kinds.count("ghd"),
             "rests": sum(k in _RESTS for k in kinds), "clefs": sum(k in _CLEFS for k in kinds),
             "voices": max(map(len, systems), default=0),
-            "measures": max(per_voice.values(), default=0)}
+            "measures": max(per_voice.values(), default=0),
+            "meter": meters[0][1] if meters else "",
+            "key_sharps": _signature(first, staves, symbols, meters) if first else 0}
+
+
+def _meters(root: ET.Element) -> list[tuple[float, str]]:
+    """(x, "6/8") of each time signature drawn, in drawing order: a group scaled
+    (1.2, 1) of two texts, the numerator 12 units up; `csig` is C (4/4), `ctsig` C|
+    (2/2)."""
+    found = []
+    for element in root.iter():
+        if element.tag == f"{_SVG}g" and "scale(1.2,1)" in element.get("transform", ""):
+            texts = {t.get("y", "0"): (t.text or "").strip() for t in element.iter(f"{_SVG}text")}
+            shift = _TRANSLATE.search(element.get("transform", ""))
+            if shift is not None and "-12" in texts and "0" in texts:
+                found.append((float(shift.group(1)), f"{texts['-12']}/{texts['0']}"))
+        elif element.tag == f"{_SVG}use" and element.get("x") is not None:
+            common = {"#csig": "4/4", "#ctsig": "2/2"}.get(element.get(_HREF, ""))
+            if common is not None:
+                found.append((float(element.get("x", 0)), common))
+    return found
+
+
+def _signature(staff: tuple[float, float, float], staves: list[tuple[float, float, float]],
+               symbols: list[tuple[str, float, float]], meters: list[tuple[float, str]]) -> int:
+    """The key signature at the start of a staff: the sharps (or flats, negative) drawn
+    after its clef, before its time signature (else 12 units before its first note or
+    rest, where the first note's own accidental would be)."""
+    mine = [(name, x) for name, x, y in symbols if _nearest(staves, y) == staff]
+    clef = min((x for name, x in mine if name in _CLEFS), default=staff[1])
+    first = min((x for name, x in mine if name in _HEADS | _RESTS), default=staff[2])
+    end = min((x for x, _ in meters if clef < x < first), default=first - 12)
+    signs = [name[:2] for name, x in mine if clef < x < end and name[:2] in ("sh", "ft")]
+    return signs.count("sh") - signs.count("ft")
 
 
 #: A staff's height (five lines six units apart, at abcm2ps's default scale).

@@ -349,13 +349,16 @@ def _events(container: Any) -> tuple[Event, ...]:
     return tuple(e for e in map(_event, container.recurse().notesAndRests) if e is not None)
 
 
-def _key(part: Any) -> str:
+def _key(part: Any) -> tuple[str, int]:
+    """(key name or "", sharps of its signature: flats negative) of a part's first key."""
     from music21 import key
 
     found = part.recurse().getElementsByClass(key.KeySignature).first()
+    if found is None:
+        return "", 0
     if not isinstance(found, key.Key):
-        return ""
-    return f"{found.tonic.name.replace('-', 'b')} {found.mode}"
+        return "", int(found.sharps)
+    return f"{found.tonic.name.replace('-', 'b')} {found.mode}", int(found.sharps)
 
 
 def _score(stream: Any, line: int) -> Score:
@@ -374,5 +377,6 @@ def _score(stream: Any, line: int) -> Score:
     signature = (parts[0].recurse().getElementsByClass(meter.TimeSignature).first()
                  if parts else None)
     title = stream.metadata.title if stream.metadata is not None else ""
-    return Score(title or "", _key(parts[0]) if parts else "",
-                 signature.ratioString if signature is not None else "", tuple(voices), line)
+    name, sharps = _key(parts[0]) if parts else ("", 0)
+    return Score(title or "", name, signature.ratioString if signature is not None else "",
+                 tuple(voices), line, sharps)
