@@ -65,7 +65,8 @@ def test_reader_reads_a_tune_into_voices_measures_and_events():
 
 def test_reader_reads_voices_with_their_clefs():
     score = _read(TWO_VOICES).diagram
-    assert [(v.clef, len(v.measures)) for v in score.voices] == [("treble", 2), ("bass", 2)]
+    assert [(v.id, v.clef, len(v.measures)) for v in score.voices] == [
+        ("1", "treble", 2), ("2", "bass", 2)]
     assert [e.pitches[0] for e in score.voices[1].events()] == ["C3", "D3", "E3", "F3"]
     assert score.counts()["notes"] == 8
 
@@ -145,7 +146,8 @@ def test_language_entry_recognises_abc():
 def test_facts_of_the_hand_read_tune():
     facts = {f.subject: (f.task, f.answer) for f in music_facts(_read(TUNE).diagram)}
     assert facts == {
-        "key": ("identification", "D major"), "meter": ("identification", "3/4"),
+        "title": ("identification", "Hand"), "key": ("identification", "D major"),
+        "meter": ("identification", "3/4"),
         "clef": ("identification", "treble"), "first-note": ("identification", "A4"),
         "notes": ("quantification", 9), "measures": ("quantification", 3),
         "rests": ("quantification", 1),

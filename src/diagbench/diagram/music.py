@@ -46,7 +46,8 @@ class Measure:
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """One voice (one staff as the engraver draws it): its id, clef and measures."""
+    """One voice (one staff as the engraver draws it): its id (the `V:` field's, else
+    "1"), clef and measures."""
 
     id: str
     clef: str = "treble"
@@ -90,12 +91,15 @@ class Score:
 
 
 def music_facts(score: Score) -> list[Fact]:
-    """The facts of a tune: its key, time signature, first voice's clef and first note
-    (identification); how many notes, measures and rests (quantification); its
+    """The facts of a tune: its title, key, time signature, first voice's clef and first
+    note (identification); how many notes, measures and rests (quantification); its
     highest and lowest note, when one pitch is, and whether it has a chord
     (structural)."""
     counts = score.counts()
     facts = []
+    if score.title:
+        facts.append(Fact("identification", "title", "What is the title of the tune?",
+                          score.title))
     if score.key:
         facts.append(Fact("identification", "key", "What is the key of the tune "
                           "(tonic and mode, e.g. 'G major')?", score.key))

@@ -127,7 +127,8 @@ def _tune(index: int, first: int, lines: list[str]) -> Parsed[Score]:
                 stream = translate.abcToStreamScore(handler)
             finally:
                 translate.reBar = rebar
-        score = _score(stream, first)
+        voices, _ = voice_sections(handler.tokens)
+        score = _score(stream, first, list(voices) if len(voices) > 1 else [])
     except Exception as exc:  # music21 raises many kinds on bad input: each is data here
         return _empty(first, _error(exc, body, handler.tokens, lines, first), index=index)
     warnings = [Diagnostic(first + line - 1, lines[line - 1], reason)
@@ -361,8 +362,9 @@ def _key(part: Any) -> tuple[str, int]:
     return f"{found.tonic.name.replace('-', 'b')} {found.mode}", int(found.sharps)
 
 
-def _score(stream: Any, line: int) -> Score:
-    """The tune of a music21 score (parts → voices)."""
+def _score(stream: Any, line: int, ids: list[str]) -> Score:
+    """The tune of a music21 score (parts → voices, named by `ids` when there are as
+    many, else 1, 2, …)."""
     from music21 import clef, meter
 
     voices = []
@@ -371,7 +373,8 @@ def _score(stream: Any, line: int) -> Score:
         found = list(part.getElementsByClass("Measure"))
         measures = tuple(Measure(int(m.number), _events(m)) for m in found) if found else (
             (Measure(1, _events(part)),) if part.recurse().notesAndRests else ())
-        voices.append(Voice(str(k + 1), first_clef.name if first_clef is not None
+        voices.append(Voice(ids[k] if len(ids) == len(stream.parts) else str(k + 1),
+                            first_clef.name if first_clef is not None
                             and first_clef.name else "treble", measures))
     parts = list(stream.parts)
     signature = (parts[0].recurse().getElementsByClass(meter.TimeSignature).first()
