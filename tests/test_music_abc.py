@@ -227,3 +227,23 @@ def test_synth_writes_valid_seeded_tunes(complexity: str, tmp_path: Path):
         counts = parsed.counts()
         assert bars[0] <= counts["measures"] <= bars[1], text
         assert (counts["voices"] >= 2) == (complexity == "high")
+
+
+def test_reading_writes_nothing(tmp_path: Path):
+    """music21 keeps user settings and a scratch folder in HOME and TMPDIR: the reader
+    (its ABC handler on the text, no file, no URL, no corpus) writes in neither."""
+    import os
+    import subprocess
+    import sys
+
+    home, temp = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    temp.mkdir()
+    code = ("from diagbench.formats.music.abc import read_abc; import sys; "
+            "print(read_abc(sys.stdin.read())[0].counts()['notes'])")
+    env = {**os.environ, "HOME": str(home), "TMPDIR": str(temp),
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    done = subprocess.run([sys.executable, "-c", code], input=TUNE, capture_output=True,
+                          text=True, env=env, timeout=120, check=True)
+    assert done.stdout.strip() == "9"
+    assert list(home.iterdir()) == [] and list(temp.iterdir()) == []

@@ -131,15 +131,14 @@ def _tune(index: int, first: int, lines: list[str]) -> Parsed[Score]:
         score = _score(stream, first, list(voices) if len(voices) > 1 else [])
     except Exception as exc:  # music21 raises many kinds on bad input: each is data here
         return _empty(first, _error(exc, body, handler.tokens, lines, first), index=index)
-    warnings = [Diagnostic(first + line - 1, lines[line - 1], reason)
-                for line, reason in rejected(body, handler.tokens, tune)]
-    warnings += [Diagnostic(first, lines[0], reason) for reason in undrawable(stream)]
-    warnings += [Diagnostic(first + line - 1, lines[line - 1], reason, "warning")
-                 for line, reason in skipped(body, handler.tokens, tune)]
-    warnings += [Diagnostic(first, lines[0], f"music21: {' '.join(w.split())[:200]}",
-                            "warning")
-                 for w in said.getvalue().split("WARNING:")[1:] if w.strip()]
-    return Parsed(index, first, "abc", "tune", score, tuple(warnings))
+    found = [Diagnostic(first + line - 1, lines[line - 1], reason)
+             for line, reason in rejected(body, handler.tokens, tune)]
+    found += [Diagnostic(first, lines[0], reason) for reason in undrawable(stream)]
+    found += [Diagnostic(first + line - 1, lines[line - 1], reason, "warning")
+              for line, reason in skipped(body, handler.tokens, tune)]
+    found += [Diagnostic(first, lines[0], f"music21: {' '.join(w.split())[:200]}", "warning")
+              for w in said.getvalue().split("WARNING:")[1:] if w.strip()]
+    return Parsed(index, first, "abc", "tune", score, tuple(found))
 
 
 def _written_bars(part: Any, *, inPlace: bool = False) -> Any:
