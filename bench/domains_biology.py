@@ -21,39 +21,48 @@ from diagbench.languages import named
 from diagbench.references import load
 from diagbench.render.engines import make_engine
 
+#: The columns `measure` fills.
+HEADER = (f"{'language':8} {'engine':6} {'codes':>5} {'read/s':>9} {'render/s':>9} "
+          f"{'+svg/s':>9} {'valid':>5}")
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+
+def measure(name: str, diagrams: int, jobs: int) -> str:
+    """The `HEADER` row of one language: its synth's codes read and rendered."""
+    language = named(name)
+    assert language.synth is not None
+    synth = load(language.synth)
+    codes = [synth(random.Random(seed), level) for level in ("low", "medium", "high")
+             for seed in range(diagrams)]
+    language.read(codes[0])  # imports the field's library: not timed
+    start = time.perf_counter()
+    for code in codes:
+        language.read(code)
+    read = len(codes) / (time.perf_counter() - start)
+    engine = make_engine(language.engine, jobs, 60.0)
+    out = Path(tempfile.mkdtemp(prefix="diagbench-bench-"))
+    try:
+        start = time.perf_counter()
+        pngs = engine.render(codes, out, "png")
+        png = len(codes) / (time.perf_counter() - start)
+        start = time.perf_counter()
+        engine.render(codes, out, "svg")
+        svg = len(codes) / (time.perf_counter() - start)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    valid = sum(r.ok for r in pngs)
+    return (f"{name:8} {language.engine:6} {len(codes):5} {read:9.1f} {png:9.2f} "
+            f"{svg:9.0f} {valid:5}")
+
+
+def main(names: tuple[str, ...] = ("newick", "fasta"), doc: str = __doc__) -> None:
+    """Measure the languages `names` (a script's `doc` describes them)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--diagrams", type=int, default=10, help="codes per complexity level")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    print(f"{'language':8} {'engine':6} {'codes':>5} {'read/s':>9} {'render/s':>9} "
-          f"{'+svg/s':>9} {'valid':>5}")
-    for name in ("newick", "fasta"):
-        language = named(name)
-        assert language.synth is not None
-        synth = load(language.synth)
-        codes = [synth(random.Random(seed), level) for level in ("low", "medium", "high")
-                 for seed in range(args.diagrams)]
-        language.read(codes[0])  # imports the field's library: not timed
-        start = time.perf_counter()
-        for code in codes:
-            language.read(code)
-        read = len(codes) / (time.perf_counter() - start)
-        engine = make_engine(language.engine, args.jobs, 60.0)
-        out = Path(tempfile.mkdtemp(prefix="diagbench-bench-"))
-        try:
-            start = time.perf_counter()
-            pngs = engine.render(codes, out, "png")
-            png = len(codes) / (time.perf_counter() - start)
-            start = time.perf_counter()
-            engine.render(codes, out, "svg")
-            svg = len(codes) / (time.perf_counter() - start)
-        finally:
-            shutil.rmtree(out, ignore_errors=True)
-        valid = sum(r.ok for r in pngs)
-        print(f"{name:8} {language.engine:6} {len(codes):5} {read:9.1f} {png:9.2f} "
-              f"{svg:9.0f} {valid:5}")
+    print(HEADER)
+    for name in names:
+        print(measure(name, args.diagrams, args.jobs))
 
 
 if __name__ == "__main__":

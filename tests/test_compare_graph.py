@@ -97,3 +97,27 @@ def test_cli_json_on_a_directory(tmp_path):
     assert files["broken"]["valid"] is False and files["broken"]["score"] == 0.0
     assert set(files["same"]["entities"]) >= {"gold", "pred", "matched", "precision",
                                               "recall", "f1"}
+
+
+def test_cli_scores_every_language_that_is_not_a_sequence_diagram(tmp_path):
+    """A FASTA alignment (no entities, no relations) goes to its language's own
+    similarity, not to the sequence-diagram route; the pooled F1s are over the graphs."""
+    gold, pred = tmp_path / "gold", tmp_path / "pred"
+    gold.mkdir()
+    pred.mkdir()
+    (gold / "logo.fasta").write_text(">a\nACGT\n", encoding="utf-8")
+    (pred / "logo.fasta").write_text(">a\nACCT\n", encoding="utf-8")
+    (gold / "tree.nwk").write_text("((A,B),C);\n", encoding="utf-8")
+    (pred / "tree.nwk").write_text("((A,B),C);\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "diagbench", "compare", str(gold), str(pred),
+                           "--json", "-"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    files = {Path(f["name"]).stem: f for f in document["files"]}
+    # one position of four differs in the consensus: 3/4
+    assert files["logo"]["kind"] == "alignment" and files["logo"]["score"] == 0.75
+    assert "entities" not in files["logo"]
+    assert files["tree"]["score"] == 1.0
+    # the entity F1 is pooled over the tree alone; the mean score over both: (0.75 + 1) / 2
+    assert document["summary"]["entities"]["f1"] == 1.0
+    assert document["summary"]["mean_score"] == 0.875

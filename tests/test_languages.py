@@ -92,6 +92,8 @@ def test_examples_parse_into_each_kind(language: Language):
         assert p.errors == (), (path.name, p.errors)
         assert p.language == language.name and p.kind in language.kinds, (path.name, p.kind)
         assert sum(p.counts().values()) > 0, path.name
+        # the count that the node limits bound is one the model counts
+        assert language.size is None or language.size in p.counts(), path.name
         kinds.add(p.kind)
     assert kinds == set(language.kinds)
 

@@ -21,7 +21,7 @@ GOOD = "@startuml\nAlice -> Bob : hello\nBob --> Alice : hi\n@enduml\n"
 def realworld(tmp_path_factory):
     """(source block, SVG result) for every PlantUML block under ../shared/data/realworld."""
     blocks = [block for path in realworld_files()
-              for block in diagrams("plantuml", path.read_text(encoding="utf-8"))]
+              for _, block in diagrams("plantuml", path.read_text(encoding="utf-8"))]
     out = tmp_path_factory.mktemp("svg")
     return list(zip(blocks, PlantUMLEngine(jobs=2).render(blocks, out, "svg"), strict=True))
 

@@ -72,7 +72,8 @@ def test_render_command_writes_scaled_images_and_reports_invalid(tmp_path):
                       "--json", str(tmp_path / "r.json"))
     assert done.returncode == 3, done.stderr  # an unreadable file
     assert "rendered 3 of 5 diagrams" in done.stdout
-    assert "two.puml[1] line 3: Syntax Error" in done.stdout
+    # the junk is line 3 of the second block, line 6 of the file
+    assert "two.puml[1] line 6: Syntax Error" in done.stdout
     records = {(r["file"].rsplit("/", 1)[-1], r["block"]): r
                for r in json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))}
     seq = records[("seq.puml", 0)]
@@ -94,3 +95,16 @@ def test_render_svg_gives_statistics_and_exit_1_on_invalid(tmp_path):
     assert ok["stats"]["participants"] == 2 and ok["stats"]["messages"] == 2
     assert render_cli(str(tmp_path), "--out", "o", "--format", "svg", "--scale", "2"
                       ).returncode == 2
+
+
+def test_render_svg_of_a_science_language_gives_its_own_statistics(tmp_path):
+    """A Newick tree's SVG is read by the tree statistics (leaves and their labels),
+    not as a software diagram."""
+    (tmp_path / "t.nwk").write_text("((Apis,Bombus),(Canis,Felis),Homo);\n", "utf-8")
+    done = render_cli(str(tmp_path / "t.nwk"), "--out", str(tmp_path / "o"), "--format",
+                      "svg", "--json", "-")
+    assert done.returncode == 0, done.stderr
+    [record] = json.loads(done.stdout)
+    assert record["engine"] == "phylo"
+    assert record["stats"]["leaves"] == 5
+    assert sorted(record["stats"]["leaf_names"]) == ["Apis", "Bombus", "Canis", "Felis", "Homo"]

@@ -198,6 +198,18 @@ def test_paired_test_by_hand():
     assert t.as_dict()["wilcoxon_statistic"] == 0.0
 
 
+def test_shape_iou_and_map_score_by_hand():
+    # two unit squares offset by half a side: they share a ½ × 1 strip, so
+    # I = 0.5, union = 1 + 1 − 0.5 = 1.5, IoU = 0.5 / 1.5 = 1/3
+    assert metrics.shape_iou(0.5, 1.0, 1.0) == pytest.approx(1 / 3)
+    # a square inside one four times its size: I = 1, union = 4, IoU = 1/4
+    assert metrics.shape_iou(1.0, 4.0, 1.0) == 0.25
+    # 3 gold countries, 4 predicted, 2 paired with every property right: 2 / max(3, 4)
+    assert metrics.property_match(2, 3, 4) == 0.5
+    # S = (1/3 + 1/2) / 2 = 5/12
+    assert metrics.map_score(True, 1 / 3, 0.5) == pytest.approx(5 / 12)
+
+
 # (c) edge cases: one table, every metric -----------------------------------------------
 
 NONE_BINS = [(None, 0.0)] * 6
@@ -319,6 +331,31 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                    ((True, 1.5, 1.0), ValueError)],
     "consensus_accuracy": [(("", ""), 1.0), (("ACGT", ""), 0.0), (("acgt", "ACGA"), 0.75),
                            (("AC", "ACGT"), 0.5)],
+    # 2·|P∩G| / (|P|+|G|): {(1,9)} of 2 gold and 1 predicted → 2·1/3
+    "base_pair_f1": [((set(), set()), 1.0), (({(1, 9)}, set()), 0.0),
+                     ((set(), {(1, 9)}), 0.0), (({(1, 9), (2, 8)}, {(1, 9)}), 2 / 3),
+                     (({(1, 9)}, {(9, 1)}), 0.0)],
+    # maps: shape IoU and property match (scoring.metrics.geography)
+    "shape_iou": [((0.0, 0.0, 0.0), 1.0), ((0.0, 1.0, 0.0), 0.0), ((0.0, 0.0, 2.0), 0.0),
+                  ((1.0, 1.0, 1.0), 1.0), ((0.0, 1.0, 1.0), 0.0),
+                  ((2.0, 1.0, 3.0), ValueError), ((-1.0, 1.0, 1.0), ValueError)],
+    "property_match": [((0, 0, 0), 1.0), ((0, 3, 0), 0.0), ((0, 0, 2), 0.0),
+                       ((2, 2, 2), 1.0), ((3, 2, 4), ValueError), ((-1, 2, 2), ValueError)],
+    "map_score": [((True, 1.0, 1.0), 1.0), ((False, 1.0, 1.0), 0.0),
+                  ((True, 0.5, 0.0), 0.25), ((True, 1.5, 1.0), ValueError)],
+    # chess boards: square accuracy and the board score (scoring.metrics.games)
+    "square_accuracy": [((["K"] + [""] * 63, ["K"] + [""] * 63), 1.0),  # 64/64
+                        (([""] * 64, ["Q"] * 64), 0.0),  # no square alike: 0/64
+                        # a white pawn on a2 read as black: 63/64
+                        ((["", "", "", "", "", "", "", "", "P"] + [""] * 55,
+                          ["", "", "", "", "", "", "", "", "p"] + [""] * 55), 63 / 64),
+                        # the king moved from a1 to b1: a1 and b1 wrong, 62/64 = 0.96875
+                        ((["K"] + [""] * 63, ["", "K"] + [""] * 62), 0.96875),
+                        (([""] * 64, [""] * 63), ValueError)],
+    "board_score": [((True, 1.0, True), 1.0), ((False, 1.0, True), 0.0),
+                    ((True, 0.96875, False), 0.484375),  # (0.96875 + 0) / 2
+                    ((True, 1.0, False), 0.5),  # every square, wrong side to move
+                    ((True, 1.5, False), ValueError)],
     # music (ABC): 1 - d / max(len); d = 1 substitution of 4 -> 0.75; one deletion of
     # 3 -> 2/3; S = 0.8 * melody + 0.1 * key + 0.1 * meter: 0.8 * 0.75 + 0.1 = 0.7
     "sequence_similarity": [(([], []), 1.0), ((["C4"], []), 0.0), (([], ["C4"]), 0.0),
@@ -350,3 +387,14 @@ def test_edge_case(name, args, expected):
         result = metric(*args)
         assert result == expected
         assert not (isinstance(result, float) and math.isnan(result))
+
+
+def test_base_pair_f1_worked_by_hand():
+    """Gold ((((....)))) has pairs (1,12) (2,11) (3,10) (4,9); the prediction
+    .(((....))). opens (1,12) and has (2,11) (3,10) (4,9): |P∩G| = 3, |P| = 3, |G| = 4,
+    F1 = 2·3/7 = 6/7. Sensitivity 3/4, PPV 3/3: harmonic mean 2·(3/4)(1)/(7/4) = 6/7."""
+    gold = {(1, 12), (2, 11), (3, 10), (4, 9)}
+    pred = {(2, 11), (3, 10), (4, 9)}
+    assert METRICS["base_pair_f1"](gold, pred) == pytest.approx(6 / 7)
+    # a slipped prediction, every pair one position off: nothing shared
+    assert METRICS["base_pair_f1"](gold, {(2, 12), (3, 11), (4, 10), (5, 9)}) == 0.0

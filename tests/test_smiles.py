@@ -185,9 +185,13 @@ def test_invalid_or_unread_predictions_score_0():
 
 def test_engine_draws_svg_and_png_in_one_pass_and_reports_rdkit_errors(tmp_path: Path):
     sources = ["CCO ethanol\n", "C1CC\n", "CCO\nCCN\n", "C" * 600 + "\n"]
-    results = RdkitEngine(jobs=2).render(sources, tmp_path, "svg")
+    engine = RdkitEngine(jobs=2)
+    results = engine.render(sources, tmp_path, "svg")
     assert results[0].ok and results[0].image == tmp_path / "000000.svg"
-    assert (tmp_path / "000000.png").read_bytes().startswith(b"\x89PNG")  # the same pass
+    # the PNG was drawn in the same pass: asked for next, it is not drawn again
+    [png] = engine.render(sources[:1], tmp_path, "png")
+    assert png.ok and png.seconds == 0.0 and png.image is not None
+    assert png.image.read_bytes().startswith(b"\x89PNG")
     drawn = molecule_statistics(results[0].image.read_text(encoding="utf-8"))
     assert drawn == {"entities": 3, "relations": 2, "clusters": 0, "notes": 0,
                      "elements": {"C": 2, "O": 1}, "bonds": {"single_bond": 2}}
@@ -211,42 +215,8 @@ def test_render_command_counts_what_rdkit_drew(tmp_path: Path):
 
 
 def test_a_file_is_split_into_one_drawing_per_molecule():
-    assert diagrams("rdkit", "SMILES Name\nCCO a\n\nCCN b\n") == ["CCO a\n", "CCN b\n"]
-
-
-def test_a_worker_that_times_out_or_dies_is_replaced(tmp_path: Path):
-    from diagbench.render.rdkit import _Worker
-    from diagbench.render.rdkit_worker import MEMORY_BYTES
-
-    worker = _Worker(str(tmp_path))
-    job = {"smiles": "CCO", "svg": str(tmp_path / "a.svg"), "png": str(tmp_path / "a.png"),
-           "size": 200}
-    # RDKit's import alone takes longer than a millisecond: the job times out, the worker
-    # is killed
-    assert worker.ask(job, 0.001) == {"ok": False, "error": "timed out after 0.001 s"}
-    assert worker.process is None
-    # killed while it works (here, deterministically: as soon as it is started, before
-    # it can answer): the job says so
-    start = worker._start
-
-    def killed_at_once():
-        process = start()
-        process.kill()
-        return process
-
-    worker._start = killed_at_once  # type: ignore[method-assign]
-    answer = worker.ask(job, 60.0)
-    worker._start = start  # type: ignore[method-assign]
-    assert answer == {"ok": False, "error": "the RDKit worker died (exit -9)"}
-    # and the next job gets a fresh worker
-    assert worker.ask(job, 60.0) == {"ok": True}
-    assert (tmp_path / "a.svg").read_text(encoding="utf-8").startswith("<?xml")
-    # whose address space is capped
-    assert worker.process is not None
-    limits = Path(f"/proc/{worker.process.pid}/limits").read_text(encoding="utf-8")
-    [line] = [x for x in limits.splitlines() if x.startswith("Max address space")]
-    assert line.split()[3:5] == [str(MEMORY_BYTES)] * 2
-    worker.stop()
+    # each with the line of the file it is on (the header is line 1)
+    assert diagrams("rdkit", "SMILES Name\nCCO a\n\nCCN b\n") == [(2, "CCO a\n"), (4, "CCN b\n")]
 
 
 def test_compare_command_scores_smiles_files(tmp_path: Path):

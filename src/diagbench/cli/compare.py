@@ -44,16 +44,18 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
             gold_ref: str | None, pred_refs: tuple[str, ...], json_path: Path | None,
             csv_path: Path | None, patch_dir: Path | None, max_bytes: int) -> None:
     """Compare predicted diagrams with the ground truth: sequence diagrams (PlantUML)
-    element by element, and class, component, state, ER, flow and other graph
-    diagrams (PlantUML, Mermaid, DOT, DBML) by the image-to-code score.
+    element by element, and every other diagram (class, component, state, ER, flow
+    and other graphs in PlantUML, Mermaid, DOT, DBML; molecules, trees, alignments and
+    the other science domains) by its language's image-to-code score.
 
     GOLD and PRED are two files, or two directories whose scripts are paired by
     relative path. With --repo, --gold-ref and --pred-ref, the scripts of two
     refs of one git repository are paired instead. For sequences, prints the
     pooled error rates per component (the paper's Table 2) and a line per file;
-    for graph diagrams (detected from the parsed ground truth), the score =
-    renders × mean of entity F1 (normalised name and kind) and relation F1
-    (ends, direction, type), with STRUDEL's counts-only score beside it.
+    for the others (detected from the parsed ground truth), the score = renders ×
+    the language's own similarity (for graphs the mean of entity F1, normalised
+    name and kind, and relation F1: ends, direction, type), with STRUDEL's
+    counts-only score beside it.
     With --pred-ref given several times, each ref is reported in turn, then
     every two refs are compared per component by the paired test of paper
     000's footnote 3 (Wilcoxon signed-rank on per-file error rates).

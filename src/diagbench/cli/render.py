@@ -39,14 +39,16 @@ from diagbench.formats.source import DEFAULT_MAX_BYTES
 def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ...],
            max_side: int | None, jobs: int, timeout: float, json_path: Path | None,
            max_bytes: int, executor: str, ray_address: str | None) -> None:
-    """Render PlantUML, Graphviz and Mermaid files (or folders of them) into OUT.
+    """Render diagram files of any language (or folders of them) into OUT.
 
-    The engine follows the suffix (.puml → PlantUML, .dot/.gv → Graphviz,
-    .mmd → Mermaid) or the first statement. Each PlantUML block is one image.
+    The engine is the language's (`diagbench languages`), found by the suffix
+    (.puml → PlantUML, .dot/.gv → Graphviz, .mmd → Mermaid, .smi → RDKit, …) or the
+    content. Each PlantUML block, and each SMILES line, is one image. With
+    --format svg, each record carries what the engine drew (its statistics).
     A render is valid when the engine reports no error and the image decodes
     and is not blank; invalid ones are listed with the engine's message and line.
     """
-    from diagbench.languages import engine_of, source_files
+    from diagbench.languages import drawn_by, engine_of, source_files
     from diagbench.render.run import collect, render_files
 
     if fmt == "svg" and (scales or max_side):
@@ -54,7 +56,8 @@ def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ..
     items = collect(source_files(list(paths)), engine_of, max_bytes)
     with opened(executor, ray_address) as running, progress_bar(len(items), "rendering") as bar:
         records = render_files(items, out, fmt, scales or (1.0,), max_side, jobs, timeout,
-                               progress=lambda: bar.update(1), engines=running.engine)
+                               progress=lambda: bar.update(1), engines=running.engine,
+                               drawn_by=drawn_by)
     if json_path is not None:
         write_output(json_path, json.dumps([r.as_dict() for r in records], indent=1))
     bad = [r for r in records if not r.ok]

@@ -27,6 +27,7 @@ class AlignmentComparison:
     gold_counts: dict[str, int] = field(default_factory=dict)
     pred_counts: dict[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    kind = "alignment"
 
     @property
     def accuracy(self) -> float:

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
@@ -187,11 +187,40 @@ def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str, re
     return compare_models(gold, pred, valid, kind, warnings)
 
 
+class Scored(Protocol):
+    """What every language's image-to-code comparison gives (`Language.compare`): the
+    diagram's kind, whether the prediction renders, its score, STRUDEL's counts-only
+    score, warnings and its JSON form. A graph-shaped one (`GraphComparison`, molecules,
+    trees) also matches `entities` and `relations` (`Match`, see `element_matches`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def counts_score(self) -> float: ...
+    @property
+    def warnings(self) -> tuple[str, ...]: ...
+    def as_dict(self) -> dict[str, Any]: ...
+
+
+def element_matches(comparison: Scored) -> tuple[Match, Match] | None:
+    """The entity and relation matches of a graph-shaped comparison; None for one of
+    another shape (an alignment, a board, a score, a map)."""
+    entities = getattr(comparison, "entities", None)
+    relations = getattr(comparison, "relations", None)
+    if isinstance(entities, Match) and isinstance(relations, Match):
+        return entities, relations
+    return None
+
+
 #: (language, texts) → per text (valid, engine error); the CLI passes the renderer's.
 Validity = Callable[[str, list[str]], list[tuple[bool, str | None]]]
-#: (gold text, predicted text, valid, language) → the comparison (`compare_texts` with the
-#: language's reader).
-Similarity = Callable[[str, str, bool, str], GraphComparison]
+#: (gold text, predicted text, valid, language) → the comparison (the language's own
+#: similarity, `Language.compare`).
+Similarity = Callable[[str, str, bool, str], Scored]
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,10 +241,11 @@ Detect = Callable[[Path, str], tuple[str, list[Parsed[Diagram]]]]
 
 
 def split_graphs(pairs: list[Pair], detect: Detect) -> tuple[list[Pair], list[GraphItem]]:
-    """(sequence pairs, graph items): a pair goes to the graph comparison when its ground
-    truth's first diagram is not a sequence diagram (the kind is detected from the gold as
-    `detect` reads it, whatever the language); a pair that cannot be read stays with the
-    sequences, whose route reports its error."""
+    """(sequence pairs, graph items): a pair goes to its language's image-to-code
+    comparison when its ground truth's first diagram is not a sequence diagram (a graph,
+    or another domain's model; detected from the gold as `detect` reads it, whatever the
+    language); a pair that cannot be read stays with the sequences, whose route reports
+    its error."""
     from diagbench.formats.source import SourceError
 
     sequences: list[Pair] = []
@@ -230,7 +260,7 @@ def split_graphs(pairs: list[Pair], detect: Detect) -> tuple[list[Pair], list[Gr
             sequences.append(pair)
             continue
         language, parsed = detect(Path(pair.gold or pair.name), gold_text)
-        if not parsed or not isinstance(parsed[0].diagram, GraphDiagram):
+        if not parsed or isinstance(parsed[0].diagram, SequenceDiagram):
             sequences.append(pair)
         else:
             items.append(GraphItem(pair.name, pair.gold, pair.pred, language, gold_text,
@@ -240,13 +270,13 @@ def split_graphs(pairs: list[Pair], detect: Detect) -> tuple[list[Pair], list[Gr
 
 @dataclass(frozen=True, slots=True)
 class GraphFile:
-    """One compared pair of graph-diagram scripts (any language)."""
+    """One compared pair of scripts of any language but sequence diagrams."""
 
     name: str
     gold: str | None
     pred: str | None
     language: str
-    comparison: GraphComparison
+    comparison: Scored
     render_error: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -277,13 +307,17 @@ def run_graph(items: list[GraphItem], validity: Validity,
 
 
 def graph_summary(files: list[GraphFile]) -> dict[str, Any]:
-    """Pooled figures: mean score, mean counts-only score, validity, pooled F1s."""
+    """Pooled figures: mean score, mean counts-only score, validity, and the entity and
+    relation F1 pooled over the graph-shaped comparisons (None when there are none)."""
     done = [f.comparison for f in files]
+    matches = [m for m in map(element_matches, done) if m is not None]
 
-    def pooled(side: str) -> dict[str, Any]:
-        gold = sum(getattr(c, side).gold for c in done)
-        pred = sum(getattr(c, side).pred for c in done)
-        matched = sum(getattr(c, side).matched for c in done)
+    def pooled(side: int) -> dict[str, Any] | None:
+        if not matches:
+            return None
+        gold = sum(m[side].gold for m in matches)
+        pred = sum(m[side].pred for m in matches)
+        matched = sum(m[side].matched for m in matches)
         p, r, f = metrics.set_f1(matched, gold, pred)
         return {"gold": gold, "pred": pred, "matched": matched, "precision": round(p, 6),
                 "recall": round(r, 6), "f1": round(f, 6)}
@@ -293,22 +327,24 @@ def graph_summary(files: list[GraphFile]) -> dict[str, Any]:
             "valid": sum(c.valid for c in done),
             "mean_score": round(sum(c.score for c in done) / n, 6) if n else None,
             "mean_counts_score": round(sum(c.counts_score for c in done) / n, 6) if n else None,
-            "entities": pooled("entities"), "relations": pooled("relations")}
+            "entities": pooled(0), "relations": pooled(1)}
 
 
 def graph_table(files: list[GraphFile]) -> str:
     """One line per file and the pooled figures, as `diagbench compare` prints them."""
     s = graph_summary(files)
     mean, counts = s["mean_score"], s["mean_counts_score"]
-    lines = [f"image-to-code score (validity × mean of entity and relation F1; molecules: "
-             f"× mean of canonical match and Tanimoto; reactions: × molecule F1): "
+    pooled = (f"; entity F1 {s['entities']['f1']}, relation F1 {s['relations']['f1']} (pooled)"
+              if s["entities"] else "")
+    lines = [f"image-to-code score (validity × the language's own similarity; of graphs, "
+             f"the mean of entity and relation F1): "
              f"{'—' if mean is None else mean}; STRUDEL's counts-only score: "
              f"{'—' if counts is None else counts}",
-             f"valid {s['valid']}/{s['compared']}; entity F1 {s['entities']['f1']}, "
-             f"relation F1 {s['relations']['f1']} (pooled)", "", "per file:"]
+             f"valid {s['valid']}/{s['compared']}{pooled}", "", "per file:"]
     for f in files:
         c = f.comparison
+        m = element_matches(c)
+        f1s = f"entity F1 {m[0].f1:.3f}, relation F1 {m[1].f1:.3f}, " if m else ""
         lines.append(f"  {f.name}: {c.kind}, {'valid' if c.valid else 'does not render'}, "
-                     f"entity F1 {c.entities.f1:.3f}, relation F1 {c.relations.f1:.3f}, "
-                     f"score {c.score:.3f} (counts-only {c.counts_score:.3f})")
+                     f"{f1s}score {c.score:.3f} (counts-only {c.counts_score:.3f})")
     return "\n".join(lines)

@@ -36,7 +36,7 @@ from typing import Literal, get_args
 
 #: The languages a `GraphDiagram` is read from.
 Language = Literal["plantuml", "mermaid", "dot", "dbml", "smiles", "reaction-smiles",
-                   "newick"]
+                   "newick", "dotbracket"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)
 
 #: The kind of diagram (how the source declares or implies it).
@@ -44,10 +44,10 @@ LANGUAGES: tuple[Language, ...] = get_args(Language)
 #: Graphviz graph or digraph; "flowchart" a Mermaid `flowchart`/`graph`; "molecule" a
 #: chemical structure (SMILES: `diagbench.diagram.molecule`), "reaction" a chemical
 #: reaction (reaction SMILES: `diagbench.diagram.reaction`); "tree" a phylogenetic tree
-#: (Newick).
+#: (Newick); "rna" an RNA secondary structure (dot-bracket: `diagbench.diagram.rna`).
 GraphKind = Literal[
     "class", "object", "component", "deployment", "usecase", "state", "activity", "er", "c4",
-    "flowchart", "graph", "molecule", "reaction", "tree",
+    "flowchart", "graph", "molecule", "reaction", "tree", "rna",
 ]
 GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 
@@ -73,6 +73,7 @@ GRAPH_KINDS: tuple[GraphKind, ...] = get_args(GraphKind)
 #: - vertex: a generic graph node (Graphviz) whose meaning is only its shape;
 #: - atom: an atom of a molecule, named by its element symbol ("C", "N").
 #: - trees (Newick): leaf (a tip, a taxon), internal (an ancestor: a clade's root).
+#: - RNA structures (dot-bracket): base (a nucleotide, named by its letter).
 EntityKind = Literal[
     "class", "interface", "abstract", "enum", "annotation", "struct", "record", "exception",
     "protocol", "metaclass", "stereotype", "circle", "diamond",
@@ -85,7 +86,7 @@ EntityKind = Literal[
     "state", "choice", "fork", "join", "start", "end", "history", "deep_history",
     "entry_point", "exit_point", "junction",
     "action", "decision", "merge", "process", "io", "terminal", "subroutine",
-    "vertex", "atom", "leaf", "internal",
+    "vertex", "atom", "leaf", "internal", "base",
 ]
 ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
 
@@ -110,11 +111,12 @@ ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
 #: | single_bond, double_bond, triple_bond, quadruple_bond, aromatic_bond | atom | atom |
 #: | dative_bond | donor atom | acceptor atom |
 #: | branch | parent node of a tree (Newick) | child node |
+#: | base_pair | 5' base of an RNA base pair (dot-bracket) | 3' base |
 RelationType = Literal[
     "association", "inheritance", "realization", "composition", "aggregation", "dependency",
     "identifying", "non_identifying", "flow", "transition", "include", "extend", "containment",
     "link", "single_bond", "double_bond", "triple_bond", "quadruple_bond", "aromatic_bond",
-    "dative_bond", "branch",
+    "dative_bond", "branch", "base_pair",
 ]
 RELATION_TYPES: tuple[RelationType, ...] = get_args(RelationType)
 

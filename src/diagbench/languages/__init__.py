@@ -7,7 +7,7 @@ each. Everything that needs a language asks here; the parts themselves live in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from diagbench.languages.record import Category, Language
 from diagbench.languages.table import CATEGORIES, LANGUAGES
@@ -79,6 +79,16 @@ def source_files(paths: list[Path]) -> list[Path]:
 def engine_of(path: Path, text: str) -> str:
     """The name of the engine that draws a source (its language's)."""
     return detect(path, text).engine
+
+
+def drawn_by(engine: str, svg: str) -> dict[str, Any] | None:
+    """What `engine` drew in `svg` by its language's own statistics, for the engines of
+    the science domains; None for the software engines (their drawings are read by
+    `render.graph_svg` and `render.svg_stats`)."""
+    for language in LANGUAGES:
+        if language.engine == engine and language.domain != "software":
+            return dict(language.drawn(svg))
+    return None
 
 
 def read(text: str, name: str) -> list[Parsed[Diagram]]:

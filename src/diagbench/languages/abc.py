@@ -30,4 +30,5 @@ LANGUAGE = Language(
     examples=("music-tune.abc",),
     recognises=recognises,
     node_limits=(4, 340),
+    size="notes",
 )

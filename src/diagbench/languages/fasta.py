@@ -28,4 +28,5 @@ LANGUAGE = Language(
     examples=("fasta-alignment.fasta",),
     recognises=recognises,
     node_limits=(2, 40),
+    size="positions",
 )

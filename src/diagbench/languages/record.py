@@ -60,7 +60,9 @@ class Language:
       rather than from a `GraphDiagram` (the science domains); None otherwise;
     - `facts`: a model its reader returned → the `Fact`s STRUDEL's task types ask
       about it (`diagbench.diagram.facts`); None: counting questions only;
-    - `node_limits`: (min, max) drawn nodes a generated diagram may have;
+    - `node_limits`: (min, max) drawn nodes a generated diagram may have, counted by
+      `size`, the key of its model's counts that measures it (None: entities, or
+      participants for a sequence diagram);
     - `examples`: file names under `diagbench/languages/examples/`, one per kind at
       least, that parse without error and render.
     """
@@ -81,6 +83,12 @@ class Language:
     facts: str | None = None
     recognises: Callable[[str], bool] | None = None
     node_limits: tuple[int, int] = (2, 60)
+    size: str | None = None
+
+    def nodes(self, counts: Mapping[str, int]) -> int:
+        """How many nodes a diagram with these `counts` has, for `node_limits`."""
+        keys = (self.size,) if self.size else ("entities", "participants")
+        return next((counts[k] for k in keys if k in counts), 0)
 
     def read(self, text: str) -> list[Parsed[Diagram]]:
         """Every diagram of `text`, read as this language."""

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from diagbench.languages import (
     abc,
+    chess,
     dbml,
     dot,
+    dotbracket,
     fasta,
+    geojson,
     mermaid,
     newick,
     plantuml,
@@ -29,7 +32,10 @@ LANGUAGES: tuple[Language, ...] = (
     smiles.LANGUAGE,
     reaction_smiles.LANGUAGE,
     newick.LANGUAGE,
+    dotbracket.LANGUAGE,  # before FASTA, which recognises any `>` text
     fasta.LANGUAGE,
+    geojson.LANGUAGE,
+    chess.LANGUAGE,
     abc.LANGUAGE,
 )
 
@@ -47,5 +53,8 @@ CATEGORIES: tuple[Category, ...] = (
     Category("reaction", "chemical reaction", "chemistry", ("reaction",)),
     Category("phylogenetic-tree", "phylogenetic tree", "biology", ("tree",)),
     Category("dna-sequence", "DNA sequence", "biology", ("alignment",)),
+    Category("rna-structure", "DNA sequence (RNA structure)", "biology", ("rna",)),
+    Category("map", "geographic map", "geography", ("map",)),
+    Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
 )

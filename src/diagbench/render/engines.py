@@ -38,6 +38,9 @@ ENGINES: dict[str, str] = {
     "rdkit-reaction": "diagbench.render.rdkit:RdkitReactionEngine",
     "phylo": "diagbench.render.phylo:PhyloEngine",
     "logo": "diagbench.render.logo:LogoEngine",
+    "varna": "diagbench.render.varna:VarnaEngine",
+    "geomap": "diagbench.render.geomap:GeomapEngine",
+    "board": "diagbench.render.chessboard:BoardEngine",
     "abcm2ps": "diagbench.render.abcm2ps:Abcm2psEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
@@ -49,18 +52,29 @@ def make_engine(name: str, jobs: int, timeout: float) -> Engine:
     return factory(jobs=jobs, timeout=timeout)
 
 
-def diagrams(engine: str, text: str) -> list[str]:
-    """The separate diagrams of a file: PlantUML files may hold several blocks, a SMILES
-    file one molecule (or reaction) a line, an ABC file one tune from each `X:` field."""
+def diagrams(engine: str, text: str) -> list[tuple[int, str]]:
+    """The separate diagrams of a file, each with the line it starts on (1-based):
+    PlantUML files may hold several blocks, a SMILES file one molecule (or reaction) a
+    line, a FEN file one board a line, a dot-bracket file one structure a record, an
+    ABC file one tune from each `X:` field."""
     text = text.removeprefix("\ufeff")
     if engine == "plantuml":
-        return [m.group(0) + "\n" for m in _PLANTUML_BLOCK.finditer(text)] or [text]
+        return [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
+                for m in _PLANTUML_BLOCK.finditer(text)] or [(1, text)]
     if engine in ("rdkit", "rdkit-reaction"):
         from diagbench.formats.smiles import records
 
-        return [line + "\n" for _, line in records(text)] or [text]
+        return [(n, line + "\n") for n, line in records(text)] or [(1, text)]
+    if engine == "board":
+        from diagbench.formats.chess.fen import records as positions
+
+        return [(n, line + "\n") for n, line in positions(text)] or [(1, text)]
+    if engine == "varna":
+        from diagbench.formats.biology.dotbracket import record_texts
+
+        return record_texts(text) or [(1, text)]
     if engine == "abcm2ps":
         from diagbench.formats.music.abc import tune_texts
 
-        return tune_texts(text) or [text]
-    return [text]
+        return tune_texts(text) or [(1, text)]
+    return [(1, text)]

@@ -1,45 +1,32 @@
 """RDKit's 2D depiction of SMILES, in worker processes with a time-out and size limits.
 
 RDKit is a C++ library: run in diagbench's own process, a molecule that makes it hang
-or crash would take diagbench along. Each of `jobs` threads keeps one warm worker
-(`diagbench.render.rdkit_worker`, RDKit imported once) and sends it one molecule at a
-time; a worker that does not answer within the time-out is killed, the molecule gets
+or crash would take diagbench along. The engines are `DrawingEngine`s (`render.drawing`,
+`render.worker`): warm worker processes with RDKit imported once, each under a memory
+limit; a worker that does not answer within the time-out is killed, the molecule gets
 that error, and a fresh worker takes the next one (so does a worker that died). A
-worker caps its own memory (`rdkit_worker.MEMORY_BYTES`), and a source over `refusal`'s size or the
-worker's atom limit is refused with its reason.
+source over `refusal`'s size or `MAX_ATOMS` is refused with its reason.
 
 One source is one molecule (one line of a `.smi` file, `diagbench.render.engines.
 diagrams` splits files), or for `RdkitReactionEngine` one reaction (a line of a
-`.rxn.smi` file, drawn by RDKit's reaction depiction). The worker draws the SVG
-(for a molecule with RDKit's metadata: each atom's and bond's SMILES) and the PNG in
-one pass; the image asked for is the result's, the other is written beside it with the
-same name. Valid means RDKit read and drew it; the error is RDKit's own message.
+`.rxn.smi` file, drawn by RDKit's reaction depiction, three times as wide as high).
+The drawer draws the SVG (for a molecule with RDKit's metadata: each atom's and bond's
+SMILES) and the PNG from the same prepared molecule, in one pass. Valid means RDKit
+read and drew it; the error is RDKit's own message.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import queue
-import shutil
-import subprocess
-import sys
-import tempfile
-import threading
-import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib.metadata import version as package_version
-from pathlib import Path
 from typing import Any
 
-from diagbench.formats.smiles import records
-from diagbench.render.result import RenderResult, finish, refusal
+from diagbench.render.drawing import DrawingEngine
 
-#: The side of the square drawing, in pixels.
+#: The side of the square drawing (a reaction's height), in pixels.
 SIZE = 300
-_SRC = Path(__file__).resolve().parents[2]
+#: The most atoms drawn: beyond, the depiction takes seconds and draws an unreadable blot.
+MAX_ATOMS = 500
 
 
 @cache
@@ -47,120 +34,93 @@ def rdkit_version() -> str:
     return package_version("rdkit")
 
 
-class _Worker:
-    """One worker process, started when first asked and again after it was killed."""
+def _one_line(source: str, what: str) -> tuple[int, str] | dict[str, Any]:
+    """(line number, line) of the source's one record, or the error of a drawer."""
+    from diagbench.formats.smiles import records
 
-    def __init__(self, home: str) -> None:
-        self.home = home
-        self.process: subprocess.Popen[str] | None = None
-        self.answers: queue.Queue[str | None] = queue.Queue()
-
-    def _start(self) -> subprocess.Popen[str]:
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
-               "PYTHONPATH": str(_SRC), "LANG": "C.UTF-8"}
-        process = subprocess.Popen(
-            [sys.executable, "-m", "diagbench.render.rdkit_worker"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-            cwd=self.home)
-        self.answers = queue.Queue()
-        stdout, answers = process.stdout, self.answers
-        assert stdout is not None
-
-        def read() -> None:
-            for line in stdout:
-                answers.put(line)
-            answers.put(None)  # the worker ended
-
-        threading.Thread(target=read, daemon=True).start()
-        return process
-
-    def ask(self, job: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """The worker's answer to one job, or the error of its time-out or crash."""
-        if self.process is None or self.process.poll() is not None:
-            self.process = self._start()
-        assert self.process.stdin is not None
-        try:
-            self.process.stdin.write(json.dumps(job) + "\n")
-            self.process.stdin.flush()
-            line = self.answers.get(timeout=timeout)
-        except queue.Empty:
-            self.stop()
-            return {"ok": False, "error": f"timed out after {timeout:g} s"}
-        except OSError:
-            line = None
-        if line is None:
-            code = self.process.wait()
-            self.process = None
-            return {"ok": False, "error": f"the RDKit worker died (exit {code})"}
-        answer: dict[str, Any] = json.loads(line)
-        return answer
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
+    lines = records(source)
+    if len(lines) != 1:
+        return {"error": f"one {what} per drawing, not {len(lines)}", "line": None}
+    return lines[0]
 
 
-class RdkitEngine:
+def _too_many(atoms: int, line: int) -> dict[str, Any] | None:
+    if atoms > MAX_ATOMS:
+        return {"error": f"{atoms} atoms: over the {MAX_ATOMS} drawn at most", "line": line}
+    return None
+
+
+def draw_molecule(source: str) -> dict[str, Any]:
+    """{"svg": bytes, "png": bytes} of the molecule of `source` (runs in a worker), or
+    {"error": RDKit's message, "line": its line}."""
+    from rdkit.Chem.Draw import rdMolDraw2D
+
+    from diagbench.formats.smiles import parse_line
+
+    found = _one_line(source, "molecule")
+    if isinstance(found, dict):
+        return found
+    number, line = found
+    mol, message = parse_line(line)
+    if mol is None:
+        return {"error": message, "line": number}
+    if mol.GetNumAtoms() == 0:
+        return {"error": "no atoms to draw", "line": number}
+    refused = _too_many(mol.GetNumAtoms(), number)
+    if refused is not None:
+        return refused
+    prepared = rdMolDraw2D.PrepareMolForDrawing(mol, addChiralHs=False)
+    svg = rdMolDraw2D.MolDraw2DSVG(SIZE, SIZE)
+    png = rdMolDraw2D.MolDraw2DCairo(SIZE, SIZE)
+    for drawer in (svg, png):
+        # prepared once, above (RDKit's stubs type the option wrongly)
+        drawer.drawOptions().prepareMolsBeforeDrawing = False  # type: ignore[assignment]
+        drawer.DrawMolecule(prepared)
+    svg.AddMoleculeMetadata(prepared)
+    for drawer in (svg, png):
+        drawer.FinishDrawing()
+    return {"svg": svg.GetDrawingText().encode("utf-8"), "png": png.GetDrawingText()}
+
+
+def draw_reaction(source: str) -> dict[str, Any]:
+    """{"svg": bytes, "png": bytes} of the reaction of `source` (runs in a worker), or
+    {"error": RDKit's message, "line": its line}."""
+    from rdkit.Chem.Draw import rdMolDraw2D
+
+    from diagbench.formats.reaction_smiles import parse_reaction
+
+    found = _one_line(source, "reaction")
+    if isinstance(found, dict):
+        return found
+    number, line = found
+    rxn, sides, message = parse_reaction(line)
+    if rxn is None:
+        return {"error": message, "line": number}
+    refused = _too_many(sum(m.GetNumAtoms() for side in sides for m in side), number)
+    if refused is not None:
+        return refused
+    drawers = {"svg": rdMolDraw2D.MolDraw2DSVG(3 * SIZE, SIZE),
+               "png": rdMolDraw2D.MolDraw2DCairo(3 * SIZE, SIZE)}
+    for drawer in drawers.values():
+        drawer.DrawReaction(rxn)
+        drawer.FinishDrawing()
+    return {"svg": drawers["svg"].GetDrawingText().encode("utf-8"),
+            "png": drawers["png"].GetDrawingText()}
+
+
+class RdkitEngine(DrawingEngine):
     """Draw SMILES with RDKit, `jobs` worker processes at a time."""
 
     name = "rdkit"
-    #: Whether a source is a reaction SMILES (drawn by RDKit's reaction depiction).
-    reaction = False
-
-    def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
-        self.jobs = jobs
-        self.timeout = timeout
+    drawer = "diagbench.render.rdkit:draw_molecule"
+    preload = ("rdkit.Chem.Draw.rdMolDraw2D",)
 
     def version(self) -> str:
         return rdkit_version()
-
-    def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
-               progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
-        results = [RenderResult(k, self.name, self.version()) for k in range(len(sources))]
-        lanes = max(1, min(self.jobs, len(sources)))
-        with tempfile.TemporaryDirectory(prefix="diagbench-rdkit-") as home:
-
-            def lane(first: int) -> None:
-                worker = _Worker(home)
-                try:
-                    for k in range(first, len(sources), lanes):
-                        self._one(worker, results[k], sources[k], fmt, out_dir, home)
-                        progress()
-                finally:
-                    worker.stop()
-
-            with ThreadPoolExecutor(max_workers=lanes) as pool:
-                list(pool.map(lane, range(lanes)))
-        return results
-
-    def _one(self, worker: _Worker, result: RenderResult, source: str, fmt: str,
-             out_dir: Path, home: str) -> None:
-        start = time.perf_counter()
-        result.error = refusal(source)
-        lines = records(source) if result.error is None else []
-        if result.error is None and len(lines) != 1:
-            what = "reaction" if self.reaction else "molecule"
-            result.error = f"one {what} per drawing, not {len(lines)}"
-        if result.error is None:
-            number, line = lines[0]
-            paths = {f: Path(home) / f"{result.index:06d}.{f}" for f in ("svg", "png")}
-            answer = worker.ask({"smiles": line, "svg": str(paths["svg"]),
-                                 "png": str(paths["png"]), "size": SIZE,
-                                 "reaction": self.reaction}, self.timeout)
-            if not answer["ok"]:
-                result.error, result.error_line = answer["error"], number
-            else:
-                other = "png" if fmt == "svg" else "svg"
-                finish(result, paths[fmt].read_bytes(), fmt, out_dir / f"{result.index:06d}.{fmt}")
-                if result.ok:
-                    shutil.move(paths[other], out_dir / f"{result.index:06d}.{other}")
-        result.seconds = time.perf_counter() - start
 
 
 class RdkitReactionEngine(RdkitEngine):
     """Draw reaction SMILES with RDKit's reaction depiction (same workers and limits)."""
 
     name = "rdkit-reaction"
-    reaction = True
+    drawer = "diagbench.render.rdkit:draw_reaction"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from diagbench.formats.source import DEFAULT_MAX_BYTES, SourceError, read_source
 from diagbench.render.engines import ENGINES, Engine, diagrams, make_engine
@@ -23,6 +24,7 @@ class Rendered:
     file: Path
     block: int
     engine: str
+    line: int = 1  # the line of the file its diagram starts on
     result: RenderResult | None = None
     error: str | None = None  # the file itself could not be read
     scaled: list[dict] = field(default_factory=list)
@@ -45,6 +47,9 @@ class Rendered:
 
 #: (path, text) → the name of the engine that draws it (the CLI asks the languages).
 EngineOf = Callable[[Path, str], str]
+#: (engine, SVG) → what it drew by its language's own statistics, or None to read the
+#: drawing as a software diagram (the CLI asks the languages).
+DrawnBy = Callable[[str, str], Mapping[str, Any] | None]
 
 
 def collect(files: list[Path], engine_of: EngineOf, max_bytes: int = DEFAULT_MAX_BYTES
@@ -59,8 +64,8 @@ def collect(files: list[Path], engine_of: EngineOf, max_bytes: int = DEFAULT_MAX
             items.append((Rendered(path, 0, engine_of(path, ""), error=exc.reason), ""))
             continue
         engine = engine_of(path, text)
-        items += [(Rendered(path, k, engine), source)
-                  for k, source in enumerate(diagrams(engine, text))]
+        items += [(Rendered(path, k, engine, line), source)
+                  for k, (line, source) in enumerate(diagrams(engine, text))]
     return items
 
 
@@ -68,11 +73,12 @@ def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
                  scales: tuple[float, ...] = (1.0,), max_side: int | None = None, jobs: int = 2,
                  timeout: float = 20.0,
                  progress: Callable[[], None] = lambda: None,
-                 engines: Callable[[str, int, float], Engine] = make_engine) -> list[Rendered]:
+                 engines: Callable[[str, int, float], Engine] = make_engine,
+                 drawn_by: DrawnBy = lambda engine, svg: None) -> list[Rendered]:
     """Render the collected diagrams into `out`, each engine's in one batch; invalid
     diagrams keep their reason and the rest go on. `progress` is called once per item;
     `engines(name, jobs, timeout)` gives each engine (an executor's `engine`, to render
-    elsewhere than in local processes)."""
+    elsewhere than in local processes); `drawn_by` reads an SVG's statistics."""
     out.mkdir(parents=True, exist_ok=True)
     queues: dict[str, list[tuple[Rendered, str]]] = {name: [] for name in ENGINES}
     for record, source in items:
@@ -98,8 +104,11 @@ def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
                 continue
             for (record, _), result in zip(queue, results, strict=True):
                 record.result = result
+                if result.error_line is not None:  # the engine counts from its diagram's start
+                    result.error_line += record.line - 1
                 if result.ok:
-                    _place(record, out / _relative(record.file, root), fmt, scales, max_side)
+                    _place(record, out / _relative(record.file, root), fmt, scales, max_side,
+                           drawn_by)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return [record for record, _ in items]
@@ -111,7 +120,7 @@ def _relative(path: Path, root: Path) -> Path:
 
 
 def _place(record: Rendered, base: Path, fmt: str, scales: tuple[float, ...],
-           max_side: int | None) -> None:
+           max_side: int | None, drawn_by: DrawnBy) -> None:
     """Move a valid image to `base`[-block].<fmt>; add scaled copies and SVG statistics."""
     result = record.result
     assert result is not None and result.image is not None  # only valid renders are placed
@@ -122,8 +131,8 @@ def _place(record: Rendered, base: Path, fmt: str, scales: tuple[float, ...],
     result.image = Path(shutil.move(result.image, final))
     if fmt == "svg":
         svg = final.read_text(encoding="utf-8", errors="replace")
-        graph = drawn_graph(record.engine, svg)
-        record.stats = dict(graph) if graph is not None else svg_statistics(svg)
+        drawn = drawn_by(record.engine, svg) or drawn_graph(record.engine, svg)
+        record.stats = dict(drawn) if drawn is not None else svg_statistics(svg)
         return
     for scale in scales:
         if scale == 1.0 and not max_side:

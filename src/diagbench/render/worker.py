@@ -9,7 +9,8 @@ first imports the `preload` modules (the drawing library) and says it is ready, 
 `STARTUP_SECONDS`; then a job that takes longer than `timeout` seconds has its worker
 killed (a fresh one takes the next job);
 a worker that dies (a crash, the memory limit) fails only its job. Each job's outcome
-is `(True, value)` or `(False, reason)`.
+is `(True, value)` or `(False, reason)`. A worker sees only the few environment
+variables a drawing needs (`_PASSED`), never an API key.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ MEMORY_BYTES = 3 * 1024**3
 #: How long a worker may take to import its drawing library (a busy machine is slow).
 STARTUP_SECONDS = 120.0
 _SRC = str(Path(__file__).resolve().parents[2])
+#: The environment variables a worker gets from diagbench's (no others: no secrets).
+_PASSED = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "MPLCONFIGDIR", "VIRTUAL_ENV")
 
 Outcome = tuple[bool, Any]
 
@@ -89,10 +92,12 @@ class _Worker:
     def _start(self) -> str | None:
         """Start the process and wait until it is ready; why not, or None."""
         path = os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")])
+        # only what a drawing needs: no API key or other secret reaches the worker
+        env = {name: os.environ[name] for name in _PASSED if name in os.environ}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "diagbench.render.worker", self.function, *self.preload],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"})
+            env=env | {"PYTHONPATH": path, "MPLBACKEND": "Agg"})
         if self._answer(STARTUP_SECONDS) != "ready":
             self.stop()
             return f"the drawing process did not start within {STARTUP_SECONDS:g} s"

@@ -366,7 +366,7 @@ def _sources(paths: list[Path]) -> tuple[list[Source], list[DiagramRejection]]:
             continue
         found = detect(path, text)
         lang, engine = found.name, found.engine
-        blocks = diagrams(engine, text)
+        blocks = [source for _, source in diagrams(engine, text)]
         for parsed in found.read(text):
             reason, detail = None, None
             if not isinstance(parsed.diagram, GraphDiagram):

@@ -43,9 +43,9 @@ _TASKS = ("structural", "association", "problem_match", "description_match",
 
 @benchmark("structure")
 class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
-    description = ("Structured software diagrams from code (paper 004, STRUDEL): synthesis, "
-                   "rendering, filters, LLM judge; counting, association, matching, "
-                   "model-written and image-to-code tasks")
+    description = ("Structured diagrams of every domain from code (paper 004, STRUDEL): "
+                   "synthesis, rendering, filters, LLM judge; counting, association, "
+                   "matching, model-written and image-to-code tasks")
     baselines: ClassVar[Mapping[str, str]] = {
         "synth": "diagbench.benchmarks.structure.synth:answer_synth",
         "judge": "diagbench.benchmarks.structure.judging:answer_judge"}

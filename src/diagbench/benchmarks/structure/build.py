@@ -200,9 +200,9 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
             s.detail = f"read {s.counts}, drawn {s.drawn}"
     for s in samples:
         if s.reason is None:
-            nodes = next((s.counts[k] for k in ("entities", "participants", "positions")
-                          if k in s.counts), 0)
-            low, high = named(s.language).node_limits
+            language = named(s.language)
+            nodes = language.nodes(s.counts)
+            low, high = language.node_limits
             if not low <= nodes <= high:
                 s.reason, s.detail = "node count outside the category's limits", str(nodes)
     alive = [s for s in samples if s.reason is None]

@@ -165,11 +165,14 @@ def _nouns(parsed: Any) -> dict[str, int]:
     """Plural nouns a description may count with, and their counts in the parsed code
     (generic ones — elements, relations, … — and those of the kinds it has)."""
     from diagbench.diagram.graph import GraphDiagram
+    from diagbench.diagram.sequence import SequenceDiagram
 
     d = parsed.diagram
-    if not isinstance(d, GraphDiagram):
+    if isinstance(d, SequenceDiagram):
         return {"participants": len(d.participants), "lifelines": len(d.participants),
                 "messages": len(d.messages)}
+    if not isinstance(d, GraphDiagram):  # another domain's model: what its reader counts
+        return {name.replace("_", " "): n for name, n in parsed.counts().items()}
     nouns = dict.fromkeys(("elements", "nodes", "entities"), len(d.entities))
     nouns |= dict.fromkeys(("relations", "relationships", "connections", "links", "edges"),
                            len(d.relations))

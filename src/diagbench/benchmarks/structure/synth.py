@@ -20,11 +20,14 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from diagbench.benchmarks.synthesis import DOMAIN_NAMES, prompt_kind
 from diagbench.diagram.graph import Entity, GraphDiagram, Member, Relation
 from diagbench.languages import category_titled, named, titled
+
+if TYPE_CHECKING:
+    from diagbench.formats.parsed import Diagram, Parsed
 
 #: Entities per complexity level (inclusive range).
 SIZES = {"low": (3, 4), "medium": (6, 8), "high": (10, 13)}
@@ -311,21 +314,34 @@ def synth_answer(prompt: str) -> str:
         domain = rng.choice(DOMAIN_NAMES)
     persona = f.get("persona", "a software engineer")
     title = f.get("category", "diagram").lower()
-    problem = (f"As {persona[0].lower() + persona[1:]}, I need a {complexity}-complexity "
-               f"{title} of a {domain} system so that my team agrees on its structure "
-               f"before we build it.")
+    own = named(language)
+    who = persona[0].lower() + persona[1:]
+    problem = (f"As {who}, I need a {complexity}-complexity {title} of a {domain} system so "
+               f"that my team agrees on its structure before we build it."
+               if own.synth is None else
+               f"As {who}, I need a {complexity}-complexity {title}, written in {own.title} "
+               f"and drawn by its field's own tools, to show in my work on {domain}.")
     kind = prompt_kind(prompt)
     if kind == "problem":
         return f"Problem:\n\n{problem}\n"
-    own = named(language)
-    code = (own.generate(rng, complexity) if own.synth is not None
-            else synth_diagram(category, language, complexity, domain, rng)[1])
-    description = (f"The {title} models the main parts of the {domain} system and how they "
-                   f"relate: each element is one concept of the domain, and each link "
-                   f"shows how two of them depend on or lead to each other.")
+    if own.synth is None:
+        code = synth_diagram(category, language, complexity, domain, rng)[1]
+        description = (f"The {title} models the main parts of the {domain} system and how "
+                       f"they relate: each element is one concept of the domain, and each "
+                       f"link shows how two of them depend on or lead to each other.")
+    else:
+        code = own.generate(rng, complexity)
+        description = _described(title, own.read(code))
     solution = (f"Functionality:\n\n{description}\n\nCode:\n\n```\n{code.rstrip()}\n```\n\n"
                 f"Answer:\n\nHere is the {title} you asked for.\n")
     return solution if kind == "solution" else f"Problem:\n\n{problem}\n\n{solution}"
+
+
+def _described(title: str, parsed: list[Parsed[Diagram]]) -> str:
+    """The functional description of a science diagram: what its reader counts in it."""
+    counts = parsed[0].counts() if parsed else {}
+    shown = ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in counts.items() if n)
+    return f"The {title}, as its reader counts it: {shown or 'nothing drawn'}."
 
 
 #: What baseline:synth answers to a task question (it never looks at the image): the

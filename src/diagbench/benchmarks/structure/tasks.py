@@ -44,6 +44,9 @@ ANSWER_CHOICE = ("Answer with the letter of the right option (A, B, C or D), or 
                  "none of them fits.")
 ANSWER_YES_NO = "Answer yes or no."
 ANSWER_LABEL = "Answer with the label only, as it is written in the diagram."
+#: A language's fact whose answer is a text: a name, a symbol or a code, which the
+#: drawing need not write (a map's country, a board's best move).
+ANSWER_TEXT = "Answer with the name, symbol or code alone, without explanation."
 #: The answer instruction of each answer type of a model-written question.
 ANSWER_BY_TYPE = {"choice": ANSWER_CHOICE, "yes_no": ANSWER_YES_NO, "number": ANSWER_NUMBER,
                   "label": ANSWER_LABEL}
@@ -83,7 +86,7 @@ def fact_question(fact: Fact) -> tuple[str, Gold, str] | None:
     if isinstance(answer, int | float):
         return f"{fact.question}\n{ANSWER_NUMBER}", answer, "number"
     if isinstance(answer, str):
-        return f"{fact.question}\n{ANSWER_LABEL}", answer, "label"
+        return f"{fact.question}\n{ANSWER_TEXT}", answer, "label"
     return None
 
 
@@ -105,7 +108,8 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
             None if options is None else tuple(options), answer_type))
 
     for s in samples:
-        counting = counting_questions(s.statistics)
+        # a language with facts of its own is asked those, not the software counts
+        counting = [] if (facts or {}).get(s.id) else counting_questions(s.statistics)
         for question, n in rng.sample(counting, min(per_sample, len(counting))):
             add(s, "structural", f"{question}\n{ANSWER_NUMBER}", n)
         asked = [(f.task, q) for f in (facts or {}).get(s.id, [])

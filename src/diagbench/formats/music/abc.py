@@ -96,10 +96,12 @@ def tune_spans(lines: list[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def tune_texts(text: str) -> list[str]:
-    """The text of each tune of an ABC source (`tune_spans`), as an engine draws it."""
+def tune_texts(text: str) -> list[tuple[int, str]]:
+    """(first line, text) of each tune of an ABC source (`tune_spans`), as an engine
+    draws it."""
     lines = text.removeprefix("\ufeff").split("\n")
-    return ["\n".join(lines[first - 1:last]) + "\n" for first, last in tune_spans(lines)
+    return [(first, "\n".join(lines[first - 1:last]) + "\n")
+            for first, last in tune_spans(lines)
             if any(line.strip() for line in lines[first - 1:last])]
 
 

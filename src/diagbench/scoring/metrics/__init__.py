@@ -17,7 +17,12 @@ bools or floats), one module per family:
 - `chemistry`: the image-to-code similarity of molecules (canonical SMILES match and
   Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
-  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA);
+  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA),
+  base-pair F1 (dot-bracket RNA structures);
+- `games`: the image-to-code similarity of chess boards (FEN): square-level accuracy
+  and the board score with the exact-board match;
+- `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
+  property match and their map score (GeoJSON);
 - `music`: the image-to-code similarity of tunes (ABC): the normalised edit distance of
   (pitch, duration) sequences and the tune's score with its key and meter;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
@@ -47,6 +52,7 @@ from diagbench.scoring.metrics.archqa import (
     tolerance_accuracy,
 )
 from diagbench.scoring.metrics.biology import (
+    base_pair_f1,
     consensus_accuracy,
     leaf_f1,
     robinson_foulds_similarity,
@@ -63,6 +69,8 @@ from diagbench.scoring.metrics.components import (
     ordering_score,
     rate,
 )
+from diagbench.scoring.metrics.games import board_score, square_accuracy
+from diagbench.scoring.metrics.geography import map_score, property_match, shape_iou
 from diagbench.scoring.metrics.judge import (
     counting_disagreement,
     edit_distance,
@@ -136,6 +144,12 @@ METRICS: dict[str, Callable] = {
     "leaf_f1": leaf_f1,
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
+    "base_pair_f1": base_pair_f1,
+    "shape_iou": shape_iou,
+    "property_match": property_match,
+    "map_score": map_score,
+    "square_accuracy": square_accuracy,
+    "board_score": board_score,
     "sequence_similarity": sequence_similarity,
     "music_score": music_score,
 }
@@ -152,6 +166,8 @@ __all__ = [
     "SaduRetrieval",
     "accuracy_by",
     "accuracy_interval",
+    "base_pair_f1",
+    "board_score",
     "by_length",
     "cell_average",
     "code_lengths",
@@ -169,6 +185,7 @@ __all__ = [
     "judge_agreement",
     "leaf_f1",
     "length_bin",
+    "map_score",
     "mean_absolute_error",
     "mean_gap",
     "mean_label_similarity",
@@ -180,6 +197,7 @@ __all__ = [
     "paired_accuracy",
     "paired_test",
     "prerequisite",
+    "property_match",
     "qa_accuracy",
     "rate",
     "reaction_score",
@@ -190,6 +208,8 @@ __all__ = [
     "sadu_retrieval",
     "sequence_similarity",
     "set_f1",
+    "shape_iou",
+    "square_accuracy",
     "strudel_count_score",
     "tanimoto",
     "tolerance_accuracy",

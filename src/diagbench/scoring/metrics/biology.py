@@ -2,14 +2,15 @@
 Table 1: phylogenetic trees in Newick, DNA sequences in FASTA; §5.1 scores an
 image-to-code answer against its gold code), each the field's own measure: the
 normalised Robinson–Foulds distance for trees (Robinson & Foulds 1981, "Comparison
-of phylogenetic trees", Math. Biosci. 53), a leaf-set F1, and the per-position
-consensus accuracy of an alignment (the consensus sequence a sequence logo shows).
+of phylogenetic trees", Math. Biosci. 53), a leaf-set F1, the per-position
+consensus accuracy of an alignment (the consensus sequence a sequence logo shows), and
+the base-pair F1 of an RNA secondary structure (dot-bracket).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Sequence, Set
 
 from diagbench.scoring.metrics.structure import set_f1
 
@@ -88,3 +89,24 @@ def consensus_accuracy(gold: str, pred: str) -> float:
         return 1.0
     same = sum(a == b for a, b in zip(gold.upper(), pred.upper(), strict=False))
     return same / max(len(gold), len(pred))
+
+
+def base_pair_f1(gold: Set[tuple[int, int]], pred: Set[tuple[int, int]]) -> float:
+    """Base-pair F1 of a predicted RNA secondary structure: F1 = 2·|P ∩ G| / (|P| + |G|)
+    over the sets of base pairs (i, j), i < j, compared by position — the harmonic mean
+    of the sensitivity |P ∩ G|/|G| and the positive predictive value |P ∩ G|/|P| with
+    which RNA structure prediction is scored (Mathews et al. 2004, "Incorporating
+    chemical modification constraints into a dynamic programming algorithm for
+    prediction of RNA secondary structure", PNAS 101; Gardner & Giegerich 2004, BMC
+    Bioinformatics 5:140); the RNA-structure similarity of the image-to-code task of
+    004_34f8485b6a3a0424.txt §5.1 (Table 1: Vienna RNA dot-bracket notation). A
+    pseudoknot pair is a pair like any other; a slipped pair, (i±1, j), counts as wrong.
+
+    Edge cases: both without pairs (two open chains) → 1.0; one without → 0.0.
+
+    >>> base_pair_f1({(1, 9), (2, 8), (3, 7)}, {(1, 9), (2, 8)})
+    0.8
+    """
+    if not gold and not pred:
+        return 1.0
+    return 2 * len(set(gold) & set(pred)) / (len(gold) + len(pred))

@@ -1,0 +1,48 @@
+"""Image-to-code similarity of chess boards (paper 004_34f8485b6a3a0424.txt, Table 1:
+chess boards written in FEN; §5.1 scores an image-to-code answer against its gold
+code; issue 31's table names the measures): the square-level accuracy over the 64
+squares and the exact-board match (placement and side to move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def square_accuracy(gold: Sequence[str], pred: Sequence[str]) -> float:
+    """Square-level accuracy: the share of the 64 squares that are right, a square being
+    right when both boards hold the same piece there or both leave it empty:
+    acc = #{s : gₛ = pₛ} / 64 (the image-to-code task of 004_34f8485b6a3a0424.txt §5.1,
+    scored square by square as issue 31's table asks). A square is given as its FEN
+    letter (KQRBNP white, kqrbnp black) or "" when empty, a1 … h8.
+
+    Edge cases: a board of other than 64 squares is a ValueError.
+
+    >>> start = list("RNBQKBNR") + ["P"] * 8 + [""] * 32 + ["p"] * 8 + list("rnbqkbnr")
+    >>> moved = start.copy(); moved[12], moved[28] = "", "P"  # 1. e4
+    >>> square_accuracy(start, moved)
+    0.96875
+    """
+    if len(gold) != 64 or len(pred) != 64:
+        raise ValueError(f"boards of {len(gold)} and {len(pred)} squares, not 64")
+    return sum(g == p for g, p in zip(gold, pred, strict=True)) / 64
+
+
+def board_score(valid: bool, accuracy: float, exact: bool) -> float:
+    """diagbench's image-to-code score of a chess board (004_34f8485b6a3a0424.txt §5.1
+    gates on validity; the field's measures as for molecules, `molecule_score`):
+    S = 𝟙[valid] · (acc + 𝟙[exact]) / 2, acc the square accuracy and `exact` the match
+    of placement and side to move. The same board scores 1; one piece moved scores
+    62/64 / 2 ≈ 0.48; the right squares with the wrong side to move 0.5.
+
+    Edge cases: a prediction that does not read or render scores 0; an accuracy outside
+    [0, 1] is a ValueError.
+
+    >>> board_score(True, 0.96875, False)
+    0.484375
+    >>> board_score(False, 1.0, True)
+    0.0
+    """
+    if not 0.0 <= accuracy <= 1.0:
+        raise ValueError(f"a square accuracy of {accuracy}")
+    return (accuracy + float(exact)) / 2 if valid else 0.0
