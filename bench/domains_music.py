@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     engine = Abcm2psEngine(jobs=args.jobs)
-    print(f"abcm2ps {engine.version()}")
+    print(engine.version())
     print(f"{'level':6} {'tunes':>5} {'notes':>6} {'read/s':>8} {'svg/s':>8} {'png/s':>8} "
           f"{'stats/s':>8} {'agree':>5}")
     read_abc(synth_abc(random.Random(0), "low"))  # imports music21: not timed

@@ -164,7 +164,7 @@ def test_facts_skip_a_highest_note_with_two_names():
 
 def test_engine_draws_png_and_svg_and_the_svg_shows_the_tune(tmp_path: Path):
     engine = Abcm2psEngine()
-    assert engine.version().count(".") == 2
+    assert engine.version().startswith("abcm2ps 8.") and "+ rsvg-convert 2." in engine.version()
     [png] = engine.render([TUNE], tmp_path, "png")
     assert png.ok and png.image is not None
     assert png.image.read_bytes().startswith(b"\x89PNG")

@@ -64,11 +64,16 @@ def program(name: str) -> str:
 
 
 @cache
-def abcm2ps_version() -> str:
-    done = subprocess.run([program("abcm2ps"), "-V"], capture_output=True, text=True,
-                          check=False, timeout=30)
-    found = re.search(r"abcm2ps-(\S+)", done.stdout + done.stderr)
-    return found.group(1) if found else "unknown"
+def versions() -> str:
+    """"abcm2ps 8.14.14 + rsvg-convert 2.54.7", as the programs say (`-V`, `--version`)."""
+    said = []
+    for name, option, pattern in (("abcm2ps", "-V", r"abcm2ps-(\S+)"),
+                                  ("rsvg-convert", "--version", r"version (\S+)")):
+        done = subprocess.run([program(name), option], capture_output=True, text=True,
+                              check=False, timeout=30)
+        found = re.search(pattern, done.stdout + done.stderr)
+        said.append(f"{name} {found.group(1) if found else 'unknown'}")
+    return " + ".join(said)
 
 
 class Abcm2psEngine:
@@ -81,8 +86,7 @@ class Abcm2psEngine:
         self.timeout = timeout
 
     def version(self) -> str:
-        program("rsvg-convert")
-        return abcm2ps_version()
+        return versions()
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
