@@ -247,3 +247,17 @@ def test_reading_writes_nothing(tmp_path: Path):
                           text=True, env=env, timeout=120, check=True)
     assert done.stdout.strip() == "9"
     assert list(home.iterdir()) == [] and list(temp.iterdir()) == []
+
+
+def test_compare_command_scores_two_tune_files(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from diagbench.cli import cli
+
+    (tmp_path / "gold.abc").write_text(TUNE, encoding="utf-8")
+    (tmp_path / "pred.abc").write_text(TUNE.replace("B2", "G2"), encoding="utf-8")
+    done = CliRunner().invoke(cli, ["compare", str(tmp_path / "gold.abc"),
+                                    str(tmp_path / "pred.abc")])
+    assert done.exit_code == 0, done.output
+    # 8 events, one changed: 0.8 * 7/8 + 0.1 + 0.1 = 0.9
+    assert "gold.abc: tune, valid, score 0.900" in done.output

@@ -48,6 +48,7 @@ class MusicComparison:
     gold_counts: dict[str, int] = field(default_factory=dict)
     pred_counts: dict[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    kind = "tune"
 
     @property
     def melody(self) -> float:
@@ -62,7 +63,7 @@ class MusicComparison:
         return metrics.strudel_count_score(self.valid, self.gold_counts, self.pred_counts)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"status": "ok", "kind": "tune", "valid": self.valid,
+        return {"status": "ok", "kind": self.kind, "valid": self.valid,
                 "gold_events": len(self.gold_items), "pred_events": len(self.pred_items),
                 "melody": round(self.melody, 6), "key_match": self.key_match,
                 "meter_match": self.meter_match, "score": round(self.score, 6),
