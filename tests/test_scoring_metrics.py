@@ -294,7 +294,8 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                                (([["x", "y"]], [["x", "yz"]]), "substring"),
                                ((["abcdefghij"], ["abcdefghik"]), "fuzzy"),
                                ((["ab"], ["ac"]), "different")],
-    "edit_distance": [(("", ""), 0), (("abc", ""), 3), (("flaw", "lawn"), 2)],
+    "edit_distance": [(("", ""), 0), (("abc", ""), 3), (("flaw", "lawn"), 2),
+                      ((["C4", "D4"], ["D4"]), 1)],
     # paper 004 (STRUDEL), §4–5
     "set_f1": [((0, 0, 0), (1.0, 1.0, 1.0)), ((0, 3, 0), (0.0, 0.0, 0.0)),
                ((0, 0, 2), (0.0, 0.0, 0.0)), ((0, 2, 2), (0.0, 0.0, 0.0)),
@@ -355,6 +356,16 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                     ((True, 0.96875, False), 0.484375),  # (0.96875 + 0) / 2
                     ((True, 1.0, False), 0.5),  # every square, wrong side to move
                     ((True, 1.5, False), ValueError)],
+    # music (ABC): 1 - d / max(len); d = 1 substitution of 4 -> 0.75; one deletion of
+    # 3 -> 2/3; S = 0.8 * melody + 0.1 * key + 0.1 * meter: 0.8 * 0.75 + 0.1 = 0.7
+    "sequence_similarity": [(([], []), 1.0), ((["C4"], []), 0.0), (([], ["C4"]), 0.0),
+                            ((["C4", "D4", "E4", "F4"], ["C4", "D4", "G4", "F4"]), 0.75),
+                            (([("C4", 1), ("D4", 1), ("E4", 2)], [("C4", 1), ("E4", 2)]),
+                             1 - 1 / 3),
+                            (([("C4", 1)], [("C4", 2)]), 0.0)],
+    "music_score": [((True, 1.0, True, True), 1.0), ((False, 1.0, True, True), 0.0),
+                    ((True, 0.75, True, False), 0.8 * 0.75 + 0.1),
+                    ((True, 0.0, False, False), 0.0), ((True, 1.5, True, True), ValueError)],
 }
 
 

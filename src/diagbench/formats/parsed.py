@@ -9,11 +9,12 @@ from diagbench.diagram.alignment import SequenceSet
 from diagbench.diagram.chess import Board
 from diagbench.diagram.geomap import GeoMap
 from diagbench.diagram.graph import GraphDiagram
+from diagbench.diagram.music import Score
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.diagnostics import Diagnostic
 
 #: The models a reader returns.
-Diagram = SequenceDiagram | GraphDiagram | SequenceSet | GeoMap | Board
+Diagram = SequenceDiagram | GraphDiagram | SequenceSet | GeoMap | Board | Score
 D = TypeVar("D", bound=Diagram, covariant=True)
 
 

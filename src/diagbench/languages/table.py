@@ -9,6 +9,7 @@ category's languages are listed (and generated) in this order.
 from __future__ import annotations
 
 from diagbench.languages import (
+    abc,
     chess,
     dbml,
     dot,
@@ -35,6 +36,7 @@ LANGUAGES: tuple[Language, ...] = (
     fasta.LANGUAGE,
     geojson.LANGUAGE,
     chess.LANGUAGE,
+    abc.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -54,4 +56,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("rna-structure", "DNA sequence (RNA structure)", "biology", ("rna",)),
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
+    Category("music", "musical notation", "games-music", ("tune",)),
 )

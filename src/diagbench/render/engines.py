@@ -41,6 +41,7 @@ ENGINES: dict[str, str] = {
     "varna": "diagbench.render.varna:VarnaEngine",
     "geomap": "diagbench.render.geomap:GeomapEngine",
     "board": "diagbench.render.chessboard:BoardEngine",
+    "abcm2ps": "diagbench.render.abcm2ps:Abcm2psEngine",
 }
 _PLANTUML_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
 
@@ -53,13 +54,15 @@ def make_engine(name: str, jobs: int, timeout: float) -> Engine:
 
 #: The engines that draw one record of a file at a time, and the function ("module:attr")
 #: that splits a text into its records, each with the line it starts on (1-based): the
-#: blocks of a PlantUML file, a SMILES or FEN file's lines, a dot-bracket file's records.
+#: blocks of a PlantUML file, a SMILES or FEN file's lines, a dot-bracket file's records,
+#: an ABC file's tunes.
 RECORDS: dict[str, str] = {
     "plantuml": "diagbench.render.engines:plantuml_blocks",
     "rdkit": "diagbench.formats.smiles:record_texts",
     "rdkit-reaction": "diagbench.formats.smiles:record_texts",
     "board": "diagbench.formats.chess.fen:record_texts",
     "varna": "diagbench.formats.biology.dotbracket:record_texts",
+    "abcm2ps": "diagbench.formats.music.abc:tune_texts",
 }
 
 

@@ -23,6 +23,8 @@ bools or floats), one module per family:
   and the board score with the exact-board match;
 - `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
   property match and their map score (GeoJSON);
+- `music`: the image-to-code similarity of tunes (ABC): the normalised edit distance of
+  (pitch, duration) sequences and the tune's score with its key and meter;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
@@ -75,6 +77,7 @@ from diagbench.scoring.metrics.judge import (
     judge_agreement,
     retrieval_disagreement,
 )
+from diagbench.scoring.metrics.music import music_score, sequence_similarity
 from diagbench.scoring.metrics.paired import PairedTest, paired_test
 from diagbench.scoring.metrics.prior_bias import (
     EM_THRESHOLD,
@@ -147,6 +150,8 @@ METRICS: dict[str, Callable] = {
     "map_score": map_score,
     "square_accuracy": square_accuracy,
     "board_score": board_score,
+    "sequence_similarity": sequence_similarity,
+    "music_score": music_score,
 }
 
 __all__ = [
@@ -187,6 +192,7 @@ __all__ = [
     "mean_standard_error",
     "mean_tokens",
     "molecule_score",
+    "music_score",
     "ordering_score",
     "paired_accuracy",
     "paired_test",
@@ -200,6 +206,7 @@ __all__ = [
     "retrieval_scores",
     "robinson_foulds_similarity",
     "sadu_retrieval",
+    "sequence_similarity",
     "set_f1",
     "shape_iou",
     "square_accuracy",

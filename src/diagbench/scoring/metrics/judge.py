@@ -18,7 +18,7 @@ completely different: neither).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 
@@ -80,10 +80,10 @@ def counting_disagreement(predicted: float | None, gold: float) -> str:
     return "close" if distance <= 5 else "large"
 
 
-def edit_distance(a: str, b: str) -> int:
+def edit_distance(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """Levenshtein distance: the fewest insertions, deletions and substitutions of one
-    character that turn `a` into `b` (the "small edit distance" of fuzzy matches, paper
-    003_26afdd344a01d15b.txt §4.5).
+    character (or item, for other sequences) that turn `a` into `b` (the "small edit
+    distance" of fuzzy matches, paper 003_26afdd344a01d15b.txt §4.5).
 
     Edge cases: an empty string is as far as the other's length; equal strings are 0.
 
