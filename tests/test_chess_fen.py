@@ -187,7 +187,10 @@ def test_engine_draws_png_and_svg_and_reports_the_readers_error(tmp_path: Path):
     ok, bad, two = engine.render([START + "\n", "8/8/8/8/8/8/8/8 w - - 0 1\n",
                                   f"{START}\n{START}\n"], tmp_path, "png")
     assert ok.ok and ok.image is not None and ok.image.read_bytes()[:4] == b"\x89PNG"
-    assert (tmp_path / "000000.svg").read_text().startswith("<svg")
+    # the SVG was drawn in the same pass: asked for next, it is not drawn again
+    [svg] = engine.render([START + "\n"], tmp_path, "svg")
+    assert svg.ok and svg.seconds == 0.0 and svg.image is not None
+    assert svg.image.read_text(encoding="utf-8").startswith("<svg")
     assert not bad.ok and bad.error == "FEN not read: no white king" and bad.error_line == 1
     assert not two.ok and two.error == "one board per drawing, not 2"
 

@@ -28,20 +28,21 @@ first staff between its clef and its time signature.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from functools import cache
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+from diagbench.render.drawing import DrawingEngine
+from diagbench.render.programs import (
+    program,
+    program_version,
+    rsvg_version,
+    run_program,
+    svg_to_png,
+)
 
 _MESSAGE = re.compile(r"^stdin:(\d+):(\d+): error: (.*)$", re.M)
 _SVG = "{http://www.w3.org/2000/svg}"
@@ -54,93 +55,38 @@ _BAR = re.compile(r"^M([\d.]+) ([\d.]+)v-([\d.]+)$")
 _STAFF = re.compile(r"^m([\d.]+) ([\d.]+)\s+h([\d.]+)((?:\s+M[\d.]+ [\d.]+\s+h[\d.]+){4})\s*$")
 
 
-@cache
-def program(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        raise EngineMissing(f"'{name}' not found: install abcm2ps and librsvg2-bin "
-                            "(scripts/setup.sh does it)")
-    return path
+def draw_tune(source: str, timeout: float) -> dict[str, Any]:
+    """{"svg": bytes, "png": bytes} of the source's first tune, or {"error": abcm2ps's
+    first error, "line": its line}."""
+    with tempfile.TemporaryDirectory(prefix="diagbench-abcm2ps-") as jail:
+        done = run_program([program("abcm2ps"), "-S", "-q", "-g", "-O", "tune.svg", "-"],
+                           timeout, stdin=source.encode("utf-8"), jail=jail)
+        messages = (done.stderr + done.stdout).decode("utf-8", "replace")
+        error = _MESSAGE.search(messages)
+        written = sorted(Path(jail).glob("tune*.svg"))
+        if error is not None:
+            return {"error": f"abcm2ps: column {error.group(2)}: {error.group(3).strip()}",
+                    "line": int(error.group(1))}
+        if done.returncode:
+            return {"error": (messages.strip().splitlines() or [f"exit {done.returncode}"])[0],
+                    "line": None}
+        if not written:
+            return {"error": "abcm2ps drew no tune (no X: field or no music)", "line": None}
+        svg = written[0].read_bytes()
+    return {"svg": svg, "png": svg_to_png(svg, timeout)}
 
 
-@cache
-def versions() -> str:
-    """"abcm2ps 8.14.14 + rsvg-convert 2.54.7", as the programs say (`-V`, `--version`)."""
-    said = []
-    for name, option, pattern in (("abcm2ps", "-V", r"abcm2ps-(\S+)"),
-                                  ("rsvg-convert", "--version", r"version (\S+)")):
-        done = subprocess.run([program(name), option], capture_output=True, text=True,
-                              check=False, timeout=30)
-        found = re.search(pattern, done.stdout + done.stderr)
-        said.append(f"{name} {found.group(1) if found else 'unknown'}")
-    return " + ".join(said)
-
-
-class Abcm2psEngine:
+class Abcm2psEngine(DrawingEngine):
     """Engrave ABC tunes with abcm2ps, `jobs` at a time (see the module's docstring)."""
 
     name = "abcm2ps"
-
-    def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
-        self.jobs = jobs
-        self.timeout = timeout
+    drawer = "diagbench.render.abcm2ps:draw_tune"
+    programs = True
 
     def version(self) -> str:
-        return versions()
-
-    def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
-               progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
-        def work(k: int) -> RenderResult:
-            result = self._one(k, sources[k], fmt, out_dir)
-            progress()
-            return result
-
-        with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
-            return list(pool.map(work, range(len(sources))))
-
-    def _one(self, k: int, source: str, fmt: str, out_dir: Path) -> RenderResult:
-        result = RenderResult(k, self.name, self.version())
-        start = time.perf_counter()
-        result.error = refusal(source)
-        if result.error is None:
-            try:
-                svg = self._svg(source, result)
-                if svg is not None:
-                    data = svg if fmt == "svg" else self._png(svg)
-                    finish(result, data, fmt, out_dir / f"{k:06d}.{fmt}")
-            except subprocess.TimeoutExpired:
-                result.error = f"timed out after {self.timeout:g} s"
-        result.seconds = time.perf_counter() - start
-        return result
-
-    def _svg(self, source: str, result: RenderResult) -> bytes | None:
-        """abcm2ps's SVG of the source's first tune, or None with the result's error set."""
-        with tempfile.TemporaryDirectory(prefix="diagbench-abcm2ps-") as jail:
-            done = subprocess.run(
-                [program("abcm2ps"), "-S", "-q", "-g", "-O", "tune.svg", "-"],
-                input=source.encode("utf-8"), capture_output=True, cwd=jail,
-                env={"PATH": "/usr/bin:/bin", "HOME": jail, "LC_ALL": "C.UTF-8"},
-                timeout=self.timeout, check=False)
-            messages = done.stderr.decode("utf-8", "replace") + done.stdout.decode(
-                "utf-8", "replace")
-            error = _MESSAGE.search(messages)
-            written = sorted(Path(jail).glob("tune*.svg"))
-            if error is not None:
-                result.error = f"abcm2ps: column {error.group(2)}: {error.group(3).strip()}"
-                result.error_line = int(error.group(1))
-            elif done.returncode:
-                result.error = (messages.strip().splitlines() or [f"exit {done.returncode}"])[0]
-            elif not written:
-                result.error = "abcm2ps drew no tune (no X: field or no music)"
-            else:
-                return written[0].read_bytes()
-        return None
-
-    def _png(self, svg: bytes) -> bytes:
-        done = subprocess.run([program("rsvg-convert"), "-f", "png", "-b", "white"],
-                              input=svg, capture_output=True, timeout=self.timeout,
-                              env={"PATH": "/usr/bin:/bin"}, check=False)
-        return done.stdout if done.returncode == 0 else b""
+        """"abcm2ps 8.14.14 + rsvg-convert 2.54.7", as the programs say."""
+        abcm2ps = program_version("abcm2ps", "-V", r"abcm2ps-(\S+)")
+        return f"abcm2ps {abcm2ps} + rsvg-convert {rsvg_version()}"
 
 
 def score_statistics(svg: str) -> dict[str, Any]:

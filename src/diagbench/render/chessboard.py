@@ -19,15 +19,7 @@ gives both; the source is refused over `render.result.MAX_SOURCE_BYTES`.
 
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
-import tempfile
-import time
 import xml.etree.ElementTree as ET
-from concurrent.futures import ThreadPoolExecutor
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from diagbench.diagram.chess import (
@@ -39,7 +31,8 @@ from diagbench.diagram.chess import (
     Piece,
 )
 from diagbench.formats.chess.fen import read_fen
-from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+from diagbench.render.drawing import DrawingEngine
+from diagbench.render.programs import rsvg_version, svg_to_png
 
 #: The drawing's geometry (pixels): a square's side, the margin around the board that
 #: holds the coordinates, and the band under it that says who is to move.
@@ -58,23 +51,6 @@ GLYPHS: dict[Piece, str] = {
 }
 _PIECE_OF_GLYPH = {glyph: piece for piece, glyph in GLYPHS.items()}
 _SVG = "{http://www.w3.org/2000/svg}"
-
-
-@cache
-def rsvg_path() -> str:
-    path = shutil.which("rsvg-convert")
-    if path is None:
-        raise EngineMissing("rsvg-convert not found: install librsvg2-bin "
-                            "(scripts/setup.sh does it)")
-    return path
-
-
-@cache
-def rsvg_version() -> str:
-    done = subprocess.run([rsvg_path(), "--version"], capture_output=True, text=True,
-                          check=False, timeout=30)
-    m = re.search(r"version (\S+)", done.stdout)
-    return m.group(1) if m else "unknown"
 
 
 def board_svg(board: Board) -> str:
@@ -148,61 +124,25 @@ def board_statistics(svg: str) -> dict[str, Any]:
             "mismatches": mismatches}
 
 
-class BoardEngine:
+def draw_board(source: str, timeout: float) -> dict[str, Any]:
+    """{"svg": bytes, "png": bytes} of the one position of `source`, or {"error": the
+    reader's first error, "line": its line}."""
+    parsed = read_fen(source)
+    if len(parsed) != 1:
+        return {"error": f"one board per drawing, not {len(parsed)}", "line": None}
+    if parsed[0].errors:
+        first = parsed[0].errors[0]
+        return {"error": f"FEN not read: {first.reason}", "line": first.line}
+    svg = board_svg(parsed[0].diagram).encode("utf-8")
+    return {"svg": svg, "png": svg_to_png(svg, timeout)}
+
+
+class BoardEngine(DrawingEngine):
     """Draw FEN positions as boards (SVG here, PNG by rsvg-convert), `jobs` at a time."""
 
     name = "board"
-
-    def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
-        self.jobs = jobs
-        self.timeout = timeout
+    drawer = "diagbench.render.chessboard:draw_board"
+    programs = True
 
     def version(self) -> str:
         return f"diagbench board SVG + rsvg-convert {rsvg_version()}"
-
-    def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
-               progress=lambda: None) -> list[RenderResult]:
-        with tempfile.TemporaryDirectory(prefix="diagbench-board-") as jail:
-            def work(k: int) -> RenderResult:
-                result = self._one(k, sources[k], fmt, out_dir, jail)
-                progress()
-                return result
-
-            with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
-                return list(pool.map(work, range(len(sources))))
-
-    def _one(self, k: int, source: str, fmt: str, out_dir: Path, jail: str) -> RenderResult:
-        result = RenderResult(k, self.name, self.version())
-        start = time.perf_counter()
-        result.error = refusal(source)
-        parsed = read_fen(source) if result.error is None else []
-        if result.error is None and len(parsed) != 1:
-            result.error = f"one board per drawing, not {len(parsed)}"
-        elif result.error is None and parsed[0].errors:
-            first = parsed[0].errors[0]
-            result.error, result.error_line = f"FEN not read: {first.reason}", first.line
-        if result.error is None:
-            svg = board_svg(parsed[0].diagram).encode("utf-8")
-            png = self._png(svg, jail, result)
-            if png is not None:
-                other = "png" if fmt == "svg" else "svg"
-                finish(result, svg if fmt == "svg" else png, fmt, out_dir / f"{k:06d}.{fmt}")
-                if result.ok:
-                    (out_dir / f"{k:06d}.{other}").write_bytes(png if fmt == "svg" else svg)
-        result.seconds = time.perf_counter() - start
-        return result
-
-    def _png(self, svg: bytes, jail: str, result: RenderResult) -> bytes | None:
-        """The PNG rsvg-convert makes of `svg`, or None with the error in `result`."""
-        try:
-            done = subprocess.run([rsvg_path(), "--format=png"], input=svg, capture_output=True,
-                                  cwd=jail, env={"PATH": "/usr/bin:/bin", "HOME": jail},
-                                  timeout=self.timeout, check=False)
-        except subprocess.TimeoutExpired:
-            result.error = f"rsvg-convert timed out after {self.timeout:g} s"
-            return None
-        if done.returncode or not done.stdout:
-            message = done.stderr.decode("utf-8", "replace").strip()
-            result.error = message.splitlines()[0] if message else f"exit {done.returncode}"
-            return None
-        return done.stdout

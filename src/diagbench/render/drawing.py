@@ -5,21 +5,27 @@ one pass, PNG and SVG, so that rendering the same sources in the other format (a
 benchmarks and tests do) draws nothing again.
 
 A drawer ("module:attr") takes a source and returns {"svg": bytes, "png": bytes}, or
-{"error": the reader's or the library's message, "line": its line or None}.
+{"error": the reader's or the library's message, "line": its line or None}. An engine
+whose drawer only runs separate programs (`render.programs`: abcm2ps, VARNA,
+rsvg-convert), each under its own time-out, sets `programs`: its drawer runs in `jobs`
+threads and takes the time-out as a second argument.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import subprocess
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
+from diagbench.references import load
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
-from diagbench.render.worker import run_jobs
+from diagbench.render.worker import Outcome, run_jobs
 
 
 class DrawingEngine:
@@ -30,6 +36,7 @@ class DrawingEngine:
     name: ClassVar[str]
     drawer: ClassVar[str]
     preload: ClassVar[tuple[str, ...]] = ()
+    programs: ClassVar[bool] = False
 
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
@@ -59,8 +66,9 @@ class DrawingEngine:
         keys = [hashlib.sha256(s.encode("utf-8")).hexdigest() for s in sources]
         todo = [k for k, r in enumerate(results) if r.error is None and keys[k] not in self._drawn]
         start = time.perf_counter()
-        outcomes = run_jobs(self.drawer, [sources[k] for k in todo], self.jobs, self.timeout,
-                            self.preload)
+        run = _in_threads if self.programs else run_jobs
+        outcomes = run(self.drawer, [sources[k] for k in todo], self.jobs, self.timeout,
+                       self.preload)
         seconds = (time.perf_counter() - start) / max(1, len(todo))
         for k, (ok, value) in zip(todo, outcomes, strict=True):
             self._drawn[keys[k]] = value if ok else {"error": str(value), "line": None}
@@ -73,6 +81,24 @@ class DrawingEngine:
                 result.seconds = seconds if k in todo else 0.0
             progress()
         return results
+
+
+def _in_threads(drawer: str, sources: list[str], jobs: int, timeout: float,
+                preload: tuple[str, ...] = ()) -> list[Outcome]:
+    """`run_jobs` for a drawer of separate programs: `drawer(source, timeout)` in `jobs`
+    threads; a program's time-out or failure is its source's error."""
+    draw = load(drawer)
+
+    def one(source: str) -> Outcome:
+        try:
+            return True, draw(source, timeout)
+        except subprocess.TimeoutExpired:
+            return False, f"timed out after {timeout:g} s"
+        except (OSError, ValueError) as exc:  # a program missing or failing
+            return False, str(exc)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, sources))
 
 
 @contextmanager

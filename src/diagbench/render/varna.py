@@ -27,19 +27,17 @@ each base pair one `<line>` stroked in the pair colour; the backbone `<line>`s (
 
 from __future__ import annotations
 
-import hashlib
 import re
-import shutil
 import subprocess
 import tempfile
-import time
 import xml.etree.ElementTree as ET
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+from diagbench.render.drawing import DrawingEngine
+from diagbench.render.programs import program, rsvg_version, run_program, svg_to_png
+from diagbench.render.result import EngineMissing
 
 JAR = Path("/usr/share/java/varna.jar")
 MAIN = "fr.orsay.lri.varna.applications.VARNAcmd"
@@ -52,95 +50,60 @@ _MARGIN = 12.0
 _SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _program(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        raise EngineMissing(f"{name!r} not found: VARNA needs Java and rsvg-convert "
-                            "(bash scripts/setup.sh installs them)")
-    return path
-
-
 @cache
 def varna_version() -> str:
     """"VARNA <Debian jar version>" (the jar is named varna-3-93.jar), checked by running
     VARNAcmd once; EngineMissing without Java, VARNA or rsvg-convert."""
-    _program("rsvg-convert")
+    rsvg_version()
     if not JAR.is_file():
         raise EngineMissing(f"{JAR} not found: install Debian's varna (scripts/setup.sh)")
-    done = subprocess.run([_program("java"), "-Djava.awt.headless=true", "-cp", str(JAR), MAIN,
-                           "-h"], capture_output=True, text=True, timeout=60, check=False)
-    said = re.search(r"VARNA v(\S+)", done.stdout + done.stderr)
+    done = run_program([program("java"), "-Djava.awt.headless=true", "-cp", str(JAR), MAIN,
+                        "-h"], timeout=60)
+    output = (done.stdout + done.stderr).decode("utf-8", "replace")
+    said = re.search(r"VARNA v(\S+)", output)
     if said is None:
-        raise EngineMissing(f"VARNA did not start: {(done.stderr or done.stdout).strip()[:200]}")
+        raise EngineMissing(f"VARNA did not start: {output.strip()[:200]}")
     jar = re.fullmatch(r"varna-(.+)\.jar", JAR.resolve().name)
     return f"VARNA {jar.group(1) if jar else said.group(1)}"
 
 
-class VarnaEngine:
+def draw_structure(source: str, timeout: float) -> dict[str, Any]:
+    """{"svg": bytes, "png": bytes} of the one structure of `source`, or {"error":
+    message, "line": line or None}."""
+    from diagbench.formats.biology.dotbracket import read_dotbracket
+
+    parsed = read_dotbracket(source)
+    problem = next((d for p in parsed for d in p.errors), None)
+    if problem is not None:
+        return {"error": problem.reason, "line": problem.line}
+    if len(parsed) > 1:
+        return {"error": f"{len(parsed)} structures in one source: VARNA draws one",
+                "line": parsed[1].first_line}
+    model = parsed[0].diagram
+    if len(model.sequence) > MAX_BASES:
+        return {"error": f"{len(model.sequence):,} nucleotides, over the "
+                         f"{MAX_BASES:,}-nucleotide drawing limit", "line": None}
+    svg, message = run_varna(model.sequence, model.structure, timeout)
+    if svg is None:
+        return {"error": message, "line": parsed[0].first_line}
+    svg, width, height = sized_svg(svg)
+    zoom = min(4.0, MAX_PNG_SIDE / max(width, height, 1.0))
+    return {"svg": svg, "png": svg_to_png(svg, timeout, zoom)}
+
+
+class VarnaEngine(DrawingEngine):
     """Render dot-bracket structures with VARNA, `jobs` JVMs at a time (PNG and SVG from
     one run: rendering the other format again draws nothing)."""
 
     name = "varna"
+    drawer = "diagbench.render.varna:draw_structure"
+    programs = True
 
     def __init__(self, jobs: int = 2, timeout: float = 60.0) -> None:
-        self.jobs = jobs
-        self.timeout = timeout
-        self._drawn: dict[str, dict[str, Any]] = {}
+        super().__init__(jobs, timeout)
 
     def version(self) -> str:
         return varna_version()
-
-    def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
-               progress=lambda: None) -> list[RenderResult]:
-        version = self.version()
-        keys = [hashlib.sha256(s.encode("utf-8")).hexdigest() for s in sources]
-
-        def work(k: int) -> RenderResult:
-            result = RenderResult(k, self.name, version, error=refusal(sources[k]))
-            start = time.perf_counter()
-            if result.error is None:
-                if keys[k] not in self._drawn:
-                    self._drawn[keys[k]] = self._draw(sources[k])
-                drawn = self._drawn[keys[k]]
-                if "error" in drawn:
-                    result.error, result.error_line = drawn["error"], drawn["line"]
-                else:
-                    finish(result, drawn[fmt], fmt, out_dir / f"{k:06d}.{fmt}")
-            result.seconds = time.perf_counter() - start
-            progress()
-            return result
-
-        with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
-            return list(pool.map(work, range(len(sources))))
-
-    def _draw(self, source: str) -> dict[str, Any]:
-        """{"svg": bytes, "png": bytes}, or {"error": message, "line": line or None}."""
-        from diagbench.formats.biology.dotbracket import read_dotbracket
-
-        parsed = read_dotbracket(source)
-        problem = next((d for p in parsed for d in p.errors), None)
-        if problem is not None:
-            return {"error": problem.reason, "line": problem.line}
-        if len(parsed) > 1:
-            return {"error": f"{len(parsed)} structures in one source: VARNA draws one",
-                    "line": parsed[1].first_line}
-        model = parsed[0].diagram
-        if len(model.sequence) > MAX_BASES:
-            return {"error": f"{len(model.sequence):,} nucleotides, over the "
-                             f"{MAX_BASES:,}-nucleotide drawing limit", "line": None}
-        svg, message = run_varna(model.sequence, model.structure, self.timeout)
-        if svg is None:
-            return {"error": message, "line": parsed[0].first_line}
-        svg, width, height = sized_svg(svg)
-        return {"svg": svg, "png": self._png(svg, width, height)}
-
-    def _png(self, svg: bytes, width: float, height: float) -> bytes:
-        zoom = min(4.0, MAX_PNG_SIDE / max(width, height, 1.0))
-        done = subprocess.run([_program("rsvg-convert"), "--zoom", f"{zoom:.4f}",
-                               "--background-color", "white", "--format", "png"],
-                              input=svg, capture_output=True, timeout=self.timeout,
-                              check=False)
-        return done.stdout if done.returncode == 0 else b""
 
 
 def run_varna(sequence: str, structure: str, timeout: float) -> tuple[bytes | None, str]:
@@ -148,17 +111,16 @@ def run_varna(sequence: str, structure: str, timeout: float) -> tuple[bytes | No
     or (None, VARNA's message): one VARNAcmd in a temporary directory, no shell."""
     with tempfile.TemporaryDirectory(prefix="diagbench-varna-") as jail:
         out = Path(jail) / "drawing.svg"
-        command = [_program("java"), "-Djava.awt.headless=true", "-Xmx512m", "-cp", str(JAR),
+        command = [program("java"), "-Djava.awt.headless=true", "-Xmx512m", "-cp", str(JAR),
                    MAIN, "-sequenceDBN", sequence, "-structureDBN", structure, "-o", str(out),
                    "-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR]
         try:
-            done = subprocess.run(command, capture_output=True, text=True, cwd=jail,
-                                  env={"PATH": "/usr/bin:/bin", "HOME": jail},
-                                  timeout=timeout, check=False)
+            done = run_program(command, timeout, jail=jail)
         except subprocess.TimeoutExpired:
             return None, f"timed out after {timeout:g} s"
         if done.returncode or not out.is_file():
-            return None, _message(done.stderr or done.stdout, done.returncode)
+            output = (done.stderr or done.stdout).decode("utf-8", "replace")
+            return None, _message(output, done.returncode)
         return out.read_bytes(), ""
 
 
