@@ -56,6 +56,8 @@ def test_reader_gaps_ties_and_lengths():
     ("just text\n", 1, "Biopython: "),
     (">a\nACGT\n>b\nAC\nG1T\n", 5, "'1' is not a DNA, RNA or protein letter (sequence 'b')"),
     (">a é\nACGT\n>b\nACG\u00e9\n", 4, "Biopython: 'ascii' codec can't"),  # found by fuzzing
+    # a header without letters (a file cut short): logomaker's "df has zero rows" before
+    (">a\nACGT\n>b only a header\n", 3, "record 'b' has no sequence"),
 ])
 def test_reader_reports_bad_input_with_its_line(text, line, reason):
     [error] = _read(text).errors

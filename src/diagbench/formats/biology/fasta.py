@@ -47,6 +47,10 @@ def read_fasta(text: str) -> list[Parsed[SequenceSet]]:
         return [_parsed(SequenceSet("dna"), [Diagnostic(line, lines[line - 1], reason)])]
     if not records:
         return [_parsed(SequenceSet("dna"), [Diagnostic(1, lines[0], "no '>' record")])]
+    empty = next((r for r in records if not r.sequence), None)
+    if empty is not None:
+        return [_parsed(SequenceSet("dna", records), [Diagnostic(
+            empty.line, lines[empty.line - 1], f"record {empty.id!r} has no sequence")])]
     letters = {c.upper() for r in records for c in r.sequence} - set(GAPS)
     alphabet = next((name for name, known in _alphabets() if letters <= known), None)
     diagnostics = []
