@@ -122,6 +122,7 @@ def _compare_pairs(pairs: list[Pair], method: Method, ref: str, patch_dir: Path 
     from diagbench.compare.graph import run_graph, split_graphs
     from diagbench.compare.report import run, write_patches
     from diagbench.languages import named
+    from diagbench.render.engines import diagrams
     from diagbench.render.validity import check
 
     pairs, graph_items = split_graphs(pairs, _detect)
@@ -136,7 +137,9 @@ def _compare_pairs(pairs: list[Pair], method: Method, ref: str, patch_dir: Path 
     graphs = run_graph(graph_items,
                        lambda language, texts: check(named(language).engine, texts),
                        lambda gold, pred, valid, language: named(language).compare(
-                           gold, pred, valid))
+                           gold, pred, valid),
+                       lambda language, text: [source for _, source in diagrams(
+                           named(language).engine, text)])
     return results, graphs
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from diagbench.compare.several import SeveralComparison
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.parsed import Diagram, Parsed
@@ -285,23 +286,38 @@ class GraphFile:
                 | self.comparison.as_dict() | {"render_error": self.render_error})
 
 
-def run_graph(items: list[GraphItem], validity: Validity,
-              similarity: Similarity) -> list[GraphFile]:
+#: (language, text) → the texts of the diagrams it holds, in order (the CLI splits by
+#: the records its engine draws one at a time: `render.engines.diagrams`).
+Split = Callable[[str, str], list[str]]
+
+
+def run_graph(items: list[GraphItem], validity: Validity, similarity: Similarity,
+              split: Split = lambda language, text: [text]) -> list[GraphFile]:
     """Compare the items by `similarity`; the predictions are rendered in one batch per
-    language by `validity`."""
-    by_language: dict[str, list[int]] = {}
+    language by `validity`. A file of several diagrams (`split`) is compared diagram by
+    diagram (`compare.several`)."""
+    gold = [split(item.language, item.gold_text) for item in items]
+    pred = [split(item.language, item.pred_text) for item in items]
+    by_language: dict[str, list[tuple[int, int]]] = {}
     for k, item in enumerate(items):
-        by_language.setdefault(item.language, []).append(k)
-    valid: dict[int, tuple[bool, str | None]] = {}
-    for language, indices in by_language.items():
-        texts = [items[k].pred_text for k in indices]
-        for k, text, result in zip(indices, texts, validity(language, texts), strict=True):
-            valid[k] = (False, "empty prediction") if not text.strip() else result
+        by_language.setdefault(item.language, []).extend((k, j) for j in range(len(pred[k])))
+    valid: dict[tuple[int, int], tuple[bool, str | None]] = {}
+    for language, keys in by_language.items():
+        texts = [pred[k][j] for k, j in keys]
+        for key, text, result in zip(keys, texts, validity(language, texts), strict=True):
+            valid[key] = (False, "empty prediction") if not text.strip() else result
     out = []
     for k, item in enumerate(items):
-        ok, error = valid[k]
-        out.append(GraphFile(item.name, item.gold, item.pred, item.language,
-                             similarity(item.gold_text, item.pred_text, ok, item.language),
+        if len(gold[k]) <= 1 and len(pred[k]) <= 1:
+            ok, error = valid[k, 0]
+            comparison: Scored = similarity(item.gold_text, item.pred_text, ok, item.language)
+        else:
+            parts = tuple(similarity(g, p, valid[k, j][0], item.language)
+                          for j, (g, p) in enumerate(zip(gold[k], pred[k], strict=False)))
+            comparison = SeveralComparison(parts, len(gold[k]), len(pred[k]))
+            error = next((valid[k, j][1] for j in range(len(pred[k])) if not valid[k, j][0]),
+                         None)
+        out.append(GraphFile(item.name, item.gold, item.pred, item.language, comparison,
                              render_error=error))
     return out
 

@@ -1,0 +1,51 @@
+"""`diagbench compare` on files of several diagrams (FEN and SMILES lists, ABC books):
+paired in order, each scored by its language, a missing one scoring 0 (compare.several)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+C5 = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+# C5 with the g1 knight on f3: two squares differ
+NF3 = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 2"
+
+
+def _compare(tmp_path: Path, gold: dict[str, str], pred: dict[str, str]) -> dict:
+    for side, files in (("gold", gold), ("pred", pred)):
+        (tmp_path / side).mkdir()
+        for name, text in files.items():
+            (tmp_path / side / name).write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "diagbench", "compare", str(tmp_path / "gold"),
+                           str(tmp_path / "pred"), "--json", "-"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return {Path(f["name"]).name: f for f in json.loads(done.stdout)["files"]}
+
+
+def test_a_list_against_itself_scores_one_and_one_change_costs_its_share(tmp_path: Path):
+    gold = {"games.fen": f"{START}\n{E4}\n{C5}\n", "two.smi": "CCO ethanol\nc1ccccc1 benzene\n",
+            "one.fen": f"{START}\n"}
+    files = _compare(tmp_path, gold, gold | {"games.fen": f"{START}\n{E4}\n{NF3}\n"})
+    assert files["two.smi"]["score"] == 1.0 and files["two.smi"]["valid"] is True
+    assert [d["score"] for d in files["two.smi"]["diagrams"]] == [1.0, 1.0]
+    # third board: 62 of 64 squares alike, not the same board: (62/64 + 0) / 2 = 0.484375;
+    # the file: (1 + 1 + 0.484375) / 3 = 0.828125
+    games = files["games.fen"]
+    assert [d["score"] for d in games["diagrams"]] == [1.0, 1.0, 0.484375]
+    assert games["score"] == 0.828125
+    # a file of one diagram is compared as before: no list of diagrams
+    assert files["one.fen"]["score"] == 1.0 and "diagrams" not in files["one.fen"]
+
+
+def test_a_missing_diagram_scores_zero(tmp_path: Path):
+    gold = {"games.fen": f"{START}\n{E4}\n{C5}\n"}
+    files = _compare(tmp_path, gold, {"games.fen": f"{START}\n{E4}\n"})
+    games = files["games.fen"]
+    assert (games["gold_diagrams"], games["pred_diagrams"]) == (3, 2)
+    assert games["score"] == round(2 / 3, 6) and games["valid"] is True
+    assert "3 diagrams in the ground truth, 2 in the prediction" in games["warnings"]
