@@ -14,19 +14,22 @@ UNAVAILABLE = "unavailable"
                                                       "language.")
 def languages(as_json: bool) -> None:
     """List the formal languages diagbench reads, draws and scores: name, file
-    suffixes, domain, categories, engine and the engine's version ("unavailable"
-    when its program is not installed)."""
+    suffixes (in brackets: another language's, taken when the text is this one's),
+    domain, categories, engine and the engine's version ("unavailable" when its
+    program is not installed)."""
     from diagbench.languages import LANGUAGES
 
     versions = {name: _version(name) for name in dict.fromkeys(x.engine for x in LANGUAGES)}
     rows = [{"language": x.name, "title": x.title, "suffixes": list(x.suffixes),
-             "domain": x.domain, "categories": list(x.categories), "kinds": list(x.kinds),
+             "claims": list(x.claims), "domain": x.domain, "categories": list(x.categories),
+             "kinds": list(x.kinds),
              "engine": x.engine, "engine_version": versions[x.engine]} for x in LANGUAGES]
     if as_json:
         click.echo(json.dumps(rows, indent=1, ensure_ascii=False))
         return
     header = ("language", "suffixes", "domain", "categories", "engine", "engine version")
-    cells = [header] + [(x.name, " ".join(x.suffixes), x.domain, ",".join(x.categories),
+    cells = [header] + [(x.name, " ".join(x.suffixes + tuple(f"({c})" for c in x.claims)),
+                         x.domain, ",".join(x.categories),
                          x.engine, versions[x.engine]) for x in LANGUAGES]
     widths = [max(len(row[k]) for row in cells) for k in range(len(header))]
     for row in cells:
