@@ -55,6 +55,14 @@ FOUND = {
                      {"voices": 2, "measures": 2, "notes": 8}),
     # no L: and no M:: ABC's unit is an eighth; music21 refused the notes
     "default unit": ("X:1\nK:C\nC D E F|G A B c|\n", {"measures": 2, "notes": 8}),
+    # the tempo's note (Q:) is drawn as a head, smaller: the SVG counted it as a note
+    "tempo": ("X:1\nM:4/4\nL:1/4\nQ:1/4=100\nK:C\nCDEF|G4|]\n", {"notes": 5}),
+    # %%scale draws the whole tune scaled, its tempo's note smaller still
+    "scaled": ("X:1\n%%scale 0.9\nM:4/4\nL:1/4\nQ:1/2=60\nK:C\nCDEF|G4|]\n",
+               {"notes": 5, "measures": 2}),
+    # endings after a bar (|1, :|2): music21 passes over their numbers, which was warned
+    "endings": ("X:1\nM:4/4\nL:1/4\nK:C\n|:CDEF|1 GABc:|2 GAB2|]\n|:CD EF|1,3 G4:|2 A4|]\n",
+                {"notes": 17, "measures": 6}),
 }
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import tempfile
 import xml.etree.ElementTree as ET
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,7 @@ _HEADS = {"hd", "Hd", "HD", "HDD"}
 _RESTS = {"r0", "r1", "r2", "r4", "r8", "r16", "r32", "r64", "r128", "mrest"}
 _CLEFS = {"tclef", "bclef", "cclef", "pclef", "stclef", "sbclef", "scclef", "spclef"}
 _TRANSLATE = re.compile(r"translate\(([-\d.]+),")
+_SCALE = re.compile(r"scale\(([\d.]+)")
 _BAR = re.compile(r"^M([\d.]+) ([\d.]+)v-([\d.]+)$")
 _STAFF = re.compile(r"^m([\d.]+) ([\d.]+)\s+h([\d.]+)((?:\s+M[\d.]+ [\d.]+\s+h[\d.]+){4})\s*$")
 
@@ -93,9 +94,13 @@ def score_statistics(svg: str) -> dict[str, Any]:
     """What abcm2ps drew (see the module's docstring): note heads, grace-note heads,
     rests, clefs, staves (of one system, the most) and measures."""
     root = ET.fromstring(svg)
+    scales = _scales(root)
+    music = Counter(scales[id(p)] for p in root.iter(f"{_SVG}path")
+                    if _STAFF.match(" ".join(p.get("d", "").split()))).most_common(1)
     symbols: list[tuple[str, float, float]] = []
     for use in root.iter(f"{_SVG}use"):
-        if use.get("x") is not None:
+        # a symbol drawn at another scale than the staves is text's: a tempo's note
+        if use.get("x") is not None and (not music or scales[id(use)] == music[0][0]):
             symbols.append((use.get(_HREF, "").lstrip("#"), float(use.get("x", 0)),
                             float(use.get("y", 0))))
     staves: list[tuple[float, float, float]] = []  # (bottom y, left x, right x)
@@ -127,6 +132,24 @@ def score_statistics(svg: str) -> dict[str, Any]:
             "measures": max(per_voice.values(), default=0),
             "meter": meters[0][1] if meters else "",
             "key_sharps": _signature(first, staves, symbols, meters) if first else 0}
+
+
+def _scales(root: ET.Element) -> dict[int, float]:
+    """The scale each element is drawn at (by `id`): the product of the `scale(…)` of
+    the groups around it (abcm2ps scales the music by `%%scale`, and a tempo's note in
+    `Q:` smaller still)."""
+    out: dict[int, float] = {}
+
+    def walk(element: ET.Element, scale: float) -> None:
+        for child in element:
+            found = _SCALE.search(child.get("transform", "")) if child.tag == f"{_SVG}g" \
+                else None
+            inner = scale * float(found.group(1)) if found else scale
+            out[id(child)] = inner
+            walk(child, inner)
+
+    walk(root, 1.0)
+    return out
 
 
 def _meters(root: ET.Element) -> list[tuple[float, str]]:

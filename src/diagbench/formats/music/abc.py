@@ -58,8 +58,10 @@ from diagbench.formats.parsed import Parsed
 _LOCK = threading.Lock()
 _TOKEN_IN_MESSAGE = re.compile(r"token: <music21\.abcFormat\.\w+ '(.*?)'>")
 #: What may lie between music21's tokens: spacing, line continuations, comments,
-#: decorations and annotations (ABC 2.1 §4.14, §4.19).
-_QUIET = re.compile(r'\s+|\\|`|%[^\n]*|![^!\n]*!|\+[^+\n]*\+|"[^"\n]*"|[.~HLMOPSTuv]')
+#: decorations and annotations (ABC 2.1 §4.14, §4.19), and the numbers of variant
+#: endings right after a bar (`|1`, `:|2`, `[1,3`: §4.9).
+_QUIET = re.compile(r'\s+|\\|`|%[^\n]*|![^!\n]*!|\+[^+\n]*\+|"[^"\n]*"|[.~HLMOPSTuv]'
+                    r'|(?<=[|\[])\d+(?:[,-]\d+)*')
 _ANNOTATION = re.compile(r'"[^"\n]*"')
 _LATE_OCTAVE = re.compile(r"[0-9/][,']")
 _INLINE_FIELD = re.compile(r"\[[A-Za-z]:")
