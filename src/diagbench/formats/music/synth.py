@@ -3,7 +3,7 @@ engraves, at three complexity levels.
 
 - "low": 2–4 bars, one voice, quarter and half notes in a major key;
 - "medium": 8 bars, eighth notes and dotted values, accidentals, chords and rests, major
-  or minor keys;
+  or minor keys, a `Q:` tempo (its note drawn above the staff);
 - "high": 16–24 bars in two or three voices (the lower ones in the bass clef), with ties,
   triplets, grace notes and a repeated first half.
 
@@ -35,6 +35,8 @@ def synth_abc(rng: random.Random, complexity: str) -> str:
     voices = 1 if complexity != "high" else rng.choice((2, 2, 3))
     lines = ["X:1", f"T:{rng.choice(_NAMES)} no. {rng.randint(1, 99)}", f"M:{meter}", "L:1/8",
              f"K:{rng.choice(KEYS[complexity])}"]
+    if complexity != "low":  # a tempo, whose note abcm2ps draws above the staff
+        lines.insert(4, f"Q:1/4={60 + 8 * (bars % 8)}")
     for v in range(voices):
         if voices > 1:
             lines.append(f"V:{v + 1}" + (" clef=bass" if v else ""))
