@@ -27,8 +27,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
+from diagbench.compare.scored import Scored
 from diagbench.compare.several import SeveralComparison
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
@@ -186,25 +187,6 @@ def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str, re
     gold, kind, _ = first_diagram(gold_text, language, read)
     pred, _, warnings = first_diagram(pred_text, language, read)
     return compare_models(gold, pred, valid, kind, warnings)
-
-
-class Scored(Protocol):
-    """What every language's image-to-code comparison gives (`Language.compare`): the
-    diagram's kind, whether the prediction renders, its score, STRUDEL's counts-only
-    score, warnings and its JSON form. A graph-shaped one (`GraphComparison`, molecules,
-    trees) also matches `entities` and `relations` (`Match`, see `element_matches`)."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def valid(self) -> bool: ...
-    @property
-    def score(self) -> float: ...
-    @property
-    def counts_score(self) -> float: ...
-    @property
-    def warnings(self) -> tuple[str, ...]: ...
-    def as_dict(self) -> dict[str, Any]: ...
 
 
 def element_matches(comparison: Scored) -> tuple[Match, Match] | None:

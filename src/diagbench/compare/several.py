@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from diagbench.compare.graph import Scored
+    from diagbench.compare.scored import Scored
 
 
 @dataclass(frozen=True, slots=True)
