@@ -225,6 +225,24 @@ def test_facts_of_one_country_and_of_an_unknown_one():
     assert {f.subject for f in unknown} == {"countries", "polygons"}
 
 
+def test_natural_earth_properties_name_the_country_and_give_its_code():
+    """Natural Earth writes NAME/ADMIN and ISO_A3 (its "-99" is no code): the feature is
+    named and known by them, the first name key in NAME_KEYS's order winning."""
+    box = _box(9.5, 46.4, 17, 49)
+    feature = json.dumps({"type": "Feature", "geometry": box, "properties": {
+        "ADMIN": "Republic of Austria", "NAME_EN": "Austria", "ISO_A3": "AUT"}})
+    [drawn] = _read(feature).diagram.features
+    assert drawn.name == "Austria"  # name_en comes before admin
+    answers = {f.subject: f.answer for f in map_facts(_read(feature).diagram)}
+    assert answers["country"] == "Austria" and answers["capital"] == "Vienna"
+    # by the code alone ("Österreich" is no name countryinfo knows): the answer is the
+    # country's name as countryinfo gives it
+    coded = json.dumps({"type": "Feature", "geometry": box, "properties": {
+        "NAME": "Österreich", "ADM0_A3": "AUT", "ISO_A3": "-99"}})
+    answers = {f.subject: f.answer for f in map_facts(_read(coded).diagram)}
+    assert answers["country"] == "Austria" and answers["capital"] == "Vienna"
+
+
 def test_facts_ask_a_border_only_where_countryinfo_and_the_drawing_agree():
     # Germany and Austria touch (boxes overlap) and countryinfo lists the border: True;
     # Austria drawn far away: the drawing disagrees with countryinfo, not asked

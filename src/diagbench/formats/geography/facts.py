@@ -56,7 +56,7 @@ def map_facts(model: GeoMap) -> list[Fact]:
         question = "Which is the largest country drawn on the map?"
     known = _known(subject) if subject is not None else None
     if subject is not None and known is not None:
-        facts.append(Fact("identification", "country", question, subject.name))
+        facts.append(Fact("identification", "country", question, known.name))
         facts += _country_facts(known, which)
     facts += _north(drawn)
     if subject is not None and known is not None:
@@ -64,8 +64,15 @@ def map_facts(model: GeoMap) -> list[Fact]:
     return facts
 
 
+#: The properties that give a country's ISO 3166-1 alpha-3 code (any case): the
+#: geo-countries data package's, then Natural Earth's.
+ISO3_KEYS = ("iso3166-1-alpha-3", "iso_a3", "adm0_a3", "iso_a3_eh", "iso3")
+
+
 def _known(feature: Feature) -> Country | None:
-    iso3 = dict(feature.properties).get("ISO3166-1-Alpha-3", "").strip('"')
+    codes = {key.lower(): value.strip('"') for key, value in feature.properties}
+    iso3 = next((codes[k] for k in ISO3_KEYS if len(codes.get(k, "")) == 3
+                 and codes[k].isalpha()), "")
     return country(iso3, feature.name)
 
 

@@ -197,13 +197,25 @@ def _feature(value: _Object, k: int, found: _Found, line: int) -> Feature:
     properties = value.get("properties") if value.get("type") == "Feature" else None
     pairs = tuple((str(key), json.dumps(v, ensure_ascii=False, sort_keys=True))
                   for key, v in properties.items()) if isinstance(properties, dict) else ()
-    name = properties.get("name") if isinstance(properties, dict) else None
+    name = _name(properties) if isinstance(properties, dict) else None
     geometry = value if value.get("type") in GEOMETRIES else value.get("geometry")
     kind = geometry.get("type") if isinstance(geometry, dict) else None
     drawn = _Found() if found.failed else found
     return Feature(name if isinstance(name, str) and name else f"feature {k + 1}",
                    kind if isinstance(kind, str) else "", tuple(drawn.polygons),
                    tuple(drawn.lines), tuple(drawn.points), pairs, line)
+
+
+#: The properties that name a feature, in order of preference (any case): GeoJSON's
+#: common "name", Natural Earth's "NAME_EN", "ADMIN", "NAME_LONG", others' "title".
+NAME_KEYS = ("name", "name_en", "admin", "name_long", "title", "label")
+
+
+def _name(properties: dict[str, Any]) -> str | None:
+    """The feature's name: the first non-empty text of `NAME_KEYS`."""
+    by_key = {str(key).lower(): value for key, value in reversed(properties.items())}
+    return next((v.strip() for key in NAME_KEYS if isinstance(v := by_key.get(key), str)
+                 and v.strip()), None)
 
 
 def _geometry(value: Any, found: _Found, depth: int, owner: Any) -> None:
