@@ -46,6 +46,14 @@ def test_reader_reads_the_six_fields():
     assert board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
 
 
+def test_an_epd_line_is_its_position_with_the_operations_left_out():
+    # Bratko-Kopec's first test position, as EPD test suites write it
+    p = _read('1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id "BK.01";')
+    assert p.errors == () and p.diagram.turn == "black" and p.counts()["pieces"] == 17
+    assert p.diagram.at("d6") == Piece("black", "queen")
+    assert (p.diagram.halfmove, p.diagram.fullmove) == (0, 1)
+
+
 def test_counts_by_colour_and_type():
     counts = _read(START).counts()
     assert counts["pieces"] == 32 and counts["white"] == counts["black"] == 16
@@ -80,7 +88,13 @@ def test_one_board_a_line_blank_lines_skipped_and_four_fields_read():
     (START.replace(" 0 1", " 0 0"), 56, "fullmove number 0: at least 1"),
     (START.replace(" 0 1", " x 1"), 54, "'x' in the halfmove clock: a whole number expected"),
     (START.rsplit(" ", 1)[0], 55, "5 fields: a FEN has 6 (placement, side to move, "
-     "castling, en passant, halfmove clock, fullmove number), or the first 4"),
+     "castling, en passant, halfmove clock, fullmove number), or the first 4 (with EPD's "
+     "operations after them)"),
+    # EPD's operations after the four fields: each ends with ';', quotes are closed
+    (START.rsplit(" ", 2)[0] + ' bm e4; id "open', 64, "an EPD operand's quote is never "
+     "closed"),
+    (START.rsplit(" ", 2)[0] + " bm e4; 1x;", 61, "an EPD opcode starts with a letter, "
+     "not '1'"),
 ])
 def test_grammar_errors_name_the_column_and_why(text, column, reason):
     p = _read(text)

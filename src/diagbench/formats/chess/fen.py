@@ -19,9 +19,10 @@ The fields, separated by spaces or tabs:
 4. en passant target: `-`, or a square on rank 6 when white moves (3 when black does);
 5. halfmove clock: a whole number ≥ 0; 6. fullmove number: a whole number ≥ 1.
 
-A line of the first four fields only (EPD's position, without operations) is read too,
-with the clocks 0 and 1: EPD files and puzzle sets write positions so. Any other number
-of fields is an error.
+A line of the first four fields only is read too, with the clocks 0 and 1, and so is an
+EPD line (test suites and puzzle sets write positions so): the four fields, then
+operations `opcode operand …;` (`bm Qd1+; id "BK.01";`), checked for their form and not
+read. Any other number of fields is an error.
 
 Legality, each an error at the line (and the column of the piece, where one is to
 blame): exactly one king per colour; no pawn on rank 1 or 8; at most 8 pawns and 16
@@ -118,7 +119,9 @@ def parse_line(line: str) -> tuple[Board, list[tuple[int, str]]]:
 
 
 def _fields(line: str) -> list[_Field]:
-    """The blank-separated fields of a line, with their columns."""
+    """The blank-separated fields of a line, with their columns: six, or the first four
+    (an EPD line's operations after them — from a letter on, with a `;` — checked by
+    `_operations` and left out)."""
     fields: list[_Field] = []
     start = None
     for k, char in enumerate(line + " "):
@@ -128,13 +131,41 @@ def _fields(line: str) -> list[_Field]:
             start = None
         elif start is None:
             start = k
+        if len(fields) == 4 and start is not None and char.isalpha() and ";" in line[k:]:
+            _operations(line, start)  # EPD: `opcode operand …;` after the position
+            return fields
     if len(fields) not in (4, 6):
         column = fields[6].column if len(fields) > 6 else len(line.rstrip(_BLANKS)) + 1
         count = f"{len(fields)} field" + ("" if len(fields) == 1 else "s")
         raise FenError(column, f"{count}: a FEN has 6 (placement, side to "
                        "move, castling, en passant, halfmove clock, fullmove number), "
-                       "or the first 4")
+                       "or the first 4 (with EPD's operations after them)")
     return fields
+
+
+def _operations(line: str, start: int) -> None:
+    """Check EPD's operations from `start` (0-based) on: each an opcode (a letter, then
+    letters, digits or `_`), operands, `;`; a quoted operand may hold anything but `"`."""
+    k, opcode = start, True
+    while k < len(line):
+        char = line[k]
+        if char in _BLANKS:
+            k += 1
+        elif char == ";":
+            k, opcode = k + 1, True
+        elif char == '"':
+            end = line.find('"', k + 1)
+            if end < 0:
+                raise FenError(k + 1, "an EPD operand's quote is never closed")
+            k, opcode = end + 1, False
+        else:
+            if opcode and not char.isalpha():
+                raise FenError(k + 1, f"an EPD opcode starts with a letter, not {char!r}")
+            while k < len(line) and line[k] not in _BLANKS + ';"':
+                k += 1
+            opcode = False
+    if not opcode:
+        raise FenError(len(line.rstrip(_BLANKS)) + 1, "an EPD operation ends with ';'")
 
 
 def _grammar(fields: list[_Field]) -> tuple[Board, dict[str, int]]:
