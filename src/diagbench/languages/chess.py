@@ -21,7 +21,7 @@ def recognises(text: str) -> bool:
 LANGUAGE = Language(
     name="fen",
     title="FEN",
-    suffixes=(".fen",),
+    suffixes=(".fen", ".epd"),
     domain="games-music",
     categories=("chess-board",),
     kinds=("board",),
