@@ -94,7 +94,12 @@ def harness_python() -> Path:
     steps = [] if python.exists() else [[sys.executable, "-m", "venv", str(VENV)]]
     steps += [[str(python), "-m", "pip", "-q", *args] for args in INSTALL]
     for step in steps:
-        done = subprocess.run(step, capture_output=True, text=True, timeout=3600)
+        # a second try: pip once crashed mid-download here (a TypeError of its own, seen
+        # in a CI run), and the same install passed when run again
+        for _ in range(2):
+            done = subprocess.run(step, capture_output=True, text=True, timeout=3600)
+            if done.returncode == 0:
+                break
         if done.returncode:
             offline, reason = _install_failure(step, done.stderr)
             (pytest.skip if offline else pytest.fail)(reason)
