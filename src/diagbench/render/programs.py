@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from contextlib import nullcontext
 from functools import cache
 
 from diagbench.render.result import EngineMissing
@@ -51,10 +52,10 @@ def run_program(command: list[str], timeout: float, stdin: bytes = b"",
                 jail: str | None = None) -> subprocess.CompletedProcess[bytes]:
     """Run `command` (no shell) with `stdin`, in `jail` (a new empty temporary folder
     when None) that is also its HOME, with only PATH and a UTF-8 locale set."""
-    with tempfile.TemporaryDirectory(prefix="diagbench-program-") as empty:
-        folder = jail or empty
-        return subprocess.run(command, input=stdin, capture_output=True, cwd=folder,
-                              env={"PATH": "/usr/bin:/bin", "HOME": folder,
+    folder = nullcontext(jail) if jail else tempfile.TemporaryDirectory(prefix="diagbench-program-")
+    with folder as cwd:
+        return subprocess.run(command, input=stdin, capture_output=True, cwd=cwd,
+                              env={"PATH": "/usr/bin:/bin", "HOME": cwd,
                                    "LC_ALL": "C.UTF-8"}, timeout=timeout, check=False)
 
 
