@@ -15,6 +15,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="abc",
     title="ABC",
     suffixes=(".abc",),

@@ -19,6 +19,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="fen",
     title="FEN",
     suffixes=(".fen", ".epd"),

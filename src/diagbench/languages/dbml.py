@@ -17,6 +17,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="dbml",
     title="DBML",
     suffixes=(".dbml",),

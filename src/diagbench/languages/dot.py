@@ -15,6 +15,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="dot",
     title="Graphviz DOT",
     suffixes=(".dot", ".gv"),

@@ -29,6 +29,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="dotbracket",
     title="dot-bracket",
     suffixes=(".dbn", ".db"),

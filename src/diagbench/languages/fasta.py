@@ -13,6 +13,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="fasta",
     title="FASTA",
     suffixes=(".fasta", ".fa"),

@@ -18,6 +18,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="geojson",
     title="GeoJSON",
     suffixes=(".geojson",),

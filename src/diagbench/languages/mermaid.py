@@ -6,6 +6,7 @@ from __future__ import annotations
 from diagbench.languages.record import Language
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="mermaid",
     title="Mermaid",
     suffixes=(".mmd", ".mermaid"),

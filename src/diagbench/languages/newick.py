@@ -13,6 +13,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="newick",
     title="Newick",
     suffixes=(".nwk", ".newick", ".tre", ".tree", ".dnd"),

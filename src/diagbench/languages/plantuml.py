@@ -12,6 +12,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="plantuml",
     title="PlantUML",
     suffixes=(".puml", ".plantuml", ".pu", ".iuml", ".wsd"),

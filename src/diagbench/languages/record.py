@@ -65,6 +65,8 @@ class Language:
     - `node_limits`: (min, max) drawn nodes a generated diagram may have, counted by
       `size`, the key of its model's counts that measures it (None: entities, or
       participants for a sequence diagram);
+    - `doc`: what the language is and how diagbench reads, draws and scores it (its
+      module's docstring, for the documentation);
     - `examples`: file names under `diagbench/languages/examples/`, one per kind at
       least, that parse without error and render.
     """
@@ -87,6 +89,7 @@ class Language:
     claims: tuple[str, ...] = ()
     node_limits: tuple[int, int] = (2, 60)
     size: str | None = None
+    doc: str = ""
 
     def nodes(self, counts: Mapping[str, int]) -> int:
         """How many nodes a diagram with these `counts` has, for `node_limits`."""

@@ -46,6 +46,7 @@ def recognises(text: str) -> bool:
 
 
 LANGUAGE = Language(
+    doc=__doc__ or "",
     name="smiles",
     title="SMILES",
     suffixes=(".smi", ".smiles"),
