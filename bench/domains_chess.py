@@ -22,7 +22,6 @@ from typing import TypeVar
 from diagbench.formats.chess.facts import NODES, best_move
 from diagbench.formats.chess.uci import Stockfish
 from diagbench.languages import named
-from diagbench.references import load
 from diagbench.render.engines import make_engine
 
 T = TypeVar("T")
@@ -41,8 +40,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     language = named("fen")
-    assert language.synth is not None
-    synth = load(language.synth)
+    synth = language.generate
     codes = [synth(random.Random(seed), level) for level in ("low", "medium", "high")
              for seed in range(args.diagrams)]
     language.read(codes[0])  # imports the reader: not timed

@@ -169,13 +169,13 @@ def test_real_positions_score_one_against_themselves_less_when_changed():
     changed = 0
     for code in real_fens()[:sized(10, 100)]:
         board = read_fen(code)[0].diagram
-        assert language.compare(code, code, True).score == 1.0
+        assert language.compare_code(code, code, True).score == 1.0
         moved = _moved(board)
         if moved is not None:
             changed += 1
-            score = language.compare(code, moved.fen(), True).score
+            score = language.compare_code(code, moved.fen(), True).score
             assert 0.0 < score < 1.0, (code, moved.fen())
-        assert language.compare(code, code[:len(code) // 3], True).score == 0.0
+        assert language.compare_code(code, code[:len(code) // 3], True).score == 0.0
     assert changed > 0
 
 

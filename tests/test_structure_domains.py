@@ -70,7 +70,7 @@ def test_every_category_is_asked_its_languages_facts(data: Path):
         language = named(s["language"])
         code = (data / s["code"]).read_text(encoding="utf-8")
         [parsed] = language.read(code)[:1]
-        facts = {f.question: f.answer for f in language.facts_of(parsed.diagram)}
+        facts = {f.question: f.answer for f in language.facts(parsed.diagram)}
         question = t["question"].rsplit("\n", 1)[0]
         # the fact's own answer, as the task's gold (yes/no for a truth value)
         assert question in facts, (t["id"], question)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import Reader
 from diagbench.diagram.alignment import SequenceSet
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 
 
@@ -48,12 +48,10 @@ class AlignmentComparison:
                 "counts_score": round(self.counts_score, 6), "warnings": list(self.warnings)}
 
 
-def _alignment(text: str, read: Reader) -> tuple[SequenceSet | None, tuple[str, ...]]:
+def _alignment(parsed: Parsed[Diagram] | None) -> tuple[SequenceSet | None, tuple[str, ...]]:
     """The aligned sequences of `text`, or None with why not."""
-    try:
-        [parsed] = read(text)
-    except Exception as exc:  # a reader never raises by contract; be safe on bad input
-        return None, (f"not read: {exc}",)
+    if parsed is None:
+        return None, ("no alignment",)
     model = parsed.diagram
     problems = tuple(str(d) for d in parsed.diagnostics[:3])
     if parsed.errors or not isinstance(model, SequenceSet) or not model.aligned:
@@ -61,12 +59,12 @@ def _alignment(text: str, read: Reader) -> tuple[SequenceSet | None, tuple[str, 
     return model, problems
 
 
-def compare_alignments(gold_text: str, pred_text: str, valid: bool, language: str,
-                       read: Reader) -> AlignmentComparison:
-    """Compare a predicted FASTA alignment with its gold one (both read by `read`, the
-    reader of `language`)."""
-    gold, _ = _alignment(gold_text, read)
-    pred, warnings = _alignment(pred_text, read)
+def compare_alignments(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
+                       valid: bool) -> AlignmentComparison:
+    """Compare a predicted FASTA alignment with its gold one (both read by its
+    language's reader)."""
+    gold, _ = _alignment(gold_read)
+    pred, warnings = _alignment(pred_read)
     return AlignmentComparison(
         valid and pred is not None, gold.consensus() if gold else "",
         pred.consensus() if pred else "", gold.counts() if gold else {},

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import Reader, first_diagram
+from diagbench.compare.graph import model_of
 from diagbench.diagram.chess import Board
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 
 
@@ -48,10 +49,10 @@ class BoardComparison:
                 "warnings": list(self.warnings)}
 
 
-def _board(text: str, language: str, read: Reader) -> tuple[Board | None, tuple[str, ...]]:
+def _board(parsed: Parsed[Diagram] | None) -> tuple[Board | None, tuple[str, ...]]:
     """The (first) position of `text`, or None (with why) when it does not read without
     error."""
-    model, _, warnings = first_diagram(text, language, read)
+    model, _, warnings = model_of(parsed)
     if warnings or not isinstance(model, Board):
         return None, warnings or ("no board",)
     return model, ()
@@ -61,12 +62,12 @@ def _letters(board: Board) -> list[str]:
     return [piece.letter if piece else "" for piece in board.squares]
 
 
-def compare_boards(gold_text: str, pred_text: str, valid: bool, language: str,
-                   read: Reader) -> BoardComparison:
-    """Compare a predicted FEN position with its gold one (both read by `read`, the
-    reader of `language`)."""
-    gold, _ = _board(gold_text, language, read)
-    pred, warnings = _board(pred_text, language, read)
+def compare_boards(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
+                   valid: bool) -> BoardComparison:
+    """Compare a predicted FEN position with its gold one (both read by its
+    language's reader)."""
+    gold, _ = _board(gold_read)
+    pred, warnings = _board(pred_read)
     if gold is None or pred is None:
         return BoardComparison(False, gold.fen() if gold else "", pred.fen() if pred else "",
                                0.0, False, gold.counts() if gold else {},

@@ -20,9 +20,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import Reader, first_diagram
+from diagbench.compare.graph import model_of
 from diagbench.diagram.geomap import Feature, GeoMap
 from diagbench.formats.geography.shapes import projected
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 
 
@@ -72,13 +73,13 @@ class MapComparison:
                 "counts_score": round(self.counts_score, 6), "warnings": list(self.warnings)}
 
 
-def compare_maps(gold_text: str, pred_text: str, valid: bool, language: str, read: Reader
-                 ) -> MapComparison:
-    """Compare a predicted GeoJSON map with its gold map (both read by `read`)."""
+def compare_maps(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
+                 valid: bool) -> MapComparison:
+    """Compare a predicted GeoJSON map with its gold map (both read by its language's reader)."""
     import shapely  # type: ignore[import-untyped]  # no stubs
 
-    gold_model, _, _ = first_diagram(gold_text, language, read)
-    pred_model, warnings = _model(pred_text, language, read)
+    gold_model, _, _ = model_of(gold_read)
+    pred_model, warnings = _model(pred_read)
     gold = list(gold_model.drawn) if isinstance(gold_model, GeoMap) else []
     pred = list(pred_model.drawn) if pred_model is not None else []
     g_shapes, p_shapes = [projected(f) for f in gold], [projected(f) for f in pred]
@@ -97,9 +98,9 @@ def compare_maps(gold_text: str, pred_text: str, valid: bool, language: str, rea
         pred_model.counts() if pred_model is not None else {}, warnings)
 
 
-def _model(text: str, language: str, read: Reader) -> tuple[GeoMap | None, tuple[str, ...]]:
+def _model(parsed: Parsed[Diagram] | None) -> tuple[GeoMap | None, tuple[str, ...]]:
     """The map of `text`, or None (with why) when it does not read without error."""
-    model, _, warnings = first_diagram(text, language, read)
+    model, _, warnings = model_of(parsed)
     if warnings or not isinstance(model, GeoMap):
         return None, warnings or ("no map",)
     return model, ()

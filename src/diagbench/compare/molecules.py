@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from diagbench.compare.graph import GraphComparison, Match, Reader, compare_models, first_diagram
+from diagbench.compare.graph import GraphComparison, Match, compare_models, model_of
 from diagbench.diagram.molecule import Molecule
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.formats.smiles import parse_line
 from diagbench.scoring import metrics
 
@@ -98,12 +99,11 @@ def morgan_bits(smiles: str) -> frozenset[int]:
     return frozenset() if mol is None else frozenset(_generator().GetFingerprint(mol).GetOnBits())
 
 
-def compare_smiles(gold_text: str, pred_text: str, valid: bool, language: str,
-                   read: Reader) -> MoleculeComparison:
-    """Compare a predicted SMILES with its gold, both read by `read` (`Language.compare`
-    gives the SMILES reader)."""
-    gold, kind, _ = first_diagram(gold_text, language, read)
-    pred, _, warnings = first_diagram(pred_text, language, read)
+def compare_smiles(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
+                   valid: bool) -> MoleculeComparison:
+    """Compare a predicted SMILES with its gold, both read by the SMILES reader."""
+    gold, kind, _ = model_of(gold_read)
+    pred, _, warnings = model_of(pred_read)
     gold_smiles = gold.smiles if isinstance(gold, Molecule) else ""
     pred_smiles = pred.smiles if isinstance(pred, Molecule) else ""
     similarity = metrics.tanimoto(morgan_bits(gold_smiles), morgan_bits(pred_smiles)) \

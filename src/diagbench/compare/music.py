@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from diagbench.compare.graph import Reader, first_diagram
+from diagbench.compare.graph import model_of
 from diagbench.diagram.music import Event, Score
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 
 Item = tuple[str, Fraction]
@@ -70,20 +71,20 @@ class MusicComparison:
                 "counts_score": round(self.counts_score, 6), "warnings": list(self.warnings)}
 
 
-def _tune(text: str, language: str, read: Reader) -> tuple[Score | None, tuple[str, ...]]:
+def _tune(parsed: Parsed[Diagram] | None) -> tuple[Score | None, tuple[str, ...]]:
     """The first tune of `text`, or None (with why) when it has an error or no event."""
-    model, _, warnings = first_diagram(text, language, read)
+    model, _, warnings = model_of(parsed)
     if warnings or not isinstance(model, Score) or not model.events():
         return None, warnings or ("no tune",)
     return model, ()
 
 
-def compare_scores(gold_text: str, pred_text: str, valid: bool, language: str,
-                   read: Reader) -> MusicComparison:
-    """Compare a predicted ABC tune with its gold one (both read by `read`, the reader of
-    `language`)."""
-    gold, _ = _tune(gold_text, language, read)
-    pred, warnings = _tune(pred_text, language, read)
+def compare_scores(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
+                   valid: bool) -> MusicComparison:
+    """Compare a predicted ABC tune with its gold one (both read by its
+    language's reader)."""
+    gold, _ = _tune(gold_read)
+    pred, warnings = _tune(pred_read)
     if gold is None or pred is None:
         return MusicComparison(False, tuple(melody_items(gold)) if gold else (), (),
                                False, False, gold.counts() if gold else {}, {}, warnings)

@@ -14,9 +14,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import Match, Reader, first_diagram
+from diagbench.compare.graph import Match, model_of
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.phylogeny import Phylogeny
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 
 
@@ -79,11 +80,11 @@ def _parts(diagram: Any) -> tuple[list[str], list[frozenset[str]], dict[str, int
     return leaves, clades, counts
 
 
-def compare_trees(gold_text: str, pred_text: str, valid: bool, language: str, read: Reader
-                  ) -> TreeComparison:
-    """Compare a predicted Newick code with its gold code (both read by `read`)."""
-    gold, _, _ = first_diagram(gold_text, language, read)
-    pred, _, warnings = first_diagram(pred_text, language, read)
+def compare_trees(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
+                  valid: bool) -> TreeComparison:
+    """Compare a predicted Newick code with its gold code (both read by its language's reader)."""
+    gold, _, _ = model_of(gold_read)
+    pred, _, warnings = model_of(pred_read)
     g_leaves, g_clades, g_counts = _parts(gold)
     p_leaves, p_clades, p_counts = _parts(pred)
     common = Counter(g_leaves) & Counter(p_leaves)

@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from diagbench.compare.graph import Match, Reader, compare_models, first_diagram, match
+from diagbench.compare.graph import Match, compare_models, match, model_of
 from diagbench.compare.molecules import FieldComparison
 from diagbench.diagram.reaction import Reaction
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.formats.reaction_smiles import molecule_key
 from diagbench.scoring import metrics
 
@@ -53,11 +54,11 @@ def molecule_keys(reaction: Any) -> list[tuple[str, ...]]:
             for m in side]
 
 
-def compare_reactions(gold_text: str, pred_text: str, valid: bool, language: str,
-                      read: Reader) -> ReactionComparison:
-    """Compare a predicted reaction SMILES with its gold, both read by `read`."""
-    gold, kind, _ = first_diagram(gold_text, language, read)
-    pred, _, warnings = first_diagram(pred_text, language, read)
+def compare_reactions(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
+                      valid: bool) -> ReactionComparison:
+    """Compare a predicted reaction SMILES with its gold, both read by its language's reader."""
+    gold, kind, _ = model_of(gold_read)
+    pred, _, warnings = model_of(pred_read)
     pred_keys = molecule_keys(pred)
     return ReactionComparison(compare_models(gold, pred, valid, kind, warnings),
                               match(molecule_keys(gold), pred_keys), bool(pred_keys))

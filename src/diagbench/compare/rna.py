@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from diagbench.compare.graph import Reader, compare_models
+from diagbench.compare.graph import compare_models
 from diagbench.compare.molecules import FieldComparison
 from diagbench.diagram.rna import Pair, RnaStructure
+from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 
 
@@ -55,25 +56,21 @@ class StructureComparison(FieldComparison):
             "score": round(self.score, 6), "graph_score": round(self.graph.score, 6)}
 
 
-def _structure(text: str, read: Reader) -> tuple[RnaStructure | None, tuple[str, ...]]:
+def _structure(parsed: Parsed[Diagram] | None) -> tuple[RnaStructure | None, tuple[str, ...]]:
     """The first structure of `text` when the reader finds no error in it, or None and
     why not."""
-    try:
-        parsed = read(text)
-    except Exception as exc:  # a reader never raises by contract; be safe on bad input
-        return None, (f"not read: {exc}",)
-    first = parsed[0] if parsed else None
+    first = parsed
     if first is None or first.errors or not isinstance(first.diagram, RnaStructure):
         return None, tuple(str(d) for d in first.errors[:3]) if first else ("no structure",)
     return first.diagram, ()
 
 
-def compare_structures(gold_text: str, pred_text: str, valid: bool, language: str,
-                       read: Reader) -> StructureComparison:
-    """Compare a predicted dot-bracket structure with its gold (both read by `read`, the
-    reader of `language`)."""
-    gold, _ = _structure(gold_text, read)
-    pred, warnings = _structure(pred_text, read)
+def compare_structures(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
+                       valid: bool) -> StructureComparison:
+    """Compare a predicted dot-bracket structure with its gold (both read by its
+    language's reader)."""
+    gold, _ = _structure(gold_read)
+    pred, warnings = _structure(pred_read)
     graph = compare_models(gold, pred, valid, "rna", warnings)
     return StructureComparison(
         graph, frozenset(gold.pairs) if gold else frozenset(),

@@ -53,11 +53,11 @@ def draw_map(source: str) -> dict[str, Any]:
         return {"error": "nothing to draw: no feature has a geometry", "line": 1}
     if vertices > MAX_VERTICES:
         return {"error": f"{vertices:,} positions, over the {MAX_VERTICES:,}-position "
-                         "drawing limit", "line": None}
+                         "drawing limit", "line": None, "too_large": True}
     parts = model.counts()["parts"]
     if parts > MAX_PARTS:
         return {"error": f"{parts:,} parts, over the {MAX_PARTS:,}-part drawing limit",
-                "line": None}
+                "line": None, "too_large": True}
     west, south, east, north = model.bbox
     pad = max(0.5, 0.03 * max(east - west, north - south))
     aspect = (north - south + 2 * pad) / (east - west + 2 * pad)

@@ -46,7 +46,7 @@ def draw_logo(source: str) -> dict[str, Any]:
                 "line": model.records[0].line if model.records else 1}
     if model.length > MAX_POSITIONS:
         return {"error": f"{model.length:,} positions, over the {MAX_POSITIONS:,}-position "
-                         "drawing limit", "line": None}
+                         "drawing limit", "line": None, "too_large": True}
     counts = logomaker.alignment_to_matrix([r.sequence.upper() for r in model.records],
                                            to_type="counts", characters_to_ignore=".-")
     counts.index = range(1, len(counts) + 1)

@@ -58,7 +58,7 @@ def draw_tree(source: str) -> dict[str, Any]:
     leaves = tree.count_terminals()
     if leaves > MAX_LEAVES:
         return {"error": f"{leaves:,} leaves, over the {MAX_LEAVES:,}-leaf drawing limit",
-                "line": None}
+                "line": None, "too_large": True}
     with figure(7, 0.6 + 0.25 * leaves) as (fig, axes):
         Phylo.draw(tree, axes=axes, do_show=False,
                    label_func=lambda c: c.name if c.is_terminal() and c.name else None,

@@ -46,7 +46,8 @@ def _one_line(source: str, what: str) -> tuple[int, str] | dict[str, Any]:
 
 def _too_many(atoms: int, line: int) -> dict[str, Any] | None:
     if atoms > MAX_ATOMS:
-        return {"error": f"{atoms} atoms: over the {MAX_ATOMS} drawn at most", "line": line}
+        return {"error": f"{atoms} atoms: over the {MAX_ATOMS} drawn at most", "line": line,
+                "too_large": True}
     return None
 
 

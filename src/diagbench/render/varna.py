@@ -82,7 +82,7 @@ def draw_structure(source: str, timeout: float) -> dict[str, Any]:
     model = parsed[0].diagram
     if len(model.sequence) > MAX_BASES:
         return {"error": f"{len(model.sequence):,} nucleotides, over the "
-                         f"{MAX_BASES:,}-nucleotide drawing limit", "line": None}
+                         f"{MAX_BASES:,}-nucleotide drawing limit", "line": None, "too_large": True}
     svg, message = run_varna(model.sequence, model.structure, timeout)
     if svg is None:
         return {"error": message, "line": parsed[0].first_line}

@@ -92,7 +92,7 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
                 data: Path) -> list[StructureScore]:
     """One score per task (in task order)."""
     from diagbench.languages import named
-    from diagbench.render.validity import check
+    from diagbench.languages.rendering import validity
 
     out: dict[str, StructureScore] = {}
     codes: dict[str, list[tuple[StructureTask, str]]] = {}
@@ -115,10 +115,10 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
         out[t.id] = _score(model, t, "ok", read=read, predicted=value, correct=right,
                            answer_type=t.answer_type)
     for language, items in codes.items():
-        results = check(named(language).engine, [c for _, c in items])
+        results = validity(named(language), [c for _, c in items])
         for (t, code), (valid, error) in zip(items, results, strict=True):
             gold = (data / str(t.gold)).read_text(encoding="utf-8")
-            c = named(language).compare(gold, code, valid)
+            c = named(language).compare_code(gold, code, valid)
             parts = {field: round(getattr(c, part).f1, 6)  # the graph's parts, if any
                      for part, field in (("entities", "entity_f1"),
                                          ("relations", "relation_f1")) if hasattr(c, part)}
