@@ -62,16 +62,17 @@ def read_label(text: str | None) -> tuple[str, str | None]:
     return ("parsed", label) if label else ("unparsed", None)
 
 
-def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None = None
-                ) -> tuple[str, Any, bool]:
-    """(how it was read, what it states, whether it is right) for a question task."""
+def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None = None,
+                question: str | None = None) -> tuple[str, Any, bool]:
+    """(how it was read, what it states, whether it is right) for a question task
+    (`question`: the question asked, whose own numbers an answer may echo)."""
     from diagbench.scoring.name_keys import answer_key
     from diagbench.scoring.strict import parse_choice, parse_number
     from diagbench.scoring.truth import parse_truth
 
     kind = answer_type or ANSWER_TYPE[task]
     if kind == "number":
-        r = parse_number(text)
+        r = parse_number(text, question)
         return r.status, r.value, r.value is not None and float(r.value) == float(gold)
     if kind == "choice":
         c = parse_choice(text)
@@ -111,7 +112,7 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
             else:
                 codes.setdefault(t.language, []).append((t, code))
             continue
-        read, value, right = read_answer(t.task, a.text, t.gold, t.answer_type)
+        read, value, right = read_answer(t.task, a.text, t.gold, t.answer_type, t.question)
         out[t.id] = _score(model, t, "ok", read=read, predicted=value, correct=right,
                            answer_type=t.answer_type)
     for language, items in codes.items():
