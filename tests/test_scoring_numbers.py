@@ -40,6 +40,12 @@ PAIRS = "Which base pairs with base 27?\nAnswer with the number only."
     ("H2O has 3 atoms.", None, 3.0, "parsed"),
     ("There are 12 classes, 3 abstract.", None, None, "ambiguous"),
     ("There are twelve.", None, None, "unparsed"),
+    # a list item's number opening its line is no candidate, with or without a bullet
+    ("The entities are:\n1. Gateway\n2. Queue\nThere are 2.", None, 2.0, "parsed"),
+    ("Counting the boxes:\n- 1. Large box labeled rg-", None, None, "unparsed"),
+    # a number in a label stands alone too: two different numbers, none stated
+    ("There are 2 labels:\n1. The arrow labeled key 1.\n2. The arrow labeled key 2.", None,
+     None, "ambiguous"),
 ])
 def test_numbers_in_sentences(answer, question, value, status):
     r = parse_number(answer, question)

@@ -14,7 +14,8 @@ otherwise it is read as one only when exactly one candidate occurs in it (a lone
 `(C)`; a lone number, also before a full stop: `There are 12.`). Several different
 candidates are `ambiguous`, none `unparsed`: both are wrong, and counted. A number is a
 candidate when it stands alone: not inside a word (`H2O`, `v2`) nor a dotted version or
-date (`1.2.3`); `12.5` is one number.
+date (`1.2.3`), nor a list item's number (`1. Gateway`, `- 2. Queue` opening a line); `12.5` is one
+number.
 
 A number the question names (`Which base pairs with base 27?`) is not a candidate when
 the answer echoes it beside another (`Base 27 pairs with base 52.` is 52), nor the
@@ -29,6 +30,7 @@ naming two values states neither. Yes/no answers are read by `scoring.truth.pars
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -40,6 +42,10 @@ _NUMBER = r"(?P<n>[-+]?\d+(?:\.\d+)?)"
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 #: A number standing alone (see the module's docstring): a candidate answer.
 _NUMBER_TOKEN = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\w|\.\d)")
+#: What follows a list item's number (`1. Gateway`) that opens its line, and what may
+#: stand before it there (blanks, a bullet, a quote mark).
+_LIST_ITEM = re.compile(r"\.[ \t]+\S")
+_BULLET = re.compile(r"[\s\-+•>#]*")
 _CHOICE_TOKEN = re.compile(r"\(?(?<![\w'])([A-D]|NONE)(?![\w'])\)?")
 _HEDGE = r"(?:or|maybe|possibly|perhaps|probably)"
 #: What may stand between two values offered as alternatives: a joining mark or word
@@ -64,7 +70,7 @@ def _clean(answer: str) -> str:
 
 
 def offered_with_another(text: str, start: int, end: int,
-                         tokens: list[tuple[int, int, object]]) -> bool:
+                         tokens: Sequence[tuple[int, int, object]]) -> bool:
     """Whether the value at `start`…`end` of `text` has a different value beside it
     joined as an alternative (`ALTERNATIVE`); `tokens` are the values of `text` as
     (start, end, value), in order."""
@@ -127,6 +133,18 @@ def _candidates(text: str, options: tuple[str, ...]) -> set[str]:
     return {f for f in found if f in options}
 
 
+def _numbers(text: str) -> list[tuple[int, int, float]]:
+    """The candidate numbers of `text` as (start, end, value), list items' numbers left
+    out."""
+    out = []
+    for m in _NUMBER_TOKEN.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if _BULLET.fullmatch(text, line_start, m.start()) and _LIST_ITEM.match(text, m.end()):
+            continue
+        out.append((m.start(), m.end(), float(m.group(0))))
+    return out
+
+
 def question_numbers(question: str | None) -> frozenset[float]:
     """The numbers `question` names, which an answer may echo.
 
@@ -136,7 +154,7 @@ def question_numbers(question: str | None) -> frozenset[float]:
     if not question:
         return frozenset()
     text = _plain(question)
-    return frozenset(float(m.group(0)) for m in _NUMBER_TOKEN.finditer(text))
+    return frozenset(value for _, _, value in _numbers(text))
 
 
 def _plain(text: str) -> str:
@@ -167,12 +185,10 @@ def parse_number(answer: str | None, question: str | None = None) -> Reading:
                             (envelope, lines[-1] if lines else ""), (opening, text)):
         m = pattern.search(target)
         if m and not (pattern is opening and float(m.group("n")) in echoed):
-            tokens: list[tuple[int, int, object]] = [
-                (t.start(), t.end(), float(t.group(0))) for t in _NUMBER_TOKEN.finditer(target)]
-            if offered_with_another(target, m.start("n"), m.end("n"), tokens):
+            if offered_with_another(target, m.start("n"), m.end("n"), _numbers(target)):
                 return Reading(None, "ambiguous")
             return Reading(float(m.group("n")), "parsed")
-    found = {float(m.group(0)) for m in _NUMBER_TOKEN.finditer(text)}
+    found = {value for _, _, value in _numbers(text)}
     fresh = found - echoed or found
     if len(fresh) == 1:
         return Reading(fresh.pop(), "parsed")
