@@ -50,7 +50,7 @@ _TWO_LABELS = re.compile(r"\s(?:or|/)\s|,\s*(?:or\s+)?(?:maybe|possibly|perhaps)
 def read_label(text: str | None) -> tuple[str, str | None]:
     """(how it was read, the label stated) of a text-label answer: the whole answer when
     it is one line, else its last line; an envelope (`Answer: X`), markdown, quotes and
-    a final full stop removed. Compared with the gold under `answer_key`.
+    a final full stop removed. Compared with the gold by `scoring.labels.labels_match`.
 
     >>> read_label("**Answer:** 'Order Service'.")
     ('parsed', 'Order Service')
@@ -66,7 +66,7 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
                 question: str | None = None) -> tuple[str, Any, bool]:
     """(how it was read, what it states, whether it is right) for a question task
     (`question`: the question asked, whose own numbers an answer may echo)."""
-    from diagbench.scoring.name_keys import answer_key
+    from diagbench.scoring.labels import labels_match
     from diagbench.scoring.strict import parse_choice, parse_number
     from diagbench.scoring.truth import parse_truth
 
@@ -79,7 +79,7 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
         return c.status, c.value, c.value == gold
     if kind == "label":
         status, label = read_label(text)
-        right = label is not None and answer_key(label) == answer_key(str(gold))
+        right = label is not None and labels_match(label, str(gold))
         if label is not None and not right and _TWO_LABELS.search(label):
             status = "ambiguous"  # "Order Service or Payment Service": two values
         return status, label, right
