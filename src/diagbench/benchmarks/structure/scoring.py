@@ -66,14 +66,20 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
                 question: str | None = None) -> tuple[str, Any, bool]:
     """(how it was read, what it states, whether it is right) for a question task
     (`question`: the question asked, whose own numbers an answer may echo)."""
+    from diagbench.scoring.item_sets import parse_set, sets_match
     from diagbench.scoring.labels import labels_match
     from diagbench.scoring.strict import parse_choice, parse_number
     from diagbench.scoring.truth import parse_truth
 
     kind = answer_type or ANSWER_TYPE[task]
+    if kind == "set":  # a set gold is a list when read from an exported row
+        items = parse_set(text)
+        listed = tuple(gold) if isinstance(gold, tuple | list) else (str(gold),)
+        return items.status, items.items, sets_match(items.items, listed)
     if kind == "number":
         r = parse_number(text, question)
-        return r.status, r.value, r.value is not None and float(r.value) == float(gold)
+        return r.status, r.value, r.value is not None and not isinstance(gold, tuple) \
+            and float(r.value) == float(gold)
     if kind == "choice":
         c = parse_choice(text)
         return c.status, c.value, c.value == gold
