@@ -126,10 +126,11 @@ class StructureSample:
 @dataclass(frozen=True, slots=True)
 class StructureTask:
     """A question about one sample (a line of tasks.jsonl): `task` (structural,
-    association, problem_match, description_match, model_question, image_to_code), the
-    question asked with the sample's image and its gold answer (image_to_code: the path
-    of the code); `options` the personas offered (association), `answer_type` how a
-    model-written question's answer is read."""
+    association, problem_match, description_match, model_question, image_to_code, or a
+    language fact's task type), the question asked with the sample's image and its gold
+    answer (image_to_code: the path of the code); `options` the personas offered
+    (association), `answer_type` how the answer to a model-written question or a fact is
+    read."""
 
     id: str
     sample: str
