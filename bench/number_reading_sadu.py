@@ -55,7 +55,14 @@ def counting_answers(checkout: Path) -> list[tuple[str, int, str, str, object]]:
         for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
-            row = json.loads(line)
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                print(f"{log}:{number}: not a JSON line ({exc.msg}), left out", file=sys.stderr)
+                continue
+            if not isinstance(row, dict):
+                print(f"{log}:{number}: not a JSON object, left out", file=sys.stderr)
+                continue
             if (row.get("metadata") or {}).get("sub_type") in COUNTING \
                     and isinstance(row.get("response"), str):
                 gold = row.get("answer")
