@@ -11,8 +11,9 @@ too —; they differ in what they do first:
   `compare.elements`): PlantUML's `\\n` line break (backslash, n) dropped whole rather
   than leaving its `n`, and lower-cased (not case-folded: `ß` stays `ß`).
 - `label_key` — a model's text answer against a gold label or name (a note, a key, a
-  country, a leaf): NFKD with accents dropped (`Chișinău` is `Chisinau`, `Côte` is
-  `Cote`; ø, ł, đ, ı, æ, œ, þ, ð written as plain letters), `♭` as `b`, `♯` as `#`,
+  country, a leaf): NFKD with the accents of Latin letters dropped (`Chișinău` is
+  `Chisinau`, `Côte` is `Cote`; ø, ł, đ, ı, æ, œ, þ, ð written as plain letters; other
+  scripts' marks kept), `♭` as `b`, `♯` as `#`,
   `𝄪` as `##`, `𝄫` as `bb`, a note letter followed by the word "sharp" or "flat" as
   `C#` or `Cb`, then case folding; a `#` right after a letter or another `#` is kept
   (`F#4` is not `F4`, `C#` not `C`), any other `#` dropped (`Node #3` is `Node 3`).
@@ -51,6 +52,20 @@ def graph_element_key(name: str) -> str:
     return answer_key(unicodedata.normalize("NFKC", name))
 
 
+def _unaccented(decomposed: str) -> str:
+    """`decomposed` (NFKD) without the accents of Latin letters; the marks of other
+    scripts are kept (Japanese が is not か)."""
+    out: list[str] = []
+    base = ""
+    for ch in decomposed:
+        if not unicodedata.combining(ch):
+            base = ch
+        elif base.isascii() and base.isalpha():
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
 def label_key(text: str) -> str:
     """A text answer or gold label as the label reader compares them (see the module's
     docstring).
@@ -58,8 +73,8 @@ def label_key(text: str) -> str:
     >>> label_key("E♭5"), label_key("F sharp minor"), label_key("Côte d'Ivoire")
     ('eb5', 'f#minor', 'cotedivoire')
     """
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", text)
-                    if not unicodedata.combining(ch)).translate(_PLAIN)
+    plain = unicodedata.normalize("NFC", _unaccented(unicodedata.normalize("NFKD", text))
+                                  ).translate(_PLAIN)
     plain = _NAMED_ACCIDENTAL.sub(
         lambda m: m.group(1) + ("#" if m.group(2).lower() == "sharp" else "b"), plain)
     folded = plain.casefold()
