@@ -40,6 +40,7 @@ PAIRS = "Which base pairs with base 27?\nAnswer with the number only."
     ("H2O has 3 atoms.", None, 3.0, "parsed"),
     ("There are 12 classes, 3 abstract.", None, None, "ambiguous"),
     ("There are twelve.", None, None, "unparsed"),
+    ("Answer: 3 -4", None, None, "ambiguous"),  # a dash joins two values, as before
     # a list item's number opening its line is no candidate, with or without a bullet
     ("The entities are:\n1. Gateway\n2. Queue\nThere are 2.", None, 2.0, "parsed"),
     ("Counting the boxes:\n- 1. Large box labeled rg-", None, None, "unparsed"),

@@ -40,8 +40,10 @@ _ENVELOPE = r"(?:final\s+answer|the\s+answer\s+is|answer|option|choice)\s*(?:is|
 _CHOICE = r"\(?\b(?P<c>[A-D]|NONE)\b\)?"
 _NUMBER = r"(?P<n>[-+]?\d+(?:\.\d+)?)"
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-#: A number standing alone (see the module's docstring): a candidate answer.
-_NUMBER_TOKEN = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\w|\.\d)")
+#: A number standing alone (see the module's docstring), with its sign: a candidate
+#: answer; and without its sign: a value beside which another may be offered (`3 -4`).
+_CANDIDATE = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?!\w|\.\d)")
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)")
 #: What follows a list item's number (`1. Gateway`) that opens its line, and what may
 #: stand before it there (blanks, a bullet, a quote mark).
 _LIST_ITEM = re.compile(r"\.[ \t]+\S")
@@ -133,11 +135,12 @@ def _candidates(text: str, options: tuple[str, ...]) -> set[str]:
     return {f for f in found if f in options}
 
 
-def _numbers(text: str) -> list[tuple[int, int, float]]:
-    """The candidate numbers of `text` as (start, end, value), list items' numbers left
-    out."""
+def _numbers(text: str, pattern: re.Pattern[str] = _CANDIDATE
+             ) -> list[tuple[int, int, float]]:
+    """The numbers of `text` (`pattern`: with or without sign) as (start, end, value),
+    list items' numbers left out."""
     out = []
-    for m in _NUMBER_TOKEN.finditer(text):
+    for m in pattern.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
         if _BULLET.fullmatch(text, line_start, m.start()) and _LIST_ITEM.match(text, m.end()):
             continue
@@ -185,7 +188,8 @@ def parse_number(answer: str | None, question: str | None = None) -> Reading:
                             (envelope, lines[-1] if lines else ""), (opening, text)):
         m = pattern.search(target)
         if m and not (pattern is opening and float(m.group("n")) in echoed):
-            if offered_with_another(target, m.start("n"), m.end("n"), _numbers(target)):
+            if offered_with_another(target, m.start("n"), m.end("n"),
+                                    _numbers(target, _NUMBER_TOKEN)):
                 return Reading(None, "ambiguous")
             return Reading(float(m.group("n")), "parsed")
     found = {value for _, _, value in _numbers(text)}
