@@ -31,7 +31,7 @@ from diagbench.benchmarks.protocol import (
     Dataset,
     RowMetric,
 )
-from diagbench.benchmarks.registry import benchmark
+from diagbench.benchmarks.registering import benchmark
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:

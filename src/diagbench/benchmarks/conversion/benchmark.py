@@ -24,7 +24,7 @@ from diagbench.benchmarks.protocol import (
     Dataset,
     RowMetric,
 )
-from diagbench.benchmarks.registry import benchmark
+from diagbench.benchmarks.registering import benchmark
 from diagbench.compare.methods import METHODS
 from diagbench.report.leaderboard import Headline
 
