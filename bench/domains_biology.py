@@ -17,8 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from diagbench.languages import named
-from diagbench.render.engines import make_engine
+from diagbench.languages import make_engine, named
 
 #: The columns `measure` fills.
 HEADER = (f"{'language':8} {'engine':6} {'codes':>5} {'read/s':>9} {'render/s':>9} "

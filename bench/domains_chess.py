@@ -19,10 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from diagbench.formats.chess.facts import NODES, best_move
-from diagbench.formats.chess.uci import Stockfish
-from diagbench.languages import named
-from diagbench.render.engines import make_engine
+from diagbench.languages import make_engine, named
+from diagbench.languages.fen.facts import NODES, best_move
+from diagbench.languages.fen.uci import Stockfish
 
 T = TypeVar("T")
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.alignment import alignment_facts
-from diagbench.formats.biology.fasta import read_fasta, synth_fasta
 from diagbench.languages import detect, named
-from diagbench.render.logo import LogoEngine, logo_statistics
+from diagbench.languages.fasta.engine import LogoEngine, logo_statistics
+from diagbench.languages.fasta.read import read_fasta, synth_fasta
 
 FASTA = named("fasta")
 GOLD = ">a\nACGT\n>b\nACGA\n>c\nTCGA\n"   # columns A2 T1 | C3 | G3 | T1 A2 → ACGA

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.phylogeny import Phylogeny, tree_facts
-from diagbench.formats.biology.newick import read_newick, synth_newick
 from diagbench.languages import detect, named
-from diagbench.render.phylo import PhyloEngine, tree_statistics
+from diagbench.languages.newick.engine import PhyloEngine, tree_statistics
+from diagbench.languages.newick.read import read_newick, synth_newick
 
 NEWICK = named("newick")
 

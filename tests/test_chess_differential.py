@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.chess import Board
-from diagbench.formats.chess.facts import NODES, best_move, chess_facts
-from diagbench.formats.chess.fen import read_fen
-from diagbench.formats.chess.synth import synth_fen
-from diagbench.formats.chess.uci import Stockfish, UciError, stockfish_path
 from diagbench.languages import named
-from diagbench.render.chessboard import BoardEngine, board_statistics
+from diagbench.languages.fen.engine import BoardEngine, board_statistics
+from diagbench.languages.fen.facts import NODES, best_move, chess_facts
+from diagbench.languages.fen.read import read_fen
+from diagbench.languages.fen.synth import synth_fen
+from diagbench.languages.fen.uci import Stockfish, UciError, stockfish_path
 from tests.sizes import sized
 
 pytestmark = [pytest.mark.differential,

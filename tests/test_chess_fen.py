@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.chess import Board, Piece, board_facts
-from diagbench.formats.chess import facts as facts_module
-from diagbench.formats.chess.facts import unique_best
-from diagbench.formats.chess.fen import read_fen
-from diagbench.formats.chess.synth import SIZES, synth_fen
-from diagbench.formats.chess.uci import Line
 from diagbench.languages import detect, named
-from diagbench.render.chessboard import BoardEngine, board_statistics, board_svg
+from diagbench.languages.fen import facts as facts_module
+from diagbench.languages.fen.engine import BoardEngine, board_statistics, board_svg
+from diagbench.languages.fen.facts import unique_best
+from diagbench.languages.fen.read import read_fen
+from diagbench.languages.fen.synth import SIZES, synth_fen
+from diagbench.languages.fen.uci import Line
 
 FEN = named("fen")
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -69,3 +69,22 @@ def test_a_file_too_large_to_draw_is_valid_and_scored_on_its_model(tmp_path: Pat
     shutil.rmtree(tmp_path / "pred")
     files = _compare(tmp_path, {"protein.fasta": text}, {"protein.fasta": changed})
     assert files["protein.fasta"]["score"] == round(229 / 230, 6)
+
+
+def test_every_tree_of_a_newick_file_is_drawn_and_compared(tmp_path: Path):
+    """Biopython's horses.tree holds two trees: `render` draws both, and a prediction
+    holding only the first scores (1 + 0) / 2 with a warning, where it scored 1."""
+    real = (Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld"
+            / "biopython-newick" / "Tests" / "Phylip" / "horses.tree")
+    text = real.read_text(encoding="utf-8")
+    first = text[:text.index(";") + 1] + "\n"
+    done = subprocess.run([sys.executable, "-m", "diagbench", "render", str(real), "--out",
+                           str(tmp_path / "images"), "--json", "-"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [(r["block"], r["ok"]) for r in json.loads(done.stdout)] == [(0, True), (1, True)]
+    files = _compare(tmp_path, {"horses.tree": text}, {"horses.tree": first})
+    horses = files["horses.tree"]
+    assert (horses["gold_diagrams"], horses["pred_diagrams"]) == (2, 1)
+    assert horses["score"] == 0.5
+    assert "2 diagrams in the ground truth, 1 in the prediction" in horses["warnings"]

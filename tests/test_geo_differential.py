@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from diagbench.formats.geography.facts import map_facts
-from diagbench.formats.geography.geojson import read_geojson
-from diagbench.formats.geography.shapes import plain, projected
-from diagbench.formats.geography.synth import synth_map
 from diagbench.languages import named
-from diagbench.render.geomap import GeomapEngine, map_statistics
+from diagbench.languages.geojson.engine import GeomapEngine, map_statistics
+from diagbench.languages.geojson.facts import map_facts
+from diagbench.languages.geojson.read import read_geojson
+from diagbench.languages.geojson.shapes import plain, projected
+from diagbench.languages.geojson.synth import synth_map
 from tests.sizes import sized
 
 pytestmark = pytest.mark.differential

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.geomap import Polygon
-from diagbench.formats.geography.facts import map_facts
-from diagbench.formats.geography.geojson import read_geojson
-from diagbench.formats.geography.synth import synth_map
 from diagbench.languages import detect, named
-from diagbench.render.geomap import GeomapEngine, map_statistics
+from diagbench.languages.geojson.engine import GeomapEngine, map_statistics
+from diagbench.languages.geojson.facts import map_facts
+from diagbench.languages.geojson.read import read_geojson
+from diagbench.languages.geojson.synth import synth_map
 
 GEOJSON = named("geojson")
 REALWORLD = (Path(__file__).resolve().parents[1].parent / "shared" / "data" / "realworld"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.music import music_facts
-from diagbench.formats.music.abc import read_abc
-from diagbench.formats.music.synth import synth_abc
 from diagbench.languages import detect, named
-from diagbench.render.abcm2ps import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.read import read_abc
+from diagbench.languages.abc.synth import synth_abc
 
 ABC = named("abc")
 
@@ -239,7 +239,7 @@ def test_reading_writes_nothing(tmp_path: Path):
     home, temp = tmp_path / "home", tmp_path / "tmp"
     home.mkdir()
     temp.mkdir()
-    code = ("from diagbench.formats.music.abc import read_abc; import sys; "
+    code = ("from diagbench.languages.abc.read import read_abc; import sys; "
             "print(read_abc(sys.stdin.read())[0].counts()['notes'])")
     env = {**os.environ, "HOME": str(home), "TMPDIR": str(temp),
            "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.formats.music.abc import read_abc
-from diagbench.formats.music.synth import synth_abc
 from diagbench.languages import named
-from diagbench.render.abcm2ps import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.read import read_abc
+from diagbench.languages.abc.synth import synth_abc
 from tests.sizes import sized
 
 pytestmark = pytest.mark.differential

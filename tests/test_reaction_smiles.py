@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.reaction import Reaction
-from diagbench.formats.reaction_facts import reaction_facts
-from diagbench.formats.reaction_smiles import read_reaction_smiles
-from diagbench.formats.reaction_synth import synth_reaction
 from diagbench.languages import detect, has_suffix, named
-from diagbench.render.rdkit import RdkitReactionEngine
-from diagbench.render.rdkit_svg import reaction_statistics
+from diagbench.languages.reaction_smiles.facts import reaction_facts
+from diagbench.languages.reaction_smiles.read import read_reaction_smiles
+from diagbench.languages.reaction_smiles.synth import synth_reaction
+from diagbench.languages.smiles.drawn import reaction_statistics
+from diagbench.languages.smiles.engine import RdkitReactionEngine
 from tests.sizes import sized
 
 REACTION = named("reaction-smiles")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.rna import RnaStructure, rna_facts
-from diagbench.formats.biology.dotbracket import read_dotbracket, record_texts, synth_dotbracket
 from diagbench.languages import detect, named
+from diagbench.languages.dotbracket.read import read_dotbracket, record_texts, synth_dotbracket
 from tests.conftest import REALWORLD
 
 DOTBRACKET = named("dotbracket")

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.molecule import Molecule
-from diagbench.formats.smiles import read_smiles
-from diagbench.formats.smiles_facts import molecule_facts
-from diagbench.formats.smiles_synth import synth_smiles
 from diagbench.languages import detect, named
-from diagbench.render.rdkit import RdkitEngine
-from diagbench.render.rdkit_svg import molecule_statistics
+from diagbench.languages.smiles.drawn import molecule_statistics
+from diagbench.languages.smiles.engine import RdkitEngine
+from diagbench.languages.smiles.facts import molecule_facts
+from diagbench.languages.smiles.read import read_smiles
+from diagbench.languages.smiles.synth import synth_smiles
 
 SMILES = named("smiles")
 

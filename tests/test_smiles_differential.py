@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.molecule import Molecule
-from diagbench.formats.smiles import rdkit_log, read_smiles, records
-from diagbench.formats.smiles_synth import synth_smiles
-from diagbench.render.rdkit import RdkitEngine
-from diagbench.render.rdkit_svg import molecule_statistics
+from diagbench.languages.smiles.drawn import molecule_statistics
+from diagbench.languages.smiles.engine import RdkitEngine
+from diagbench.languages.smiles.read import rdkit_log, read_smiles, records
+from diagbench.languages.smiles.synth import synth_smiles
 from tests.sizes import sized
 
 pytestmark = pytest.mark.differential

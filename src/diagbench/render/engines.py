@@ -1,7 +1,9 @@
 """The registry of the rendering engines in this package.
 
 An engine is a class like PlantUMLEngine (name, version(), render(sources, out_dir, fmt,
-progress)); `ENGINES` names those of this package, imported when first used. Which
+progress)); `ENGINES` names those of this package, shared by several languages or drawing
+one of this package's own, imported when first used; a language whose engine is its own
+keeps it in its package (`Language.make_engine`). Which
 engine draws a language, and how a file splits into the diagrams it draws, the language
 says (`diagbench.languages`: `Language.engine`, `make_engine`, `split`).
 """
@@ -16,7 +18,8 @@ from diagbench.render.result import RenderResult
 
 
 class Engine(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def version(self) -> str: ...
 
@@ -33,14 +36,6 @@ ENGINES: dict[str, str] = {
     "graphviz": "diagbench.render.graphviz:GraphvizEngine",
     "mermaid": "diagbench.render.mermaid:MermaidEngine",
     "dbml": "diagbench.render.dbml:DbmlEngine",
-    "rdkit": "diagbench.render.rdkit:RdkitEngine",
-    "rdkit-reaction": "diagbench.render.rdkit:RdkitReactionEngine",
-    "phylo": "diagbench.render.phylo:PhyloEngine",
-    "logo": "diagbench.render.logo:LogoEngine",
-    "varna": "diagbench.render.varna:VarnaEngine",
-    "geomap": "diagbench.render.geomap:GeomapEngine",
-    "board": "diagbench.render.chessboard:BoardEngine",
-    "abcm2ps": "diagbench.render.abcm2ps:Abcm2psEngine",
 }
 
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 
 def recognises(text: str) -> bool:
@@ -34,24 +35,29 @@ class Abc(Language):
         return recognises(text)
 
     def split(self, text: str) -> list[tuple[int, str]]:
-        from diagbench.formats.music.abc import tune_texts
+        from diagbench.languages.abc.read import tune_texts
 
         text = text.removeprefix("\ufeff")
         return tune_texts(text) or [(1, text)]
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.abc.engine import Abcm2psEngine
+
+        return Abcm2psEngine(jobs=jobs, timeout=timeout)
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.music.abc import read_abc
+        from diagbench.languages.abc.read import read_abc
 
         return read_abc(text)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
-        from diagbench.render.abcm2ps import score_statistics
+        from diagbench.languages.abc.engine import score_statistics
 
         return Drawn(score_statistics(svg))
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
-        from diagbench.compare.music import compare_scores
+        from diagbench.languages.abc.similarity import compare_scores
 
         return compare_scores(gold, pred, valid)
 
@@ -61,7 +67,7 @@ class Abc(Language):
         return music_facts(expect(diagram, Score))
 
     def generate(self, rng: random.Random, complexity: str) -> str:
-        from diagbench.formats.music.synth import synth_abc
+        from diagbench.languages.abc.synth import synth_abc
 
         return synth_abc(rng, complexity)
 

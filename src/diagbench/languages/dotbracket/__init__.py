@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 _SYMBOLS = frozenset(".()[]{}<>")
 _NUCLEOTIDES = frozenset("ACGUTRYSWKMBDHVN")
@@ -44,24 +45,29 @@ class DotBracket(Language):
         return recognises(text)
 
     def split(self, text: str) -> list[tuple[int, str]]:
-        from diagbench.formats.biology.dotbracket import record_texts
+        from diagbench.languages.dotbracket.read import record_texts
 
         text = text.removeprefix("\ufeff")
         return record_texts(text) or [(1, text)]
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.dotbracket.engine import VarnaEngine
+
+        return VarnaEngine(jobs=jobs, timeout=timeout)
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.biology.dotbracket import read_dotbracket
+        from diagbench.languages.dotbracket.read import read_dotbracket
 
         return read_dotbracket(text)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
-        from diagbench.render.varna import varna_statistics
+        from diagbench.languages.dotbracket.engine import varna_statistics
 
         return Drawn(varna_statistics(svg))
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
-        from diagbench.compare.rna import compare_structures
+        from diagbench.languages.dotbracket.similarity import compare_structures
 
         return compare_structures(gold, pred, valid)
 
@@ -72,7 +78,7 @@ class DotBracket(Language):
         return rna_facts(expect(diagram, GraphDiagram))
 
     def generate(self, rng: random.Random, complexity: str) -> str:
-        from diagbench.formats.biology.dotbracket import synth_dotbracket
+        from diagbench.languages.dotbracket.read import synth_dotbracket
 
         return synth_dotbracket(rng, complexity)
 

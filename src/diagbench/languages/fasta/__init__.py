@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 
 def recognises(text: str) -> bool:
@@ -27,19 +28,24 @@ class Fasta(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.fasta.engine import LogoEngine
+
+        return LogoEngine(jobs=jobs, timeout=timeout)
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.biology.fasta import read_fasta
+        from diagbench.languages.fasta.read import read_fasta
 
         return read_fasta(text)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
-        from diagbench.render.logo import logo_statistics
+        from diagbench.languages.fasta.engine import logo_statistics
 
         return Drawn(logo_statistics(svg))
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
-        from diagbench.compare.alignment import compare_alignments
+        from diagbench.languages.fasta.similarity import compare_alignments
 
         return compare_alignments(gold, pred, valid)
 
@@ -49,7 +55,7 @@ class Fasta(Language):
         return alignment_facts(expect(diagram, SequenceSet))
 
     def generate(self, rng: random.Random, complexity: str) -> str:
-        from diagbench.formats.biology.fasta import synth_fasta
+        from diagbench.languages.fasta.read import synth_fasta
 
         return synth_fasta(rng, complexity)
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 _PLACEMENT = frozenset("KQRBNPkqrbnp12345678/")
 
@@ -34,35 +35,40 @@ class Fen(Language):
         return recognises(text)
 
     def split(self, text: str) -> list[tuple[int, str]]:
-        from diagbench.formats.chess.fen import record_texts
+        from diagbench.languages.fen.read import record_texts
 
         text = text.removeprefix("\ufeff")
         return record_texts(text) or [(1, text)]
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.fen.engine import BoardEngine
+
+        return BoardEngine(jobs=jobs, timeout=timeout)
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.chess.fen import read_fen
+        from diagbench.languages.fen.read import read_fen
 
         return read_fen(text)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
-        from diagbench.render.chessboard import board_statistics
+        from diagbench.languages.fen.engine import board_statistics
 
         return Drawn(board_statistics(svg))
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
-        from diagbench.compare.chessboard import compare_boards
+        from diagbench.languages.fen.similarity import compare_boards
 
         return compare_boards(gold, pred, valid)
 
     def facts(self, diagram: Diagram) -> list[Fact]:
         from diagbench.diagram.chess import Board
-        from diagbench.formats.chess.facts import chess_facts
+        from diagbench.languages.fen.facts import chess_facts
 
         return chess_facts(expect(diagram, Board))
 
     def generate(self, rng: random.Random, complexity: str) -> str:
-        from diagbench.formats.chess.synth import synth_fen
+        from diagbench.languages.fen.synth import synth_fen
 
         return synth_fen(rng, complexity)
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 #: The "type" members a GeoJSON text's top object may have (RFC 7946).
 _TYPES = ("FeatureCollection", "Feature", "Point", "MultiPoint", "LineString",
@@ -39,30 +40,35 @@ class GeoJson(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.geojson.engine import GeomapEngine
+
+        return GeomapEngine(jobs=jobs, timeout=timeout)
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.geography.geojson import read_geojson
+        from diagbench.languages.geojson.read import read_geojson
 
         return read_geojson(text)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
-        from diagbench.render.geomap import map_statistics
+        from diagbench.languages.geojson.engine import map_statistics
 
         return Drawn(map_statistics(svg))
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
-        from diagbench.compare.geomap import compare_maps
+        from diagbench.languages.geojson.similarity import compare_maps
 
         return compare_maps(gold, pred, valid)
 
     def facts(self, diagram: Diagram) -> list[Fact]:
         from diagbench.diagram.geomap import GeoMap
-        from diagbench.formats.geography.facts import map_facts
+        from diagbench.languages.geojson.facts import map_facts
 
         return map_facts(expect(diagram, GeoMap))
 
     def generate(self, rng: random.Random, complexity: str) -> str:
-        from diagbench.formats.geography.synth import synth_map
+        from diagbench.languages.geojson.synth import synth_map
 
         return synth_map(rng, complexity)
 

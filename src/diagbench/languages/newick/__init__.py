@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 
 def recognises(text: str) -> bool:
@@ -32,19 +33,31 @@ class Newick(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.newick.engine import PhyloEngine
+
+        return PhyloEngine(jobs=jobs, timeout=timeout)
+
+    def split(self, text: str) -> list[tuple[int, str]]:
+        """Each tree statement of the file (Bio.Phylo draws one tree at a time)."""
+        from diagbench.languages.newick.read import tree_texts
+
+        text = text.removeprefix("\ufeff")
+        return tree_texts(text) or [(1, text)]
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.biology.newick import read_newick
+        from diagbench.languages.newick.read import read_newick
 
         return read_newick(text)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
-        from diagbench.render.phylo import tree_statistics
+        from diagbench.languages.newick.engine import tree_statistics
 
         return Drawn(tree_statistics(svg))
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
-        from diagbench.compare.phylogeny import compare_trees
+        from diagbench.languages.newick.similarity import compare_trees
 
         return compare_trees(gold, pred, valid)
 
@@ -55,7 +68,7 @@ class Newick(Language):
         return tree_facts(expect(diagram, GraphDiagram))
 
     def generate(self, rng: random.Random, complexity: str) -> str:
-        from diagbench.formats.biology.newick import synth_newick
+        from diagbench.languages.newick.read import synth_newick
 
         return synth_newick(rng, complexity)
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 
 def recognises(text: str) -> bool:
@@ -32,34 +33,39 @@ class ReactionSmiles(Language):
         return recognises(text)
 
     def split(self, text: str) -> list[tuple[int, str]]:
-        from diagbench.formats.smiles import record_texts
+        from diagbench.languages.smiles.read import record_texts
 
         text = text.removeprefix("\ufeff")
         return record_texts(text) or [(1, text)]
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.smiles.engine import RdkitReactionEngine
+
+        return RdkitReactionEngine(jobs=jobs, timeout=timeout)
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.reaction_smiles import read_reaction_smiles
+        from diagbench.languages.reaction_smiles.read import read_reaction_smiles
 
         return read_reaction_smiles(text)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
-        from diagbench.render.rdkit_svg import reaction_statistics
+        from diagbench.languages.smiles.drawn import reaction_statistics
 
         return Drawn(reaction_statistics(svg))
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
-        from diagbench.compare.reactions import compare_reactions
+        from diagbench.languages.reaction_smiles.similarity import compare_reactions
 
         return compare_reactions(gold, pred, valid)
 
     def facts(self, diagram: Diagram) -> list[Fact]:
-        from diagbench.formats.reaction_facts import reaction_facts
+        from diagbench.languages.reaction_smiles.facts import reaction_facts
 
         return reaction_facts(diagram)
 
     def generate(self, rng: random.Random, complexity: str) -> str:
-        from diagbench.formats.reaction_synth import synth_reaction
+        from diagbench.languages.reaction_smiles.synth import synth_reaction
 
         return synth_reaction(rng, complexity)
 

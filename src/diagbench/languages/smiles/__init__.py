@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 #: What a SMILES may hold outside bracket atoms (OpenSMILES: the organic subset, aromatic
 #: atoms, bonds, branches, ring closures, dots and the wildcard); "l" and "r" only in
@@ -71,34 +72,39 @@ class Smiles(Language):
         return recognises(text)
 
     def split(self, text: str) -> list[tuple[int, str]]:
-        from diagbench.formats.smiles import record_texts
+        from diagbench.languages.smiles.read import record_texts
 
         text = text.removeprefix("\ufeff")
         return record_texts(text) or [(1, text)]
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.smiles.engine import RdkitEngine
+
+        return RdkitEngine(jobs=jobs, timeout=timeout)
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.smiles import read_smiles
+        from diagbench.languages.smiles.read import read_smiles
 
         return read_smiles(text)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
-        from diagbench.render.rdkit_svg import molecule_statistics
+        from diagbench.languages.smiles.drawn import molecule_statistics
 
         return Drawn(molecule_statistics(svg))
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
-        from diagbench.compare.molecules import compare_smiles
+        from diagbench.languages.smiles.similarity import compare_smiles
 
         return compare_smiles(gold, pred, valid)
 
     def facts(self, diagram: Diagram) -> list[Fact]:
-        from diagbench.formats.smiles_facts import molecule_facts
+        from diagbench.languages.smiles.facts import molecule_facts
 
         return molecule_facts(diagram)
 
     def generate(self, rng: random.Random, complexity: str) -> str:
-        from diagbench.formats.smiles_synth import synth_smiles
+        from diagbench.languages.smiles.synth import synth_smiles
 
         return synth_smiles(rng, complexity)
 

@@ -22,7 +22,7 @@ from typing import Any
 from diagbench.compare.graph import GraphComparison, Match, compare_models, model_of
 from diagbench.diagram.molecule import Molecule
 from diagbench.formats.parsed import Diagram, Parsed
-from diagbench.formats.smiles import parse_line
+from diagbench.languages.smiles.read import parse_line
 from diagbench.scoring import metrics
 
 MORGAN_RADIUS = 2

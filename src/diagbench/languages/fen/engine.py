@@ -30,7 +30,7 @@ from diagbench.diagram.chess import (
     Board,
     Piece,
 )
-from diagbench.formats.chess.fen import read_fen
+from diagbench.languages.fen.read import read_fen
 from diagbench.render.drawing import DrawingEngine
 from diagbench.render.programs import rsvg_version, svg_to_png
 
@@ -141,7 +141,7 @@ class BoardEngine(DrawingEngine):
     """Draw FEN positions as boards (SVG here, PNG by rsvg-convert), `jobs` at a time."""
 
     name = "board"
-    drawer = "diagbench.render.chessboard:draw_board"
+    drawer = "diagbench.languages.fen.engine:draw_board"
     programs = True
 
     def version(self) -> str:

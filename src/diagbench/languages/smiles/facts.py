@@ -2,7 +2,7 @@
 RDKit gave (`diagbench.diagram.molecule.Molecule`), with their exact answers.
 
 - identification: which elements are drawn; whether there is an aromatic ring; which
-  functional groups (`formats.smiles.FUNCTIONAL_GROUPS`) it has;
+  functional groups (`languages.smiles.read.FUNCTIONAL_GROUPS`) it has;
 - quantification: how many atoms of each element (hydrogens in labels such as "OH"
   not counted: they are no atoms of the drawing), how many rings, aromatic rings,
   double and triple bonds as drawn (aromatic rings in the Kekulé structure the

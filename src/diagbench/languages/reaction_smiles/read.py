@@ -2,10 +2,10 @@
 
 A `.rxn.smi` file holds one reaction a line, "REACTANTS>AGENTS>PRODUCTS [title]"
 (each side a dot-separated list of SMILES, agents optional: `A.B>>C`), read the way
-the SMILES reader reads molecules (`formats.smiles.records`: blank lines and a
+the SMILES reader reads molecules (`languages.smiles.read.records`: blank lines and a
 "SMILES …" header skipped). RDKit's reaction parser (`ReactionFromSmarts`, in SMILES
 mode) splits it into molecules; each is read and sanitised as a molecule
-(`formats.smiles.molecule`). What RDKit rejects — the reaction or one of its molecules
+(`languages.smiles.read.molecule`). What RDKit rejects — the reaction or one of its molecules
 — is one error diagnostic on that line with RDKit's message. Reaction SMARTS with
 query atoms are not chemical structures and are rejected the same way.
 """
@@ -19,7 +19,7 @@ from diagbench.diagram.molecule import Molecule
 from diagbench.diagram.reaction import Reaction
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.parsed import Parsed
-from diagbench.formats.smiles import (
+from diagbench.languages.smiles.read import (
     MAX_LINE_CHARS,
     molecule,
     parse_line,

@@ -36,7 +36,7 @@ def rdkit_version() -> str:
 
 def _one_line(source: str, what: str) -> tuple[int, str] | dict[str, Any]:
     """(line number, line) of the source's one record, or the error of a drawer."""
-    from diagbench.formats.smiles import records
+    from diagbench.languages.smiles.read import records
 
     lines = records(source)
     if len(lines) != 1:
@@ -56,7 +56,7 @@ def draw_molecule(source: str) -> dict[str, Any]:
     {"error": RDKit's message, "line": its line}."""
     from rdkit.Chem.Draw import rdMolDraw2D
 
-    from diagbench.formats.smiles import parse_line
+    from diagbench.languages.smiles.read import parse_line
 
     found = _one_line(source, "molecule")
     if isinstance(found, dict):
@@ -88,7 +88,7 @@ def draw_reaction(source: str) -> dict[str, Any]:
     {"error": RDKit's message, "line": its line}."""
     from rdkit.Chem.Draw import rdMolDraw2D
 
-    from diagbench.formats.reaction_smiles import parse_reaction
+    from diagbench.languages.reaction_smiles.read import parse_reaction
 
     found = _one_line(source, "reaction")
     if isinstance(found, dict):
@@ -113,7 +113,7 @@ class RdkitEngine(DrawingEngine):
     """Draw SMILES with RDKit, `jobs` worker processes at a time."""
 
     name = "rdkit"
-    drawer = "diagbench.render.rdkit:draw_molecule"
+    drawer = "diagbench.languages.smiles.engine:draw_molecule"
     preload = ("rdkit.Chem.Draw.rdMolDraw2D",)
 
     def version(self) -> str:
@@ -124,4 +124,4 @@ class RdkitReactionEngine(RdkitEngine):
     """Draw reaction SMILES with RDKit's reaction depiction (same workers and limits)."""
 
     name = "rdkit-reaction"
-    drawer = "diagbench.render.rdkit:draw_reaction"
+    drawer = "diagbench.languages.smiles.engine:draw_reaction"

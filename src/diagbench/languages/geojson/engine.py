@@ -41,7 +41,7 @@ def draw_map(source: str) -> dict[str, Any]:
     the reader's message, "line": its line}."""
     import matplotlib
 
-    from diagbench.formats.geography.geojson import read_geojson
+    from diagbench.languages.geojson.read import read_geojson
 
     [parsed] = read_geojson(source)
     problem = next(iter(parsed.errors), None)
@@ -112,7 +112,7 @@ class GeomapEngine(DrawingEngine):
     drawing: `DrawingEngine`)."""
 
     name = "geomap"
-    drawer = "diagbench.render.geomap:draw_map"
+    drawer = "diagbench.languages.geojson.engine:draw_map"
     preload = ("matplotlib.pyplot", "matplotlib.patches", "shapely.geometry")
 
     def version(self) -> str:

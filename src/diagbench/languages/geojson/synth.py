@@ -1,5 +1,5 @@
 """The seeded map generator (`baseline:synth`): GeoJSON FeatureCollections of real
-countries, their shapes from countryinfo (`formats.geography.countries`), written as
+countries, their shapes from countryinfo (`languages.geojson.countries`), written as
 the real-world files are (one feature a line, properties "name" and
 "ISO3166-1-Alpha-3"), coordinates rounded to `DIGITS` decimals to keep files small.
 
@@ -17,7 +17,7 @@ import random
 from functools import cache
 from typing import Any
 
-from diagbench.formats.geography.countries import Country, countries
+from diagbench.languages.geojson.countries import Country, countries
 
 #: Decimals kept (0.01° ≈ 1 km).
 DIGITS = 2

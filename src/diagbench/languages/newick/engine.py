@@ -1,7 +1,7 @@
 """Newick trees drawn by Biopython's `Bio.Phylo.draw` on matplotlib (Agg), PNG and SVG
 from one drawing, in worker processes (`render.drawing`: time-out, memory limit).
 
-Valid means the Newick reader's grammar check (`formats.biology.newick.grammar_error`,
+Valid means the Newick reader's grammar check (`languages.newick.read.grammar_error`,
 on Biopython's tokens) passes and Biopython reads the tree; their error is the
 engine's error. A file's first tree is drawn (rectangular cladogram, root on the
 left), leaves labelled with their names, no internal labels or support values (so
@@ -44,7 +44,7 @@ def draw_tree(source: str) -> dict[str, Any]:
     from Bio import Phylo
     from Bio.Phylo.NewickIO import NewickError
 
-    from diagbench.formats.biology.newick import grammar_error
+    from diagbench.languages.newick.read import grammar_error
 
     error = grammar_error(source.removeprefix("\ufeff"))
     if error is not None:
@@ -72,7 +72,7 @@ class PhyloEngine(DrawingEngine):
     one drawing: `DrawingEngine`)."""
 
     name = "phylo"
-    drawer = "diagbench.render.phylo:draw_tree"
+    drawer = "diagbench.languages.newick.engine:draw_tree"
     preload = ("matplotlib.pyplot", "Bio.Phylo")
 
     def version(self) -> str:

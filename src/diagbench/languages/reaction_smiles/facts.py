@@ -5,7 +5,7 @@ RDKit gave (`diagbench.diagram.reaction.Reaction`), with their exact answers.
   products hold;
 - quantification: how many reactants, products and reagents are drawn; how many
   atoms (hydrogens in labels not counted) the reactants and the products have;
-- structural: which functional groups (`formats.smiles.FUNCTIONAL_GROUPS`) the
+- structural: which functional groups (`languages.smiles.read.FUNCTIONAL_GROUPS`) the
   products have that no reactant has (formed), and which the reactants have that no
   product has (consumed).
 """

@@ -70,7 +70,7 @@ def varna_version() -> str:
 def draw_structure(source: str, timeout: float) -> dict[str, Any]:
     """{"svg": bytes, "png": bytes} of the one structure of `source`, or {"error":
     message, "line": line or None}."""
-    from diagbench.formats.biology.dotbracket import read_dotbracket
+    from diagbench.languages.dotbracket.read import read_dotbracket
 
     parsed = read_dotbracket(source)
     problem = next((d for p in parsed for d in p.errors), None)
@@ -96,7 +96,7 @@ class VarnaEngine(DrawingEngine):
     one run: rendering the other format again draws nothing)."""
 
     name = "varna"
-    drawer = "diagbench.render.varna:draw_structure"
+    drawer = "diagbench.languages.dotbracket.engine:draw_structure"
     programs = True
 
     def __init__(self, jobs: int = 2, timeout: float = 60.0) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from diagbench.diagram.chess import COLOURS, SQUARES, Board, Colour, Piece, PieceType, other
-from diagbench.formats.chess.fen import CASTLING, parse_line
+from diagbench.languages.fen.read import CASTLING, parse_line
 
 #: (fewest, most) pieces on the board, kings included, per complexity level.
 SIZES = {"low": (3, 6), "medium": (8, 16), "high": (20, 32)}

@@ -3,7 +3,7 @@ reaction the prediction has, molecule by molecule (the first reaction of each si
 read by the language's reader, RDKit).
 
 Each reactant and product is keyed by its role and its canonical SMILES without
-atom-map numbers (`formats.reaction_smiles.molecule_key`); the keys are matched as
+atom-map numbers (`languages.reaction_smiles.read.molecule_key`); the keys are matched as
 multisets and the score is `scoring.metrics.reaction_score`: 𝟙[valid] · F1. Agents are
 not scored (the same conditions are written as agents or as reactants). The graph
 comparison of all atoms and bonds (`compare.graph`) is kept beside it (`graph`).
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from diagbench.compare.graph import Match, compare_models, match, model_of
-from diagbench.compare.molecules import FieldComparison
 from diagbench.diagram.reaction import Reaction
 from diagbench.formats.parsed import Diagram, Parsed
-from diagbench.formats.reaction_smiles import molecule_key
+from diagbench.languages.reaction_smiles.read import molecule_key
+from diagbench.languages.smiles.similarity import FieldComparison
 from diagbench.scoring import metrics
 
 

@@ -20,8 +20,8 @@ import math
 
 from diagbench.diagram.chess import Board, board_facts
 from diagbench.diagram.facts import Fact
-from diagbench.formats.chess.fen import parse_line
-from diagbench.formats.chess.uci import Line, Stockfish, UciError, stockfish_path
+from diagbench.languages.fen.read import parse_line
+from diagbench.languages.fen.uci import Line, Stockfish, UciError, stockfish_path
 
 #: The nodes Stockfish searches for the best move.
 NODES = 200_000

@@ -34,7 +34,7 @@ def draw_logo(source: str) -> dict[str, Any]:
     or {"error": the reader's message, "line": its line}."""
     import logomaker  # type: ignore[import-untyped]  # no stubs, no py.typed
 
-    from diagbench.formats.biology.fasta import read_fasta
+    from diagbench.languages.fasta.read import read_fasta
 
     [parsed] = read_fasta(source)
     model = parsed.diagram
@@ -70,7 +70,7 @@ class LogoEngine(DrawingEngine):
     SVG from one drawing: `DrawingEngine`)."""
 
     name = "logo"
-    drawer = "diagbench.render.logo:draw_logo"
+    drawer = "diagbench.languages.fasta.engine:draw_logo"
     preload = ("matplotlib.pyplot", "logomaker", "Bio.SeqIO")
 
     def version(self) -> str:

@@ -47,7 +47,7 @@ def read_newick(text: str) -> list[Parsed[GraphDiagram]]:
         line, column, reason = error
         return [_empty(Diagnostic(line, lines[line - 1] if line <= len(lines) else "",
                                   f"column {column}: {reason}"))]
-    starts = _statement_lines(text)
+    starts = [line for line, _ in tree_texts(text)]
     return [Parsed(k, starts[k] if k < len(starts) else 1, "newick", "tree", _diagram(tree))
             for k, tree in enumerate(trees)] or [_empty(Diagnostic(1, "", "no tree"))]
 
@@ -137,14 +137,14 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
-def _statement_lines(text: str) -> list[int]:
-    """The 1-based line where each tree statement (ended by `;` outside quotes and
-    comments) starts."""
-    starts, line, quote, comment, begun = [], 1, "", 0, False
-    for char in text:
-        if not begun and not char.isspace():
-            starts.append(line)
-            begun = True
+def tree_texts(text: str) -> list[tuple[int, str]]:
+    """(1-based line where it starts, text) of each tree statement (ended by `;` outside
+    quotes and comments; what follows the last `;`, if not blank, is one more)."""
+    out: list[tuple[int, str]] = []
+    line, quote, comment, start, first = 1, "", 0, -1, 1
+    for k, char in enumerate(text):
+        if start < 0 and not char.isspace():
+            start, first = k, line
         if char == "\n":
             line += 1
         elif quote:
@@ -155,9 +155,12 @@ def _statement_lines(text: str) -> list[int]:
             quote = char
         elif char == "[":
             comment = 1
-        elif char == ";":
-            begun = False
-    return starts
+        elif char == ";" and start >= 0:
+            out.append((first, text[start:k + 1] + "\n"))
+            start = -1
+    if start >= 0:
+        out.append((first, text[start:]))
+    return out
 
 
 # --- the seeded generator (`baseline:synth`) ------------------------------------------------

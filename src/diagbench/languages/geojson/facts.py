@@ -1,10 +1,10 @@
 """The facts STRUDEL's country questions ask about a map (paper 004 §3.4), each answer
-read off the map's features and countryinfo's records (`formats.geography.countries`),
+read off the map's features and countryinfo's records (`languages.geojson.countries`),
 never typed in by hand.
 
 A feature is a country countryinfo knows by its "ISO3166-1-Alpha-3" property, else by
 its name. Areas are compared on the unit sphere (the equal-area projection of
-`compare.geomap`), so "largest" is the largest in reality, not in plate carrée.
+`languages.geojson.similarity`), so "largest" is the largest in reality, not in plate carrée.
 
 - quantification: how many countries (features drawn), how many separate polygons;
 - identification: which country is shown (a map of one), else which is the largest
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from diagbench.diagram.facts import Fact
 from diagbench.diagram.geomap import Feature, GeoMap
-from diagbench.formats.geography.countries import Country, country
-from diagbench.formats.geography.shapes import plain, projected
+from diagbench.languages.geojson.countries import Country, country
+from diagbench.languages.geojson.shapes import plain, projected
 
 #: The largest country must be this many times the second to be asked about.
 MARGIN = 1.2

@@ -2,7 +2,7 @@
 generated reactants.
 
 A reaction is one of `REACTIONS` (written as reaction SMARTS with atom maps); each
-reactant is a generated molecule (`formats.smiles_synth`) with the group the reaction
+reactant is a generated molecule (`languages.smiles.synth`) with the group the reaction
 needs bonded to it, and RDKit runs the reaction (`RunReactants`) to make the product
 (the first, in canonical order, when several sites react). Low: one reactant, one
 product; medium: two reactants, one product; high: larger reactants, the reagents
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from diagbench.formats.smiles_synth import attach, synth_smiles
+from diagbench.languages.smiles.synth import attach, synth_smiles
 
 #: (name, reaction SMARTS, the group each reactant carries, reagents, by-product).
 REACTIONS: dict[str, tuple[tuple[str, str, tuple[str, ...], str, str], ...]] = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from diagbench.formats.smiles import rdkit_log
+from diagbench.languages.smiles.read import rdkit_log
 
 #: Ring systems (the first atom is where a linker or bond may attach).
 RINGS: tuple[str, ...] = (

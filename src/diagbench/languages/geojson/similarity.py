@@ -22,8 +22,8 @@ from typing import Any
 
 from diagbench.compare.graph import model_of
 from diagbench.diagram.geomap import Feature, GeoMap
-from diagbench.formats.geography.shapes import projected
 from diagbench.formats.parsed import Diagram, Parsed
+from diagbench.languages.geojson.shapes import projected
 from diagbench.scoring import metrics
 
 

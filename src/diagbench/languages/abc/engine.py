@@ -81,7 +81,7 @@ class Abcm2psEngine(DrawingEngine):
     """Engrave ABC tunes with abcm2ps, `jobs` at a time (see the module's docstring)."""
 
     name = "abcm2ps"
-    drawer = "diagbench.render.abcm2ps:draw_tune"
+    drawer = "diagbench.languages.abc.engine:draw_tune"
     programs = True
 
     def version(self) -> str:

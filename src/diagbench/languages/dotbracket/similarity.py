@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from diagbench.compare.graph import compare_models
-from diagbench.compare.molecules import FieldComparison
 from diagbench.diagram.rna import Pair, RnaStructure
 from diagbench.formats.parsed import Diagram, Parsed
+from diagbench.languages.smiles.similarity import FieldComparison
 from diagbench.scoring import metrics
 
 
