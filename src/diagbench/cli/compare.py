@@ -68,7 +68,7 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
         paired_table,
         paired_tests,
     )
-    from diagbench.languages import has_suffix
+    from diagbench.languages import suffixes
 
     if patch_dir is not None and method != "diff":
         raise click.UsageError("--patch takes --method diff (the patch is git's diff)")
@@ -76,13 +76,13 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
         if repo is not None:
             if gold or pred or not gold_ref or not pred_refs:
                 raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")
-            inputs = {ref: pairs_from_git(repo, gold_ref, ref, max_bytes, has_suffix)
+            inputs = {ref: pairs_from_git(repo, gold_ref, ref, max_bytes, suffixes())
                       for ref in dict.fromkeys(pred_refs)}
         else:
             if gold is None or pred is None or gold_ref or pred_refs:
                 raise click.UsageError(
                     "give GOLD and PRED, or --repo with --gold-ref and --pred-ref")
-            inputs = {"": pairs_from_paths(gold, pred, max_bytes, has_suffix)}
+            inputs = {"": pairs_from_paths(gold, pred, max_bytes, suffixes())}
     except InputError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)

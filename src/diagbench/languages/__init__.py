@@ -62,6 +62,11 @@ def detect(path: Path | None, text: str) -> Language:
     return _FALLBACK
 
 
+def suffixes() -> tuple[str, ...]:
+    """Every language's suffixes (lower case, with the dot), longest first."""
+    return tuple(_LONGEST_FIRST)
+
+
 def has_suffix(path: Path) -> bool:
     """Whether `path` has the suffix of a language of the table."""
     return _suffix(path) is not None
@@ -119,4 +124,4 @@ def languages_of(category_name: str) -> tuple[str, ...]:
 __all__ = ["CATEGORIES", "LANGUAGES", "Category", "Drawn", "Language", "category_named",
            "category_names", "category_titled", "detect", "diagram_files", "drawing",
            "has_suffix", "languages_of", "make_engine", "named", "names", "read",
-           "source_files", "titled"]
+           "source_files", "suffixes", "titled"]

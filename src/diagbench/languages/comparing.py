@@ -84,28 +84,23 @@ def validity(items: list[Item], jobs: int = 2, timeout: float = 60.0
 def compare_items(items: list[Item], jobs: int = 2, timeout: float = 60.0
                   ) -> list[GraphFile]:
     """Compare each item by its language's similarity (a file of several diagrams
-    diagram by diagram, paired in order)."""
+    diagram by diagram, paired in order; the k-th predicted diagram is valid when its
+    k-th drawing is)."""
     out = []
     for item, valid in zip(items, validity(items, jobs, timeout), strict=True):
         language = item.language
-        if not valid:
-            valid = [(False, "empty prediction")]
-
-        def ok(j: int, valid: list[tuple[bool, str | None]] = valid) -> bool:
-            return valid[min(j, len(valid) - 1)][0]
-
+        drawn = [ok for ok, _ in valid]
         comparison: Scored
         if len(item.gold) <= 1 and len(item.pred) <= 1:
             comparison = language.compare(item.gold[0], item.pred[0] if item.pred else None,
-                                          ok(0))
-            error = valid[0][1]
+                                          drawn[0])
         else:
-            parts = tuple(language.compare(g, p, ok(j))
-                          for j, (g, p) in enumerate(zip(item.gold, item.pred, strict=False)))
-            comparison = SeveralComparison(parts, len(item.gold), len(item.pred))
-            error = next((e for v, e in valid if not v), None)
+            comparison = SeveralComparison(
+                tuple(language.compare(g, p, drawn[min(j, len(drawn) - 1)])
+                      for j, (g, p) in enumerate(zip(item.gold, item.pred, strict=False))),
+                len(item.gold), len(item.pred))
+        error = next((e for ok, e in valid if not ok), None)
         pair = item.pair
         out.append(GraphFile(pair.name, pair.gold, pair.pred, language.name, comparison,
                              render_error=error))
     return out
-
