@@ -6,7 +6,6 @@ from __future__ import annotations
 import inspect
 
 import click
-
 from clitree import Command, walk
 
 _INTRO = """# Command-line reference
