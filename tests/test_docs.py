@@ -28,8 +28,8 @@ _RUNNABLE = [page for page in docs_pages.pages()
 def _env(work: Path) -> dict[str, str]:
     """The environment the blocks run in: `diagbench` on PATH (this checkout's), a
     response cache of their own, and a git identity for the blocks that commit."""
-    shim = work / ".bin"
-    shim.mkdir(exist_ok=True)
+    shim = work / ".venv" / "bin"  # as the README calls it, and on PATH as the pages do
+    shim.mkdir(parents=True, exist_ok=True)
     (shim / "diagbench").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m diagbench "$@"\n')
     (shim / "diagbench").chmod(0o755)
     env = dict(os.environ)
