@@ -70,11 +70,18 @@ def test_readme_quick_start_runs_as_written(quick_start: Path) -> None:
 @pytest.mark.parametrize("page", [p for p in _RUNNABLE if p != README],
                          ids=lambda p: str(p.relative_to(DOCS)))
 def test_every_command_of_a_page_runs(page: Path, quick_start: Path, tmp_path: Path) -> None:
+    """Each page's blocks in order, in a copy of the quick start's folder (a block that
+    is the README's quick start again, which `quick_start` ran, is not run twice)."""
     work = tmp_path / "work"
     shutil.copytree(quick_start, work, symlinks=True)
+    ran = {_same(b.code) for b in docs_pages.blocks(README) if b.no_run is None}
     for block in docs_pages.blocks(page):
-        if block.no_run is None:
+        if block.no_run is None and _same(block.code) not in ran:
             _run(block, work)
+
+
+def _same(code: str) -> str:
+    return code.replace(".venv/bin/diagbench", "diagbench")
 
 
 def _option_errors(words: list[str]) -> list[str]:
