@@ -134,7 +134,8 @@ def test_docs_build_strict(tmp_path: Path) -> None:
     reference has every command."""
     site = tmp_path / "site"
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"), NO_MKDOCS_2_WARNING="1")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
+    # not -q: it hides the warnings from --strict, which then passes a broken link
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
                            "-d", str(site)], cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-4000:]
@@ -146,7 +147,7 @@ def test_docs_build_strict(tmp_path: Path) -> None:
             assert (site / "languages" / "img" / f"{example}.png").stat().st_size > 1000
     reference = (site / "reference" / "cli.html").read_text(encoding="utf-8")
     for node in clitree.walk():
-        assert f"<code>{node.path}</code>" in reference, node.path
+        assert not node.words or f"<code>{node.path}</code>" in reference, node.path
         for option in node.option_names():
             assert f"<code>{option}</code>" in reference, (node.path, option)
 
