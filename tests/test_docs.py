@@ -145,6 +145,10 @@ def test_docs_build_strict(tmp_path: Path) -> None:
         for example in language.examples:
             assert f'src="img/{example}.png"' in page, (language.name, example)
             assert (site / "languages" / "img" / f"{example}.png").stat().st_size > 1000
+    records = (site / "reference" / "records.html").read_text(encoding="utf-8")
+    for record in ("ResponseRecord", "Ask", "Answer", "ConversionScore", "PriorBiasScore",
+                   "ArchQAScore", "StructureTask", "CodegenScore"):
+        assert f"<code>{record}</code>" in records, record
     reference = (site / "reference" / "cli.html").read_text(encoding="utf-8")
     for node in clitree.walk():
         assert not node.words or f"<code>{node.path}</code>" in reference, node.path

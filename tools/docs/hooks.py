@@ -1,6 +1,7 @@
 """MkDocs hooks: the pages diagbench writes from its own code when the documentation is
 built — the language pages from the table of languages (examples drawn by the real
-engines) and the command-line reference from the click commands."""
+engines), the command-line reference from the click commands, and the records page
+from the typed records."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import cli_reference
 import language_pages
+import records_page
 from mkdocs.structure.files import File, Files
 
 _LANGUAGES_SECTION = "Languages"
@@ -33,4 +35,5 @@ def on_files(files: Files, config: Any) -> Files:
             files.append(File.generated(config, f"languages/img/{name}", content=png))
     files.append(File.generated(config, "languages/index.md", content=language_pages.index()))
     files.append(File.generated(config, "reference/cli.md", content=cli_reference.markdown()))
+    files.append(File.generated(config, "reference/records.md", content=records_page.markdown()))
     return files

@@ -70,7 +70,7 @@ def _page(language, version: str, drawings: list[Drawing], details: str) -> Page
         ("engine", f"`{language.engine}`, version {version}"),
     ]
     lines = [f"# {language.title}", "", language.doc.strip(), "",
-             "| | |", "|---|---|", *(f"| {k} | {v} |" for k, v in rows), "",
+             "| property | value |", "|---|---|", *(f"| {k} | {v} |" for k, v in rows), "",
              "## Examples", "",
              f"The example files diagbench ships (`diagbench/languages/examples/`), each drawn "
              f"by the `{language.engine}` engine when this page was built.", ""]
