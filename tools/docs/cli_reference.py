@@ -31,13 +31,28 @@ def _default(param: click.Parameter, context: click.Context) -> str:
     return f"`{value}`"
 
 
+def _range(kind: click.IntRange | click.FloatRange) -> str:
+    name = "integer" if isinstance(kind, click.IntRange) else "number"
+    low, high = kind.min, kind.max
+    if low is not None and high is not None:
+        return f"{name}, {low} to {high}"
+    if low is not None:
+        return f"{name} {'>' if kind.min_open else '≥'} {low}"
+    if high is not None:
+        return f"{name} {'<' if kind.max_open else '≤'} {high}"
+    return name
+
+
 def _type(param: click.Parameter, context: click.Context) -> str:
     if isinstance(param, click.Option) and param.is_flag:
         return "flag"
     if isinstance(param.type, click.Choice):
         return " \\| ".join(f"`{c}`" for c in param.type.choices)
-    return _cell(param.make_metavar(context) if isinstance(param, click.Argument)
-                 else param.type.get_metavar(param, context) or param.type.name.upper())
+    if isinstance(param.type, (click.IntRange, click.FloatRange)):
+        return _range(param.type)
+    if isinstance(param, click.Argument):
+        return _cell(param.make_metavar(context))
+    return _cell(param.metavar or param.type.get_metavar(param, context) or param.type.name.upper())
 
 
 def _section(node: Command) -> list[str]:
