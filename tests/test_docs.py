@@ -163,6 +163,12 @@ def test_readme_is_short_and_opens_with_the_set_up() -> None:
     assert docs_pages.command_lines(first) == ["bash scripts/main.sh", "bash scripts/test.sh"]
 
 
+def test_readme_links_lead_to_files() -> None:
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    missing = [link for link in links if "://" not in link and not (REPO / link).exists()]
+    assert links and missing == []
+
+
 def _first_table(text: str, heading: str) -> list[list[str]]:
     lines = text[text.index(heading):].splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("|"))
