@@ -18,6 +18,7 @@ _BLOCK = re.compile(r"(?:^<!-- no-run: (?P<reason>[^>]+?) -->\n)?^```bash\n(?P<c
                     re.M | re.S)
 _INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 _FENCED = re.compile(r"^(```+|~~~+).*?^\1$", re.M | re.S)
+_OPERATORS = {"&&", "||", "|", ";", "&", ">", ">>", "<"}
 _OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 
 
@@ -55,16 +56,22 @@ def command_lines(code: str) -> list[str]:
 
 
 def diagbench_calls(code: str) -> list[list[str]]:
-    """The words after `diagbench` of every call of it in a block (`&&`, `|`, `;`
-    separated commands each)."""
+    """The words after `diagbench` of every call of it in a block (each command of a
+    line separated by `&&`, `||`, `|`, `;` or `&`, as the shell splits them)."""
     calls = []
     for line in command_lines(code):
-        for part in re.split(r"&&|\|\||[|;]", line):
-            words = shlex.split(part, comments=True)
-            while words and re.fullmatch(r"\w+=\S*", words[0]):  # VAR=value prefixes
-                words.pop(0)
-            if words and words[0] in ("diagbench", ".venv/bin/diagbench"):
-                calls.append(words[1:])
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        command: list[str] = []
+        for token in [*lexer, ";"]:
+            if token in _OPERATORS:
+                while command and re.fullmatch(r"\w+=\S*", command[0]):  # VAR=value prefixes
+                    command.pop(0)
+                if command and command[0] in ("diagbench", ".venv/bin/diagbench"):
+                    calls.append(command[1:])
+                command = []
+            else:
+                command.append(token)
     return calls
 
 
