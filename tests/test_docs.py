@@ -112,6 +112,15 @@ def test_option_checks_catch_a_renamed_option() -> None:
     assert _option_errors(["-q", "build", "prior-bias", "--per-cell", "2", "--out=x"]) == []
 
 
+def test_calls_are_found_as_the_shell_splits_commands() -> None:
+    code = ("mkdir -p gold && diagbench eval x --a 1; echo '{\"k\": \"b;c\"}' > r.jsonl\n"
+            "FOO=1 .venv/bin/diagbench view runs/pb --out v | head\n"
+            "diagbench compare a b \\\n    --json -  # a comment --not-an-option\n")
+    assert docs_pages.diagbench_calls(code) == [
+        ["eval", "x", "--a", "1"], ["view", "runs/pb", "--out", "v"],
+        ["compare", "a", "b", "--json", "-"]]
+
+
 #: Options of other programs that the pages name: git, pip, uv, vLLM, Ray, the
 #: harnesses, and the scripts in bench/.
 OTHER_PROGRAMS = {"--no-index", "--require-hashes", "--no-deps", "--generate-hashes",
