@@ -19,8 +19,9 @@ What is checked, with the real engine:
 - **drawn as read**: the examples and `generated` generated diagrams render to PNG and
   SVG, and every count the engine drew (`drawn`) that the reader counts too is the
   reader's — one at least, and the count its node limits bound (`size`) when named;
-- **similarity**: each diagram scores 1 against itself, 0 when the prediction does not
-  render, strictly between 0 and 1 after one edit (`edit`), and 0 for a broken code,
+- **similarity**: each diagram scores 1 against itself and against another writing of
+  it (`rewrite`), 0 when the prediction does not render, strictly between 0 and 1 after
+  one edit (`edit`), and 0 for a broken code,
   which the engine or the reader refuses with a reason;
 - **facts**: every fact has one answer, and no question is asked twice;
 - **bad input**: the reader never raises, on deep nesting, a 1 MB line and binary noise.
@@ -133,6 +134,10 @@ def check_similarity(language: Language, generated: int = 3) -> None:
     for name, code in codes(language, generated):
         assert language.compare_code(code, code, True).score == 1.0, f"{name}: itself"
         assert language.compare_code(code, code, False).score == 0.0, f"{name}: invalid"
+        same = language.rewrite(code, rng)
+        if same is not None:
+            score = language.compare_code(code, same, True).score
+            assert score == 1.0, f"{name}: written another way, scores {score}"
         changed = language.edit(code, rng)
         if changed is not None:
             [(valid, error)] = validity(language, [changed])

@@ -199,6 +199,11 @@ class Language:
         del relations[rng.randrange(len(relations))]
         return self.write(replace(diagram, relations=tuple(relations)))
 
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """`code` written another valid way that draws the same diagram (None where no
+        such writing applies): a similarity must score it 1."""
+        return None
+
     @property
     def writes_graphs(self) -> bool:
         """Whether its code is written from a `GraphDiagram` (`write`)."""
