@@ -88,3 +88,43 @@ def test_every_tree_of_a_newick_file_is_drawn_and_compared(tmp_path: Path):
     assert (horses["gold_diagrams"], horses["pred_diagrams"]) == (2, 1)
     assert horses["score"] == 0.5
     assert "2 diagrams in the ground truth, 1 in the prediction" in horses["warnings"]
+
+
+def _compare_text(tmp_path: Path, gold: dict[str, str], pred: dict[str, str]
+                  ) -> subprocess.CompletedProcess[str]:
+    for side, files in (("gold", gold), ("pred", pred)):
+        (tmp_path / side).mkdir()
+        for name, text in files.items():
+            (tmp_path / side / name).write_text(text, encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "diagbench", "compare", str(tmp_path / "gold"),
+                           str(tmp_path / "pred")], capture_output=True, text=True, timeout=300)
+
+
+def test_a_directory_lists_every_file_in_its_languages_table_with_why(tmp_path: Path):
+    """A missing prediction scores 0 in its language's mean (identical tree 1 + missing
+    0 over 2 files = 0.5); a ground truth that does not read is not compared and says
+    its line; a prediction that does not read says the engine's reason; exit 3 for the
+    missing and the unreadable inputs."""
+    tree = "((A,B),(C,D));\n"
+    done = _compare_text(tmp_path, {"same.nwk": tree, "gone.nwk": tree, "cut.nwk": tree[:-3],
+                                    "bad.nwk": tree},
+                         {"same.nwk": tree, "cut.nwk": tree, "bad.nwk": tree[:-3]})
+    assert done.returncode == 3, done.stderr
+    lines = done.stdout.splitlines()
+    assert "Ground truth count" not in done.stdout  # no sequence diagram: no sequence table
+    [head] = [line for line in lines if line.startswith("newick:")]
+    # same 1, gone 0, bad 0 (does not render) over the 3 compared; cut not compared
+    assert head.startswith("newick: 4 file(s), score 0.333333")
+    assert "  gone.nwk: no prediction for this file: score 0" in lines
+    assert any(line.startswith("  cut.nwk: error: the ground truth does not read: line 1")
+               for line in lines)
+    assert any(line.startswith("  bad.nwk: tree, does not render (") for line in lines)
+    assert "diagbench: error: gone.nwk: no prediction for this file" in done.stderr
+
+
+def test_json_paths_stay_paths_and_codes_have_their_own_fields(tmp_path: Path):
+    files = _compare(tmp_path, {"b.fen": f"{START}\n"}, {"b.fen": f"{E4}\n"})
+    board = files["b.fen"]
+    assert board["gold"] == str(tmp_path / "gold" / "b.fen")
+    assert board["pred"] == str(tmp_path / "pred" / "b.fen")
+    assert (board["gold_code"], board["pred_code"]) == (START, E4)

@@ -15,9 +15,9 @@ from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
-    from diagbench.compare.graph import GraphFile
     from diagbench.compare.inputs import Pair
     from diagbench.compare.report import FileResult
+    from diagbench.compare.scored_files import ScoredFile
 
 
 @click.command()
@@ -105,30 +105,36 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
         document = combined_report(results, method, graphs)
         text = combined_table(results, method, graphs)
     every = [r for results, _ in outcomes.values() for r in results]
+    settled = [g for _, graphs in outcomes.values() for g in graphs
+               if g.error is not None or g.missing]
     if json_path is not None:
         write_output(json_path, json.dumps(document, indent=1, ensure_ascii=False))
     if csv_path is not None:
         write_output(csv_path, csv_text(every))
     if "-" not in (str(json_path), str(csv_path)):
         click.echo(text)
-    sys.exit(EXIT_OK if all(r.ok for r in every) else EXIT_BAD_INPUT)
+    sys.exit(EXIT_OK if all(r.ok for r in every) and not settled else EXIT_BAD_INPUT)
 
 
 def _compare_pairs(pairs: list[Pair], method: Method, ref: str, patch_dir: Path | None
-                   ) -> tuple[list[FileResult], list[GraphFile]]:
+                   ) -> tuple[list[FileResult], list[ScoredFile]]:
     """Compare one set of pairs (from prediction `ref`, named in errors unless ""): the
     sequence diagrams by `method` (their patches written to `patch_dir` when given), the
     others by their language's image-to-code score."""
     from diagbench.compare.report import run, write_patches
     from diagbench.languages.comparing import compare_items, route
 
-    pairs, items = route(pairs)
+    pairs, items, settled = route(pairs)
     with progress_bar(len(pairs), "comparing") as bar:
         results = run(pairs, method, progress=lambda: bar.update(1))
+    where = ref + ":" if ref else ""
     for r in results:
         if not r.ok:
-            click.echo(f"diagbench: error: {ref + ':' if ref else ''}{r.pair.name}: "
-                       f"{r.pair.error}", err=True)
+            click.echo(f"diagbench: error: {where}{r.pair.name}: {r.pair.error}", err=True)
     if patch_dir is not None:
         write_patches(results, patch_dir)
-    return results, compare_items(items)
+    scored = compare_items(items)
+    for f in settled:
+        click.echo(f"diagbench: error: {where}{f.name}: "
+                   f"{f.error or 'no prediction for this file'}", err=True)
+    return results, sorted(scored + settled, key=lambda f: f.name)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from diagbench.compare import scored_files
 from diagbench.compare.counts import (
     COMPONENTS,
     ERROR_KINDS,
@@ -18,10 +19,10 @@ from diagbench.compare.counts import (
     Ordering,
     PairedLines,
 )
-from diagbench.compare.graph import GraphFile, graph_summary, graph_table
 from diagbench.compare.inputs import Pair
 from diagbench.compare.methods import Method
 from diagbench.compare.pair import compare_scripts
+from diagbench.compare.scored_files import ScoredFile
 from diagbench.formats.source import SourceError
 from diagbench.scoring import metrics
 
@@ -150,28 +151,30 @@ def report(results: list[FileResult], method: Method) -> dict:
 
 
 def combined_report(results: list[FileResult], method: Method,
-                    graphs: list[GraphFile]) -> dict:
-    """The JSON document of a run over sequence and graph diagrams: the sequence report
-    with the graph files and their summary added, or the graph files alone."""
+                    graphs: list[ScoredFile]) -> dict:
+    """The JSON document of a run over sequence and other diagrams: the sequence report
+    with the other files, their summary and one per language added, or those alone."""
     document = report(results, method) if results or not graphs else {}
     if graphs:
         files = [g.as_dict() for g in graphs]
+        summaries = {"languages": scored_files.by_language(graphs)}
         if document:
             document["files"] += files
-            document["graph_summary"] = graph_summary(graphs)
+            document["graph_summary"] = scored_files.summary(graphs) | summaries
         else:
-            document = {"method": "graph", "files": files, "summary": graph_summary(graphs)}
+            document = {"method": "graph", "files": files,
+                        "summary": scored_files.summary(graphs) | summaries}
     return document
 
 
 def combined_table(results: list[FileResult], method: Method,
-                   graphs: list[GraphFile]) -> str:
-    """What `diagbench compare` prints: Table 2 over the sequence diagrams (unless there
-    are only graph diagrams), then the graph diagrams' scores."""
+                   graphs: list[ScoredFile]) -> str:
+    """What `diagbench compare` prints: Table 2 over the sequence diagrams (when there
+    are any, or nothing else), then the other diagrams' scores by language."""
     parts = [table(results, method)] if results or not graphs else []
     if graphs:
-        parts.append(graph_table(graphs))
-    return "\n".join(parts)
+        parts.append(scored_files.table(graphs))
+    return "\n\n".join(parts)
 
 
 def table2(total: Comparison, method: Method) -> list[str]:

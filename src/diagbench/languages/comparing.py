@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from diagbench.compare.graph import GraphFile
+from diagbench.compare.scored_files import Missing, ScoredFile
 from diagbench.compare.several import SeveralComparison
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.source import SourceError
-from diagbench.languages import Language, detect
+from diagbench.languages import Language, detect, has_suffix
 from diagbench.languages.rendering import validity as drawn_validity
 
 if TYPE_CHECKING:
@@ -38,16 +38,26 @@ class Item:
     sources: tuple[str, ...]
 
 
-def route(pairs: list[Pair]) -> tuple[list[Pair], list[Item]]:
-    """(sequence pairs, items): a pair goes to its language's similarity when its
-    ground truth's first diagram, read by the language detected from the gold, is not a
-    sequence diagram; a pair that cannot be read stays with the sequences, whose route
+def route(pairs: list[Pair]) -> tuple[list[Pair], list[Item], list[ScoredFile]]:
+    """(sequence pairs, items, files settled without comparing): a pair goes to its
+    language's similarity when its ground truth's first diagram, read by the language
+    detected from the gold, is not a sequence diagram. A ground truth with errors is
+    not compared (its reader's first error and line say why); a ground truth without
+    prediction scores 0 in its language's table. A pair that cannot be read, or whose
+    language is told only by reading (no suffix), stays with the sequences, whose route
     reports its error."""
     sequences: list[Pair] = []
     items: list[Item] = []
+    settled: list[ScoredFile] = []
     for pair in pairs:
-        if pair.error is not None or pair.load is None:
-            sequences.append(pair)
+        if pair.load is None:
+            language = detect(Path(pair.name), "")
+            if pair.gold is None or not has_suffix(Path(pair.name)) \
+                    or "sequence" in language.kinds:
+                sequences.append(pair)
+            else:
+                settled.append(ScoredFile(pair.name, pair.gold, pair.pred, language.name,
+                                          Missing(language.kinds[0], 1)))
             continue
         try:
             gold_text, pred_text = pair.load()
@@ -59,9 +69,15 @@ def route(pairs: list[Pair]) -> tuple[list[Pair], list[Item]]:
         if not gold or isinstance(gold[0].diagram, SequenceDiagram):
             sequences.append(pair)
             continue
+        broken = next((d for g in gold for d in g.errors), None)
+        if broken is not None:
+            settled.append(ScoredFile(pair.name, pair.gold, pair.pred, language.name, None,
+                                      error=f"the ground truth does not read: line "
+                                            f"{broken.line}: {broken.reason}"))
+            continue
         sources = tuple(source for _, source in language.split(pred_text))
         items.append(Item(pair, language, gold, tuple(language.read(pred_text)), sources))
-    return sequences, items
+    return sequences, items, settled
 
 
 def validity(items: list[Item], jobs: int = 2, timeout: float = 60.0
@@ -82,7 +98,7 @@ def validity(items: list[Item], jobs: int = 2, timeout: float = 60.0
 
 
 def compare_items(items: list[Item], jobs: int = 2, timeout: float = 60.0
-                  ) -> list[GraphFile]:
+                  ) -> list[ScoredFile]:
     """Compare each item by its language's similarity (a file of several diagrams
     diagram by diagram, paired in order; the k-th predicted diagram is valid when its
     k-th drawing is)."""
@@ -101,6 +117,6 @@ def compare_items(items: list[Item], jobs: int = 2, timeout: float = 60.0
                 len(item.gold), len(item.pred))
         error = next((e for ok, e in valid if not ok), None)
         pair = item.pair
-        out.append(GraphFile(pair.name, pair.gold, pair.pred, language.name, comparison,
-                             render_error=error))
+        out.append(ScoredFile(pair.name, pair.gold, pair.pred, language.name, comparison,
+                              render_error=error))
     return out
