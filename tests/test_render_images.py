@@ -108,3 +108,21 @@ def test_render_svg_of_a_science_language_gives_its_own_statistics(tmp_path):
     assert record["engine"] == "phylo"
     assert record["stats"]["leaves"] == 5
     assert sorted(record["stats"]["leaf_names"]) == ["Apis", "Bombus", "Canis", "Felis", "Homo"]
+
+
+def test_render_png_gives_statistics_and_lists_skipped_files(tmp_path):
+    """PNG records carry what the engine drew too (here a note told apart from the two
+    classes, and the note's connector from the one relation), and a file of a folder
+    without a diagram suffix is named, not silently left out."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "c.puml").write_text("@startuml\nclass A\nclass B\nA --> B\n"
+                                   "note right of A: hi\n@enduml\n", "utf-8")
+    (folder / "board.txt").write_text("8/8/8/8/8/8/8/K6k w - - 0 1\n", "utf-8")
+    done = render_cli(str(folder), "--out", str(tmp_path / "o"), "--json", "-")
+    assert done.returncode == 0, done.stderr
+    [record] = json.loads(done.stdout)
+    assert record["stats"] == {"diagram_type": "class", "entities": 2, "relations": 1,
+                               "clusters": 0, "notes": 1}
+    assert "skipped 1 file(s) without a diagram suffix" in done.stderr
+    assert str(folder / "board.txt") in done.stderr

@@ -44,19 +44,25 @@ def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ..
     The engine is the language's (`diagbench languages`), found by the suffix
     (.puml → PlantUML, .dot/.gv → Graphviz, .mmd → Mermaid, .smi → RDKit, …) or the
     content. Each PlantUML block, each SMILES or FEN line, each ABC tune, each
-    dot-bracket record is one image. With --format svg, each record carries what the
-    engine drew, read by its language (its statistics); PlantUML's SVG then carries
-    the markers those statistics need (note, group and box borders of widths no
-    diagram uses).
+    dot-bracket record and Newick tree is one image. Each record carries what the
+    engine drew, read by its language (its statistics), off the SVG (for PNG, off an
+    SVG drawn beside it); PlantUML's SVG carries the markers those statistics need
+    (note, group and box borders of widths no diagram uses). Files under a folder
+    without a diagram suffix are skipped and listed.
     A render is valid when the engine reports no error and the image decodes
     and is not blank; invalid ones are listed with the engine's message and line.
     """
-    from diagbench.languages import source_files
+    from diagbench.languages import source_files, unclaimed_files
     from diagbench.languages.rendering import collect, render_files
 
     if fmt == "svg" and (scales or max_side):
         raise click.UsageError("--scale and --max-side apply to PNG images only")
-    items = collect(source_files(list(paths)), max_bytes, kinds=fmt == "svg")
+    items = collect(source_files(list(paths)), max_bytes)
+    skipped = unclaimed_files(list(paths))
+    if skipped:
+        shown = ", ".join(str(p) for p in skipped[:5]) + (", …" if len(skipped) > 5 else "")
+        click.echo(f"diagbench: skipped {len(skipped)} file(s) without a diagram suffix "
+                   f"(`diagbench languages` lists them): {shown}", err=True)
     with opened(executor, ray_address) as running, progress_bar(len(items), "rendering") as bar:
         records = render_files(items, out, fmt, scales or (1.0,), max_side, jobs, timeout,
                                progress=lambda: bar.update(1), engines=running.engine)

@@ -77,6 +77,14 @@ def diagram_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and has_suffix(p))
 
 
+def unclaimed_files(paths: list[Path]) -> list[Path]:
+    """The files under the directories named that no language's suffix claims (hidden
+    ones left out), sorted."""
+    return sorted(p for path in paths if path.is_dir() for p in path.rglob("*")
+                  if p.is_file() and not has_suffix(p)
+                  and not any(part.startswith(".") for part in p.relative_to(path).parts))
+
+
 def source_files(paths: list[Path]) -> list[Path]:
     """The files named, and the diagram files (by suffix) under the directories named."""
     files: list[Path] = []
@@ -124,4 +132,4 @@ def languages_of(category_name: str) -> tuple[str, ...]:
 __all__ = ["CATEGORIES", "LANGUAGES", "Category", "Drawn", "Language", "category_named",
            "category_names", "category_titled", "detect", "diagram_files", "drawing",
            "has_suffix", "languages_of", "make_engine", "named", "names", "read",
-           "source_files", "suffixes", "titled"]
+           "source_files", "suffixes", "titled", "unclaimed_files"]

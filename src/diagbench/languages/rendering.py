@@ -56,11 +56,11 @@ class Rendered:
 Engines = Callable[[str, int, float], Engine]
 
 
-def collect(files: list[Path], max_bytes: int = DEFAULT_MAX_BYTES, kinds: bool = False
+def collect(files: list[Path], max_bytes: int = DEFAULT_MAX_BYTES
             ) -> list[tuple[Rendered, str]]:
-    """One (record, source) per diagram of `files` as its language splits it; an
-    unreadable file is one record with its reason and no source. `kinds`: read each
-    file once to know its diagrams' kinds (what `Language.prepare` and `drawn` need)."""
+    """One (record, source) per diagram of `files` as its language splits it, each file
+    read once for its diagrams' kinds (what `Language.prepare` and `drawn` need); an
+    unreadable file is one record with its reason and no source."""
     items: list[tuple[Rendered, str]] = []
     for path in files:
         try:
@@ -69,7 +69,7 @@ def collect(files: list[Path], max_bytes: int = DEFAULT_MAX_BYTES, kinds: bool =
             items.append((Rendered(path, 0, detect(path, ""), error=exc.reason), ""))
             continue
         language = detect(path, text)
-        read = [p.kind for p in language.read(text)] if kinds else []
+        read = [p.kind for p in language.read(text)]
         items += [(Rendered(path, k, language, read[min(k, len(read) - 1)] if read else "",
                             line), source)
                   for k, (line, source) in enumerate(language.split(text))]
@@ -83,27 +83,27 @@ def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
                  engines: Engines = make_engine) -> list[Rendered]:
     """Render the collected diagrams into `out`, each engine's in one batch; invalid
     diagrams keep their reason and the rest go on. `progress` is called once per item;
-    `engines(name, jobs, timeout)` gives each engine. An SVG is drawn from the source
-    its language prepares for its statistics (`Language.prepare`), which it carries."""
+    `engines(name, jobs, timeout)` gives each engine. Each valid diagram carries what
+    its engine drew (`Language.drawn`), read off an SVG drawn from the source its
+    language prepares for it (`Language.prepare`): the SVG written, or, for PNG, one
+    drawn beside it."""
     out.mkdir(parents=True, exist_ok=True)
     queues: dict[str, list[tuple[Rendered, str]]] = {}
     for record, source in items:
         if record.error is None:
-            queues.setdefault(record.engine, []).append(
-                (record, record.language.prepare(source, record.kind, marked=fmt == "svg")))
+            queues.setdefault(record.engine, []).append((record, source))
         else:
             progress()
     files = {record.file for record, _ in items}
     root = Path(os.path.commonpath([str(f.resolve().parent) for f in files])) if files else out
     staging = out / ".staging"
-    staging.mkdir(exist_ok=True)
+    (staging / "stats").mkdir(parents=True, exist_ok=True)
     try:
         for name, queue in queues.items():
-            if not queue:
-                continue
             try:
                 engine = engines(name, jobs, timeout)
-                results = engine.render([s for _, s in queue], staging, fmt, progress)
+                results = engine.render([_prepared(r, s, fmt == "svg") for r, s in queue],
+                                        staging, fmt, progress)
             except EngineMissing as exc:
                 for record, _ in queue:
                     record.error = str(exc)
@@ -115,9 +115,24 @@ def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
                     result.error_line += record.line - 1
                 if result.ok:
                     _place(record, out / _relative(record.file, root), fmt, scales, max_side)
+            if fmt == "png":
+                _png_statistics(engine, [(r, s) for r, s in queue if r.ok], staging / "stats")
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return [record for record, _ in items]
+
+
+def _prepared(record: Rendered, source: str, marked: bool) -> str:
+    return record.language.prepare(source, record.kind, marked)
+
+
+def _png_statistics(engine: Engine, drawn: list[tuple[Rendered, str]], folder: Path) -> None:
+    """What the engine drew in each PNG, read off an SVG of the same diagram."""
+    svgs = engine.render([_prepared(r, s, True) for r, s in drawn], folder, "svg")
+    for (record, _), svg in zip(drawn, svgs, strict=True):
+        if svg.ok and svg.image is not None:
+            text = svg.image.read_text(encoding="utf-8", errors="replace")
+            record.stats = record.language.drawn(record.kind, text).as_dict()
 
 
 def _relative(path: Path, root: Path) -> Path:
