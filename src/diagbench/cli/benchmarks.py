@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from diagbench.benchmarks.failures import FAIL_ON_ERROR
 from diagbench.cli.model_options import model_options
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
 from diagbench.executors.options import OPTIONS as EXECUTOR_OPTIONS
@@ -23,6 +24,7 @@ _OUT_RUN = click.option("--out", required=True, type=click.Path(file_okay=False,
                         help="Run directory; re-run the same command to resume.")
 _MAX_CONNECTIONS = click.option("--max-connections", type=click.IntRange(1, 512), default=8,
                                 show_default=True, help="Model calls in flight at once.")
+_SHOWN_IMAGES = 10  # unusable images named on stderr, per model
 _RUN = click.argument("run", type=click.Path(exists=True, file_okay=False, path_type=Path))
 
 
@@ -66,19 +68,35 @@ def _plain(options: dict[str, Any]) -> dict[str, Any]:
             for k, v in options.items()}
 
 
-def _finish(bench: Any, result: Any) -> None:
-    """Print what could not be used, the results and the report; exit 0, or 3 when some
-    input could not be used."""
+def _finish(bench: Any, result: Any, rate: float | None) -> None:
+    """Print what could not be used, the results, each model's failures and the report;
+    exit 3 when some input could not be used (an unusable image, no samples at all), 1
+    when the run fails `--fail-on-error` (by default: every call of a model failed),
+    else 0."""
+    from diagbench.benchmarks.failures import failure_reasons
+
     for problem in result.data.problems:
         click.echo(f"diagbench: error: {problem.file}: {problem.error}", err=True)
     if not result.data.samples:
-        click.echo("diagbench: error: no usable samples", err=True)
+        click.echo("diagbench: error: no usable samples: the data set is empty (or "
+                   "--limit/--tasks left nothing)", err=True)
+    failures = bench.failures(result.summary)
+    for name, f in failures.items():
+        for image in f.images[:_SHOWN_IMAGES]:
+            click.echo(f"diagbench: error: {name}: image not sent: {image}", err=True)
+        if len(f.images) > _SHOWN_IMAGES:
+            click.echo(f"diagbench: error: {name}: … and {len(f.images) - _SHOWN_IMAGES} "
+                       "more unusable images (summary.json)", err=True)
     click.echo("\n".join(bench.lines(result.summary, result.scores)))
+    for name, f in failures.items():
+        if f.total:
+            click.echo(f"{name}: {f.words()} of {f.asked}, each counted wrong")
     click.echo(f"\nreport: {result.report}")
-    failing = bench.failing(result.summary)
+    failing = failure_reasons(failures, rate) + bench.failing(result.summary, rate)
     for reason in failing:
         click.echo(f"diagbench: error: {reason}", err=True)
-    sys.exit(EXIT_BAD_INPUT if bench.failed_inputs(result.data, result.summary)
+    sys.exit(EXIT_BAD_INPUT if not result.data.samples
+             or bench.failed_inputs(result.data, result.summary)
              else EXIT_DIAGNOSTICS if failing else EXIT_OK)
 
 
@@ -100,19 +118,24 @@ def _build_command(cls: Any) -> click.Command | None:
 
 def _eval_command(cls: Any) -> click.Command:
     def evaluate(out: Path, max_connections: int, settings: list[ModelSettings],
-                 executor: str, ray_address: str | None, **options: Any) -> None:
+                 executor: str, ray_address: str | None, fail_on_error: float | None,
+                 **options: Any) -> None:
         from diagbench.benchmarks.runs import evaluate as run_all
         bench = cls()
         with opened(executor, ray_address) as running:
             result = _guarded(lambda: run_all(bench, settings, out, _plain(options),
                                               max_connections, progress_bar, running))
-        _finish(bench, result)
+        _finish(bench, result, fail_on_error)
 
     help_text = (f"{cls.description}. Each model answers every sample (cached, resumable: "
                  "re-run the same command to resume); prints the results and writes "
-                 "OUT/report.html. Exit 0, or 3 when some input could not be used (the "
-                 "others are still scored). Failed calls are counted in the report.")
+                 "OUT/report.html. A sample whose image cannot be sent, whose call failed "
+                 "or whose answer cannot be read counts as wrong and is counted by kind "
+                 "beside the scores. Exit 0; 1 when the run fails --fail-on-error (by "
+                 "default: every call of a model failed); 3 when some input could not be "
+                 "used (an unusable image, an empty data set; the others are still scored).")
     return _command(cls.name, help_text, (*cls.eval_options, _OUT_RUN, _MAX_CONNECTIONS,
+                                          FAIL_ON_ERROR,
                                           model_options(multiple=True,
                                                         max_image_side=cls.max_image_side),
                                           *EXECUTOR_OPTIONS),
@@ -147,7 +170,8 @@ class _ScoreGroup(RegistryGroup):
 
 
 def _score_command(cls: Any) -> click.Command:
-    def rescore_run(run: Any, executor: str, ray_address: str | None, **options: Any) -> None:
+    def rescore_run(run: Any, executor: str, ray_address: str | None,
+                    fail_on_error: float | None, **options: Any) -> None:
         from diagbench.benchmarks.runs import rescore
         bench = cls()
         result = None
@@ -161,7 +185,7 @@ def _score_command(cls: Any) -> click.Command:
         if result is None:
             with opened(executor, ray_address) as running:
                 result = _guarded(lambda: rescore(bench, run, progress_bar, running))
-        _finish(bench, result)
+        _finish(bench, result, fail_on_error)
 
     if cls.score_options:
         run = click.argument("run", nargs=-1, type=click.Path(exists=True, path_type=Path))
@@ -170,9 +194,12 @@ def _score_command(cls: Any) -> click.Command:
     help_text = (f"{cls.description}. Score the run RUN again from its saved responses (no "
                  "model is called): scores.jsonl, summary.json and the report are "
                  "rewritten. A sample whose response is not in the run counts as a failed "
-                 "call." + (" The options below are this benchmark's own."
-                            if cls.score_options else ""))
-    return _command(cls.name, help_text, (run, *cls.score_options, *EXECUTOR_OPTIONS),
+                 "call (wrong, and counted). Exit codes as for eval: 1 when the run fails "
+                 "--fail-on-error, 3 when some input could not be used."
+                 + (" The options below are this benchmark's own." if cls.score_options
+                    else ""))
+    return _command(cls.name, help_text, (run, *cls.score_options, FAIL_ON_ERROR,
+                                          *EXECUTOR_OPTIONS),
                     rescore_run)
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.failures import Failures
     from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
     from diagbench.benchmarks.synthesis import Prompting
     from diagbench.executors.protocol import Executor
@@ -186,6 +187,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     def sample_views(self, run: Path) -> Iterator[SampleView]:
         from diagbench.benchmarks.structure.view import sample_views
         return sample_views(self, run)
+
+    def failures(self, summary: StructureSummary) -> dict[str, Failures]:
+        return {name: m.failures for name, m in summary.models.items()}
 
     def headlines(self, summary: StructureSummary) -> list[Headline]:
         return [h for name, m in summary.models.items() for h in (

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.protocol import DataError
 
 #: A gold answer, as tasks.jsonl holds it: a number, a letter, yes/no, a label or a path.
@@ -362,10 +363,10 @@ class ImageToCode:
 
 @dataclass(frozen=True, slots=True)
 class ModelSummary:
-    """One model's results: outcomes of its calls, how its answers were read per task,
-    accuracy per task (and "all"), per task × category × FRL cell ("task|category|frl")
-    and per answer type of the model-written questions; the image-to-code figures
-    overall and per "category|frl" cell."""
+    """One model's results: outcomes of its calls, its failures by kind (each counted
+    wrong), how its answers were read per task, accuracy per task (and "all"), per task
+    × category × FRL cell ("task|category|frl") and per answer type of the model-written
+    questions; the image-to-code figures overall and per "category|frl" cell."""
 
     outcomes: dict[str, int]
     reads: dict[str, dict[str, int]]
@@ -374,9 +375,11 @@ class ModelSummary:
     model_question_types: dict[str, Accuracy]
     image_to_code: ImageToCode
     image_to_code_cells: dict[str, ImageToCode]
+    failures: Failures = field(default_factory=lambda: Failures(0))
 
     def to_json(self) -> dict[str, Any]:
-        return {"outcomes": self.outcomes, "reads": self.reads, "accuracy": self.accuracy,
+        return {"outcomes": self.outcomes, "failures": self.failures.to_json(),
+                "reads": self.reads, "accuracy": self.accuracy,
                 "accuracy_cells": {k: v.to_json() for k, v in self.accuracy_cells.items()},
                 "model_question_types": {k: v.to_json()
                                          for k, v in self.model_question_types.items()},
@@ -392,7 +395,10 @@ class ModelSummary:
                     for k, v in data.get("model_question_types", {}).items()},
                    ImageToCode.from_json(data["image_to_code"]),
                    {k: ImageToCode.from_json(v)
-                    for k, v in data["image_to_code_cells"].items()})
+                    for k, v in data["image_to_code_cells"].items()},
+                   Failures.from_json(data["failures"]) if "failures" in data
+                   else Failures(sum(data["outcomes"].values()), {
+                       k: n for k, n in data["outcomes"].items() if k != "ok"}))
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 
 A question is right only when the answer states the gold option, number or yes/no;
 an ambiguous or unparsed answer is wrong and counted. A failed call or an unusable
-image is not an answer: it is counted apart and left out of the accuracies.
+image is no answer: it is wrong too (image-to-code: score 0) and counted by kind
+(`ModelSummary.failures`), never left out of the denominators.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.asking import Answer
+from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.structure.records import (
     Accuracy,
     Gold,
@@ -131,7 +133,11 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
 def _score(model: str, task: StructureTask, status: str, **scored: Any) -> StructureScore:
     """The score record of `task` (`scored`: the fields after `status`)."""
     return StructureScore(model, task.id, task.task, task.category, task.language, task.gold,
-                          status, **scored)
+                          status, **{"answer_type": task.answer_type} | scored)
+
+
+#: How an answer read as one was read (any other read is counted unparsed).
+_READ = ("parsed", "code")
 
 
 def _accuracy(rows: list[StructureScore]) -> float | None:
@@ -139,14 +145,15 @@ def _accuracy(rows: list[StructureScore]) -> float | None:
 
 
 def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
-    """Per model: outcomes, reads, accuracy per task and per task × category × FRL, and
-    the image-to-code scores (mean, counts-only mean, validity) overall and per cell."""
+    """Per model: outcomes, failures, reads, accuracy per task and per task × category ×
+    FRL, and the image-to-code scores (mean, counts-only mean, validity) overall and per
+    cell. Every task is in its denominators: a failed call or an unusable image is a
+    wrong answer (image-to-code: score 0)."""
     models: dict[str, ModelSummary] = {}
     for name, rows in scores.items():
-        answered = [r for r in rows if r.status == "ok"]
-        questions = [r for r in answered if r.task != "image_to_code"]
+        questions = [r for r in rows if r.task != "image_to_code"]
         written = [r for r in questions if r.task == "model_question"]
-        i2c = [r for r in answered if r.task == "image_to_code"]
+        i2c = [r for r in rows if r.task == "image_to_code"]
         cells: dict[str, list[StructureScore]] = {}
         for r in questions:
             cells.setdefault(f"{r.task}|{r.category}|{r.language}", []).append(r)
@@ -156,8 +163,9 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
         tasks = sorted({r.task for r in questions})
         models[name] = ModelSummary(
             outcomes=dict(sorted(Counter(r.status for r in rows).items())),
+            failures=Failures.of((r.status, r.error, r.read in _READ) for r in rows),
             reads={task: dict(sorted(Counter(r.read for r in questions
-                                             if r.task == task).items()))
+                                             if r.task == task and r.status == "ok").items()))
                    for task in tasks},
             accuracy={task: _accuracy([r for r in questions if r.task == task])
                       for task in tasks} | {"all": _accuracy(questions)},
