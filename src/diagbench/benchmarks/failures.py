@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from diagbench.report.html import HtmlReport
 
 #: The kinds of failure, in the order they are shown.
 KINDS = ("image_error", "call_error", "unparsed")
@@ -104,3 +107,23 @@ def failure_reasons(failures: Mapping[str, Failures], rate: float | None) -> lis
 def _kinds(f: Failures) -> str:
     return ", ".join(f"{kind} {f.counts[kind]}" for kind in ("image_error", "call_error")
                      if f.counts.get(kind))
+
+
+def report_failures(report: HtmlReport, failures: Mapping[str, Failures],
+                    shown: int = 20) -> None:
+    """The report's section on failures: per model the samples asked and each kind
+    counted (each a wrong answer), the first failed call's reason and the first `shown`
+    unusable images."""
+    report.heading("Failures (each counted as a wrong answer)")
+    report.paragraph("image_error: the image is missing or unreadable, never sent; "
+                     "call_error: the call failed after its retries; unparsed: an answer "
+                     "that could not be read as one. Each is in the denominators above.",
+                     note=True)
+    report.table(["model", "asked", *KINDS, "first failed call"],
+                 [[name, f.asked, *(f.counts.get(kind, 0) for kind in KINDS),
+                   f.first_call_error or "—"] for name, f in failures.items()])
+    for name, f in failures.items():
+        if f.images:
+            report.details(f"{name}: {len(f.images)} unusable images",
+                           list(f.images[:shown]) + ([f"… and {len(f.images) - shown} more"]
+                                                     if len(f.images) > shown else []))

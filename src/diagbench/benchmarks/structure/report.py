@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from diagbench.benchmarks.failures import report_failures
 from diagbench.benchmarks.structure.records import StructureSummary
 
 
@@ -42,6 +43,7 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     report.heading("Accuracy per task (%)")
     report.table(["model", *tasks], [[name, *(_f(m.accuracy.get(t)) for t in tasks)]
                                      for name, m in summary.models.items()])
+    report_failures(report, {name: m.failures for name, m in summary.models.items()})
     report.heading("Model-written questions by answer type (%)")
     report.paragraph("Closed-ended questions the generating model wrote about its own "
                      "diagram (paper 004 §3.4, Fig. 10), read by their answer type: the "
