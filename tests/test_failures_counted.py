@@ -120,3 +120,27 @@ def test_a_missing_data_set_exits_3_naming_the_file(tmp_path):
                 "baseline:synth", "--out", str(tmp_path / "run"))
     assert done.returncode == 3
     assert f"{tmp_path / 'empty' / 'samples.jsonl'}: missing" in done.stderr
+
+
+def test_the_leaderboard_labels_every_split_column_and_shows_the_failures(handmade, tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
+         "--out", str(first), "--tasks", "structural")
+    for name in ("missing.png", "corrupt.png"):
+        Image.new("RGB", (200, 160), "white").save(handmade / "images" / name)
+    _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
+         "--model", "baseline:judge", "--out", str(second), "--tasks", "structural")
+    (tmp_path / "notarun").mkdir()
+    done = _cli("leaderboard", str(first), str(second), str(tmp_path / "notarun"))
+    assert done.returncode == 3
+    assert f"{tmp_path / 'notarun'}: not a run directory (no manifest.json" in done.stderr
+    header, _, *rows = done.stdout.splitlines()
+    # baseline:synth is in both runs: every structure column says its run, judge's too
+    assert header.count("structure accuracy (") == 2 and "accuracy ↑" not in header
+    cells = {row.split(" | ")[0].strip("| "): row.split(" | ")[1:] for row in rows}
+    assert cells["baseline:synth"][0] == "25.00 (n 4, 2 failed)"  # 1 right of 4
+    assert cells["baseline:synth"][2] == "75.00 (n 4)"  # golds 3, 3, 5, 3: 3 of 4
+    assert cells["baseline:judge"][0] == "—"
+    assert cells["baseline:judge"][2] == "0.00 (n 4, 4 failed)"  # no readable number
+    alone = _cli("leaderboard", str(tmp_path / "notarun"))
+    assert alone.returncode == 3 and alone.stdout == ""

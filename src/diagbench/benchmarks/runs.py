@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.asking import Answer, Ask, ask_model, replay
-from diagbench.benchmarks.jsonl import read_text
+from diagbench.benchmarks.jsonl import not_json, read_text
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.executors.local import LocalExecutor
@@ -155,7 +155,7 @@ def rereport(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> Run
     try:
         summary = bench.read_summary(json.loads(read_text(run / "summary.json")))
     except json.JSONDecodeError as exc:
-        raise DataError(f"{run / 'summary.json'}: not JSON ({exc.msg})") from None
+        raise not_json(run / "summary.json", exc) from None
     except (KeyError, TypeError, ValueError) as exc:
         raise DataError(f"{run / 'summary.json'}: not a summary of {bench.name} "
                         f"({type(exc).__name__}: {exc})") from None
@@ -167,7 +167,7 @@ def read_manifest(bench: Benchmark[Any, Any], run: Path) -> dict:
     try:
         manifest = json.loads(read_text(run / "manifest.json"))
     except json.JSONDecodeError as exc:
-        raise DataError(f"{run / 'manifest.json'}: not JSON ({exc.msg})") from None
+        raise not_json(run / "manifest.json", exc) from None
     if manifest.get("benchmark") != bench.name or "options" not in manifest:
         raise DataError(f"{run / 'manifest.json'}: not a run of {bench.name} written by "
                         "diagbench eval")

@@ -30,7 +30,7 @@ def view(runs: tuple[Path, ...], port: int, out: Path | None) -> None:
     drawn prediction beside the image with the differences. Served on 127.0.0.1 only,
     until Ctrl-C. A run that cannot be read is named on stderr (exit 3 with --out);
     the others are shown."""
-    from diagbench.benchmarks.jsonl import read_text
+    from diagbench.benchmarks.jsonl import not_json, read_text
     from diagbench.benchmarks.protocol import DataError
     from diagbench.benchmarks.registry import get, registered
     from diagbench.report.view import SampleView, serve, write_view
@@ -46,7 +46,7 @@ def view(runs: tuple[Path, ...], port: int, out: Path | None) -> None:
         except DataError as exc:
             problems.append(str(exc))
         except json.JSONDecodeError as exc:
-            problems.append(f"{run / 'manifest.json'}: not JSON ({exc.msg})")
+            problems.append(str(not_json(run / "manifest.json", exc)))
         except NotImplementedError as exc:
             problems.append(f"{run}: {exc}")
     for problem in problems:

@@ -9,8 +9,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from diagbench.benchmarks.jsonl import read_text
-from diagbench.benchmarks.protocol import DataError
+from diagbench.benchmarks.jsonl import not_json, read_text
 from diagbench.report.view import SampleView, as_text
 
 if TYPE_CHECKING:
@@ -23,7 +22,7 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
     try:
         manifest = json.loads(read_text(run / "manifest.json"))
     except json.JSONDecodeError as exc:
-        raise DataError(f"{run / 'manifest.json'}: not JSON ({exc.msg})") from None
+        raise not_json(run / "manifest.json", exc) from None
     if manifest.get("source") == "response logs":
         yield from _logged(bench, run, manifest)
         return

@@ -418,6 +418,8 @@ class StructureSummary:
 
 def load_data(data: Path) -> tuple[list[StructureTask], str]:
     """The tasks of a data set and the data set's hash (of samples and tasks files)."""
+    from diagbench.benchmarks.jsonl import not_json
+
     digest = hashlib.sha256()
     tasks = []
     for name in ("samples.jsonl", "tasks.jsonl"):
@@ -432,7 +434,7 @@ def load_data(data: Path) -> tuple[list[StructureTask], str]:
                 try:
                     tasks.append(StructureTask.from_json(json.loads(line)))
                 except json.JSONDecodeError as exc:
-                    raise DataError(f"{path}:{number}: not JSON ({exc.msg})") from None
+                    raise not_json(path, exc, number) from None
                 except (KeyError, TypeError, AttributeError) as exc:
                     raise DataError(f"{path}:{number}: not a structure task "
                                     f"({type(exc).__name__}: {exc})") from None
