@@ -13,11 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from tests.fake_providers import FakeServer
-
-QUESTION = "How many classes are drawn in the diagram?\nAnswer with the number only."
+from tests.structure_handmade import fix_images, write_handmade
 
 
 def _cli(*args: str, env: dict | None = None, cwd: Path | None = None
@@ -26,26 +24,12 @@ def _cli(*args: str, env: dict | None = None, cwd: Path | None = None
                           text=True, timeout=600, env=env, cwd=cwd)
 
 
-def _task(number: int, image: str, gold: int) -> dict:
-    return {"id": f"s{number}/structural/0", "sample": f"s{number}", "task": "structural",
-            "category": "class", "language": "plantuml", "frl": "PlantUML",
-            "image": f"images/{image}", "question": QUESTION, "gold": gold}
-
-
 @pytest.fixture
 def handmade(tmp_path) -> Path:
-    """Four counting tasks made by hand: the image of the first is missing, the second's
-    is not an image, the third and fourth share a real one (gold 5 and 3)."""
-    data = tmp_path / "data"
-    (data / "images").mkdir(parents=True)
-    Image.new("RGB", (200, 160), "white").save(data / "images" / "ok.png")
-    (data / "images" / "corrupt.png").write_bytes(b"not a PNG at all")
-    (data / "samples.jsonl").write_text("", encoding="utf-8")
-    tasks = [_task(0, "missing.png", 3), _task(1, "corrupt.png", 3), _task(2, "ok.png", 5),
-             _task(3, "ok.png", 3)]
-    (data / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks),
-                                      encoding="utf-8")
-    return data
+    """Four counting tasks made by hand (`write_handmade`): the image of the first is
+    missing, the second's is not an image, the third and fourth share a real one (gold 5
+    and 3)."""
+    return write_handmade(tmp_path / "data")
 
 
 def test_unusable_images_count_wrong_and_exit_3_naming_them(handmade, tmp_path):
@@ -69,8 +53,7 @@ def test_unusable_images_count_wrong_and_exit_3_naming_them(handmade, tmp_path):
 
 
 def test_every_call_failing_exits_1_with_the_reason(handmade, tmp_path):
-    for name in ("missing.png", "corrupt.png"):  # every image usable: only calls fail
-        Image.new("RGB", (200, 160), "white").save(handmade / "images" / name)
+    fix_images(handmade)  # every image usable: only calls fail
     env = {**os.environ, "OPENAI_API_KEY": "sk-never-shown",
            "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
     run = tmp_path / "run"
@@ -126,8 +109,7 @@ def test_the_leaderboard_labels_every_split_column_and_shows_the_failures(handma
     first, second = tmp_path / "first", tmp_path / "second"
     _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
          "--out", str(first), "--tasks", "structural")
-    for name in ("missing.png", "corrupt.png"):
-        Image.new("RGB", (200, 160), "white").save(handmade / "images" / name)
+    fix_images(handmade)
     _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
          "--model", "baseline:judge", "--out", str(second), "--tasks", "structural")
     (tmp_path / "notarun").mkdir()

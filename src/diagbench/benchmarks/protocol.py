@@ -259,9 +259,10 @@ class Benchmark(ABC, Generic[S, T]):
         """Every model's values of `headline_metrics` in a run's summary."""
         return []
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         """Every sample of the scored run `run`, one per model, as `diagbench view` shows
-        it (raises `DataError` when `run` is not a run of this benchmark)."""
+        it, `data` replacing the run's data (raises `DataError` when `run` is not a run
+        of this benchmark or its data cannot be found)."""
         raise NotImplementedError(f"{self.name} has no per-sample view")
 
     def failures(self, summary: T) -> Mapping[str, Failures]:

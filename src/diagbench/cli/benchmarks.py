@@ -25,6 +25,9 @@ _OUT_RUN = click.option("--out", required=True, type=click.Path(file_okay=False,
 _MAX_CONNECTIONS = click.option("--max-connections", type=click.IntRange(1, 512), default=8,
                                 show_default=True, help="Model calls in flight at once.")
 _SHOWN_IMAGES = 10  # unusable images named on stderr, per model
+_DATA = click.option("--data", "data_dir",
+                     type=click.Path(exists=True, file_okay=False, path_type=Path),
+                     help="The run's data, where the run cannot find it (moved since).")
 _RUN = click.argument("run", type=click.Path(exists=True, file_okay=False, path_type=Path))
 
 
@@ -60,12 +63,6 @@ def _guarded(phase: Callable[[], Any]) -> Any:
     except DataError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-
-
-def _plain(options: dict[str, Any]) -> dict[str, Any]:
-    """Options as a run's manifest keeps them (JSON), so that `score` can reuse them."""
-    return {k: str(v) if isinstance(v, Path) else list(v) if isinstance(v, tuple) else v
-            for k, v in options.items()}
 
 
 def _finish(bench: Any, result: Any, rate: float | None) -> None:
@@ -123,7 +120,7 @@ def _eval_command(cls: Any) -> click.Command:
         from diagbench.benchmarks.runs import evaluate as run_all
         bench = cls()
         with opened(executor, ray_address) as running:
-            result = _guarded(lambda: run_all(bench, settings, out, _plain(options),
+            result = _guarded(lambda: run_all(bench, settings, out, options,
                                               max_connections, progress_bar, running))
         _finish(bench, result, fail_on_error)
 
@@ -174,6 +171,7 @@ def _score_command(cls: Any) -> click.Command:
                     fail_on_error: float | None, **options: Any) -> None:
         from diagbench.benchmarks.runs import rescore
         bench = cls()
+        data_dir = options.pop("data_dir", None) or options.get("data")
         result = None
         if cls.score_options:
             result = _guarded(lambda: bench.score_responses(tuple(run), progress_bar,
@@ -184,7 +182,8 @@ def _score_command(cls: Any) -> click.Command:
                 run = run[0]
         if result is None:
             with opened(executor, ray_address) as running:
-                result = _guarded(lambda: rescore(bench, run, progress_bar, running))
+                result = _guarded(lambda: rescore(bench, run, progress_bar, running,
+                                                  data_dir))
         _finish(bench, result, fail_on_error)
 
     if cls.score_options:
@@ -198,9 +197,19 @@ def _score_command(cls: Any) -> click.Command:
                  "--fail-on-error, 3 when some input could not be used."
                  + (" The options below are this benchmark's own." if cls.score_options
                     else ""))
+    own = {getattr(p, "name", None) for p in _params(cls.score_options)}
     return _command(cls.name, help_text, (run, *cls.score_options, FAIL_ON_ERROR,
+                                          *(() if "data" in own else (_DATA,)),
                                           *EXECUTOR_OPTIONS),
                     rescore_run)
+
+
+def _params(options: tuple) -> list[click.Parameter]:
+    """The click parameters the option decorators `options` add."""
+    def bare() -> None:
+        return None
+    command = _command("_", "", options, bare)
+    return list(command.params)
 
 
 @click.group(name="score", cls=_ScoreGroup, make=_score_command)
@@ -213,10 +222,13 @@ def score() -> None:
 @click.argument("name")
 @click.argument("runs", nargs=-1, required=True,
                 type=click.Path(exists=True, file_okay=False, path_type=Path))
-def report(name: str, runs: tuple[Path, ...]) -> None:
-    """Write the report of the run RUN of benchmark NAME again from its scores.jsonl and
-    summary.json; with several runs (archqa), print the tables comparing them by their
-    recorded settings (archqa: Tables 8 and 9)."""
+@_DATA
+def report(name: str, runs: tuple[Path, ...], data_dir: Path | None) -> None:
+    """Write the report of the run RUN of benchmark NAME again from its manifest.json,
+    scores.jsonl and summary.json, and the run's data (found from any folder: its path
+    is recorded relative to the run; --data where it moved); with several runs
+    (archqa), print the tables comparing them by their recorded settings (archqa:
+    Tables 8 and 9). Exit 3 when the run or its data cannot be read."""
     from diagbench.benchmarks.runs import rereport
     bench = _benchmark(name)
     tables = _guarded(lambda: bench.compare_runs(list(runs)))
@@ -229,7 +241,7 @@ def report(name: str, runs: tuple[Path, ...]) -> None:
         click.echo("\n".join(tables))
         if "options" not in _manifest(runs[0]):
             return  # a run of scored logs (archqa's score --responses): no eval to report
-    result = _guarded(lambda: rereport(bench, runs[0], progress_bar))
+    result = _guarded(lambda: rereport(bench, runs[0], progress_bar, data_dir))
     click.echo(f"report: {result.report}")
 
 

@@ -74,7 +74,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     score_options = (
         click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path),
                      help="With --responses: the data set the logs answer (without it, "
-                          "each log line's own question and gold answer)."),
+                          "each log line's own question and gold answer); without: the "
+                          "run's data, where the run cannot find it."),
         click.option("--responses", multiple=True,
                      type=click.Path(exists=True, dir_okay=False, path_type=Path),
                      help="A response log in SADU's format (repeatable; the model is named "
@@ -218,9 +219,9 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         from diagbench.benchmarks.archqa.hard import table11_lines
         return out + judge_lines(self.judge, summary) + table11_lines(summary.models)
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.archqa.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
 
     def compare_runs(self, runs: list[Path]) -> list[str] | None:
         """Tables 8 and 9 over the runs, each model labelled with its recorded prompt
@@ -256,10 +257,11 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         SADU's format (each a model named after its file; the files after the first
         --responses are logs too) into RUN; without --data the logs' own questions and
         gold answers (`log_questions`). Without --responses, PATHS is one run of `eval
-        archqa` scored again (with --scorer and --gold)."""
+        archqa` scored again (with --scorer and --gold; --data: its data, where the
+        run cannot find it)."""
         if not responses:
-            if data is not None or out is not None:
-                raise click.UsageError("--data and --out go with --responses")
+            if out is not None:
+                raise click.UsageError("--out goes with --responses")
             self.scorer_override = scorer
             self.gold_override = gold
             self.judge_override = judge

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.protocol import Benchmark
 
 
-def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
+def sample_views(bench: Benchmark, run: Path, data: Path | None = None
+                 ) -> Iterator[SampleView]:
     """The views of `run`: asked questions with their prompts, or logged answers."""
     try:
         manifest = json.loads(read_text(run / "manifest.json"))
@@ -28,7 +29,7 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
         return
     from diagbench.benchmarks.runs import replayed
 
-    back = replayed(bench, run)
+    back = replayed(bench, run, data)
     for model, s in back.each():
         ask = back.ask(s.id)
         yield _view(bench.name, s, ask.prompt, ask.image, back.text(model, s.id),

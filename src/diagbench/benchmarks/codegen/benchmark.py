@@ -112,9 +112,9 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
     headline_metrics = tuple(RowMetric(f"validity {p}", True, f"% of codes written with "
                                        f"{p} prompting that render") for p in PROMPTINGS)
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.codegen.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
 
     def failures(self, summary: CodegenSummary) -> dict[str, Failures]:
         from diagbench.benchmarks.failures import Failures

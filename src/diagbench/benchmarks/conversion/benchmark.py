@@ -142,9 +142,9 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
                 out += table2(pooled([s.result for s in by_method(model, method)]), method)
         return out
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.conversion.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
 
     def headlines(self, summary: ConversionSummary) -> list[Headline]:
         from diagbench.benchmarks.conversion.report import total_error_rate

@@ -167,9 +167,9 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         from diagbench.benchmarks.prior_bias.report import write_report
         return write_report(run, summary)
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.prior_bias.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
 
     def failures(self, summary: PriorBiasSummary) -> dict[str, Failures]:
         """Per model: the pairs whose calls failed (an image not sent is one)."""

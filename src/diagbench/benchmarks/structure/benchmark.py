@@ -184,9 +184,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         from diagbench.benchmarks.structure.report import write_report
         return write_report(run, summary)
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.structure.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
 
     def failures(self, summary: StructureSummary) -> dict[str, Failures]:
         return {name: m.failures for name, m in summary.models.items()}

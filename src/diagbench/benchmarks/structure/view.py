@@ -12,10 +12,11 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.protocol import Benchmark
 
 
-def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
+def sample_views(bench: Benchmark, run: Path, data: Path | None = None
+                 ) -> Iterator[SampleView]:
     from diagbench.benchmarks.runs import replayed
 
-    back = replayed(bench, run)
+    back = replayed(bench, run, data)
     for model, s in back.each():
         ask = back.ask(s.id)
         parts = {"read": s.read, "language": s.language, "answer type": s.answer_type,
