@@ -45,6 +45,15 @@ class DataError(ValueError):
     """Data a benchmark cannot use; str() names the file (and line) and the reason."""
 
 
+class IncompleteBuild(DataError):
+    """A build that wrote its data but fell short of what was asked: `lines` are what it
+    prints, str() why it fails (the command then exits 1)."""
+
+    def __init__(self, lines: list[str], reason: str) -> None:
+        super().__init__(reason)
+        self.lines = lines
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """An input that could not be used: its name, its file and why."""

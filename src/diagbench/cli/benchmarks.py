@@ -56,10 +56,13 @@ def _command(name: str, help_text: str, options: tuple, callback: Callable[..., 
 
 
 def _guarded(phase: Callable[[], Any]) -> Any:
-    """Run a phase; data it cannot use ends the command with exit 3 and the reason."""
-    from diagbench.benchmarks.protocol import DataError
+    """Run a phase; data it cannot use ends the command with exit 3 and the reason (a
+    build that falls short, `IncompleteBuild`, is left to its command)."""
+    from diagbench.benchmarks.protocol import DataError, IncompleteBuild
     try:
         return phase()
+    except IncompleteBuild:
+        raise
     except DataError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -102,14 +105,22 @@ def _build_command(cls: Any) -> click.Command | None:
         return None
 
     def build(out: Path, executor: str, ray_address: str | None, **options: Any) -> None:
-        with opened(executor, ray_address) as running:
-            lines = _guarded(lambda: cls().build(out, progress_bar, executor=running,
-                                                 **options))
+        from diagbench.benchmarks.protocol import IncompleteBuild
+        try:
+            with opened(executor, ray_address) as running:
+                lines = _guarded(lambda: cls().build(out, progress_bar, executor=running,
+                                                     **options))
+        except IncompleteBuild as exc:
+            click.echo("\n".join(exc.lines))
+            click.echo(f"diagbench: error: {exc}", err=True)
+            sys.exit(EXIT_DIAGNOSTICS)
         click.echo("\n".join(lines))
 
     out = click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
                        help="Directory for the data set.")
-    return _command(cls.name, f"{cls.description}. Exit 3 when an input cannot be used.",
+    return _command(cls.name, f"{cls.description}. Exit 1 when the data falls short of "
+                    "what was asked (a benchmark's own check), 3 when an input cannot be "
+                    "used.",
                     (out, *cls.build_options, *EXECUTOR_OPTIONS), build)
 
 

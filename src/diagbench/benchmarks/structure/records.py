@@ -235,7 +235,9 @@ class BuildInfo:
     """build.json: the build's parameters, the samples at each stage and those removed
     (by reason and one by one), the judge (or why it was not run), the model-written
     questions, the engine check (counts read = counts drawn), validity per
-    "frl/complexity", the tasks per kind and the engines' versions."""
+    "frl/complexity", the tasks per kind and the engines' versions; the samples kept per
+    "category|frl" planned and the duplicate tasks dropped (same image, prompt and
+    gold as an earlier task)."""
 
     model: str
     seed: int
@@ -255,6 +257,8 @@ class BuildInfo:
     rejected: list[Rejection]
     versions: dict[str, str]
     personas: str
+    kept: dict[str, int] = field(default_factory=dict)
+    duplicate_tasks: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "seed": self.seed, "categories": self.categories,
@@ -266,7 +270,8 @@ class BuildInfo:
                 "questions": self.questions.to_json(), "engine_check": self.engine_check,
                 "validity": self.validity, "tasks": self.tasks,
                 "rejected": [r.to_json() for r in self.rejected], "versions": self.versions,
-                "personas": self.personas}
+                "personas": self.personas, "kept": self.kept,
+                "duplicate_tasks": self.duplicate_tasks}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BuildInfo:
@@ -279,7 +284,8 @@ class BuildInfo:
                    QuestionsInfo.from_json(data["questions"]), dict(data["engine_check"]),
                    dict(data["validity"]), dict(data["tasks"]),
                    [Rejection.from_json(r) for r in data["rejected"]],
-                   dict(data["versions"]), data["personas"])
+                   dict(data["versions"]), data["personas"], dict(data.get("kept", {})),
+                   int(data.get("duplicate_tasks", 0)))
 
 
 @dataclass(frozen=True, slots=True)

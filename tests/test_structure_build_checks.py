@@ -1,0 +1,86 @@
+"""`build structure` loses no category and doubles no task: options that cannot make a
+pair are refused, the offline writer's tunes pass the filters at every complexity,
+baseline:synth writes a model question in every science category, and a task repeated
+(same image, prompt and gold) is dropped and counted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from diagbench.benchmarks.structure.records import StructureTask
+from diagbench.benchmarks.structure.tasks import without_duplicates
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
+                          text=True, timeout=900)
+
+
+def test_a_category_without_any_of_the_languages_is_refused(tmp_path):
+    done = _cli("build", "structure", "--model", "baseline:synth", "--out",
+                str(tmp_path / "d"), "--categories", "class", "--languages", "fen")
+    assert done.returncode == 2
+    assert "--categories class: none of --languages fen draws it (its FRLs: plantuml, " \
+           "mermaid)" in done.stderr
+    assert not (tmp_path / "d").exists()
+    unused = _cli("build", "structure", "--model", "baseline:synth", "--out",
+                  str(tmp_path / "d"), "--categories", "class", "--languages", "plantuml,fen")
+    assert unused.returncode == 2
+    assert "--languages fen: draws none of --categories class" in unused.stderr
+
+
+def test_every_science_category_keeps_its_samples_and_model_questions(tmp_path):
+    """Music at each complexity (a low tune on one line was 7.6 times as wide as high, a
+    medium one 4.3: both removed by the [0.25, 4] filter), and a model-written question
+    for each sample of the categories whose questions were empty ("User:")."""
+    out = tmp_path / "d"
+    categories = "music,reaction,dna-sequence,rna-structure,map,chess-board"
+    done = _cli("build", "structure", "--model", "baseline:synth", "--out", str(out),
+                "--categories", categories, "--per-category", "3")
+    assert done.returncode == 0, done.stderr
+    info = json.loads((out / "build.json").read_text())
+    assert info["kept"] == {"music|abc": 3, "reaction|reaction-smiles": 3,
+                            "dna-sequence|fasta": 3, "rna-structure|dotbracket": 3,
+                            "map|geojson": 3, "chess-board|fen": 3}
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    music = sorted(s["complexity"] for s in samples if s["category"] == "music")
+    assert music == ["high", "low", "medium"]
+    assert (info["questions"]["asked"], info["questions"]["kept"]) == (18, 18)
+    assert all(s["model_question"] and s["model_question"]["question"] for s in samples)
+    assert "warning" not in done.stdout
+
+
+def _task(number: int, question: str, gold: int, image: str = "images/a.png"
+          ) -> StructureTask:
+    return StructureTask(f"a/t/{number}", "a", "structural", "class", "plantuml",
+                         "PlantUML", image, question, gold)
+
+
+def test_a_task_asked_twice_is_dropped_and_counted():
+    tasks = [_task(0, "How many?", 3), _task(1, "How many?", 3),  # the same: dropped
+             _task(2, "How many?", 4),  # another gold: kept
+             _task(3, "How many?", 3, "images/b.png"),  # another image: kept
+             _task(4, "How many?", 3)]  # the same again: dropped
+    kept, dropped = without_duplicates(tasks)
+    assert [t.id for t in kept] == ["a/t/0", "a/t/2", "a/t/3"] and dropped == 2
+
+
+def test_a_full_build_keeps_every_category_and_repeats_no_task(tmp_path: Path):
+    out = tmp_path / "d"
+    done = _cli("build", "structure", "--model", "baseline:synth", "--out", str(out),
+                "--per-category", "2")
+    assert done.returncode == 0, done.stderr
+    info = json.loads((out / "build.json").read_text())
+    assert all(n >= 1 for n in info["kept"].values()), info["kept"]
+    assert {cell.split("|")[0] for cell in info["kept"]} >= {"music", "chess-board"}
+    tasks = [json.loads(line) for line in (out / "tasks.jsonl").read_text().splitlines()]
+    keys = [(t["image"], t["question"], json.dumps(t["gold"])) for t in tasks]
+    assert len(keys) == len(set(keys)) and info["duplicate_tasks"] > 0
+    assert f"duplicate tasks dropped (same image, prompt and gold): " \
+           f"{info['duplicate_tasks']}" in done.stdout
+    for cell, n in info["kept"].items():
+        if n < 2:
+            assert f"warning: {cell.replace('|', ' × ')}: {n} of 2 samples kept" in done.stdout
