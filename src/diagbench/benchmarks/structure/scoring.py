@@ -74,7 +74,9 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
     kind = answer_type or ANSWER_TYPE[task]
     if kind == "number":
         r = parse_number(text)
-        return r.status, r.value, r.value is not None and float(r.value) == float(gold)
+        value = int(r.value) if isinstance(r.value, float) and r.value.is_integer() \
+            else r.value  # "3", not "3.0"
+        return r.status, value, value is not None and float(value) == float(gold)
     if kind == "choice":
         c = parse_choice(text)
         return c.status, c.value, c.value == gold
