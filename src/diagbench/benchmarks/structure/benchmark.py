@@ -120,8 +120,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     row_metric = ROW_METRIC
     headline_metrics = (
         RowMetric("accuracy", True, "% of question tasks answered right, every task type"),
-        RowMetric("image-to-code", True, "mean image-to-code score (renders × mean of "
-                                         "entity and relation F1), 0 to 1"))
+        RowMetric("image-to-code", True, "mean image-to-code score, 0 to 1: each "
+                                         "language's own similarity (software diagrams: "
+                                         "renders × mean of entity and relation F1; "
+                                         "molecules: Tanimoto; trees: Robinson–Foulds; …)"))
 
     def __init__(self) -> None:
         self.data_dir = Path(".")

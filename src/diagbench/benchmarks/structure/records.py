@@ -292,7 +292,7 @@ class BuildInfo:
 class StructureScore:
     """One model's answer to one task, scored.
 
-    `status`: ok, call_error or image_error (the last two never scored as answers);
+    `status`: ok, call_error or image_error (the last two scored wrong, score 0);
     `read`: how the answer was read (parsed, ambiguous, unparsed, empty; for
     image-to-code: code or no_code); `predicted`: what it states; `correct` for the
     question tasks; `score` (image-to-code score), `counts_score` (STRUDEL's), `valid`,
@@ -317,6 +317,7 @@ class StructureScore:
     relation_f1: float | None = None
     error: str | None = None
     answer_type: str | None = None
+    parts: dict[str, float] | None = None  # image-to-code: its language's own measures
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -353,18 +354,20 @@ class ImageToCode:
     valid: int
     entity_f1: float | None = None
     relation_f1: float | None = None
+    parts: dict[str, float] = field(default_factory=dict)  # the mean of each own measure
 
     def to_json(self) -> dict[str, Any]:
         if not self.n:
             return {"n": 0, "score": None, "counts_score": None, "valid": self.valid}
         return {"n": self.n, "score": self.score, "counts_score": self.counts_score,
                 "entity_f1": self.entity_f1, "relation_f1": self.relation_f1,
-                "valid": self.valid}
+                "valid": self.valid} | ({"parts": self.parts} if self.parts else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ImageToCode:
         return cls(data["n"], data["score"], data["counts_score"], data["valid"],
-                   data.get("entity_f1"), data.get("relation_f1"))
+                   data.get("entity_f1"), data.get("relation_f1"),
+                   dict(data.get("parts", {})))
 
 
 @dataclass(frozen=True, slots=True)

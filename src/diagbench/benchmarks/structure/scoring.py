@@ -123,13 +123,36 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
         for (t, code), (valid, error) in zip(items, results, strict=True):
             gold = (data / str(t.gold)).read_text(encoding="utf-8")
             c = named(language).compare(gold, code, valid)
-            parts = {field: round(getattr(c, part).f1, 6)  # the graph's parts, if any
-                     for part, field in (("entities", "entity_f1"),
-                                         ("relations", "relation_f1")) if hasattr(c, part)}
+            f1s = {field: round(getattr(c, part).f1, 6)  # the graph's parts, if any
+                   for part, field in (("entities", "entity_f1"),
+                                       ("relations", "relation_f1")) if hasattr(c, part)}
             out[t.id] = _score(model, t, "ok", read="code", score=round(c.score, 6),
                                counts_score=round(c.counts_score, 6), valid=valid,
-                               error=error, **parts)
+                               error=error, parts=own_parts(c), **f1s)
     return [out[t.id] for t in tasks]
+
+
+def own_parts(comparison: Any) -> dict[str, float]:
+    """The measures of a language's own comparison (`Language.compare`), by name: its
+    numbers and yes/no fields (1 or 0), and the F1 of each of its matches (`NAME F1`) —
+    Tanimoto, Robinson–Foulds, square accuracy, exact match, …"""
+    import dataclasses
+
+    if not dataclasses.is_dataclass(comparison):
+        return {}
+    out: dict[str, float] = {}
+    for f in dataclasses.fields(comparison):
+        value = getattr(comparison, f.name)
+        if isinstance(value, bool):
+            out[f.name] = 1.0 if value else 0.0
+        elif isinstance(value, int | float) and f.name != "valid":
+            out[f.name] = round(float(value), 6)
+        elif isinstance(getattr(value, "f1", None), float):
+            out[f"{f.name} F1"] = round(value.f1, 6)
+        elif dataclasses.is_dataclass(value):  # a comparison within (the graph of a molecule)
+            out |= {f"{f.name} {k}": v for k, v in own_parts(value).items()}
+    out.pop("valid", None)
+    return out
 
 
 def _score(model: str, task: StructureTask, status: str, **scored: Any) -> StructureScore:
@@ -182,11 +205,16 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
 
 
 def _i2c(rows: list[StructureScore]) -> ImageToCode:
+    """The figures of image-to-code rows (a failed or code-less row counts 0 in every
+    mean); the means of the languages' own measures where every row is of one language."""
     n = len(rows)
     if not n:
         return ImageToCode(0, None, None, 0)
+    names = list(dict.fromkeys(k for r in rows for k in (r.parts or {})))
+    parts = {k: round(sum((r.parts or {}).get(k, 0.0) for r in rows) / n, 6) for k in names} \
+        if len({r.language for r in rows}) == 1 else {}
     return ImageToCode(n, round(sum(r.score or 0.0 for r in rows) / n, 6),
                        round(sum(r.counts_score or 0.0 for r in rows) / n, 6),
                        sum(bool(r.valid) for r in rows),
                        round(sum(r.entity_f1 or 0.0 for r in rows) / n, 6),
-                       round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6))
+                       round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6), parts)
