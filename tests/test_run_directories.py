@@ -1,7 +1,7 @@
 """A run directory finds its data from any folder: its manifest records the data
-relative to the run, so a run made with relative paths scores, reports and views the
-same from elsewhere, and moved with its data too; a run moved without its data says
-where it looked and takes --data."""
+relative to the run (and where it was), so a run made with relative paths scores,
+reports and views the same from elsewhere, and moved with its data too; a run whose
+data moved away says where it looked and takes --data."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_a_run_made_with_relative_paths_works_from_anywhere(tmp_path):
     assert made.returncode == 0, made.stderr
     manifest = json.loads((home / "runs" / "r" / "manifest.json").read_text())
     assert manifest["options"]["data"] == "../../data"  # relative to the run
-    assert manifest["option_paths"] == ["data"]
+    assert manifest["option_paths"] == {"data": str((home / "data").resolve())}
     first = _scores(home / "runs" / "r")
     assert sum(s["correct"] for s in first) == 3  # golds 3, 3, 5, 3; answered 3
     run = str(home / "runs" / "r")
@@ -48,7 +48,7 @@ def test_a_run_made_with_relative_paths_works_from_anywhere(tmp_path):
     assert _scores(tmp_path / "moved" / "runs" / "r") == first
 
 
-def test_a_run_moved_without_its_data_names_where_it_looked_and_takes_data(tmp_path):
+def test_a_run_whose_data_moved_names_where_it_looked_and_takes_data(tmp_path):
     write_handmade(tmp_path / "data", broken=False)
     assert _cli("eval", "structure", "--data", "data", "--model", "baseline:synth",
                 "--out", "run", cwd=tmp_path).returncode == 0
@@ -56,16 +56,20 @@ def test_a_run_moved_without_its_data_names_where_it_looked_and_takes_data(tmp_p
     (tmp_path / "far").mkdir()
     shutil.move(tmp_path / "run", tmp_path / "far" / "away")
     away = "far/away"
+    found = _cli("score", "structure", away, cwd=tmp_path)  # where it was: still there
+    assert found.returncode == 0, found.stderr
+    shutil.move(tmp_path / "data", tmp_path / "moved-data")
     lost = _cli("score", "structure", away, cwd=tmp_path)
     assert lost.returncode == 3
-    assert "far/away/manifest.json: the run's data '../data' is not at far/data: moved or " \
-           "deleted (use --data DIR)" in lost.stderr
+    assert f"far/away/manifest.json: the run's data '../data' is neither at far/data nor " \
+           f"at {tmp_path.resolve() / 'data'}: moved or deleted (use --data DIR)" \
+           in lost.stderr
     page = _cli("view", away, "--out", "page", cwd=tmp_path)
     assert page.returncode == 3 and not (tmp_path / "page").exists()  # no empty page
     assert "no run could be read: no page written" in page.stderr
     for command in (("score", "structure"), ("report", "structure")):
-        found = _cli(*command, away, "--data", "data", cwd=tmp_path)
-        assert found.returncode == 0, found.stderr
+        pointed = _cli(*command, away, "--data", "moved-data", cwd=tmp_path)
+        assert pointed.returncode == 0, pointed.stderr
     assert _scores(tmp_path / "far" / "away") == first
-    shown = _cli("view", away, "--data", "data", "--out", "page", cwd=tmp_path)
+    shown = _cli("view", away, "--data", "moved-data", "--out", "page", cwd=tmp_path)
     assert shown.returncode == 0 and "4 samples" in shown.stdout

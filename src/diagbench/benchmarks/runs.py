@@ -99,50 +99,57 @@ def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
     return {k: one(v) for k, v in options.items()}
 
 
-def _recorded(options: Mapping[str, Any], run: Path) -> tuple[dict[str, Any], list[str]]:
-    """(the options as the manifest keeps them, the names of those that are paths): each
-    path relative to the run directory, so that the run finds it from any folder."""
+def _recorded(options: Mapping[str, Any], run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the options as the manifest keeps them, the absolute form of those that are
+    paths): each path relative to the run directory, so that the run finds it from any
+    folder, and absolute, so that a copy of the run alone still finds it."""
     def relative(path: Path) -> str:
         return os.path.relpath(path.resolve(), run.resolve())
 
-    recorded, paths = _plain(options), list[str]()
+    recorded, paths = _plain(options), dict[str, Any]()
     for name, value in options.items():
         if isinstance(value, Path):
-            recorded[name] = relative(value)
-            paths.append(name)
+            recorded[name], paths[name] = relative(value), str(value.resolve())
         elif isinstance(value, tuple | list) and value and all(isinstance(v, Path)
                                                                for v in value):
             recorded[name] = [relative(v) for v in value]
-            paths.append(name)
+            paths[name] = [str(v.resolve()) for v in value]
     return recorded, paths
 
 
 def run_options(manifest: Mapping[str, Any], run: Path, data: Path | None = None
                 ) -> dict[str, Any]:
     """The options of a run as its benchmark reads them, its paths found from here:
-    relative to the run directory (`option_paths`; a run of an older diagbench: as
-    recorded, else relative to the run); `data` replaces the option `data`. DataError
-    when a path is not there, saying how to point the run at it."""
+    relative to the run directory, else where they were (`option_paths`; a run of an
+    older diagbench: as recorded, else relative to the run); `data` replaces the option
+    `data`. DataError when a path is in neither place, saying how to point the run at
+    it."""
     options = dict(manifest["options"])
     if data is not None:
         if "data" not in options:
             raise DataError(f"{run}: a run of {manifest.get('benchmark')} has no data "
                             "option to replace (--data is for runs with one)")
         options["data"] = str(data)
-    located = set(manifest.get("option_paths", ()))
+    located = dict(manifest.get("option_paths") or {})
     for name, value in options.items():
         if (name == "data" and data is not None) or value is None:
             continue
-        if name in located or (name == "data" and not Path(value).exists()):
-            texts = value if isinstance(value, list) else [value]
-            found = [os.path.normpath(run / t) if name in located or not Path(t).exists()
-                     else t for t in texts]
-            for text, path in zip(texts, found, strict=True):
-                if not Path(path).exists():
-                    hint = " (use --data DIR)" if name == "data" else ""
-                    raise DataError(f"{run / 'manifest.json'}: the run's {name} {text!r} is "
-                                    f"not at {path}: moved or deleted{hint}")
-            options[name] = found if isinstance(value, list) else found[0]
+        if name not in located and not (name == "data" and not Path(value).exists()):
+            continue
+        texts = value if isinstance(value, list) else [value]
+        known = located.get(name, texts)
+        absolute = known if isinstance(known, list) else [known]
+        found = []
+        for text, where in zip(texts, absolute, strict=True):
+            tried = [os.path.normpath(run / text), where]
+            path = next((t for t in tried if Path(t).exists()), None)
+            if path is None:
+                hint = " (use --data DIR)" if name == "data" else ""
+                raise DataError(f"{run / 'manifest.json'}: the run's {name} {text!r} is "
+                                f"neither at {tried[0]} nor at {where}: moved or deleted"
+                                f"{hint}")
+            found.append(path)
+        options[name] = found if isinstance(value, list) else found[0]
     return options
 
 
