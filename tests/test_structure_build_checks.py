@@ -84,3 +84,23 @@ def test_a_full_build_keeps_every_category_and_repeats_no_task(tmp_path: Path):
     for cell, n in info["kept"].items():
         if n < 2:
             assert f"warning: {cell.replace('|', ' × ')}: {n} of 2 samples kept" in done.stdout
+
+
+def test_a_cell_the_filters_empty_fails_the_build_unless_allowed(tmp_path):
+    """One medium PlantUML state diagram a build: some seeds draw one taller than four
+    times its width (seed 1 with this diagbench), which the aspect-ratio filter removes,
+    leaving the cell empty: exit 1 naming it; --allow-empty: exit 0 with a warning."""
+    args = ("build", "structure", "--model", "baseline:synth", "--categories", "state",
+            "--languages", "plantuml", "--per-category", "1", "--complexity", "medium")
+    for seed in range(8):
+        done = _cli(*args, "--seed", str(seed), "--out", str(tmp_path / f"s{seed}"))
+        if done.returncode != 0:
+            break
+    assert done.returncode == 1, "no seed of 8 left the cell empty"
+    assert "diagbench: error: no sample kept for state × plantuml (the filters removed " \
+           "every one" in done.stderr
+    assert "kept 0" in done.stdout  # the build's lines are printed all the same
+    allowed = _cli(*args, "--seed", str(seed), "--out", str(tmp_path / "allowed"),
+                   "--allow-empty")
+    assert allowed.returncode == 0, allowed.stderr
+    assert "warning: state × plantuml: no sample kept (--allow-empty)" in allowed.stdout
