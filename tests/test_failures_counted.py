@@ -126,3 +126,25 @@ def test_the_leaderboard_labels_every_split_column_and_shows_the_failures(handma
     assert cells["baseline:judge"][2] == "0.00 (n 4, 4 failed)"  # no readable number
     alone = _cli("leaderboard", str(tmp_path / "notarun"))
     assert alone.returncode == 3 and alone.stdout == ""
+
+
+def test_an_archqa_question_about_a_missing_image_is_counted_and_named(tmp_path):
+    """SADU's fixture asks 4 of its 8 questions about login_flow (tests/sadu_fixture.py):
+    without its image they are never asked, counted as unusable images, and the run
+    exits 3 naming the file."""
+    from tests.sadu_fixture import write_sadu
+
+    sadu = write_sadu(tmp_path / "sadu")
+    assert _cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out",
+                str(tmp_path / "qa")).returncode == 0
+    image = sadu / "dataset" / "SAD" / "behavior" / "Diagram" / "login_flow.png"
+    image.unlink()
+    run = tmp_path / "run"
+    done = _cli("eval", "archqa", "--data", str(tmp_path / "qa"), "--model", "baseline:blind",
+                "--out", str(run))
+    assert done.returncode == 3, done.stderr
+    assert f"image not sent: {image}: missing (no such file)" in done.stderr
+    assert "baseline:blind: 4 failed (image_error 4) of 8, each counted wrong" in done.stdout
+    m = json.loads((run / "summary.json").read_text())["models"]["baseline:blind"]
+    assert m["outcomes"]["image_error"] == 4 and m["questions"] == 8
+    assert m["unusable_images"] == [f"{image}: missing (no such file)"]

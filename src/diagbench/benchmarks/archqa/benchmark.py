@@ -236,11 +236,14 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         return failure_reasons(summary, rate)
 
     def failures(self, summary: ArchQASummary) -> dict[str, Failures]:
-        """Per model: failed calls (a missing response is one) and unparsable answers."""
+        """Per model: unusable images, failed calls (a missing response is one) and
+        unparsable answers."""
         from diagbench.benchmarks.failures import Failures
         return {name: Failures(m["questions"], {
+            "image_error": m["outcomes"].get("image_error", 0),
             "call_error": m["outcomes"].get("call_error", 0) + m["outcomes"].get("missing", 0),
-            "unparsed": m["outcomes"].get("unparsable", 0)})
+            "unparsed": m["outcomes"].get("unparsable", 0)},
+            tuple(m.get("unusable_images", ())))
             for name, m in summary.models.items()}
 
     def headlines(self, summary: ArchQASummary) -> list[Headline]:
