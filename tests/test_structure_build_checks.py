@@ -104,3 +104,22 @@ def test_a_cell_the_filters_empty_fails_the_build_unless_allowed(tmp_path):
                    "--allow-empty")
     assert allowed.returncode == 0, allowed.stderr
     assert "warning: state × plantuml: no sample kept (--allow-empty)" in allowed.stdout
+
+
+def test_image_to_code_is_reported_in_each_languages_own_measures():
+    """A FEN board with its white pawn pushed one square: 62 of 64 squares right
+    (0.96875), not the gold board (exact 0); the report words each language's score by
+    its own similarity, not the software diagrams' entity and relation F1."""
+    from diagbench.benchmarks.structure.report import similarity_words
+    from diagbench.benchmarks.structure.scoring import own_parts
+    from diagbench.languages import named
+
+    gold = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    moved = "4k3/8/8/8/8/4P3/8/4K3 w - - 0 1"
+    assert own_parts(named("fen").compare(gold, moved, True)) == {"accuracy": 0.96875,
+                                                                  "exact": 0.0}
+    assert own_parts(named("fen").compare(gold, gold, True)) == {"accuracy": 1.0,
+                                                                 "exact": 1.0}
+    assert "64 squares" in similarity_words("fen")
+    assert "entity" not in similarity_words("fen")
+    assert "which entities and which relations" in similarity_words("plantuml")
