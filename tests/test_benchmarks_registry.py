@@ -119,7 +119,7 @@ def test_a_response_missing_from_the_run_is_a_failed_call(run, tmp_path):
     lines = responses.read_text().splitlines()
     dropped = json.loads(lines[0])["id"]
     responses.write_text("\n".join(lines[1:]) + "\n")
-    data = Path(json.loads((copy / "manifest.json").read_text())["options"]["data"])
+    data = Path(json.loads((copy / "manifest.json").read_text())["option_paths"]["data"])
     rows = [json.loads(line) for line in (data / "manifest.jsonl").read_text().splitlines()]
     # a stage-1 answer (names:DIAGRAM@1x) is used by every instance of its diagram;
     # a stage-2 answer (ID@1x) by its instance alone

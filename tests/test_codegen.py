@@ -222,23 +222,26 @@ def test_eval_against_fake_openai_server(tmp_path):
     assert "flowchart-dot-001.low.all-in-one" not in html  # valid: not listed
 
 
-def test_failed_calls_are_counted_and_left_out_of_the_rates(tmp_path):
+def test_failed_calls_are_counted_invalid_and_fail_the_run(tmp_path):
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
     run = tmp_path / "run"
     with FakeServer(script=["400"] * 20, reply=_reply) as server:
         done = _cli("eval", "codegen", "--categories", "flowchart", "--languages", "dot",
                     "--per-category", "1", "--model", f"openai:coder@{server.base_url}",
                     "--out", str(run), env=env)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == 1, done.stderr  # every call failed
         assert len(server.requests) == 6  # no problem statement: no second call
     scores = _rows(run / "scores.jsonl")
     assert [s["status"] for s in scores] == ["call_error"] * 6
     assert all(s["valid"] is None and "400" in s["error"] for s in scores)
     m = next(iter(json.loads((run / "summary.json").read_text())["models"].values()))
     assert m["outcomes"] == {"call_error": 6}
-    assert m["promptings"]["sequential"]["validity"] is None
-    assert m["promptings"]["sequential"]["consistency"] is None
-    assert "openai:coder / sequential: — (—, —, —); — over 0 personas" in done.stdout
+    assert (m["failures"]["asked"], m["failures"]["call_error"]) == (6, 6)
+    seq = m["promptings"]["sequential"]
+    assert (seq["n"], seq["valid"], seq["validity"]) == (3, 0, 0.0)  # 0 of 3, not "—"
+    assert seq["consistency"] is None
+    assert "openai:coder: nothing was answered: all 6 samples failed (call_error 6; " \
+           "first: HTTP 400" in done.stderr
 
 
 # --- build structure --prompting sequential ----------------------------------------------

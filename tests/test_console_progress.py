@@ -29,18 +29,38 @@ def test_lines_come_every_interval_with_rate_eta_and_errors():
         lines.update(10, fine)       # 2 s in: too soon for a line
         assert out.getvalue() == ""
         clock.now += 3
-        lines.update(15, failed)     # 5 s in: 25 done, 5/s, 75 left = 15 s
+        lines.update(15, failed)     # 5 s in: 25 done, 5/s; 15 since the first 10 at
+        #                              2 s: 5/s, 75 left = 15 s
         clock.now += 1
         lines.update(5, fine)        # 1 s after the last line: none
         clock.now += 4
-        lines.update(10, fine)       # 10 s in: 40 done, 4/s, 60 left = 15 s
+        lines.update(10, fine)       # 10 s in: 40 done, 4/s; 30 since the first at 2 s:
+        #                              3.75/s, 60 left = 16 s
         clock.now += 2
         lines.update(60, failed)     # 12 s in, all done: the end line follows
     assert out.getvalue().splitlines() == [
         "asking: 25/100 (25 %), 5.0/s, ETA 15 s, 1 error",
-        "asking: 40/100 (40 %), 4.0/s, ETA 15 s, 1 error",
+        "asking: 40/100 (40 %), 4.0/s, ETA 16 s, 1 error",
         "asking: 100/100 (100 %), 8.3/s, in 12 s, 2 errors",
     ]
+
+
+def test_a_slow_start_is_not_taken_for_the_pace():
+    """The first item after a 60 s warm-up, then 99 in 5 s: 900 left at 99 / 5 s = 19.8
+    per second is 45 s (from the start: 100 / 65 s, 9 min 45 s); no time left is
+    guessed from the first item alone."""
+    clock, out = Clock(), io.StringIO()
+    with ProgressLines(1000, "rendering", 5.0, out, clock) as lines:
+        clock.now += 60
+        lines.update(1)
+        clock.now += 5
+        lines.update(99)
+        clock.now += 1
+        lines.update(900)
+    assert out.getvalue().splitlines() == [
+        "rendering: 1/1000 (0 %), 0.0/s, ETA ?, 0 errors",
+        "rendering: 100/1000 (10 %), 1.5/s, ETA 45 s, 0 errors",
+        "rendering: 1000/1000 (100 %), 15.2/s, in 1 min 06 s, 0 errors"]
 
 
 def test_a_phase_quicker_than_the_interval_writes_nothing():

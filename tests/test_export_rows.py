@@ -35,7 +35,7 @@ def test_build_record_is_carried_whole_and_its_parameters_kept(tmp_path):
 def test_a_missing_record_is_empty_and_a_broken_one_names_its_file(tmp_path):
     assert BuildRecord.read(tmp_path, "import.json") == BuildRecord("import.json", "{}\n", {})
     (tmp_path / "build.json").write_text("{nope", encoding="utf-8")
-    with pytest.raises(DataError, match=r"build\.json: not JSON"):
+    with pytest.raises(DataError, match=r"build\.json:1:\d+: not JSON"):
         BuildRecord.read(tmp_path)
 
 

@@ -130,7 +130,7 @@ def test_report_shows_the_figures(tmp_path, models):
 
 def test_a_bad_sizes_file_is_a_clear_error(tmp_path):
     (tmp_path / "model_sizes.json").write_text("{")
-    with pytest.raises(DataError, match=r"model_sizes\.json:1: not JSON"):
+    with pytest.raises(DataError, match=r"model_sizes\.json:1:\d+: not JSON"):
         read_sizes(tmp_path)
     (tmp_path / "model_sizes.json").write_text('{"m": 8}')
     with pytest.raises(DataError, match="expected"):

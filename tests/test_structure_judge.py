@@ -220,12 +220,13 @@ def test_unusable_judge_stops_the_build(tmp_path):
 
 
 def _eval(data: Path, run: Path, *extra: str) -> tuple[list[tuple[int, int]], dict, str]:
-    """Run eval of the model-written questions against a fake VLM answering each with
-    its gold answer; (the sizes of the images it received, the run's manifest, what eval
+    """Run eval of the model-written questions and image-to-code against a fake VLM
+    answering each question with its gold answer (image-to-code: every sample's image
+    is sent); (the sizes of the images it received, the run's manifest, what eval
     printed)."""
     tasks = [t for t in _rows(data / "tasks.jsonl") if t["task"] == "model_question"]
     gold = {t["question"]: t["gold"] for t in tasks}
-    assert len(gold) == len(tasks) == 2  # one question per sample, told apart by its text
+    assert len(gold) == len(tasks) >= 1  # told apart by their text
     sizes: list[tuple[int, int]] = []
 
     def seen(body: dict) -> None:
@@ -235,27 +236,31 @@ def _eval(data: Path, run: Path, *extra: str) -> tuple[list[tuple[int, int]], di
                 sizes.append(Image.open(io.BytesIO(base64.b64decode(data64))).size)
 
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(run.parent / "c.sq")}
-    with FakeServer(reply=lambda p: str(gold[p])) as server:
+    with FakeServer(reply=lambda p: str(gold.get(p, "digraph { a -> b }"))) as server:
         server.on_body = seen
         done = _cli("eval", "structure", "--data", str(data), "--tasks",
-                    "model_question", "--model", f"openai:vlm@{server.base_url}",
-                    "--out", str(run), *extra, env=env)
+                    "model_question,image_to_code", "--model",
+                    f"openai:vlm@{server.base_url}", "--out", str(run), *extra, env=env)
     assert done.returncode == 0, done.stderr
     return sizes, json.loads((run / "manifest.json").read_text()), done.stdout
 
 
 def test_eval_sends_images_at_most_1024_px(judged, tmp_path):
     data, _ = judged
-    originals = {s["image"]: (s["width"], s["height"]) for s in _rows(data / "samples.jsonl")}
+    samples = _rows(data / "samples.jsonl")
+    originals = {s["image"]: (s["width"], s["height"]) for s in samples}
     assert max(max(wh) for wh in originals.values()) > 1024  # one must be shrunk
     sizes, manifest, printed = _eval(data, tmp_path / "run")
     assert sizes and max(max(wh) for wh in sizes) == 1024
     assert manifest["models"][0]["parameters"]["image_policy"]["max_side"] == 1024
     scores = _rows(tmp_path / "run" / "scores.jsonl")
-    assert len(scores) == len(sizes) == 2 and all(s["correct"] for s in scores)
+    questions = [s for s in scores if s["task"] == "model_question"]
+    written = [t for t in _rows(data / "tasks.jsonl") if t["task"] == "model_question"]
+    assert len(sizes) == len(scores) == len(written) + len(samples)
+    assert questions and all(s["correct"] for s in questions)
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     types = summary["models"]["openai:vlm"]["model_question_types"]
-    assert sum(v["n"] for v in types.values()) == 2
+    assert sum(v["n"] for v in types.values()) == len(written)
     assert all(v["accuracy"] == 100.0 for v in types.values())
     assert "model-written questions, accuracy % by answer type: " in printed
     assert "Model-written questions by answer type" in (tmp_path / "run" /

@@ -129,3 +129,30 @@ def test_a_hundred_thousand_samples_page_and_filter(tmp_path, browser):
     browser.find_element(By.ID, "f-text").send_keys("answer 99997")
     WebDriverWait(browser, 30).until(lambda d: _count(d)[0] == 1)
     assert _rows(browser)[0][2] == "s99997"
+
+
+def test_the_filtered_rows_give_their_accuracy_and_each_sample_its_link(runs, browser):
+    """model-a is right on 6 of the 8 fixture questions (tests/sadu_fixture.py): the
+    filtered set's accuracy is 75.0 %; a structure run's tasks filter by language; a
+    sample's link opens it."""
+    assert _cli("view", "qa", "st-run", "--out", "linked", cwd=runs).returncode == 0
+    browser.get((runs / "linked" / "index.html").as_uri())
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#rows tr"))
+    Select(browser.find_element(By.ID, "f-model")).select_by_value(A)
+    figures = browser.find_element(By.ID, "figures").text
+    assert figures.startswith("accuracy 75.0 % (6 of 8)"), figures
+    Select(browser.find_element(By.ID, "f-model")).select_by_value("")
+    languages = [o.get_attribute("value") for o in
+                 Select(browser.find_element(By.ID, "f-language")).options]
+    assert "plantuml" in languages
+    tasks = [line for line in (runs / "st" / "tasks.jsonl").read_text().splitlines()
+             if '"language": "plantuml"' in line]
+    Select(browser.find_element(By.ID, "f-language")).select_by_value("plantuml")
+    assert _count(browser)[0] == len(tasks)
+    link = browser.find_element(By.CSS_SELECTOR, "#rows tr a").get_attribute("href")
+    first_id = _rows(browser)[0][2]
+    browser.get("about:blank")
+    browser.get(link)
+    WebDriverWait(browser, 30).until(
+        lambda d: d.find_element(By.ID, "detail").is_displayed())
+    assert first_id in browser.find_element(By.ID, "detail").text

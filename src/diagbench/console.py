@@ -4,11 +4,15 @@ contributes).
 Progress goes to stderr: a bar on a terminal; elsewhere (CI, `nohup`, a Ray driver) a
 line every few seconds (`DIAGBENCH_PROGRESS_SECONDS`, default 5) with the count, rate,
 time left and errors, and a last one when the phase ends, if a line was shown; nothing
-with `diagbench --quiet`. Phases of 20 items or fewer show nothing.
+with `diagbench --quiet`. Phases of 20 items or fewer show nothing. The time left
+(`Eta`) counts from the first item done (a slow start — an engine warming up, the
+first call — is not taken for the pace) and is shown once 5 % of the items are done.
 
-Exit codes: 0 success; 1 some item has errors (diagnostics, invalid renders,
-failed calls above the allowed rate); 2 usage error; 3 some input could not be
-used (the others are still processed); 4 internal error.
+Exit codes: 0 success; 1 some item has errors (diagnostics, invalid renders, a run
+whose failed calls pass --fail-on-error or whose every call failed, a build that falls
+short of what was asked); 2 usage error; 3 some input could not be used (a missing or
+unreadable file or image, an empty data set, a run whose data cannot be found; the
+others are still processed); 4 internal error.
 """
 
 from __future__ import annotations
@@ -37,11 +41,34 @@ def progress_bar(length: int, label: str) -> Any:
     context = click.get_current_context(silent=True)
     quiet = bool(context and context.meta.get(QUIET))
     if sys.stderr.isatty() or quiet or length <= _SHOWN_ABOVE:
-        return click.progressbar(length=length, label=label, file=sys.stderr,
-                                 hidden=quiet or not sys.stderr.isatty()
-                                 or length <= _SHOWN_ABOVE)
+        eta = Eta(length)
+        bar = click.progressbar(length=length, label=label, file=sys.stderr,
+                                hidden=quiet or not sys.stderr.isatty()
+                                or length <= _SHOWN_ABOVE, show_eta=False)
+        bar.item_show_func = lambda _: eta.text(bar.pos)
+        return bar
     interval = float(os.environ.get("DIAGBENCH_PROGRESS_SECONDS", "5"))
     return ProgressLines(length, label, interval, sys.stderr)
+
+
+class Eta:
+    """The time left of a phase of `length` items: the pace counted from the first item
+    done, shown once 5 % of the items are done ("ETA ?" before)."""
+
+    def __init__(self, length: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.length, self.clock = length, clock
+        self.first: tuple[float, int] | None = None  # (when, items) at the first item done
+
+    def text(self, done: int) -> str:
+        now = self.clock()
+        if self.first is None:
+            if done:
+                self.first = (now, done)
+            return "ETA ?"
+        since, at = self.first
+        if done < max(1, 0.05 * self.length) or now <= since or done <= at:
+            return "ETA ?"
+        return f"ETA {duration((self.length - done) * (now - since) / (done - at))}"
 
 
 class ProgressLines:
@@ -54,6 +81,7 @@ class ProgressLines:
         self.clock = clock
         self.done = self.errors = self.written = 0
         self.start = self.last = clock()
+        self.eta = Eta(length, clock)
 
     def __enter__(self) -> ProgressLines:
         return self
@@ -65,6 +93,8 @@ class ProgressLines:
 
     def update(self, n: int, item: object = None) -> None:
         self.done += n
+        if self.eta.first is None:
+            self.eta.text(self.done)
         if getattr(item, "status", None) == "error":
             self.errors += 1
         now = self.clock()
@@ -75,11 +105,7 @@ class ProgressLines:
         elapsed = now - self.start
         rate = self.done / elapsed if elapsed > 0 else 0.0
         share = 100 * self.done / self.length if self.length else 100.0
-        if final:
-            timing = f"in {duration(elapsed)}"
-        else:
-            left = (self.length - self.done) / rate if rate > 0 else None
-            timing = f"ETA {duration(left) if left is not None else '?'}"
+        timing = f"in {duration(elapsed)}" if final else self.eta.text(self.done)
         errors = "1 error" if self.errors == 1 else f"{self.errors} errors"
         print(f"{self.label}: {self.done}/{self.length} ({share:.0f} %), {rate:.1f}/s, "
               f"{timing}, {errors}", file=self.stream, flush=True)

@@ -24,6 +24,22 @@ def read_text(path: Path) -> str:
         raise DataError(f"{path}: not UTF-8 text ({exc.reason})") from None
 
 
+def not_json(path: Path | str, exc: json.JSONDecodeError, line: int | None = None
+             ) -> DataError:
+    """The error of a file that is not JSON, at its place: `path:LINE:COLUMN: not JSON
+    (why)` (`line`: the line of a JSONL file the text came from)."""
+    return DataError(f"{path}:{line or exc.lineno}:{exc.colno}: not JSON ({exc.msg})")
+
+
+def read_json(path: Path) -> object:
+    """The JSON of the file `path` (DataError naming it, its line and column)."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise not_json(path, exc) from None
+
+
 def read_jsonl(path: Path) -> list[tuple[int, dict]]:
     """(line number, object) for every non-blank line of a JSONL file."""
     rows = []
@@ -33,7 +49,7 @@ def read_jsonl(path: Path) -> list[tuple[int, dict]]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{path}:{number}: not JSON ({exc.msg})") from None
+            raise not_json(path, exc, number) from None
         if not isinstance(row, dict):
             raise DataError(f"{path}:{number}: not a JSON object")
         rows.append((number, row))

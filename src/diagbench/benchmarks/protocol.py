@@ -29,6 +29,7 @@ from diagbench.report.view import SampleView
 
 if TYPE_CHECKING:
     from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.failures import Failures
 
 #: A command option, as a click decorator (`click.option(...)`).
 Option = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -42,6 +43,15 @@ class Record(Protocol):
 
 class DataError(ValueError):
     """Data a benchmark cannot use; str() names the file (and line) and the reason."""
+
+
+class IncompleteBuild(DataError):
+    """A build that wrote its data but fell short of what was asked: `lines` are what it
+    prints, str() why it fails (the command then exits 1)."""
+
+    def __init__(self, lines: list[str], reason: str) -> None:
+        super().__init__(reason)
+        self.lines = lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,21 +268,30 @@ class Benchmark(ABC, Generic[S, T]):
         """Every model's values of `headline_metrics` in a run's summary."""
         return []
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         """Every sample of the scored run `run`, one per model, as `diagbench view` shows
-        it (raises `DataError` when `run` is not a run of this benchmark)."""
+        it, `data` replacing the run's data (raises `DataError` when `run` is not a run
+        of this benchmark or its data cannot be found)."""
         raise NotImplementedError(f"{self.name} has no per-sample view")
 
+    def failures(self, summary: T) -> Mapping[str, Failures]:
+        """Every model's failures in a run (`diagbench.benchmarks.failures`): what
+        `--fail-on-error` limits and the commands print beside the scores."""
+        return {}
+
     def failed_inputs(self, data: Dataset, summary: T) -> bool:
-        """Whether some input could not be used (the command then exits 3)."""
-        return bool(data.problems)
+        """Whether some input could not be used (the command then exits 3): a problem
+        of the data, or an image some model could not be sent."""
+        return bool(data.problems) or any(f.counts.get("image_error")
+                                          for f in self.failures(summary).values())
 
     def compare_runs(self, runs: list[Path]) -> list[str] | None:
         """The tables comparing the runs `runs` by their recorded settings, as `report
         NAME RUN…` prints them; None: this benchmark compares no runs."""
         return None
 
-    def failing(self, summary: T) -> list[str]:
-        """Why the run fails a limit the user set (such as --fail-on-error): the command
+    def failing(self, summary: T, rate: float | None) -> list[str]:
+        """Why the run fails a limit of this benchmark's own, given `--fail-on-error
+        RATE` (beyond the failures every benchmark counts, `failures`): the command
         prints each reason and exits 1. None by default."""
         return []

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.protocol import DataError, Export, Record
+from diagbench.benchmarks.protocol import Export, Record
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,14 +31,14 @@ class BuildRecord:
     @classmethod
     def read(cls, data: Path, name: str = "build.json") -> BuildRecord:
         """`data`/`name` (DataError when it is not JSON)."""
-        from diagbench.benchmarks.jsonl import read_text
+        from diagbench.benchmarks.jsonl import not_json, read_text
 
         path = data / name
         text = read_text(path) if path.is_file() else "{}\n"
         try:
             info = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: not JSON ({exc.msg})") from None
+            raise not_json(path, exc) from None
         return cls(name, text, info)
 
     def parameters(self, keys: Iterable[str]) -> dict[str, Any]:

@@ -7,6 +7,10 @@ responses, no model called) and `rereport` (the report from the saved scores).
 
 MODEL is the model's name in the run (`model_names`) made a directory name
 (`openai:gpt-4o` → `openai_gpt-4o`); a model asked on two servers is two models.
+
+A run finds its data from any folder: the manifest records every path option relative
+to the run directory (`option_paths` names them), read back relative to it; `--data`
+points a moved run at its data.
     RUN/scores.jsonl                one line per score record, model by model
     RUN/summary.json                the benchmark's summary
     RUN/report.html, plots/         the report
@@ -15,6 +19,7 @@ MODEL is the model's name in the run (`model_names`) made a directory name
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.asking import Answer, Ask, ask_model, replay
-from diagbench.benchmarks.jsonl import read_text
+from diagbench.benchmarks.jsonl import not_json, read_text
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
 from diagbench.executors.local import LocalExecutor
@@ -68,9 +73,10 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
     """Run every model over the benchmark into `run` (re-running resumes); the scores are
     computed by `executor`."""
     run.mkdir(parents=True, exist_ok=True)
-    data = bench.samples(run, bars, **options)
-    fields = {"benchmark": bench.name, **data.manifest, "options": options,
-              "models": [s.to_json() for s in models]}
+    data = bench.samples(run, bars, **_plain(options))
+    recorded, paths = _recorded(options, run)
+    fields = {"benchmark": bench.name, **data.manifest, "options": recorded,
+              "option_paths": paths, "models": [s.to_json() for s in models]}
     write_manifest(run, fields)
     names = model_names([s.spec for s in models])
     answers = {name: bench.answers(data, partial(
@@ -84,12 +90,75 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
     return result
 
 
+def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options as a benchmark reads them: paths as text, tuples as lists."""
+    def one(value: Any) -> Any:
+        if isinstance(value, tuple | list):
+            return [one(v) for v in value]
+        return str(value) if isinstance(value, Path) else value
+    return {k: one(v) for k, v in options.items()}
+
+
+def _recorded(options: Mapping[str, Any], run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the options as the manifest keeps them, the absolute form of those that are
+    paths): each path relative to the run directory, so that the run finds it from any
+    folder, and absolute, so that a copy of the run alone still finds it."""
+    def relative(path: Path) -> str:
+        return os.path.relpath(path.resolve(), run.resolve())
+
+    recorded, paths = _plain(options), dict[str, Any]()
+    for name, value in options.items():
+        if isinstance(value, Path):
+            recorded[name], paths[name] = relative(value), str(value.resolve())
+        elif isinstance(value, tuple | list) and value and all(isinstance(v, Path)
+                                                               for v in value):
+            recorded[name] = [relative(v) for v in value]
+            paths[name] = [str(v.resolve()) for v in value]
+    return recorded, paths
+
+
+def run_options(manifest: Mapping[str, Any], run: Path, data: Path | None = None
+                ) -> dict[str, Any]:
+    """The options of a run as its benchmark reads them, its paths found from here:
+    relative to the run directory, else where they were (`option_paths`; a run of an
+    older diagbench: as recorded, else relative to the run); `data` replaces the option
+    `data`. DataError when a path is in neither place, saying how to point the run at
+    it."""
+    options = dict(manifest["options"])
+    if data is not None:
+        if "data" not in options:
+            raise DataError(f"{run}: a run of {manifest.get('benchmark')} has no data "
+                            "option to replace (--data is for runs with one)")
+        options["data"] = str(data)
+    located = dict(manifest.get("option_paths") or {})
+    for name, value in options.items():
+        if (name == "data" and data is not None) or value is None:
+            continue
+        if name not in located and not (name == "data" and not Path(value).exists()):
+            continue
+        texts = value if isinstance(value, list) else [value]
+        known = located.get(name, texts)
+        absolute = known if isinstance(known, list) else [known]
+        found = []
+        for text, where in zip(texts, absolute, strict=True):
+            tried = [os.path.normpath(run / text), where]
+            path = next((t for t in tried if Path(t).exists()), None)
+            if path is None:
+                hint = " (use --data DIR)" if name == "data" else ""
+                raise DataError(f"{run / 'manifest.json'}: the run's {name} {text!r} is "
+                                f"neither at {tried[0]} nor at {where}: moved or deleted"
+                                f"{hint}")
+            found.append(path)
+        options[name] = found if isinstance(value, list) else found[0]
+    return options
+
+
 def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars,
-            executor: Executor | None = None) -> RunResult:
+            executor: Executor | None = None, data_dir: Path | None = None) -> RunResult:
     """Score a run again from its saved responses, with this diagbench's scoring (the
-    models' scores computed by `executor`)."""
+    models' scores computed by `executor`); `data_dir` replaces the run's data."""
     manifest = read_manifest(bench, run)
-    data = bench.samples(run, bars, **manifest["options"])
+    data = bench.samples(run, bars, **run_options(manifest, run, data_dir))
     models = [ModelSettings.from_json(entry) for entry in manifest["models"]]
     answers = {name: bench.answers(data, partial(
         replay, settings=s, out=model_dir(run, name) / "responses.jsonl"))
@@ -128,10 +197,12 @@ class Replayed:
         return answer.reasoning if answer else None
 
 
-def replayed(bench: Benchmark[Any, Any], run: Path) -> Replayed:
-    """The run `run` of `bench` read back (no model is called)."""
+def replayed(bench: Benchmark[Any, Any], run: Path, data_dir: Path | None = None
+             ) -> Replayed:
+    """The run `run` of `bench` read back (no model is called); `data_dir` replaces the
+    run's data."""
     manifest = read_manifest(bench, run)
-    data = bench.samples(run, no_bars, **manifest["options"])
+    data = bench.samples(run, no_bars, **run_options(manifest, run, data_dir))
     models = [ModelSettings.from_json(entry) for entry in manifest["models"]]
     names = model_names([s.spec for s in models])
     asks: dict[str, Ask] = {}
@@ -146,16 +217,18 @@ def replayed(bench: Benchmark[Any, Any], run: Path) -> Replayed:
     return Replayed(data, asks, answers, bench.load_scores(run, names))
 
 
-def rereport(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars) -> RunResult:
-    """Write the report of a scored run again from its saved scores and summary."""
+def rereport(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars,
+             data_dir: Path | None = None) -> RunResult:
+    """Write the report of a scored run again from its saved scores and summary (and the
+    run's data, which `data_dir` replaces)."""
     manifest = read_manifest(bench, run)
-    data = bench.samples(run, bars, **manifest["options"])
+    data = bench.samples(run, bars, **run_options(manifest, run, data_dir))
     scores = bench.load_scores(run, model_names([ModelSpec.from_json(entry)
                                                  for entry in manifest["models"]]))
     try:
         summary = bench.read_summary(json.loads(read_text(run / "summary.json")))
     except json.JSONDecodeError as exc:
-        raise DataError(f"{run / 'summary.json'}: not JSON ({exc.msg})") from None
+        raise not_json(run / "summary.json", exc) from None
     except (KeyError, TypeError, ValueError) as exc:
         raise DataError(f"{run / 'summary.json'}: not a summary of {bench.name} "
                         f"({type(exc).__name__}: {exc})") from None
@@ -167,7 +240,7 @@ def read_manifest(bench: Benchmark[Any, Any], run: Path) -> dict:
     try:
         manifest = json.loads(read_text(run / "manifest.json"))
     except json.JSONDecodeError as exc:
-        raise DataError(f"{run / 'manifest.json'}: not JSON ({exc.msg})") from None
+        raise not_json(run / "manifest.json", exc) from None
     if manifest.get("benchmark") != bench.name or "options" not in manifest:
         raise DataError(f"{run / 'manifest.json'}: not a run of {bench.name} written by "
                         "diagbench eval")

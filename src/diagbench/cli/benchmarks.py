@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from diagbench.benchmarks.failures import FAIL_ON_ERROR
 from diagbench.cli.model_options import model_options
 from diagbench.console import EXIT_BAD_INPUT, EXIT_DIAGNOSTICS, EXIT_OK, progress_bar
 from diagbench.executors.options import OPTIONS as EXECUTOR_OPTIONS
@@ -23,6 +24,10 @@ _OUT_RUN = click.option("--out", required=True, type=click.Path(file_okay=False,
                         help="Run directory; re-run the same command to resume.")
 _MAX_CONNECTIONS = click.option("--max-connections", type=click.IntRange(1, 512), default=8,
                                 show_default=True, help="Model calls in flight at once.")
+_SHOWN_IMAGES = 10  # unusable images named on stderr, per model
+_DATA = click.option("--data", "data_dir",
+                     type=click.Path(exists=True, file_okay=False, path_type=Path),
+                     help="The run's data, where the run cannot find it (moved since).")
 _RUN = click.argument("run", type=click.Path(exists=True, file_okay=False, path_type=Path))
 
 
@@ -51,34 +56,47 @@ def _command(name: str, help_text: str, options: tuple, callback: Callable[..., 
 
 
 def _guarded(phase: Callable[[], Any]) -> Any:
-    """Run a phase; data it cannot use ends the command with exit 3 and the reason."""
-    from diagbench.benchmarks.protocol import DataError
+    """Run a phase; data it cannot use ends the command with exit 3 and the reason (a
+    build that falls short, `IncompleteBuild`, is left to its command)."""
+    from diagbench.benchmarks.protocol import DataError, IncompleteBuild
     try:
         return phase()
+    except IncompleteBuild:
+        raise
     except DataError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
 
 
-def _plain(options: dict[str, Any]) -> dict[str, Any]:
-    """Options as a run's manifest keeps them (JSON), so that `score` can reuse them."""
-    return {k: str(v) if isinstance(v, Path) else list(v) if isinstance(v, tuple) else v
-            for k, v in options.items()}
+def _finish(bench: Any, result: Any, rate: float | None) -> None:
+    """Print what could not be used, the results, each model's failures and the report;
+    exit 3 when some input could not be used (an unusable image, no samples at all), 1
+    when the run fails `--fail-on-error` (by default: every call of a model failed),
+    else 0."""
+    from diagbench.benchmarks.failures import failure_reasons
 
-
-def _finish(bench: Any, result: Any) -> None:
-    """Print what could not be used, the results and the report; exit 0, or 3 when some
-    input could not be used."""
     for problem in result.data.problems:
         click.echo(f"diagbench: error: {problem.file}: {problem.error}", err=True)
     if not result.data.samples:
-        click.echo("diagbench: error: no usable samples", err=True)
+        click.echo("diagbench: error: no usable samples: the data set is empty (or "
+                   "--limit/--tasks left nothing)", err=True)
+    failures = bench.failures(result.summary)
+    for name, f in failures.items():
+        for image in f.images[:_SHOWN_IMAGES]:
+            click.echo(f"diagbench: error: {name}: image not sent: {image}", err=True)
+        if len(f.images) > _SHOWN_IMAGES:
+            click.echo(f"diagbench: error: {name}: … and {len(f.images) - _SHOWN_IMAGES} "
+                       "more unusable images (summary.json)", err=True)
     click.echo("\n".join(bench.lines(result.summary, result.scores)))
+    for name, f in failures.items():
+        if f.total:
+            click.echo(f"{name}: {f.words()} of {f.asked}, each counted wrong")
     click.echo(f"\nreport: {result.report}")
-    failing = bench.failing(result.summary)
+    failing = failure_reasons(failures, rate) + bench.failing(result.summary, rate)
     for reason in failing:
         click.echo(f"diagbench: error: {reason}", err=True)
-    sys.exit(EXIT_BAD_INPUT if bench.failed_inputs(result.data, result.summary)
+    sys.exit(EXIT_BAD_INPUT if not result.data.samples
+             or bench.failed_inputs(result.data, result.summary)
              else EXIT_DIAGNOSTICS if failing else EXIT_OK)
 
 
@@ -87,32 +105,45 @@ def _build_command(cls: Any) -> click.Command | None:
         return None
 
     def build(out: Path, executor: str, ray_address: str | None, **options: Any) -> None:
-        with opened(executor, ray_address) as running:
-            lines = _guarded(lambda: cls().build(out, progress_bar, executor=running,
-                                                 **options))
+        from diagbench.benchmarks.protocol import IncompleteBuild
+        try:
+            with opened(executor, ray_address) as running:
+                lines = _guarded(lambda: cls().build(out, progress_bar, executor=running,
+                                                     **options))
+        except IncompleteBuild as exc:
+            click.echo("\n".join(exc.lines))
+            click.echo(f"diagbench: error: {exc}", err=True)
+            sys.exit(EXIT_DIAGNOSTICS)
         click.echo("\n".join(lines))
 
     out = click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
                        help="Directory for the data set.")
-    return _command(cls.name, f"{cls.description}. Exit 3 when an input cannot be used.",
+    return _command(cls.name, f"{cls.description}. Exit 1 when the data falls short of "
+                    "what was asked (a benchmark's own check), 3 when an input cannot be "
+                    "used.",
                     (out, *cls.build_options, *EXECUTOR_OPTIONS), build)
 
 
 def _eval_command(cls: Any) -> click.Command:
     def evaluate(out: Path, max_connections: int, settings: list[ModelSettings],
-                 executor: str, ray_address: str | None, **options: Any) -> None:
+                 executor: str, ray_address: str | None, fail_on_error: float | None,
+                 **options: Any) -> None:
         from diagbench.benchmarks.runs import evaluate as run_all
         bench = cls()
         with opened(executor, ray_address) as running:
-            result = _guarded(lambda: run_all(bench, settings, out, _plain(options),
+            result = _guarded(lambda: run_all(bench, settings, out, options,
                                               max_connections, progress_bar, running))
-        _finish(bench, result)
+        _finish(bench, result, fail_on_error)
 
     help_text = (f"{cls.description}. Each model answers every sample (cached, resumable: "
                  "re-run the same command to resume); prints the results and writes "
-                 "OUT/report.html. Exit 0, or 3 when some input could not be used (the "
-                 "others are still scored). Failed calls are counted in the report.")
+                 "OUT/report.html. A sample whose image cannot be sent, whose call failed "
+                 "or whose answer cannot be read counts as wrong and is counted by kind "
+                 "beside the scores. Exit 0; 1 when the run fails --fail-on-error (by "
+                 "default: every call of a model failed); 3 when some input could not be "
+                 "used (an unusable image, an empty data set; the others are still scored).")
     return _command(cls.name, help_text, (*cls.eval_options, _OUT_RUN, _MAX_CONNECTIONS,
+                                          FAIL_ON_ERROR,
                                           model_options(multiple=True,
                                                         max_image_side=cls.max_image_side),
                                           *EXECUTOR_OPTIONS),
@@ -147,9 +178,11 @@ class _ScoreGroup(RegistryGroup):
 
 
 def _score_command(cls: Any) -> click.Command:
-    def rescore_run(run: Any, executor: str, ray_address: str | None, **options: Any) -> None:
+    def rescore_run(run: Any, executor: str, ray_address: str | None,
+                    fail_on_error: float | None, **options: Any) -> None:
         from diagbench.benchmarks.runs import rescore
         bench = cls()
+        data_dir = options.pop("data_dir", None) or options.get("data")
         result = None
         if cls.score_options:
             result = _guarded(lambda: bench.score_responses(tuple(run), progress_bar,
@@ -160,8 +193,9 @@ def _score_command(cls: Any) -> click.Command:
                 run = run[0]
         if result is None:
             with opened(executor, ray_address) as running:
-                result = _guarded(lambda: rescore(bench, run, progress_bar, running))
-        _finish(bench, result)
+                result = _guarded(lambda: rescore(bench, run, progress_bar, running,
+                                                  data_dir))
+        _finish(bench, result, fail_on_error)
 
     if cls.score_options:
         run = click.argument("run", nargs=-1, type=click.Path(exists=True, path_type=Path))
@@ -170,10 +204,23 @@ def _score_command(cls: Any) -> click.Command:
     help_text = (f"{cls.description}. Score the run RUN again from its saved responses (no "
                  "model is called): scores.jsonl, summary.json and the report are "
                  "rewritten. A sample whose response is not in the run counts as a failed "
-                 "call." + (" The options below are this benchmark's own."
-                            if cls.score_options else ""))
-    return _command(cls.name, help_text, (run, *cls.score_options, *EXECUTOR_OPTIONS),
+                 "call (wrong, and counted). Exit codes as for eval: 1 when the run fails "
+                 "--fail-on-error, 3 when some input could not be used."
+                 + (" The options below are this benchmark's own." if cls.score_options
+                    else ""))
+    own = {getattr(p, "name", None) for p in _params(cls.score_options)}
+    return _command(cls.name, help_text, (run, *cls.score_options, FAIL_ON_ERROR,
+                                          *(() if "data" in own else (_DATA,)),
+                                          *EXECUTOR_OPTIONS),
                     rescore_run)
+
+
+def _params(options: tuple) -> list[click.Parameter]:
+    """The click parameters the option decorators `options` add."""
+    def bare() -> None:
+        return None
+    command = _command("_", "", options, bare)
+    return list(command.params)
 
 
 @click.group(name="score", cls=_ScoreGroup, make=_score_command)
@@ -186,10 +233,13 @@ def score() -> None:
 @click.argument("name")
 @click.argument("runs", nargs=-1, required=True,
                 type=click.Path(exists=True, file_okay=False, path_type=Path))
-def report(name: str, runs: tuple[Path, ...]) -> None:
-    """Write the report of the run RUN of benchmark NAME again from its scores.jsonl and
-    summary.json; with several runs (archqa), print the tables comparing them by their
-    recorded settings (archqa: Tables 8 and 9)."""
+@_DATA
+def report(name: str, runs: tuple[Path, ...], data_dir: Path | None) -> None:
+    """Write the report of the run RUN of benchmark NAME again from its manifest.json,
+    scores.jsonl and summary.json, and the run's data (found from any folder: its path
+    is recorded relative to the run; --data where it moved); with several runs
+    (archqa), print the tables comparing them by their recorded settings (archqa:
+    Tables 8 and 9). Exit 3 when the run or its data cannot be read."""
     from diagbench.benchmarks.runs import rereport
     bench = _benchmark(name)
     tables = _guarded(lambda: bench.compare_runs(list(runs)))
@@ -202,7 +252,7 @@ def report(name: str, runs: tuple[Path, ...]) -> None:
         click.echo("\n".join(tables))
         if "options" not in _manifest(runs[0]):
             return  # a run of scored logs (archqa's score --responses): no eval to report
-    result = _guarded(lambda: rereport(bench, runs[0], progress_bar))
+    result = _guarded(lambda: rereport(bench, runs[0], progress_bar, data_dir))
     click.echo(f"report: {result.report}")
 
 

@@ -21,12 +21,17 @@ def leaderboard(runs: tuple[Path, ...], fmt: str, out: Path | None) -> None:
     """One table of the runs RUN… of any benchmarks: a row per model (the same model
     across runs on one row), a column per benchmark metric each benchmark declares as
     its headline (with ↑ or ↓), each cell its value, 95 % interval where the benchmark
-    gives one, and number of samples. A run that cannot be read is named on stderr
-    (exit 3); the others are still shown."""
+    gives one, number of samples and failed samples (each counted wrong). A metric two
+    runs give one model is split by run, every column of it titled with its run. A
+    directory that is not a run is named on stderr (exit 3); the others are still shown."""
     from diagbench.benchmarks.leaderboard import leaderboard as board_of
     from diagbench.report.leaderboard import render
 
     board = board_of(list(runs))
+    if not board.rows:  # no run could be read: no table, only why
+        for problem in board.problems or [f"no model in {', '.join(map(str, runs))}"]:
+            click.echo(f"diagbench: error: {problem}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     text = render(board, fmt)
     if out is None:
         click.echo(text, nl=False)

@@ -85,6 +85,6 @@ class EndpointPool:
             return response
         if last is not None:
             raise CallError(f"{last.reason} (on every endpoint tried)"[:500], True,
-                            last.retry_after, last.status)
+                            last.retry_after, last.status, last.unreachable)
         raise CallError(f"every endpoint ({len(self.endpoints)}) is resting after repeated "
                         "failures", True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from urllib.parse import urlsplit
 
 from google import genai
 from google.genai import errors, types
@@ -10,7 +11,12 @@ from google.genai import errors, types
 from diagbench.models.reasoning import joined
 from diagbench.models.request import ImagePart, Request
 from diagbench.models.response import Response, Usage
-from diagbench.models.retry import CallError, parse_retry_after, retryable_status
+from diagbench.models.retry import (
+    CallError,
+    parse_retry_after,
+    retryable_status,
+    unreachable,
+)
 
 #: Transport failures by exception class name: the SDK raises those of its transport,
 #: aiohttp's when it is installed (it is, for the openai adapter), else httpx's.
@@ -44,6 +50,8 @@ class GeminiGenerate:
         options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000),
                                     retry_options=types.HttpRetryOptions(attempts=1))
         self.client = genai.Client(api_key=api_key, http_options=options)
+        url = urlsplit(base_url or "https://generativelanguage.googleapis.com")
+        self.host = url.netloc.rpartition("@")[2] or "Gemini's server"  # never a user:key
 
     async def close(self) -> None:
         await self.client.aio.aclose()
@@ -69,6 +77,9 @@ class GeminiGenerate:
             raise CallError(f"malformed response: {exc}"[:300], True) from None
         except Exception as exc:
             name = type(exc).__name__
+            reason = unreachable(exc, self.host)
+            if reason is not None:
+                raise CallError(reason, True, unreachable=True) from None
             if any(t in name for t in _TIMEOUTS):
                 raise CallError("timed out", True) from None
             if any(d in name for d in _DROPS):

@@ -101,6 +101,8 @@ def image_problem(path: Path, policy: ImagePolicy | None = None) -> str | None:
     over the upper limits is refused only when the policy does not shrink it below them
     (a byte limit alone is taken to); one over BOMB_PIXELS always."""
     policy = policy or ImagePolicy()
+    if not path.is_file():
+        return "missing (no such file)" if not path.exists() else "not a file"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -120,8 +122,9 @@ def image_problem(path: Path, policy: ImagePolicy | None = None) -> str | None:
                             f"a side and {MAX_PIXELS // 1_000_000} megapixels (shrink it "
                             f"with --max-image-side or --max-image-bytes)")
                 image.verify()
-    except (UnidentifiedImageError, Image.DecompressionBombError,
-            Image.DecompressionBombWarning) as exc:
+    except UnidentifiedImageError:
+        return "not a readable image (not an image format Pillow knows, or corrupt)"
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         return f"not a readable image ({type(exc).__name__}: {exc})"
     except (OSError, SyntaxError, ValueError) as exc:  # truncated or corrupt data
         return f"not a readable image ({exc})"

@@ -4,15 +4,25 @@ Retried: 429, 5xx, time-outs and dropped connections — with exponential
 backoff and full jitter, or the server's `Retry-After` when it sends one.
 Not retried: 400, 401, 403, 404, 422 and content errors (asking again gives
 the same answer).
+
+A failure to reach the server is named by its cause with the host (`unreachable`): a
+name that does not resolve (DNS), a refused connection, a TLS failure, a proxy error, an
+unreachable network — never "timed out" for what was no time-out, and never with the
+API key. Such a `CallError` is `unreachable`: the runner stops a run after a few of them
+in a row (`diagbench.models.runner`).
 """
 
 from __future__ import annotations
 
+import errno
 import random
+import socket
+import ssl
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +43,13 @@ class CallError(Exception):
     the HTTP status, when the server answered."""
 
     def __init__(self, reason: str, retryable: bool, retry_after: float | None = None,
-                 status: int | None = None) -> None:
+                 status: int | None = None, unreachable: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retryable = retryable
         self.retry_after = retry_after
         self.status = status
+        self.unreachable = unreachable  # the server could not be reached at all
 
     @property
     def endpoint_fault(self) -> bool:
@@ -69,9 +80,62 @@ def sdk_errors(sdk: ModuleType) -> Iterator[None]:
                         retryable_status(exc.status_code),
                         parse_retry_after(exc.response.headers.get("retry-after")),
                         exc.status_code) from None
-    except sdk.APITimeoutError:
-        raise CallError("timed out", True) from None
-    except sdk.APIConnectionError as exc:
-        raise CallError(f"connection failed: {exc}"[:300], True) from None
+    except sdk.APIConnectionError as exc:  # a time-out too (APITimeoutError)
+        host = _host(getattr(exc, "request", None))
+        reason = unreachable(exc, host)
+        if reason is not None:
+            raise CallError(reason, True, unreachable=True) from None
+        if isinstance(exc, sdk.APITimeoutError):
+            raise CallError(f"timed out waiting for {host}", True) from None
+        raise CallError(f"connection to {host} failed: {_innermost(exc)}"[:300],
+                        True) from None
     except (sdk.APIResponseValidationError, ValueError) as exc:
         raise CallError(f"malformed response: {exc}"[:300], True) from None
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and the exceptions it was raised from or while handling, outermost first."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _innermost(exc: BaseException) -> str:
+    *_, last = _chain(exc)
+    return str(last) or type(last).__name__
+
+
+def _host(request: Any) -> str:
+    """"host:port" of an HTTP request (httpx's or its successor's), never its key."""
+    url = getattr(request, "url", None)
+    host = getattr(url, "host", None)
+    if not host:
+        return "the server"
+    port = getattr(url, "port", None)
+    return f"{host}:{port}" if port else str(host)
+
+
+def unreachable(exc: BaseException, host: str) -> str | None:
+    """Why `host` could not be reached at all, from the causes of `exc` (None: it was
+    reached, or the cause is not known): DNS, refused, TLS, proxy, unreachable network."""
+    for cause in _chain(exc):
+        name = type(cause).__name__
+        if isinstance(cause, socket.gaierror) or "DNSError" in name:
+            detail = next((c.strerror for c in _chain(cause)
+                           if isinstance(c, socket.gaierror) and c.strerror), None)
+            return (f"DNS failure: the name of {host} does not resolve "
+                    f"({detail or _innermost(cause)})")
+        if "Proxy" in name:
+            return f"proxy error on the way to {host}: {_innermost(cause)}"[:300]
+        if isinstance(cause, ssl.SSLError | ssl.CertificateError) or "SSL" in name \
+                or "Certificate" in name:
+            return f"TLS error with {host}: {_innermost(cause)}"[:300]
+        if isinstance(cause, ConnectionRefusedError):
+            return f"connection refused by {host} (nothing listens there)"
+        if isinstance(cause, OSError) and cause.errno in (errno.ENETUNREACH,
+                                                          errno.EHOSTUNREACH):
+            return f"network unreachable: no route to {host} ({cause.strerror})"
+    return None

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diagbench.models.cache import ResponseCache
-from diagbench.models.calling import call_with_retries
+from diagbench.models.calling import Breaker, call_with_retries
 from diagbench.models.image_policy import describe
 from diagbench.models.protocol import Model
 from diagbench.models.request import ImagePart, Request
@@ -78,12 +78,15 @@ async def run_requests(adapter: Model, requests: list[Request], out: Path | None
     id from `ids`, when given).
 
     Answers come from the cache, from an earlier run's `out`, or from the
-    model; failures are records with status "error" and are not cached.
+    model; failures are records with status "error" and are not cached. After a few
+    attempts in a row that could not reach the server (`calling.Breaker`), the requests
+    left fail at once, unsent, with the reason.
     """
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
     done = answered(out) if out else {}
     gate = asyncio.Semaphore(max_connections)
+    breaker = Breaker()
     sink = out.open("a", encoding="utf-8") if out else None
 
     async def one(index: int, request: Request) -> ResponseRecord:
@@ -99,7 +102,7 @@ async def run_requests(adapter: Model, requests: list[Request], out: Path | None
             response = Response.from_dict(cached)
         else:
             async with gate:
-                response = await call_with_retries(adapter, request, policy)
+                response = await call_with_retries(adapter, request, policy, breaker)
             if response.status == "ok" and cache:
                 cache.put(request, response.as_dict(), key)
         images = [describe(p) for m in request.messages for p in m.parts

@@ -15,14 +15,16 @@ FORMATS = ("md", "csv", "html", "json")
 @dataclass(frozen=True, slots=True)
 class Headline:
     """One model's value of a headline metric in a run (`Benchmark.headlines`): the
-    value (None where undefined), the number of samples it is over and its 95 %
-    interval where the benchmark computes one."""
+    value (None where undefined), the number of samples it is over, its 95 % interval
+    where the benchmark computes one, and the model's failures in the run (unusable
+    images, failed calls, unreadable answers: each counted wrong; None: not known)."""
 
     model: str
     metric: str
     value: float | None
     n: int
     interval: tuple[float, float] | None = None
+    failures: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +54,17 @@ class Board:
 
 
 def _cell(h: Headline | None, digits: int = 2) -> str:
-    if h is None or h.value is None:
+    if h is None:
         return "—"
+    failed = f", {h.failures} failed" if h.failures else ""
+    if h.value is None:
+        return f"— (n {h.n}{failed})" if h.n or failed else "—"
     interval = f" [{h.interval[0]:.{digits}f}–{h.interval[1]:.{digits}f}]" if h.interval else ""
-    return f"{h.value:.{digits}f}{interval} (n {h.n})"
+    return f"{h.value:.{digits}f}{interval} (n {h.n}{failed})"
+
+
+_FAILED = ("n: the samples a value is over; failed: those never answered or whose "
+           "answer could not be read, each counted wrong.")
 
 
 def render(board: Board, fmt: str) -> str:
@@ -70,20 +79,22 @@ def render(board: Board, fmt: str) -> str:
                                        for c in board.columns],
                            "rows": [{"model": m, "cells": {
                                t: {"value": h.value, "n": h.n,
-                                   "interval": list(h.interval) if h.interval else None}
+                                   "interval": list(h.interval) if h.interval else None,
+                                   "failures": h.failures}
                                for t, h in board.rows[m].items()}} for m in models],
                            "problems": board.problems}, indent=1, ensure_ascii=False) + "\n"
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["model", *(f"{t} {part}" for t in titles
-                                    for part in ("value", "low", "high", "n"))])
+                                    for part in ("value", "low", "high", "n", "failures"))])
         for m in models:
             row: list[object] = [m]
             for t in titles:
                 h = board.rows[m].get(t)
                 low, high = h.interval if h and h.interval else (None, None)
-                row += [h.value if h else None, low, high, h.n if h else None]
+                row += [h.value if h else None, low, high, h.n if h else None,
+                        h.failures if h else None]
             writer.writerow(["" if v is None else v for v in row])
         return out.getvalue()
     cells = [[m, *(_cell(board.rows[m].get(t)) for t in titles)] for m in models]
@@ -100,6 +111,6 @@ def render(board: Board, fmt: str) -> str:
         report = HtmlReport("diagbench leaderboard")
         report.table(["model", *arrows], cells)
         report.paragraph("; ".join(f"{c.title}: {c.description}"
-                                   for c in board.columns), note=True)
+                                   for c in board.columns) + f". {_FAILED}", note=True)
         return report.page()
     raise ValueError(f"unknown format {fmt!r}")

@@ -7,7 +7,9 @@ Each benchmark gives its samples as `SampleView`s (`Benchmark.sample_views`); th
 module writes them as a static folder — `index.html` (the page, `view.html`),
 `samples.js` (the samples as one script, so the page opens from `file://` too) and
 `images/` (each image once) — and serves that folder on 127.0.0.1. The page pages its
-rows (100 at a time) and filters in the browser, so 100,000 samples stay responsive.
+rows (100 at a time) and filters in the browser, so 100,000 samples stay responsive; it
+shows the accuracy, mean score and failures of the rows the filters keep, and each
+sample has its own link (`#run=…&model=…&id=…`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 #: The fields of a sample in samples.js, in order (each sample is one array).
 FIELDS = ("benchmark", "run", "model", "id", "task", "category", "status", "correct",
           "score", "prompt", "image", "answer", "reasoning", "read", "gold", "parts",
-          "error", "prediction_image", "differences")
+          "error", "prediction_image", "differences", "language")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +40,8 @@ class SampleView:
     judge right or wrong; `score` its figure for the sample (None: none); `parts` the
     score's parts by name; `read` what was read from the answer; `image` the image
     asked about and `prediction_image` the drawing of a predicted code (None: none);
-    `differences` what the comparison counted, one line each."""
+    `differences` what the comparison counted, one line each; `language` the formal
+    language of the diagram ("" where the benchmark has no such thing)."""
 
     benchmark: str
     model: str
@@ -59,6 +62,7 @@ class SampleView:
     prediction_image: Path | None = None
     differences: tuple[str, ...] = ()
     run: str = ""
+    language: str = ""
 
 
 def as_text(value: object) -> str | None:
@@ -95,7 +99,7 @@ def write_view(views: Iterable[SampleView], out: Path, title: str) -> int:
         rows.append([v.benchmark, v.run, v.model, v.id, v.task, v.category, v.status,
                      v.correct, v.score, text(v.prompt), image(v.image), v.answer,
                      v.reasoning, v.read, v.gold, dict(v.parts), v.error,
-                     image(v.prediction_image), list(v.differences)])
+                     image(v.prediction_image), list(v.differences), v.language])
     data = {"title": title, "fields": FIELDS, "texts": list(texts), "samples": rows}
     (out / "samples.js").write_text(
         "window.DIAGBENCH_VIEW = " + json.dumps(data, ensure_ascii=False, default=str)

@@ -17,7 +17,6 @@ import click
 
 from diagbench.benchmarks.archqa.command import (
     DATA_OPTION,
-    FAIL_OPTION,
     GOLD_OPTION,
     JUDGE_OPTION,
     SCORER_OPTION,
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
 
     from diagbench.benchmarks.archqa.records import ArchQAScore, ArchQASummary
     from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.failures import Failures
     from diagbench.executors.protocol import Executor
     from diagbench.report.view import SampleView
 
@@ -69,18 +69,19 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      help="The prompt of Fig. 2, or one of its ablations (§4.3)."),
         SCORER_OPTION, GOLD_OPTION,
         click.option("--limit", type=click.IntRange(1), help="Only the first N questions."),
-        JUDGE_OPTION, FAIL_OPTION,
+        JUDGE_OPTION,
     )
     score_options = (
         click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path),
                      help="With --responses: the data set the logs answer (without it, "
-                          "each log line's own question and gold answer)."),
+                          "each log line's own question and gold answer); without: the "
+                          "run's data, where the run cannot find it."),
         click.option("--responses", multiple=True,
                      type=click.Path(exists=True, dir_okay=False, path_type=Path),
                      help="A response log in SADU's format (repeatable; the model is named "
                           "after the file)."),
         SCORER_OPTION, GOLD_OPTION,
-        JUDGE_OPTION, FAIL_OPTION,
+        JUDGE_OPTION,
         click.option("--out", type=click.Path(file_okay=False, path_type=Path),
                      help="With --responses: the run directory to write."),
     )
@@ -99,7 +100,6 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.gold_override: str | None = None
         self.judge: str | None = None
         self.judge_override: str | None = None
-        self.fail_on_error: float | None = None
 
     def is_data(self, data: Path) -> bool:
         return (data / "annotations.jsonl").is_file() and (data / "questions.jsonl").is_file()
@@ -130,7 +130,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def samples(self, run: Path, bars: Bars, *, data: str, prompt: str = "full",
                 scorer: str = "strict", gold: str = "published", limit: int | None = None,
-                judge: str | None = None, fail_on_error: float | None = None,
+                judge: str | None = None,
                 **_: Any) -> Dataset:
         from diagbench.benchmarks.archqa.data import load_data
         from diagbench.benchmarks.archqa.prompts import template_hash
@@ -139,8 +139,6 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.scorer = self.scorer_override or scorer
         self.gold = self.gold_override or gold
         self.judge = self.judge_override or judge
-        if self.fail_on_error is None:
-            self.fail_on_error = fail_on_error
         if self.judge:
             _check_judge(self.judge)
         questions, self.images, digest = load_data(Path(data))
@@ -221,9 +219,9 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         from diagbench.benchmarks.archqa.hard import table11_lines
         return out + judge_lines(self.judge, summary) + table11_lines(summary.models)
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.archqa.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
 
     def compare_runs(self, runs: list[Path]) -> list[str] | None:
         """Tables 8 and 9 over the runs, each model labelled with its recorded prompt
@@ -231,11 +229,22 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         from diagbench.benchmarks.archqa.tables import tables_8_9
         return tables_8_9(runs)
 
-    def failing(self, summary: ArchQASummary) -> list[str]:
-        """With --fail-on-error RATE: why the run fails — a model's failed calls, or its
-        judge's failed calls and unreadable replies, above RATE of those asked."""
+    def failing(self, summary: ArchQASummary, rate: float | None) -> list[str]:
+        """With --fail-on-error RATE: why the run fails beside its failed calls — a
+        model's judge's failed calls and unreadable replies above RATE of those asked."""
         from diagbench.benchmarks.archqa.judging import failure_reasons
-        return failure_reasons(summary, self.fail_on_error)
+        return failure_reasons(summary, rate)
+
+    def failures(self, summary: ArchQASummary) -> dict[str, Failures]:
+        """Per model: unusable images, failed calls (a missing response is one) and
+        unparsable answers."""
+        from diagbench.benchmarks.failures import Failures
+        return {name: Failures(m["questions"], {
+            "image_error": m["outcomes"].get("image_error", 0),
+            "call_error": m["outcomes"].get("call_error", 0) + m["outcomes"].get("missing", 0),
+            "unparsed": m["outcomes"].get("unparsable", 0)},
+            tuple(m.get("unusable_images", ())))
+            for name, m in summary.models.items()}
 
     def headlines(self, summary: ArchQASummary) -> list[Headline]:
         return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
@@ -246,16 +255,16 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                         data: Path | None = None, responses: tuple[Path, ...] = (),
                         scorer: str = "strict", gold: str = "published",
                         judge: str | None = None, out: Path | None = None,
-                        fail_on_error: float | None = None, **_: Any) -> Any:
+                        **_: Any) -> Any:
         """`score archqa [--data DATA] --responses LOG… --out RUN`: score response logs in
         SADU's format (each a model named after its file; the files after the first
         --responses are logs too) into RUN; without --data the logs' own questions and
         gold answers (`log_questions`). Without --responses, PATHS is one run of `eval
-        archqa` scored again (with --scorer and --gold)."""
-        self.fail_on_error = fail_on_error
+        archqa` scored again (with --scorer and --gold; --data: its data, where the
+        run cannot find it)."""
         if not responses:
-            if data is not None or out is not None:
-                raise click.UsageError("--data and --out go with --responses")
+            if out is not None:
+                raise click.UsageError("--out goes with --responses")
             self.scorer_override = scorer
             self.gold_override = gold
             self.judge_override = judge

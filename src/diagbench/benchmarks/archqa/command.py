@@ -29,10 +29,6 @@ JUDGE_OPTION = click.option(
     help="An LLM judge (PROVIDER:MODEL[@URL]; baseline:judge offline) sent the question, the "
          "diagram and both answers: its accuracy is given beside the rule-based one, with "
          "its agreement (Table 10), failed calls and unreadable replies.")
-FAIL_OPTION = click.option(
-    "--fail-on-error", type=click.FloatRange(0.0, 1.0), metavar="RATE",
-    help="Exit 1 when a model's failed calls, or its judge's failed calls and unreadable "
-         "replies, are more than RATE of the answers asked.")
 
 
 @click.command(name="sadu")

@@ -167,17 +167,13 @@ def _pct(value: float | None) -> str:
 
 
 def failure_reasons(summary: Any, rate: float | None) -> list[str]:
-    """Why a run fails `--fail-on-error RATE`: each model whose failed calls (call errors
-    and missing responses), or whose judge's failed calls and unreadable replies, are
-    more than RATE of the answers asked; nothing without RATE."""
+    """Why a run fails `--fail-on-error RATE` beside its models' failed calls: each
+    model whose judge's failed calls and unreadable replies are more than RATE of the
+    answers it was asked about; nothing without RATE."""
     if rate is None:
         return []
     out = []
     for name, m in summary.models.items():
-        failed = m["outcomes"].get("call_error", 0) + m["outcomes"].get("missing", 0)
-        if m["questions"] and failed / m["questions"] > rate:
-            out.append(f"{name}: {failed} of {m['questions']} calls failed, above "
-                       f"--fail-on-error {rate:g}")
         j = m.get("judge")
         if j and j["asked"] and (j["call_errors"] + j["unreadable"]) / j["asked"] > rate:
             out.append(f"{name}: the judge failed on {j['call_errors']} and gave no verdict "

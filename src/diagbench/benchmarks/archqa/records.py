@@ -146,7 +146,7 @@ class Question:
                    data.get("recomputed"), data.get("pattern"))
 
 
-Status = Literal["ok", "unparsable", "call_error", "missing"]
+Status = Literal["ok", "unparsable", "call_error", "image_error", "missing"]
 #: What became of a judge's call: a verdict, a failed call, or a reply with no verdict.
 JudgeStatus = Literal["judged", "call_error", "unreadable"]
 Where = Literal["markers", "open_marker", "outside"]
@@ -155,7 +155,8 @@ Where = Literal["markers", "open_marker", "outside"]
 @dataclass(frozen=True, slots=True)
 class ArchQAScore:
     """One answer scored: `status` (ok: an answer was read; unparsable: none could be;
-    call_error: the call failed; missing: no response for the question), `correct`, the
+    call_error: the call failed; image_error: its image could not be sent; missing: no
+    response for the question), `correct`, the
     answer read (`answer`), where it was found (`where`: inside the markers, after a
     ``[start]`` with no ``[end]``, or outside any marker — the last two are format
     violations), its normal form (`prediction`: a number, or a sorted list of items)

@@ -59,12 +59,13 @@ def write_report(run: Path, summary: ArchQASummary,
     models = summary.models
     report.heading("Accuracy (Table 2)")
     report.table(["Model", *_COLUMNS, "95 % CI (all)", "format violations (correct)",
-                  "unparsable", "failed calls"],
+                  "unparsable", "failed calls", "unusable images"],
                  [[name, *(m["accuracy"][c] for c in _COLUMNS),
                    "…".join(f"{v:.2f}" for v in m["accuracy_ci95"] or []),
                    f"{m['format_violations']} ({m['format_violations_correct']})",
                    m["outcomes"].get("unparsable", 0),
-                   m["outcomes"].get("call_error", 0) + m["outcomes"].get("missing", 0)]
+                   m["outcomes"].get("call_error", 0) + m["outcomes"].get("missing", 0),
+                   m["outcomes"].get("image_error", 0)]
                   for name, m in models.items()])
     report.heading("Counting questions (Tables 4–6)")
     report.table(["Model", "type", "n", "Acc", "Acc@±1", "Acc@±2", "MAE", "Bias",

@@ -13,7 +13,13 @@ from typing import Any
 
 from diagbench.benchmarks.archqa.hard import pattern_accuracy
 from diagbench.benchmarks.archqa.judging import judge_summary
-from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary, Question
+from diagbench.benchmarks.archqa.records import (
+    FAMILIES,
+    ArchQAScore,
+    ArchQASummary,
+    Question,
+    Status,
+)
 from diagbench.benchmarks.archqa.sadu_retrieval import sadu_table7
 from diagbench.benchmarks.archqa.scorers import Scorer, gold_form, gold_of, judge
 from diagbench.scoring.metrics.archqa import (
@@ -51,8 +57,9 @@ def score_model(model: str, questions: Sequence[Question], responses: Mapping[st
         if answer is None:
             out.append(base)
             continue
-        if answer.status != "ok" or answer.text is None:
-            out.append(replace(base, status="call_error", error=answer.error or answer.status))
+        if answer.status != "ok" or answer.text is None:  # an unusable image is never asked
+            failed: Status = "image_error" if answer.status == "image_error" else "call_error"
+            out.append(replace(base, status=failed, error=answer.error or answer.status))
             continue
         j = judge(scorer, q, answer.text, expected)
         out.append(replace(base, status="ok" if j.read else "unparsable", correct=j.correct,
@@ -139,6 +146,8 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
         "accuracy_within_format": _by_family(
             scores, lambda g: _r(qa_accuracy([s.correct and not s.violation for s in g]), 2)),
         "errors": dict(Counter(s.error for s in scores if s.error)),
+        "unusable_images": list(dict.fromkeys(s.error for s in scores
+                                              if s.status == "image_error" and s.error)),
         "notes": dict(Counter(n for s in scores for n in s.notes)),
         "accuracy_judge": _by_family(
             scores, lambda g: _r(qa_accuracy([s.judge is True for s in g]), 2))

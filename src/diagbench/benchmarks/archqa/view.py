@@ -9,8 +9,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from diagbench.benchmarks.jsonl import read_text
-from diagbench.benchmarks.protocol import DataError
+from diagbench.benchmarks.jsonl import not_json, read_text
 from diagbench.report.view import SampleView, as_text
 
 if TYPE_CHECKING:
@@ -18,18 +17,19 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.protocol import Benchmark
 
 
-def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
+def sample_views(bench: Benchmark, run: Path, data: Path | None = None
+                 ) -> Iterator[SampleView]:
     """The views of `run`: asked questions with their prompts, or logged answers."""
     try:
         manifest = json.loads(read_text(run / "manifest.json"))
     except json.JSONDecodeError as exc:
-        raise DataError(f"{run / 'manifest.json'}: not JSON ({exc.msg})") from None
+        raise not_json(run / "manifest.json", exc) from None
     if manifest.get("source") == "response logs":
         yield from _logged(bench, run, manifest)
         return
     from diagbench.benchmarks.runs import replayed
 
-    back = replayed(bench, run)
+    back = replayed(bench, run, data)
     for model, s in back.each():
         ask = back.ask(s.id)
         yield _view(bench.name, s, ask.prompt, ask.image, back.text(model, s.id),

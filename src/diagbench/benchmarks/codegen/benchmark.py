@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary
+    from diagbench.benchmarks.failures import Failures
     from diagbench.report.view import SampleView
 
 _CATEGORIES = category_names()
@@ -111,9 +112,17 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
     headline_metrics = tuple(RowMetric(f"validity {p}", True, f"% of codes written with "
                                        f"{p} prompting that render") for p in PROMPTINGS)
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.codegen.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
+
+    def failures(self, summary: CodegenSummary) -> dict[str, Failures]:
+        from diagbench.benchmarks.failures import Failures
+        return {name: Failures.from_json(m["failures"]) if "failures" in m
+                else Failures(sum(m["outcomes"].values()), {
+                    "call_error": m["outcomes"].get("call_error", 0),
+                    "unparsed": m["outcomes"].get("no_code", 0)})
+                for name, m in summary.models.items()}
 
     def headlines(self, summary: CodegenSummary) -> list[Headline]:
         return [Headline(name, f"validity {p}", cell["validity"], cell["n"])

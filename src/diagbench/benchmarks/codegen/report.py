@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary
+from diagbench.benchmarks.failures import Failures, report_failures
 
 _LEVELS = ("low", "medium", "high")
 
@@ -46,13 +47,15 @@ def write_report(run: Path, summary: CodegenSummary,
                      "Complexity consistency: per persona and FRL, medium longer than low, "
                      "high than medium, high than low, each by at least 10 % (lines of code; "
                      "characters for an FRL whose code is usually under 5 lines); the share "
-                     "of checks that hold. Failed calls are left out of the rates and counted; "
-                     "an answer without code is invalid.", note=True)
+                     "of checks that hold. A failed call and an answer without code are "
+                     "invalid, in every rate and counted (Failures).", note=True)
     report.heading("Validity and complexity consistency (%, the paper's Table 2)")
     report.table(["model", "prompting", "n", "validity", *_LEVELS, "consistency", "outcomes"],
                  [[name, p, c["n"], _f(c["validity"]), *_levels(c), _f(c["consistency"]),
                    ", ".join(f"{k} {v}" for k, v in m["outcomes"].items())]
                   for name, m in summary.models.items() for p, c in m["promptings"].items()])
+    report_failures(report, {name: Failures.from_json(m["failures"])
+                             for name, m in summary.models.items() if "failures" in m})
     report.heading("Prompting approaches over all models (%, the paper's Table 4)")
     report.table(["metric", *summary.promptings],
                  [["code validity", *(_f(c["validity"]) for c in summary.promptings.values())],

@@ -3,9 +3,9 @@
 the summary — validity per model × prompting × complexity (Table 2), complexity
 consistency, and both over all models per prompting (Table 4).
 
-Rates leave failed calls out (counted under `outcomes`); an answer without code is
-invalid. Consistency groups a persona's codes of one FRL and prompting across the
-levels (`scoring.metrics.complexity_consistency`)."""
+A failed call and an answer without code are invalid: in every rate's denominator,
+and counted by kind (`failures`). Consistency groups a persona's codes of one FRL and
+prompting across the levels (`scoring.metrics.complexity_consistency`)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any
 from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.codegen.plan import group_of
 from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary, Status
+from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.synthesis import CALL_FAILED, COMPLEXITIES, Signals, assemble
 from diagbench.languages import named
 from diagbench.scoring.metrics import code_lengths, complexity_consistency
@@ -67,8 +68,8 @@ def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, An
 
 
 def _rate(scores: Iterable[CodegenScore]) -> dict[str, Any]:
-    """{n (answers scored), valid, validity (%, None when n = 0)}."""
-    scored = [s for s in scores if s.status != "call_error"]
+    """{n (samples, failed calls included), valid, validity (%, None when n = 0)}."""
+    scored = list(scores)
     valid = sum(s.valid is True for s in scored)
     return {"n": len(scored), "valid": valid,
             "validity": 100.0 * valid / len(scored) if scored else None}
@@ -111,6 +112,8 @@ def summarize(scores: Mapping[str, list[CodegenScore]]) -> CodegenSummary:
                                                "mean_length": _mean_lengths(cell)}
         models[model] = {
             "outcomes": dict(sorted(Counter(s.status for s in records).items())),
+            "failures": Failures.of((s.status, s.error, s.status != "no_code")
+                                    for s in records).to_json(),
             "promptings": {p: _cell([s for s in records if s.prompting == p])
                            for p in promptings if any(s.prompting == p for s in records)},
             "frls": frls}

@@ -13,10 +13,11 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.protocol import Benchmark
 
 
-def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
+def sample_views(bench: Benchmark, run: Path, data: Path | None = None
+                 ) -> Iterator[SampleView]:
     from diagbench.benchmarks.runs import model_dir, replayed
 
-    back = replayed(bench, run)
+    back = replayed(bench, run, data)
     for model, s in back.each():
         ask = back.ask(s.id)
         code = model_dir(run, model) / s.code if s.code else None
@@ -27,4 +28,4 @@ def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
             correct=s.valid, parts={"language": s.language, "complexity": s.complexity,
                                     "length": s.length, "measure": s.measure,
                                     "fenced": s.fenced},
-            error=s.error, reasoning=back.reasoning(model, s.id))
+            error=s.error, reasoning=back.reasoning(model, s.id), language=s.language)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.conversion.records import ConversionScore, ConversionSummary
+    from diagbench.benchmarks.failures import Failures
     from diagbench.report.view import SampleView
 
 
@@ -141,15 +142,24 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
                 out += table2(pooled([s.result for s in by_method(model, method)]), method)
         return out
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.conversion.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
 
     def headlines(self, summary: ConversionSummary) -> list[Headline]:
         from diagbench.benchmarks.conversion.report import total_error_rate
         return [Headline(name, f"error rate {method}", total_error_rate(m.methods[method]),
                          m.conversion.images)
                 for name, m in summary.models.items() for method in m.methods]
+
+    def failures(self, summary: ConversionSummary) -> dict[str, Failures]:
+        """Per model: its unusable images, failed calls and answers without a script."""
+        from diagbench.benchmarks.failures import Failures
+        return {name: Failures(m.conversion.images, {
+            "image_error": m.conversion.statuses.get("image_error", 0),
+            "call_error": m.conversion.statuses.get("call_error", 0),
+            "unparsed": m.conversion.statuses.get("no_script", 0)})
+            for name, m in summary.models.items()}
 
     def failed_inputs(self, data: Dataset, summary: ConversionSummary) -> bool:
         image_errors = sum(m.conversion.statuses["image_error"]

@@ -13,11 +13,12 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.protocol import Benchmark
 
 
-def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
+def sample_views(bench: Benchmark, run: Path, data: Path | None = None
+                 ) -> Iterator[SampleView]:
     from diagbench.benchmarks.conversion.report import total_error_rate
     from diagbench.benchmarks.runs import replayed
 
-    back = replayed(bench, run)
+    back = replayed(bench, run, data)
     gold = {s.name: s.gold for s in back.data.samples}
     for model, s in back.each():
         record, ask = s.record, back.ask(s.record.name)

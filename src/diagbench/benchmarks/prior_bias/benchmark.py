@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.failures import Failures
     from diagbench.benchmarks.prior_bias.generate import Queries
     from diagbench.benchmarks.prior_bias.records import PriorBiasScore, PriorBiasSummary
     from diagbench.executors.protocol import Executor
@@ -166,9 +167,15 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         from diagbench.benchmarks.prior_bias.report import write_report
         return write_report(run, summary)
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.prior_bias.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
+
+    def failures(self, summary: PriorBiasSummary) -> dict[str, Failures]:
+        """Per model: the pairs whose calls failed (an image not sent is one)."""
+        from diagbench.benchmarks.failures import Failures
+        return {name: Failures(m.answered + m.errors, {"call_error": m.errors})
+                for name, m in summary.models.items()}
 
     def headlines(self, summary: PriorBiasSummary) -> list[Headline]:
         return [Headline(name, "Δ", m.delta, m.answered, m.delta_ci)

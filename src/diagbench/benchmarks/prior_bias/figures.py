@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from diagbench.benchmarks.jsonl import not_json
 from diagbench.benchmarks.prior_bias.records import Cell, ModelSummary
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
 from diagbench.benchmarks.protocol import DataError
@@ -99,7 +100,7 @@ def read_sizes(run: Path) -> dict[str, dict]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise DataError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
+        raise not_json(path, exc) from None
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise DataError(f"{path}: expected {{MODEL: {{\"family\": …, \"size\": …}}}}")
     return data

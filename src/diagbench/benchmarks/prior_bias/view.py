@@ -13,10 +13,11 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.protocol import Benchmark
 
 
-def sample_views(bench: Benchmark, run: Path) -> Iterator[SampleView]:
+def sample_views(bench: Benchmark, run: Path, data: Path | None = None
+                 ) -> Iterator[SampleView]:
     from diagbench.benchmarks.runs import replayed
 
-    back = replayed(bench, run)
+    back = replayed(bench, run, data)
     diagrams = {item.id: item.diagram for item in back.data.samples}
     for model, s in back.each():
         ident = f"{s.id}@{s.scale}"

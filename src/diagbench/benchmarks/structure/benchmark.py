@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from diagbench.benchmarks.asking import Answer, Ask
+    from diagbench.benchmarks.failures import Failures
     from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
     from diagbench.benchmarks.synthesis import Prompting
     from diagbench.executors.protocol import Executor
@@ -39,6 +40,27 @@ if TYPE_CHECKING:
 #: share the counting tasks' name) and image-to-code.
 _TASKS = ("structural", "association", "problem_match", "description_match",
           "model_question", "identification", "quantification", "image_to_code")
+
+
+def _check_pairs(categories: list[str], languages: list[str]) -> None:
+    """Refuse categories and FRLs of which no pair can be built: a category given with
+    none of its FRLs (unless every category was meant), an FRL drawing none of the
+    categories (unless every FRL was meant)."""
+    from diagbench.languages import languages_of
+
+    every_category = set(categories) == set(category_names())
+    every_language = set(languages) == set(names())
+    lonely = [c for c in categories if not set(languages_of(c)) & set(languages)]
+    if lonely and (not every_category or len(lonely) == len(categories)):
+        raise click.UsageError("; ".join(
+            f"--categories {c}: none of --languages {','.join(languages)} draws it "
+            f"(its FRLs: {', '.join(languages_of(c))})" for c in lonely))
+    unused = [lang for lang in languages
+              if not any(lang in languages_of(c) for c in categories)]
+    if unused and not every_language:
+        raise click.UsageError("; ".join(
+            f"--languages {lang}: draws none of --categories {','.join(categories)}"
+            for lang in unused))
 
 
 @benchmark("structure")
@@ -79,6 +101,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--judge-threshold", type=click.FloatRange(0.0, 1.0), default=0.5,
                      show_default=True, help="Samples the judge scores below this are "
                      "removed (true 1, null 0.5, false 0)."),
+        click.option("--allow-empty", is_flag=True,
+                     help="Finish with exit 0 even when the filters leave a category × FRL "
+                          "asked for without a sample (by default: exit 1)."),
     )
     eval_options = (
         click.option("--data", required=True,
@@ -95,8 +120,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     row_metric = ROW_METRIC
     headline_metrics = (
         RowMetric("accuracy", True, "% of question tasks answered right, every task type"),
-        RowMetric("image-to-code", True, "mean image-to-code score (renders × mean of "
-                                         "entity and relation F1), 0 to 1"))
+        RowMetric("image-to-code", True, "mean image-to-code score, 0 to 1: each "
+                                         "language's own similarity (software diagrams: "
+                                         "renders × mean of entity and relation F1; "
+                                         "molecules: Tanimoto; trees: Robinson–Foulds; …)"))
 
     def __init__(self) -> None:
         self.data_dir = Path(".")
@@ -110,11 +137,14 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               temperature: float = 0.7, max_tokens: int = 4096, jobs: int = 2,
               max_connections: int = 8, prompting: Prompting = "all-in-one",
               judge: str | None = None, judge_threshold: float = 0.5,
-              executor: Executor | None = None, **_: Any) -> list[str]:
+              allow_empty: bool = False, executor: Executor | None = None,
+              **_: Any) -> list[str]:
+        from diagbench.benchmarks.protocol import IncompleteBuild
         from diagbench.benchmarks.structure.build import build_structure
         from diagbench.benchmarks.structure.judging import DEFAULT_THRESHOLD
         from diagbench.benchmarks.structure.records import generator_settings
 
+        _check_pairs(categories or list(category_names()), languages or list(names()))
         settings = generator_settings(generator, temperature, max_tokens, seed)
         if judge is None and judge_threshold != DEFAULT_THRESHOLD:
             raise click.UsageError("--judge-threshold is for --judge: give the judge model")
@@ -138,7 +168,19 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                  f"judge: {judged}",
                  f"model-written questions: {asked.kept}/{asked.asked} kept"
                  + "".join(f", {k} {v}" for k, v in asked.dropped.items()),
+                 f"duplicate tasks dropped (same image, prompt and gold): "
+                 f"{info.duplicate_tasks}",
                  f"-> {out} (details in {out / 'build.json'})"]
+        short = {cell: n for cell, n in info.kept.items() if 0 < n < per_category}
+        empty = [cell for cell, n in info.kept.items() if n == 0]
+        lines += [f"warning: {cell.replace('|', ' × ')}: {n} of {per_category} samples kept "
+                  "(the others removed: build.json)" for cell, n in short.items()]
+        if empty and not allow_empty:
+            raise IncompleteBuild(lines, "no sample kept for " + ", ".join(
+                cell.replace("|", " × ") for cell in empty) + " (the filters removed every "
+                "one: build.json 'rejected'; --allow-empty to accept it)")
+        lines += [f"warning: {cell.replace('|', ' × ')}: no sample kept (--allow-empty)"
+                  for cell in empty]
         return lines
 
     def samples(self, run: Path, bars: Bars, *, data: str, task_types: list[str] | None = None,
@@ -183,9 +225,12 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         from diagbench.benchmarks.structure.report import write_report
         return write_report(run, summary)
 
-    def sample_views(self, run: Path) -> Iterator[SampleView]:
+    def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.structure.view import sample_views
-        return sample_views(self, run)
+        return sample_views(self, run, data)
+
+    def failures(self, summary: StructureSummary) -> dict[str, Failures]:
+        return {name: m.failures for name, m in summary.models.items()}
 
     def headlines(self, summary: StructureSummary) -> list[Headline]:
         return [h for name, m in summary.models.items() for h in (

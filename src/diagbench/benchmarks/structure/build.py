@@ -49,7 +49,7 @@ from diagbench.benchmarks.structure.judging import judge_info, judge_samples
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.questions import ask_questions
 from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
-from diagbench.benchmarks.structure.tasks import derive
+from diagbench.benchmarks.structure.tasks import derive, without_duplicates
 from diagbench.benchmarks.synthesis import (
     COMPLEXITIES,
     DOMAIN_NAMES,
@@ -263,7 +263,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     records = [s.sample() for s in kept]
     for s in kept:
         (out / "sources" / f"{s.id}.txt").write_text(s.code or "", encoding="utf-8")
-    tasks = derive(records, seed, tasks_per_sample, {s.id: s.facts for s in kept})
+    tasks, duplicates = without_duplicates(derive(records, seed, tasks_per_sample,
+                                                  {s.id: s.facts for s in kept}))
     timings["tasks"] = time.perf_counter() - t
     write_jsonl(out / "samples.jsonl", records)
     write_jsonl(out / "tasks.jsonl", tasks)
@@ -279,7 +280,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
          "equal": sum(s.drawn_as_read() for s in samples if s.image)},
         _rates(samples), dict(sorted(Counter(t.task for t in tasks).items())),
         [Rejection(s.id, s.reason, s.detail) for s in samples if s.reason is not None],
-        versions, "diagbench's bundled list (benchmarks/personas.txt)")
+        versions, "diagbench's bundled list (benchmarks/personas.txt)",
+        _kept_cells(samples, kept), duplicates)
     (out / "build.json").write_text(json.dumps(info.to_json(), indent=1, ensure_ascii=False)
                                     + "\n", encoding="utf-8")
     timings["total"] = time.perf_counter() - t0
@@ -289,6 +291,13 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                                                         "samples_in": entering}, indent=1)
         + "\n", encoding="utf-8")
     return info
+
+
+def _kept_cells(samples: list[Planned], kept: list[Planned]) -> dict[str, int]:
+    """The samples kept per "category|language" planned (0 where none was)."""
+    counts = Counter(f"{s.category}|{s.language}" for s in kept)
+    return {cell: counts[cell] for cell in dict.fromkeys(f"{s.category}|{s.language}"
+                                                         for s in samples)}
 
 
 def _rates(samples: list[Planned]) -> dict[str, dict[str, int]]:

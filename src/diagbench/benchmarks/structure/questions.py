@@ -212,6 +212,44 @@ def _links(d: Any) -> list[tuple[str, str]]:
     return [(m.sender, m.receiver) for m in d.messages if m.sender != m.receiver]
 
 
+def fact_question(facts: list[Any], answer_type: str, rng: random.Random, code: str
+                  ) -> tuple[str, Any] | None:
+    """(question, answer) of `answer_type` made of a language's facts (`Fact`s read off
+    the parsed model of `code`): a number fact asked as it is (number), with four
+    options (choice), or as whether it is one value (yes_no, where no fact is yes or
+    no); a fact whose text (or number) is written in the code (label). None: no fact
+    fits."""
+    from diagbench.scoring.name_keys import answer_key
+
+    numbers = [f for f in facts if isinstance(f.answer, int) and not isinstance(f.answer, bool)]
+    truths = [f for f in facts if isinstance(f.answer, bool)]
+    written = answer_key(code)
+    texts = [f for f in facts if isinstance(f.answer, str | int) and not isinstance(
+        f.answer, bool) and answer_key(str(f.answer)) and answer_key(str(f.answer)) in written]
+    if answer_type == "number" and numbers:
+        f = rng.choice(numbers)
+        return f.question, f.answer
+    if answer_type == "choice" and numbers:
+        f = rng.choice(numbers)
+        options = [*rng.sample([x for x in range(max(0, f.answer - 3), f.answer + 4)
+                                if x != f.answer], 3), f.answer]
+        rng.shuffle(options)
+        listed = "\n".join(f"({x}) {o}" for x, o in zip("ABCD", options, strict=True))
+        return f"{f.question}\n{listed}", "ABCD"[options.index(f.answer)]
+    if answer_type == "yes_no" and truths:
+        f = rng.choice(truths)
+        return f.question, "yes" if f.answer else "no"
+    if answer_type == "yes_no" and numbers:
+        f = rng.choice(numbers)
+        shown = f.answer if rng.random() < 0.5 else f.answer + rng.choice((-1, 1, 2))
+        return (f"{f.question.rstrip('?')}: is it {max(shown, 0)}?",
+                "yes" if max(shown, 0) == f.answer else "no")
+    if answer_type == "label" and texts:
+        f = rng.choice([f for f in texts if isinstance(f.answer, str)] or texts)
+        return f.question, str(f.answer)
+    return None
+
+
 def synth_question(parsed: Any, answer_type: str, rng: random.Random
                    ) -> tuple[str, Any] | None:
     """(question, answer) of `answer_type` about a parsed diagram, or None when it has
@@ -285,9 +323,13 @@ def answer_question(prompt: str) -> str:
     types = {text: name for name, text in QUESTION_TYPES.items()}
     if m is None or m.group("type") not in types:
         return "User:"
-    parsed = (titled(m.group("lang")) or named("plantuml")).read(m.group("code"))
+    language = titled(m.group("lang")) or named("plantuml")
+    parsed = language.read(m.group("code"))
     rng = random.Random(hashlib.sha256(prompt.encode()).hexdigest())
     found = synth_question(parsed[0], types[m.group("type")], rng) if parsed else None
+    if found is None and parsed:  # another domain's model: a question from its facts
+        found = fact_question(language.facts_of(parsed[0].diagram), types[m.group("type")],
+                              rng, m.group("code"))
     if found is None:
         return "User:"
     return f"User: {found[0]}\n\nAssistant: {found[1]}"

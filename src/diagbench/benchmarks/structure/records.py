@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.protocol import DataError
 
 #: A gold answer, as tasks.jsonl holds it: a number, a letter, yes/no, a label, a path,
@@ -236,7 +237,9 @@ class BuildInfo:
     """build.json: the build's parameters, the samples at each stage and those removed
     (by reason and one by one), the judge (or why it was not run), the model-written
     questions, the engine check (counts read = counts drawn), validity per
-    "frl/complexity", the tasks per kind and the engines' versions."""
+    "frl/complexity", the tasks per kind and the engines' versions; the samples kept per
+    "category|frl" planned and the duplicate tasks dropped (same image, prompt and
+    gold as an earlier task)."""
 
     model: str
     seed: int
@@ -256,6 +259,8 @@ class BuildInfo:
     rejected: list[Rejection]
     versions: dict[str, str]
     personas: str
+    kept: dict[str, int] = field(default_factory=dict)
+    duplicate_tasks: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "seed": self.seed, "categories": self.categories,
@@ -267,7 +272,8 @@ class BuildInfo:
                 "questions": self.questions.to_json(), "engine_check": self.engine_check,
                 "validity": self.validity, "tasks": self.tasks,
                 "rejected": [r.to_json() for r in self.rejected], "versions": self.versions,
-                "personas": self.personas}
+                "personas": self.personas, "kept": self.kept,
+                "duplicate_tasks": self.duplicate_tasks}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BuildInfo:
@@ -280,14 +286,15 @@ class BuildInfo:
                    QuestionsInfo.from_json(data["questions"]), dict(data["engine_check"]),
                    dict(data["validity"]), dict(data["tasks"]),
                    [Rejection.from_json(r) for r in data["rejected"]],
-                   dict(data["versions"]), data["personas"])
+                   dict(data["versions"]), data["personas"], dict(data.get("kept", {})),
+                   int(data.get("duplicate_tasks", 0)))
 
 
 @dataclass(frozen=True, slots=True)
 class StructureScore:
     """One model's answer to one task, scored.
 
-    `status`: ok, call_error or image_error (the last two never scored as answers);
+    `status`: ok, call_error or image_error (the last two scored wrong, score 0);
     `read`: how the answer was read (parsed, ambiguous, unparsed, empty; for
     image-to-code: code or no_code); `predicted`: what it states; `correct` for the
     question tasks; `score` (image-to-code score), `counts_score` (STRUDEL's), `valid`,
@@ -312,6 +319,7 @@ class StructureScore:
     relation_f1: float | None = None
     error: str | None = None
     answer_type: str | None = None
+    parts: dict[str, float] | None = None  # image-to-code: its language's own measures
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -348,26 +356,28 @@ class ImageToCode:
     valid: int
     entity_f1: float | None = None
     relation_f1: float | None = None
+    parts: dict[str, float] = field(default_factory=dict)  # the mean of each own measure
 
     def to_json(self) -> dict[str, Any]:
         if not self.n:
             return {"n": 0, "score": None, "counts_score": None, "valid": self.valid}
         return {"n": self.n, "score": self.score, "counts_score": self.counts_score,
                 "entity_f1": self.entity_f1, "relation_f1": self.relation_f1,
-                "valid": self.valid}
+                "valid": self.valid} | ({"parts": self.parts} if self.parts else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ImageToCode:
         return cls(data["n"], data["score"], data["counts_score"], data["valid"],
-                   data.get("entity_f1"), data.get("relation_f1"))
+                   data.get("entity_f1"), data.get("relation_f1"),
+                   dict(data.get("parts", {})))
 
 
 @dataclass(frozen=True, slots=True)
 class ModelSummary:
-    """One model's results: outcomes of its calls, how its answers were read per task,
-    accuracy per task (and "all"), per task × category × FRL cell ("task|category|frl")
-    and per answer type of the model-written questions; the image-to-code figures
-    overall and per "category|frl" cell."""
+    """One model's results: outcomes of its calls, its failures by kind (each counted
+    wrong), how its answers were read per task, accuracy per task (and "all"), per task
+    × category × FRL cell ("task|category|frl") and per answer type of the model-written
+    questions; the image-to-code figures overall and per "category|frl" cell."""
 
     outcomes: dict[str, int]
     reads: dict[str, dict[str, int]]
@@ -376,9 +386,11 @@ class ModelSummary:
     model_question_types: dict[str, Accuracy]
     image_to_code: ImageToCode
     image_to_code_cells: dict[str, ImageToCode]
+    failures: Failures = field(default_factory=lambda: Failures(0))
 
     def to_json(self) -> dict[str, Any]:
-        return {"outcomes": self.outcomes, "reads": self.reads, "accuracy": self.accuracy,
+        return {"outcomes": self.outcomes, "failures": self.failures.to_json(),
+                "reads": self.reads, "accuracy": self.accuracy,
                 "accuracy_cells": {k: v.to_json() for k, v in self.accuracy_cells.items()},
                 "model_question_types": {k: v.to_json()
                                          for k, v in self.model_question_types.items()},
@@ -394,7 +406,10 @@ class ModelSummary:
                     for k, v in data.get("model_question_types", {}).items()},
                    ImageToCode.from_json(data["image_to_code"]),
                    {k: ImageToCode.from_json(v)
-                    for k, v in data["image_to_code_cells"].items()})
+                    for k, v in data["image_to_code_cells"].items()},
+                   Failures.from_json(data["failures"]) if "failures" in data
+                   else Failures(sum(data["outcomes"].values()), {
+                       k: n for k, n in data["outcomes"].items() if k != "ok"}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,6 +429,8 @@ class StructureSummary:
 
 def load_data(data: Path) -> tuple[list[StructureTask], str]:
     """The tasks of a data set and the data set's hash (of samples and tasks files)."""
+    from diagbench.benchmarks.jsonl import not_json
+
     digest = hashlib.sha256()
     tasks = []
     for name in ("samples.jsonl", "tasks.jsonl"):
@@ -428,7 +445,7 @@ def load_data(data: Path) -> tuple[list[StructureTask], str]:
                 try:
                     tasks.append(StructureTask.from_json(json.loads(line)))
                 except json.JSONDecodeError as exc:
-                    raise DataError(f"{path}:{number}: not JSON ({exc.msg})") from None
+                    raise not_json(path, exc, number) from None
                 except (KeyError, TypeError, AttributeError) as exc:
                     raise DataError(f"{path}:{number}: not a structure task "
                                     f"({type(exc).__name__}: {exc})") from None

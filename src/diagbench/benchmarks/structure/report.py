@@ -4,8 +4,23 @@ image-to-code scores beside STRUDEL's counts-only score, and how answers were re
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from diagbench.benchmarks.failures import report_failures
 from diagbench.benchmarks.structure.records import StructureSummary
+from diagbench.languages import named
+
+
+def similarity_words(language: str) -> str:
+    """What the image-to-code score of `language` measures: the first paragraph of its
+    similarity's module documentation."""
+    import sys
+
+    from diagbench.references import load
+
+    module = sys.modules[load(named(language).similarity).__module__]
+    first = (module.__doc__ or "").strip().split("\n\n")[0]
+    return " ".join(first.split())
 
 
 def _f(value: float | None, digits: int = 1) -> str:
@@ -18,7 +33,8 @@ def table_lines(summary: StructureSummary) -> list[str]:
     for name, m in summary.models.items():
         acc = m.accuracy
         i2c = m.image_to_code
-        out.append(f"{name}: accuracy % " + ", ".join(f"{k} {_f(v)}" for k, v in acc.items()))
+        out.append(f"{name}: accuracy % " + ", ".join(f"{k} {_f(v)} (n {_n(m, k)})"
+                                                      for k, v in acc.items()))
         types = m.model_question_types
         if types:
             out.append("  model-written questions, accuracy % by answer type: " + ", ".join(
@@ -40,8 +56,14 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     report = HtmlReport("structure — structured software diagrams (paper 004, STRUDEL)")
     tasks = sorted({t for m in summary.models.values() for t in m.accuracy})
     report.heading("Accuracy per task (%)")
-    report.table(["model", *tasks], [[name, *(_f(m.accuracy.get(t)) for t in tasks)]
+    report.paragraph("Every task asked is in its denominator (n): an unusable image, a "
+                     "failed call or an unreadable answer counts as wrong. Chance: a blind "
+                     "guess — association 20 % (four options and NONE), the matching tasks "
+                     "50 % (yes or no).", note=True)
+    report.table(["model", *tasks], [[name, *(f"{_f(m.accuracy.get(t))} (n {_n(m, t)})"
+                                              for t in tasks)]
                                      for name, m in summary.models.items()])
+    report_failures(report, {name: m.failures for name, m in summary.models.items()})
     report.heading("Model-written questions by answer type (%)")
     report.paragraph("Closed-ended questions the generating model wrote about its own "
                      "diagram (paper 004 §3.4, Fig. 10), read by their answer type: the "
@@ -52,15 +74,30 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
                   for name, m in summary.models.items()
                   for kind, v in m.model_question_types.items()])
     report.heading("Image-to-code")
-    report.paragraph("score = renders × mean of entity F1 (normalised name and kind) and "
-                     "relation F1 (ends, direction, type) on the parsed models; STRUDEL's "
-                     "counts-only score = (renders + F1 over per-type counts) / 2, beside it.")
-    report.table(["model", "cell", "n", "valid", "entity F1", "relation F1", "score",
-                  "counts-only"],
-                 [[name, cell, v.n, v.valid, _f(v.entity_f1, 3), _f(v.relation_f1, 3),
-                   _f(v.score, 3), _f(v.counts_score, 3)]
+    languages = sorted({cell.split("|")[1] for m in summary.models.values()
+                        for cell in m.image_to_code_cells})
+    report.paragraph("Each language's score is its own similarity of the predicted code to "
+                     "the gold, on the parsed models (0 when the code does not render), "
+                     "over every task: a failed call or an answer without code scores 0. "
+                     "STRUDEL's counts-only score = (renders + F1 over per-type counts) / "
+                     "2, beside it.", note=True)
+    report.details("How each language's score is computed",
+                   [f"{named(lang).title}: {similarity_words(lang)}" for lang in languages])
+    report.table(["model", "cell", "n", "valid", "score", "counts-only"],
+                 [[name, cell, v.n, v.valid, _f(v.score, 3), _f(v.counts_score, 3)]
                   for name, m in summary.models.items()
                   for cell, v in [("all", m.image_to_code), *m.image_to_code_cells.items()]])
+    for lang in languages:
+        cells = [(name, cell, v) for name, m in summary.models.items()
+                 for cell, v in m.image_to_code_cells.items()
+                 if cell.split("|")[1] == lang and v.parts]
+        columns = list(dict.fromkeys(k for _, _, v in cells for k in v.parts))
+        if cells:
+            report.heading(f"Image-to-code parts: {named(lang).title} (means)", level=3)
+            report.table(["model", "category", "n", *columns, "score"],
+                         [[name, cell.split("|")[0], v.n,
+                           *(_f(v.parts.get(k), 3) for k in columns), _f(v.score, 3)]
+                          for name, cell, v in cells])
     report.heading("Accuracy per task × category × FRL (%)")
     report.table(["model", "task", "category", "FRL", "n", "accuracy"],
                  [[name, *cell.split("|"), v.n, _f(v.accuracy)]
@@ -78,7 +115,14 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     return report.write(run / "report.html")
 
 
+#: The share a blind guess gets right, per task (None: no chance level): association
+#: has four options and NONE, the matching tasks yes or no.
+CHANCE = {"association": 20.0, "problem_match": 50.0, "description_match": 50.0}
+
+
 def _plot(run: Path, summary: StructureSummary, tasks: list[str]) -> str | None:
+    """Accuracy per task and model, each bar with its n, and the chance level of the
+    tasks that have one (a dashed line over their bars)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -86,16 +130,29 @@ def _plot(run: Path, summary: StructureSummary, tasks: list[str]) -> str | None:
     except ImportError:
         return None
     (run / "plots").mkdir(exist_ok=True)
-    fig, ax = plt.subplots(figsize=(7, 3.2))
+    fig, ax = plt.subplots(figsize=(7, 3.4))
     width = 0.8 / max(1, len(summary.models))
     for k, (name, m) in enumerate(summary.models.items()):
-        ax.bar([x + k * width for x in range(len(tasks))],
-               [m.accuracy.get(t) or 0.0 for t in tasks], width, label=name)
+        xs = [x + k * width for x in range(len(tasks))]
+        values = [m.accuracy.get(t) or 0.0 for t in tasks]
+        bars = ax.bar(xs, values, width, label=name)
+        counts = [_n(m, t) for t in tasks]
+        ax.bar_label(bars, [f"n {n}" for n in counts], fontsize=6, padding=1)
+    for k, (x, task) in enumerate((x, t) for x, t in enumerate(tasks) if t in CHANCE):
+        ax.hlines(CHANCE[task], x - width / 2, x + 0.8 - width / 2, colors="black",
+                  linestyles="dashed", linewidth=1, label="_" if k else "chance")
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(tasks))], tasks, rotation=20,
                   fontsize=8)
+    ax.set_ylim(0, 110)
     ax.set_ylabel("accuracy (%)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(run / "plots" / "accuracy.png", dpi=100, metadata={"Software": None})
     plt.close(fig)
     return "plots/accuracy.png"
+
+
+def _n(m: Any, task: str) -> int:
+    """The tasks an accuracy of `m` is over ("all": every question task)."""
+    return sum(v.n for cell, v in m.accuracy_cells.items()
+               if task == "all" or cell.split("|")[0] == task)

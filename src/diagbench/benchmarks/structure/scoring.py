@@ -3,7 +3,8 @@
 
 A question is right only when the answer states the gold option, number or yes/no;
 an ambiguous or unparsed answer is wrong and counted. A failed call or an unusable
-image is not an answer: it is counted apart and left out of the accuracies.
+image is no answer: it is wrong too (image-to-code: score 0) and counted by kind
+(`ModelSummary.failures`), never left out of the denominators.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.asking import Answer
+from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.structure.records import (
     Accuracy,
     Gold,
@@ -78,8 +80,10 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
         return items.status, items.items, sets_match(items.items, listed)
     if kind == "number":
         r = parse_number(text, question)
-        return r.status, r.value, r.value is not None and not isinstance(gold, tuple) \
-            and float(r.value) == float(gold)
+        value = int(r.value) if isinstance(r.value, float) and r.value.is_integer() \
+            else r.value  # "3", not "3.0"
+        return r.status, value, value is not None and not isinstance(gold, tuple) \
+            and float(value) == float(gold)
     if kind == "choice":
         c = parse_choice(text)
         return c.status, c.value, c.value == gold
@@ -126,19 +130,46 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
         for (t, code), (valid, error) in zip(items, results, strict=True):
             gold = (data / str(t.gold)).read_text(encoding="utf-8")
             c = named(language).compare_code(gold, code, valid)
-            parts = {field: round(getattr(c, part).f1, 6)  # the graph's parts, if any
-                     for part, field in (("entities", "entity_f1"),
-                                         ("relations", "relation_f1")) if hasattr(c, part)}
+            f1s = {field: round(getattr(c, part).f1, 6)  # the graph's parts, if any
+                   for part, field in (("entities", "entity_f1"),
+                                       ("relations", "relation_f1")) if hasattr(c, part)}
             out[t.id] = _score(model, t, "ok", read="code", score=round(c.score, 6),
                                counts_score=round(c.counts_score, 6), valid=valid,
-                               error=error, **parts)
+                               error=error, parts=own_parts(c), **f1s)
     return [out[t.id] for t in tasks]
+
+
+def own_parts(comparison: Any) -> dict[str, float]:
+    """The measures of a language's own comparison (`Language.compare`), by name: its
+    numbers and yes/no fields (1 or 0), and the F1 of each of its matches (`NAME F1`) —
+    Tanimoto, Robinson–Foulds, square accuracy, exact match, …"""
+    import dataclasses
+
+    if not dataclasses.is_dataclass(comparison):
+        return {}
+    out: dict[str, float] = {}
+    for f in dataclasses.fields(comparison):
+        value = getattr(comparison, f.name)
+        if isinstance(value, bool):
+            out[f.name] = 1.0 if value else 0.0
+        elif isinstance(value, int | float) and f.name != "valid":
+            out[f.name] = round(float(value), 6)
+        elif isinstance(getattr(value, "f1", None), float):
+            out[f"{f.name} F1"] = round(value.f1, 6)
+        elif dataclasses.is_dataclass(value):  # a comparison within (the graph of a molecule)
+            out |= {f"{f.name} {k}": v for k, v in own_parts(value).items()}
+    out.pop("valid", None)
+    return out
 
 
 def _score(model: str, task: StructureTask, status: str, **scored: Any) -> StructureScore:
     """The score record of `task` (`scored`: the fields after `status`)."""
     return StructureScore(model, task.id, task.task, task.category, task.language, task.gold,
-                          status, **scored)
+                          status, **{"answer_type": task.answer_type} | scored)
+
+
+#: How an answer read as one was read (any other read is counted unparsed).
+_READ = ("parsed", "code")
 
 
 def _accuracy(rows: list[StructureScore]) -> float | None:
@@ -146,14 +177,15 @@ def _accuracy(rows: list[StructureScore]) -> float | None:
 
 
 def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
-    """Per model: outcomes, reads, accuracy per task and per task × category × FRL, and
-    the image-to-code scores (mean, counts-only mean, validity) overall and per cell."""
+    """Per model: outcomes, failures, reads, accuracy per task and per task × category ×
+    FRL, and the image-to-code scores (mean, counts-only mean, validity) overall and per
+    cell. Every task is in its denominators: a failed call or an unusable image is a
+    wrong answer (image-to-code: score 0)."""
     models: dict[str, ModelSummary] = {}
     for name, rows in scores.items():
-        answered = [r for r in rows if r.status == "ok"]
-        questions = [r for r in answered if r.task != "image_to_code"]
+        questions = [r for r in rows if r.task != "image_to_code"]
         written = [r for r in questions if r.task == "model_question"]
-        i2c = [r for r in answered if r.task == "image_to_code"]
+        i2c = [r for r in rows if r.task == "image_to_code"]
         cells: dict[str, list[StructureScore]] = {}
         for r in questions:
             cells.setdefault(f"{r.task}|{r.category}|{r.language}", []).append(r)
@@ -163,8 +195,9 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
         tasks = sorted({r.task for r in questions})
         models[name] = ModelSummary(
             outcomes=dict(sorted(Counter(r.status for r in rows).items())),
+            failures=Failures.of((r.status, r.error, r.read in _READ) for r in rows),
             reads={task: dict(sorted(Counter(r.read for r in questions
-                                             if r.task == task).items()))
+                                             if r.task == task and r.status == "ok").items()))
                    for task in tasks},
             accuracy={task: _accuracy([r for r in questions if r.task == task])
                       for task in tasks} | {"all": _accuracy(questions)},
@@ -179,11 +212,16 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
 
 
 def _i2c(rows: list[StructureScore]) -> ImageToCode:
+    """The figures of image-to-code rows (a failed or code-less row counts 0 in every
+    mean); the means of the languages' own measures where every row is of one language."""
     n = len(rows)
     if not n:
         return ImageToCode(0, None, None, 0)
+    names = list(dict.fromkeys(k for r in rows for k in (r.parts or {})))
+    parts = {k: round(sum((r.parts or {}).get(k, 0.0) for r in rows) / n, 6) for k in names} \
+        if len({r.language for r in rows}) == 1 else {}
     return ImageToCode(n, round(sum(r.score or 0.0 for r in rows) / n, 6),
                        round(sum(r.counts_score or 0.0 for r in rows) / n, 6),
                        sum(bool(r.valid) for r in rows),
                        round(sum(r.entity_f1 or 0.0 for r in rows) / n, 6),
-                       round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6))
+                       round(sum(r.relation_f1 or 0.0 for r in rows) / n, 6), parts)

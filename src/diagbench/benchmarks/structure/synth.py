@@ -336,11 +336,24 @@ def synth_answer(prompt: str) -> str:
                        f"they relate: each element is one concept of the domain, and each "
                        f"link shows how two of them depend on or lead to each other.")
     else:
-        code = own.generate(rng, complexity)
+        code = _within_limits(own, rng, complexity)
         description = _described(title, own.read(code))
     solution = (f"Functionality:\n\n{description}\n\nCode:\n\n```\n{code.rstrip()}\n```\n\n"
                 f"Answer:\n\nHere is the {title} you asked for.\n")
     return solution if kind == "solution" else f"Problem:\n\n{problem}\n\n{solution}"
+
+
+def _within_limits(own: Language, rng: random.Random, complexity: str, tries: int = 20) -> str:
+    """A code of the language `own`'s generator whose node count is within its
+    `node_limits` (the build's filter), drawn again up to `tries` times (the last one
+    otherwise)."""
+    low, high = own.node_limits
+    for _ in range(tries):
+        code = own.generate(rng, complexity)
+        parsed = own.read(code)
+        if parsed and low <= own.nodes(parsed[0].counts()) <= high:
+            break
+    return code
 
 
 def _described(title: str, parsed: Sequence[Parsed[Diagram]]) -> str:

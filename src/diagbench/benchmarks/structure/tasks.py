@@ -19,6 +19,7 @@ the code's parsed statistics or from the generated texts:
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 
@@ -93,6 +94,19 @@ def fact_question(fact: Fact) -> tuple[str, Gold, str]:
     if isinstance(answer, str):
         return f"{fact.question}\n{ANSWER_TEXT}", answer, "label"
     return f"{fact.question}\n{ANSWER_SET}", tuple(answer), "set"
+
+
+def without_duplicates(tasks: list[StructureTask]) -> tuple[list[StructureTask], int]:
+    """(the tasks, each image, prompt and gold asked once — the first kept —, how many
+    were dropped): a task repeated would count twice in every accuracy."""
+    seen: set[tuple[str, str, str]] = set()
+    kept = []
+    for t in tasks:
+        key = (t.image, t.question, json.dumps(t.gold, sort_keys=True))
+        if key not in seen:
+            seen.add(key)
+            kept.append(t)
+    return kept, len(tasks) - len(kept)
 
 
 def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,

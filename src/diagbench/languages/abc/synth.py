@@ -1,13 +1,16 @@
 """The seeded ABC generator (`baseline:synth`): tunes that music21 reads and abcm2ps
 engraves, at three complexity levels.
 
-- "low": 2–4 bars, one voice, quarter and half notes in a major key;
+- "low": 3–4 bars, one voice, quarter and half notes in a major key;
 - "medium": 8 bars, eighth notes and dotted values, accidentals, chords and rests, major
   or minor keys, a `Q:` tempo (its note drawn above the staff);
 - "high": 16–24 bars in two or three voices (the lower ones in the bass clef), with ties,
   triplets, grace notes and a repeated first half.
 
 The unit note length is an eighth (`L:1/8`); every bar is filled to the meter exactly.
+A line holds one bar at low complexity, two at medium and four at high, so that every
+level is engraved within the aspect ratios `build structure` keeps ([0.25, 4]: a low
+tune on one line was 7.6 times as wide as high, a medium one on two lines 4.3).
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ BASS = (0, 9)  # C,3 … E4
 KEYS = {"low": ("C", "G", "D", "F"), "medium": ("C", "G", "D", "F", "Bb", "Am", "Em", "Dm"),
         "high": ("C", "G", "D", "A", "F", "Bb", "Eb", "Am", "Em", "Dm", "Bm", "Gm")}
 METERS = {"2/4": 4, "3/4": 6, "4/4": 8, "6/8": 6}  # eighths per bar
-BARS = {"low": (2, 4), "medium": (8, 8), "high": (16, 24)}
+BARS = {"low": (3, 4), "medium": (8, 8), "high": (16, 24)}
+BARS_PER_LINE = {"low": 1, "medium": 2, "high": 4}
 _DURATIONS = {"low": (2, 4), "medium": (1, 2, 2, 3, 4), "high": (1, 2, 2, 3, 4)}  # eighths
 _NAMES = ("Reel", "Jig", "Air", "March", "Waltz", "Hornpipe", "Song", "Dance")
 
@@ -46,10 +50,11 @@ def synth_abc(rng: random.Random, complexity: str) -> str:
             half = bars // 2
             measures[0] = "|:" + measures[0]
             measures[half - 1] += ":|"
-        for start in range(0, bars, 4):
-            chunk = measures[start:start + 4]
+        per = BARS_PER_LINE[complexity]
+        for start in range(0, bars, per):
+            chunk = measures[start:start + per]
             text = "".join(m if m.endswith(":|") else m + "|" for m in chunk)
-            lines.append(text.removesuffix("|") + "|]" if start + 4 >= bars else text)
+            lines.append(text.removesuffix("|") + "|]" if start + per >= bars else text)
     return "\n".join(lines) + "\n"
 
 
