@@ -166,6 +166,19 @@ class Language:
             raise ValueError(f"no {self.title} diagram in the gold code")
         return self.compare(gold_read[0], pred_read[0] if pred_read else None, valid)
 
+    def similarity_doc(self) -> str:
+        """What its image-to-code similarity measures: the first paragraph of the
+        documentation of its package's `similarity` module (of the graph comparison,
+        `compare.graph`, for a language without one)."""
+        import importlib
+
+        try:
+            module = importlib.import_module(f"{type(self).__module__}.similarity")
+        except ModuleNotFoundError:
+            module = importlib.import_module("diagbench.compare.graph")
+        first = (module.__doc__ or "").strip().split("\n\n")[0]
+        return " ".join(first.split())
+
     # --- what some languages have ----------------------------------------------------
 
     def facts(self, diagram: Diagram) -> list[Fact]:

@@ -328,7 +328,7 @@ def answer_question(prompt: str) -> str:
     rng = random.Random(hashlib.sha256(prompt.encode()).hexdigest())
     found = synth_question(parsed[0], types[m.group("type")], rng) if parsed else None
     if found is None and parsed:  # another domain's model: a question from its facts
-        found = fact_question(language.facts_of(parsed[0].diagram), types[m.group("type")],
+        found = fact_question(language.facts(parsed[0].diagram), types[m.group("type")],
                               rng, m.group("code"))
     if found is None:
         return "User:"

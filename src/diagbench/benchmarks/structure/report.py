@@ -12,15 +12,8 @@ from diagbench.languages import named
 
 
 def similarity_words(language: str) -> str:
-    """What the image-to-code score of `language` measures: the first paragraph of its
-    similarity's module documentation."""
-    import sys
-
-    from diagbench.references import load
-
-    module = sys.modules[load(named(language).similarity).__module__]
-    first = (module.__doc__ or "").strip().split("\n\n")[0]
-    return " ".join(first.split())
+    """What the image-to-code score of `language` measures (`Language.similarity_doc`)."""
+    return named(language).similarity_doc()
 
 
 def _f(value: float | None, digits: int = 1) -> str:
