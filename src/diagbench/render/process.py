@@ -1,0 +1,245 @@
+"""The one way diagbench keeps a program running and talks to it: `WarmProcess`.
+
+A warm process (a drawing library's Python worker, Node reading DBML, Stockfish, git's
+blob reader) is started on first use in a jail — a new empty temporary folder that is
+its working folder and, unless HOME is passed on, its home — with a minimal environment
+(`minimal_env`: PATH, a UTF-8 locale and only the variables named; never an API key)
+and, where given, its address space capped (`memory_bytes`). Requests are written and
+answers read in frames: lines (`read_line`), length-prefixed blobs (`frame`,
+`read_frame`) or a given number of bytes (`read_exact`); every write and every read has
+a time-out. Past it the process is killed and `ProcessTimeout` raised; when its output
+ends (a crash, its memory limit) it is killed and `ProcessDied` raised; either way the
+next request starts a fresh process. After `max_requests` requests a process is ended
+and the next request starts a fresh one (a program that grows as it serves). A process
+forked from ours never uses our child: it starts its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import selectors
+import shutil
+import struct
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from typing import IO, NoReturn
+
+#: Where the programs are looked for when PATH is not set.
+DEFAULT_PATH = "/usr/bin:/bin"
+_LENGTH = struct.Struct("<Q")
+_CHUNK = 1 << 16
+
+
+class ProcessTimeout(Exception):
+    """The process did not answer (or take a request) in time; it was killed."""
+
+
+class ProcessDied(Exception):
+    """The process ended, or its answer broke the framing; it was killed."""
+
+
+def minimal_env(home: str, passed: Sequence[str] = (),
+                extra: dict[str, str] | None = None) -> dict[str, str]:
+    """PATH, HOME (`home`), a UTF-8 locale, the variables of ours named in `passed`
+    (those set) and `extra`: nothing else of our environment."""
+    env = {"PATH": os.environ.get("PATH", DEFAULT_PATH), "HOME": home, "LANG": "C.UTF-8"}
+    env |= {name: os.environ[name] for name in passed if name in os.environ}
+    return env | (extra or {})
+
+
+def frame(data: bytes) -> bytes:
+    """`data` with its length in front (8 bytes, little-endian), as `read_frame` reads it."""
+    return _LENGTH.pack(len(data)) + data
+
+
+def read_frame_from(stream: IO[bytes]) -> bytes:
+    """The next frame of `stream`, waiting as long as it takes (for the child's side,
+    which waits for its next request); EOFError when the stream ends."""
+    head = stream.read(_LENGTH.size)
+    if len(head) < _LENGTH.size:
+        raise EOFError("the stream ended")
+    size = _LENGTH.unpack(head)[0]
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError("the stream ended inside a frame")
+    return bytes(data)
+
+
+class WarmProcess:
+    """One long-lived `command`, started when first needed (see the module's docstring).
+
+    `passed`: the variables of our environment it sees; `extra_env`: variables set for
+    it; `cwd`: its working folder (default: its jail); `memory_bytes`: its address-space
+    limit; `max_requests`: requests it serves before a fresh process takes over.
+    Not thread-safe: one caller at a time (a lock around it, or one per thread)."""
+
+    def __init__(self, command: Sequence[str], *, passed: Sequence[str] = (),
+                 extra_env: dict[str, str] | None = None, cwd: str | None = None,
+                 memory_bytes: int | None = None, max_requests: int | None = None) -> None:
+        self.command = list(command)
+        self.passed = tuple(passed)
+        self.extra_env = dict(extra_env or {})
+        self.cwd = cwd
+        self.memory_bytes = memory_bytes
+        self.max_requests = max_requests
+        self.process: subprocess.Popen[bytes] | None = None
+        self.jail: str | None = None
+        self.started = 0  # processes started, for tests and benchmarks
+        self.requests = 0  # requests of the running process
+        self._pid = os.getpid()
+        self._buffer = bytearray()
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None \
+            and self._pid == os.getpid()
+
+    def ensure(self) -> bool:
+        """Start the process unless it runs (a fresh one after `max_requests`); whether
+        it was started now. OSError when the program cannot be started."""
+        if os.getpid() != self._pid:  # a forked child: the parent's process is not ours
+            self.process, self.jail, self._pid = None, None, os.getpid()
+        if self.running and (self.max_requests is None or self.requests < self.max_requests):
+            return False
+        self.close()
+        self.jail = tempfile.mkdtemp(prefix="diagbench-process-")
+        home = os.environ.get("HOME", self.jail) if "HOME" in self.passed else self.jail
+        try:
+            self.process = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, cwd=self.cwd or self.jail,
+                env=minimal_env(home, self.passed, self.extra_env))
+        except OSError:
+            self.close()
+            raise
+        if self.memory_bytes is not None:
+            with contextlib.suppress(OSError):  # it may have ended already
+                resource.prlimit(self.process.pid, resource.RLIMIT_AS,
+                                 (self.memory_bytes, self.memory_bytes))
+        assert self.process.stdin is not None
+        os.set_blocking(self.process.stdin.fileno(), False)
+        self.started += 1
+        self.requests = 0
+        self._buffer.clear()
+        return True
+
+    def send(self, data: bytes, timeout: float) -> None:
+        """Write one request (starting the process when it does not run), within
+        `timeout` seconds."""
+        self.ensure()
+        self.requests += 1
+        self.write(data, timeout)
+
+    def write(self, data: bytes, timeout: float) -> None:
+        """Write `data` to the running process within `timeout` seconds."""
+        process = self._running()
+        assert process.stdin is not None
+        fd, view = process.stdin.fileno(), memoryview(data)
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_WRITE)
+            while view:
+                try:
+                    view = view[os.write(fd, view[:_CHUNK]):]
+                    continue
+                except BlockingIOError:
+                    pass
+                except OSError:  # a broken pipe: it has ended
+                    self._fail(ProcessDied("the process stopped reading its input"))
+                if not self._wait(selector, deadline):
+                    self._fail(ProcessTimeout(f"took no input for {timeout:g} s"))
+
+    def read_line(self, timeout: float, max_bytes: int = 1 << 26) -> bytes:
+        """The next line of its output (without the newline) within `timeout` seconds;
+        ProcessDied when the output ends first or the line is over `max_bytes`."""
+        deadline = time.monotonic() + timeout
+        while (end := self._buffer.find(b"\n")) < 0:
+            if len(self._buffer) > max_bytes:
+                self._fail(ProcessDied(f"an answer line over {max_bytes:,} bytes"))
+            self._fill(deadline, timeout)
+        line = bytes(self._buffer[:end])
+        del self._buffer[:end + 1]
+        return line
+
+    def read_exact(self, size: int, timeout: float) -> bytes:
+        """The next `size` bytes of its output within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while len(self._buffer) < size:
+            self._fill(deadline, timeout)
+        data = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        return data
+
+    def read_frame(self, timeout: float, max_bytes: int = 1 << 32) -> bytes:
+        """The next frame (see `frame`) of its output within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        size = _LENGTH.unpack(self.read_exact(_LENGTH.size, timeout))[0]
+        if size > max_bytes:
+            self._fail(ProcessDied(f"an answer of {size:,} bytes, over {max_bytes:,}"))
+        return self.read_exact(size, max(0.0, deadline - time.monotonic()))
+
+    def skip(self, size: int, timeout: float) -> None:
+        """Read and drop the next `size` bytes of its output within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while len(self._buffer) < size:
+            size -= len(self._buffer)
+            self._buffer.clear()
+            self._fill(deadline, timeout)
+        del self._buffer[:size]
+
+    def finish(self, timeout: float) -> None:
+        """End the process cleanly: its input closed, `timeout` seconds to exit, then
+        killed."""
+        if self.running:
+            assert self.process is not None and self.process.stdin is not None
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout)
+        self.close()
+
+    def close(self) -> None:
+        """Kill the process (the next request starts a new one) and remove its jail."""
+        process, jail, self.process, self.jail = self.process, self.jail, None, None
+        if process is not None and self._pid == os.getpid():
+            process.kill()
+            process.wait()
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+        if jail is not None:
+            shutil.rmtree(jail, ignore_errors=True)
+        self._buffer.clear()
+
+    def _running(self) -> subprocess.Popen[bytes]:
+        if self.process is None or self._pid != os.getpid():
+            raise ProcessDied("the process is not running")
+        return self.process
+
+    def _fill(self, deadline: float, timeout: float) -> None:
+        """Add what the process writes next to the buffer, before `deadline`."""
+        process = self._running()
+        assert process.stdout is not None
+        fd = process.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            if not self._wait(selector, deadline):
+                self._fail(ProcessTimeout(f"no answer within {timeout:g} s"))
+        chunk = os.read(fd, _CHUNK)
+        if not chunk:
+            self._fail(ProcessDied("the process ended"))
+        self._buffer += chunk
+
+    @staticmethod
+    def _wait(selector: selectors.BaseSelector, deadline: float) -> bool:
+        left = deadline - time.monotonic()
+        return left > 0 and bool(selector.select(left))
+
+    def _fail(self, error: Exception) -> NoReturn:
+        self.close()
+        raise error
