@@ -116,3 +116,18 @@ def test_a_process_serves_max_requests_then_a_fresh_one_takes_over():
     finally:
         echo.close()
 
+
+
+def test_a_child_reading_its_whole_input_answers_after_it_ends_and_its_stderr_is_kept():
+    reads_all = WarmProcess([sys.executable, "-c", (
+        "import sys\nprint(len(sys.stdin.read()), flush=True)\n"
+        "sys.stderr.write('the last words\\n')\nsys.exit(3)")], keep_stderr=True)
+    try:
+        reads_all.send(b"12345", timeout=60)
+        reads_all.end_input()
+        assert reads_all.read_line(timeout=600) == b"5"
+        with pytest.raises(ProcessDied):
+            reads_all.read_line(timeout=600)  # it ends at once
+        assert reads_all.stderr_tail() == "the last words\n"
+    finally:
+        reads_all.close()

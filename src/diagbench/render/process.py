@@ -74,19 +74,23 @@ class WarmProcess:
 
     `passed`: the variables of our environment it sees; `extra_env`: variables set for
     it; `cwd`: its working folder (default: its jail); `memory_bytes`: its address-space
-    limit; `max_requests`: requests it serves before a fresh process takes over.
+    limit; `max_requests`: requests it serves before a fresh process takes over;
+    `keep_stderr`: what it writes on stderr kept (`stderr_tail`), else dropped.
     Not thread-safe: one caller at a time (a lock around it, or one per thread)."""
 
     def __init__(self, command: Sequence[str], *, passed: Sequence[str] = (),
                  extra_env: dict[str, str] | None = None, cwd: str | None = None,
-                 memory_bytes: int | None = None, max_requests: int | None = None) -> None:
+                 memory_bytes: int | None = None, max_requests: int | None = None,
+                 keep_stderr: bool = False) -> None:
         self.command = list(command)
         self.passed = tuple(passed)
         self.extra_env = dict(extra_env or {})
         self.cwd = cwd
         self.memory_bytes = memory_bytes
         self.max_requests = max_requests
+        self.keep_stderr = keep_stderr
         self.process: subprocess.Popen[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
         self.jail: str | None = None
         self.started = 0  # processes started, for tests and benchmarks
         self.requests = 0  # requests of the running process
@@ -106,12 +110,15 @@ class WarmProcess:
         if self.running and (self.max_requests is None or self.requests < self.max_requests):
             return False
         self.close()
+        if self._stderr is not None:
+            self._stderr.close()
         self.jail = tempfile.mkdtemp(prefix="diagbench-process-")
         home = os.environ.get("HOME", self.jail) if "HOME" in self.passed else self.jail
+        self._stderr = tempfile.TemporaryFile() if self.keep_stderr else None  # noqa: SIM115
         try:
             self.process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, cwd=self.cwd or self.jail,
+                stderr=self._stderr or subprocess.DEVNULL, cwd=self.cwd or self.jail,
                 env=minimal_env(home, self.passed, self.extra_env))
         except OSError:
             self.close()
@@ -152,6 +159,21 @@ class WarmProcess:
                     self._fail(ProcessDied("the process stopped reading its input"))
                 if not self._wait(selector, deadline):
                     self._fail(ProcessTimeout(f"took no input for {timeout:g} s"))
+
+    def end_input(self) -> None:
+        """Close its input (a program that reads its whole input before answering)."""
+        process = self._running()
+        assert process.stdin is not None
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+
+    def stderr_tail(self, size: int = 4096) -> str:
+        """The last `size` bytes it wrote on stderr (with `keep_stderr`; kept until the
+        next process starts)."""
+        if self._stderr is None:
+            return ""
+        self._stderr.seek(max(0, self._stderr.seek(0, os.SEEK_END) - size))
+        return self._stderr.read().decode("utf-8", "replace")
 
     def read_line(self, timeout: float, max_bytes: int = 1 << 26) -> bytes:
         """The next line of its output (without the newline) within `timeout` seconds;
@@ -203,7 +225,8 @@ class WarmProcess:
         self.close()
 
     def close(self) -> None:
-        """Kill the process (the next request starts a new one) and remove its jail."""
+        """Kill the process (the next request starts a new one) and remove its jail;
+        what it wrote on stderr is kept until the next process starts."""
         process, jail, self.process, self.jail = self.process, self.jail, None, None
         if process is not None and self._pid == os.getpid():
             process.kill()
