@@ -25,8 +25,8 @@ import json
 import math
 import re
 from collections import deque
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from diagbench.diagram.geomap import Feature, GeoMap, Polygon, Position, Ring
@@ -45,6 +45,9 @@ DEPTHS = {"Point": 1, "MultiPoint": 2, "LineString": 2, "MultiLineString": 3, "P
 #: GeometryCollections nested deeper than this are an error.
 MAX_NESTING = 16
 
+#: What stands for a FeatureCollection's "features" array in its decoded object: its
+#: members are decoded one at a time (`_Decoded.member`).
+UNFOLDED: Any = ("features decoded one at a time",)
 _NUMBERS = (int, float)  # JSON's numbers (bool is neither type)
 _SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 _DECODER = json.JSONDecoder()
@@ -79,9 +82,10 @@ class _Offsets:
              unfold: str | None = None) -> int:
         """Find the members of the object or array at `start`; return the offset after
         it. With `decoded` (a dict for an object, a list for an array) each member's
-        value is put there, and the array under the key `unfold` is walked the same way
-        (its members' offsets found), not decoded whole. _NotValid (or `json`'s
-        JSONDecodeError) where the text is not valid JSON."""
+        value is put there, but for the array under the key `unfold`: its members' offsets
+        are found and the array left out (`UNFOLDED` in its place), to be decoded one
+        member at a time. _NotValid (or `json`'s JSONDecodeError) where the text is not
+        valid JSON."""
         text = self.text
         found: dict[Any, int] = {}
         close = {"{": "}", "[": "]"}[text[start]]
@@ -99,8 +103,8 @@ class _Offsets:
                 key = len(found)
             found[key] = at
             if key == unfold and text[at:at + 1] == "[":
-                value: Any = []
-                at = self.walk(at, value)
+                value: Any = UNFOLDED
+                at = self.walk(at)
             else:
                 value, at = _DECODER.raw_decode(text, at)
             if isinstance(decoded, dict):
@@ -143,17 +147,22 @@ class _Offsets:
 @dataclass(slots=True)
 class _Decoded:
     """A decoded text: its value, where it is (`offsets`, the top value at `top`), and
-    the offsets of a FeatureCollection's features (None for another text)."""
+    the offsets of the members of its "features" array (None when it has none), which
+    the value holds as `UNFOLDED` and `member` decodes."""
 
     data: Any
     offsets: _Offsets
     top: int
     features: list[int] | None
 
+    def member(self, start: int) -> Any:
+        """The member of the "features" array at the offset `start`."""
+        return _DECODER.raw_decode(self.offsets.text, start)[0]
+
 
 def decode(text: str) -> _Decoded:
-    """`text` decoded as `json.loads` does, a top object's "features" array member by
-    member with their offsets, in one pass; `json.loads` of the whole text raises its
+    """`text` decoded as `json.loads` does, but for a top object's "features" array: its
+    members' offsets (see `_Decoded`); `json.loads` of the whole text raises its
     json.JSONDecodeError when that pass finds it is not valid JSON (and RecursionError,
     ValueError for an integer over Python's digit limit)."""
     offsets = _Offsets(text)
@@ -175,7 +184,7 @@ def decode(text: str) -> _Decoded:
 @dataclass(slots=True)
 class _Found:
     """What one feature draws, and the problems found on the way (the object or array
-    it is about, or None for the start of the text; reason; severity)."""
+    it is about, its offset, or None for the start of the text; reason; severity)."""
 
     polygons: list[Polygon] = field(default_factory=list)
     lines: list[Ring] = field(default_factory=list)
@@ -197,9 +206,10 @@ class _Found:
     def placed(self, offsets: _Offsets, root: Any, start: int) -> list[tuple[int, str, Severity]]:
         """The problems at the offsets of what they are about, inside `root` (at
         `start`)."""
-        where = offsets.locate(root, start, (at for at, _, _ in self.problems if at is not None))
-        return [(0 if at is None else where[id(at)], reason, severity)
-                for at, reason, severity in self.problems]
+        where = offsets.locate(root, start, (at for at, _, _ in self.problems
+                                             if isinstance(at, dict | list)))
+        return [(at if isinstance(at, int) else 0 if at is None else where[id(at)], reason,
+                 severity) for at, reason, severity in self.problems]
 
 
 def _container(*values: Any) -> Any:
@@ -222,15 +232,9 @@ def read_geojson(text: str) -> list[Parsed[GeoMap]]:
         return [_parsed(GeoMap(), [_at(text, 0, f"JSON: {exc}")])]
     offsets, data = decoded.offsets, decoded.data
     top = _Found()
-    members = _features(data, top)
-    problems = top.placed(offsets, data, decoded.top)
-    starts = {} if decoded.features is None else {
-        id(member): start for member, start in zip(data["features"], decoded.features,
-                                                   strict=True)}
-    drawn = []
-    for k, feature in enumerate(members):
-        offsets.forget()  # what was found in the text before this feature
-        start = starts.get(id(feature), decoded.top)
+    drawn: list[tuple[Feature, int]] = []
+    problems: list[tuple[int, str, Severity]] = []
+    for k, (feature, start) in enumerate(_features(decoded, top)):
         found = _Found()
         geometry = feature if feature.get("type") in GEOMETRIES else feature.get("geometry")
         if feature.get("type") == "Feature" and "geometry" not in feature:
@@ -240,10 +244,11 @@ def read_geojson(text: str) -> list[Parsed[GeoMap]]:
             if not found.failed:
                 _validity(geometry, found)
         problems += found.placed(offsets, feature, start)
-        drawn.append((feature, k, found, start))
-    places = _places(text, [start for *_, start in drawn] + [at for at, _, _ in problems])
-    features = [_feature(feature, k, found, places[start][0])
-                for feature, k, found, start in drawn]
+        drawn.append((_feature(feature, k, found), start))
+        offsets.forget()  # what was found in this feature's text
+    problems = top.placed(offsets, data, decoded.top) + problems
+    places = _places(text, [start for _, start in drawn] + [at for at, _, _ in problems])
+    features = [replace(feature, line=places[start][0]) for feature, start in drawn]
     diagnostics = [_at(text, offset, reason, severity, places[offset])
                    for offset, reason, severity in problems]
     return [_parsed(GeoMap(tuple(features)), diagnostics)]
@@ -291,31 +296,37 @@ def _type(value: Any, found: _Found, what: str, owner: Any = None) -> str | None
     return kind
 
 
-def _features(data: Any, found: _Found) -> list[dict[str, Any]]:
-    """The features of the top object (a bare geometry is one feature); what is not one
-    is an error in `found`."""
+def _features(decoded: _Decoded, found: _Found) -> Iterator[tuple[dict[str, Any], int]]:
+    """The features of the top value, with their offsets (a bare geometry is one
+    feature), those of a FeatureCollection decoded one at a time; what is not one is an
+    error in `found`."""
+    data = decoded.data
     kind = _type(data, found, "a GeoJSON text")
     if kind in ("Feature", *GEOMETRIES):
-        return [data]
+        yield data, decoded.top
+        return
     if kind != "FeatureCollection":
         if kind is not None:
             found.error(data, f"unknown GeoJSON type {kind!r}")
-        return []
-    members = data.get("features")
-    if not isinstance(members, list):
+        return
+    if decoded.features is None:
         found.error(data, 'a FeatureCollection has a "features" array')
-        return []
-    features = []
-    for member in members:
-        kind = _type(member, found, "a member of \"features\"", members)
+        return
+    array = decoded.offsets.members(decoded.top)["features"]
+    for start in decoded.features:
+        member, said = decoded.member(start), _Found()
+        kind = _type(member, said, "a member of \"features\"")
+        # a member that is an object or array is where it starts, another in the array
+        found.problems += [(array if at is None else start, reason, severity)
+                           for at, reason, severity in said.problems]
         if kind == "Feature":
-            features.append(member)
+            yield member, start
         elif kind is not None:
-            found.error(member, f"a member of \"features\" is a Feature, not {kind!r}")
-    return features
+            found.problems.append((start, f"a member of \"features\" is a Feature, not "
+                                   f"{kind!r}", "error"))
 
 
-def _feature(value: dict[str, Any], k: int, found: _Found, line: int) -> Feature:
+def _feature(value: dict[str, Any], k: int, found: _Found) -> Feature:
     """The feature (a bare geometry is an unnamed one); one with an error draws nothing."""
     properties = value.get("properties") if value.get("type") == "Feature" else None
     pairs = tuple((str(key), json.dumps(v, ensure_ascii=False, sort_keys=True))
@@ -326,7 +337,7 @@ def _feature(value: dict[str, Any], k: int, found: _Found, line: int) -> Feature
     drawn = _Found() if found.failed else found
     return Feature(name if isinstance(name, str) and name else f"feature {k + 1}",
                    kind if isinstance(kind, str) else "", tuple(drawn.polygons),
-                   tuple(drawn.lines), tuple(drawn.points), pairs, line)
+                   tuple(drawn.lines), tuple(drawn.points), pairs)
 
 
 #: The properties that name a feature, in order of preference (any case): GeoJSON's
