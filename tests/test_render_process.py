@@ -121,7 +121,7 @@ def test_a_process_serves_max_requests_then_a_fresh_one_takes_over():
 def test_a_child_reading_its_whole_input_answers_after_it_ends_and_its_stderr_is_kept():
     reads_all = WarmProcess([sys.executable, "-c", (
         "import sys\nprint(len(sys.stdin.read()), flush=True)\n"
-        "sys.stderr.write('the last words\\n')\nsys.exit(3)")], keep_stderr=True)
+        "sys.stderr.write('the last words\\n')\nsys.exit(3)")], stderr="keep")
     try:
         reads_all.send(b"12345", timeout=60)
         reads_all.end_input()

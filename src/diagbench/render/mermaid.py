@@ -105,7 +105,7 @@ class MermaidEngine:
         """Render `chunk` in one Node process; return its browser launches, how many
         diagrams it reported on and those after the one it stopped at (none when it
         finished)."""
-        node = WarmProcess(["node", str(TOOL / "render.mjs")], keep_stderr=True, extra_env={
+        node = WarmProcess(["node", str(TOOL / "render.mjs")], stderr="keep", extra_env={
             CHROMIUM_ENV: os.environ.get(CHROMIUM_ENV, "/usr/bin/chromium")})
         launches, seen, why = 0, set(), ""
         start = time.perf_counter()

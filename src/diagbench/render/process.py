@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
-from typing import IO, NoReturn
+from typing import IO, Literal, NoReturn
 
 #: Where the programs are looked for when PATH is not set.
 DEFAULT_PATH = "/usr/bin:/bin"
@@ -75,20 +75,22 @@ class WarmProcess:
     `passed`: the variables of our environment it sees; `extra_env`: variables set for
     it; `cwd`: its working folder (default: its jail); `memory_bytes`: its address-space
     limit; `max_requests`: requests it serves before a fresh process takes over;
-    `keep_stderr`: what it writes on stderr kept (`stderr_tail`), else dropped.
+    `stderr`: what it writes on stderr dropped ("drop"), kept in a file (`stderr_tail`,
+    "keep") or a pipe the caller reads (`process.stderr`, "pipe": a protocol of its own
+    on two streams, always with a deadline).
     Not thread-safe: one caller at a time (a lock around it, or one per thread)."""
 
     def __init__(self, command: Sequence[str], *, passed: Sequence[str] = (),
                  extra_env: dict[str, str] | None = None, cwd: str | None = None,
                  memory_bytes: int | None = None, max_requests: int | None = None,
-                 keep_stderr: bool = False) -> None:
+                 stderr: Literal["drop", "keep", "pipe"] = "drop") -> None:
         self.command = list(command)
         self.passed = tuple(passed)
         self.extra_env = dict(extra_env or {})
         self.cwd = cwd
         self.memory_bytes = memory_bytes
         self.max_requests = max_requests
-        self.keep_stderr = keep_stderr
+        self.stderr = stderr
         self.process: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
         self.jail: str | None = None
@@ -114,11 +116,13 @@ class WarmProcess:
             self._stderr.close()
         self.jail = tempfile.mkdtemp(prefix="diagbench-process-")
         home = os.environ.get("HOME", self.jail) if "HOME" in self.passed else self.jail
-        self._stderr = tempfile.TemporaryFile() if self.keep_stderr else None  # noqa: SIM115
+        self._stderr = tempfile.TemporaryFile() if self.stderr == "keep" else None  # noqa: SIM115
         try:
             self.process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._stderr or subprocess.DEVNULL, cwd=self.cwd or self.jail,
+                stderr=self._stderr or (subprocess.PIPE if self.stderr == "pipe"
+                                        else subprocess.DEVNULL),
+                cwd=self.cwd or self.jail,
                 env=minimal_env(home, self.passed, self.extra_env))
         except OSError:
             self.close()
@@ -168,7 +172,7 @@ class WarmProcess:
             process.stdin.close()
 
     def stderr_tail(self, size: int = 4096) -> str:
-        """The last `size` bytes it wrote on stderr (with `keep_stderr`; kept until the
+        """The last `size` bytes it wrote on stderr (with `stderr="keep"`; kept until the
         next process starts)."""
         if self._stderr is None:
             return ""
@@ -231,7 +235,7 @@ class WarmProcess:
         if process is not None and self._pid == os.getpid():
             process.kill()
             process.wait()
-            for stream in (process.stdin, process.stdout):
+            for stream in (process.stdin, process.stdout, process.stderr):
                 if stream is not None:
                     with contextlib.suppress(OSError):
                         stream.close()
