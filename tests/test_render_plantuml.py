@@ -228,18 +228,18 @@ def test_a_channel_whose_jvm_ends_under_it_draws_its_diagram_again_in_the_next(m
     jvm = SharedJVM("png", 2, launcher, write_archive=False)
     first, second = ChannelWorker(jvm, 0), ChannelWorker(jvm, 1)
     ended: list[int] = []
-    write = plantuml_channels._write
+    write = plantuml_channels.write_within
 
-    def end_then_write(fd: int, data: bytes) -> None:
+    def end_then_write(fd: int, data: bytes, timeout: float) -> None:
         if not ended:  # what the first channel's time-out does, as the second writes
             ended.append(jvm.generation)
             jvm.end(jvm.generation)
-        write(fd, data)
+        write(fd, data, timeout)
 
     try:
         expected, _ = first.render(SEQUENCE, GENEROUS)
         first_pid = jvm.process.pid if jvm.process else None
-        monkeypatch.setattr(plantuml_channels, "_write", end_then_write)
+        monkeypatch.setattr(plantuml_channels, "write_within", end_then_write)
         image, stderr = second.render(SEQUENCE, GENEROUS)
         assert image == expected and "ERROR" not in stderr
         assert ended == [0] and jvm.generation == 1 and jvm.running(1)

@@ -69,6 +69,25 @@ def read_frame_from(stream: IO[bytes]) -> bytes:
     return bytes(data)
 
 
+def write_within(fd: int, data: bytes, timeout: float) -> None:
+    """Write `data` to the pipe `fd` (made non-blocking) within `timeout` seconds:
+    ProcessTimeout past it (the reader took no more), OSError (a broken pipe) when the
+    reader has ended."""
+    os.set_blocking(fd, False)
+    view, deadline = memoryview(data), time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_WRITE)
+        while view:
+            try:
+                view = view[os.write(fd, view[:_CHUNK]):]
+                continue
+            except BlockingIOError:
+                pass
+            left = deadline - time.monotonic()
+            if left <= 0 or not selector.select(left):
+                raise ProcessTimeout(f"took no input for {timeout:g} s")
+
+
 class WarmProcess:
     """One long-lived `command`, started when first needed (see the module's docstring).
 
@@ -132,7 +151,7 @@ class WarmProcess:
                 resource.prlimit(self.process.pid, resource.RLIMIT_AS,
                                  (self.memory_bytes, self.memory_bytes))
         assert self.process.stdin is not None
-        os.set_blocking(self.process.stdin.fileno(), False)
+        os.set_blocking(self.process.stdin.fileno(), False)  # writes wait with a deadline
         self.started += 1
         self.requests = 0
         self._buffer.clear()
@@ -149,20 +168,12 @@ class WarmProcess:
         """Write `data` to the running process within `timeout` seconds."""
         process = self._running()
         assert process.stdin is not None
-        fd, view = process.stdin.fileno(), memoryview(data)
-        deadline = time.monotonic() + timeout
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_WRITE)
-            while view:
-                try:
-                    view = view[os.write(fd, view[:_CHUNK]):]
-                    continue
-                except BlockingIOError:
-                    pass
-                except OSError:  # a broken pipe: it has ended
-                    self._fail(ProcessDied("the process stopped reading its input"))
-                if not self._wait(selector, deadline):
-                    self._fail(ProcessTimeout(f"took no input for {timeout:g} s"))
+        try:
+            write_within(process.stdin.fileno(), data, timeout)
+        except ProcessTimeout as exc:
+            self._fail(exc)
+        except OSError:  # a broken pipe: it has ended
+            self._fail(ProcessDied("the process stopped reading its input"))
 
     def end_input(self) -> None:
         """Close its input (a program that reads its whole input before answering)."""
