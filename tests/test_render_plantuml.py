@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from diagbench.formats.plantuml import parse_sequence
-from diagbench.render import plantuml, plantuml_channels, plantuml_pipe
+from diagbench.render import plantuml, plantuml_channels, plantuml_pipe, process
 from diagbench.render.plantuml import PlantUMLError, sandbox_env
 from diagbench.render.plantuml_channels import ChannelWorker, SharedJVM, launcher_jar
 from diagbench.render.plantuml_pipe import PlantUMLEngine
@@ -252,7 +252,7 @@ def test_a_channel_whose_jvm_ends_under_it_draws_its_diagram_again_in_the_next(m
 def test_without_javac_a_small_batch_gets_one_jvm_a_large_one_up_to_jobs(tmp_path, monkeypatch,
                                                                           per_jvm, jvms):
     monkeypatch.setattr(plantuml_pipe, "launcher_jar", lambda: None)
-    monkeypatch.setattr(plantuml_pipe, "DIAGRAMS_PER_JVM", per_jvm)
+    monkeypatch.setattr(process, "DIAGRAMS_PER_JVM", per_jvm)
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
     seen: list[int] = []
     results = PlantUMLEngine(jobs=2).render([SEQUENCE, CLASSES] * 3, tmp_path, "png",

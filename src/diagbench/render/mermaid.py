@@ -2,7 +2,7 @@
 
 One Node process (`tools/mermaid/render.mjs`) per worker launches one browser,
 loads Mermaid into one page once and renders its share of the batch diagram
-after diagram, at most `CHUNK` diagrams a process (a browser that has drawn
+after diagram, at most `process.DIAGRAMS_PER_BROWSER` diagrams a process (a browser that has drawn
 thousands grows until it stops), a `render.process` warm process (an empty jail folder,
 where it writes the images, and a minimal environment) whose every report is awaited
 with a time-out; when a process stops part-way (it ends, or a report does not come),
@@ -21,12 +21,12 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
+from diagbench.render import process
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
 
 TOOL = Path(__file__).resolve().parents[3] / "tools" / "mermaid"
 CHROMIUM_ENV = "DIAGBENCH_CHROMIUM"
-CHUNK = 300  # diagrams a browser draws before a fresh one takes over
 #: Seconds Node may take to start its browser and load Mermaid, on top of the first
 #: diagram's time-out (a busy machine is slow).
 START_SECONDS = 120.0
@@ -82,12 +82,14 @@ class MermaidEngine:
 
     def _batch(self, lane: list[int], sources: list[str], results: list[RenderResult],
                out_dir: Path, fmt: str, progress) -> int:
-        """Render the diagrams `lane` in Node processes of at most `CHUNK` diagrams each,
+        """Render the diagrams `lane` in Node processes of at most
+        `process.DIAGRAMS_PER_BROWSER` diagrams each,
         a new process taking over after the diagram one stopped at; return the browser
         launches."""
         launches, todo, idle = 0, list(lane), 0
         while todo:
-            chunk, todo = todo[:CHUNK], todo[CHUNK:]
+            size = process.DIAGRAMS_PER_BROWSER
+            chunk, todo = todo[:size], todo[size:]
             launched, drawn, left = self._process(chunk, sources, results, out_dir, fmt,
                                                   progress)
             launches += launched

@@ -11,7 +11,8 @@ a time-out. Past it the process is killed and `ProcessTimeout` raised; when its 
 ends (a crash, its memory limit) it is killed and `ProcessDied` raised; either way the
 next request starts a fresh process. After `max_requests` requests a process is ended
 and the next request starts a fresh one (a program that grows as it serves). A process
-forked from ours never uses our child: it starts its own.
+forked from ours never uses our child: it starts its own. The batch sizes of the warm
+processes are here too (`DIAGRAMS_PER_JVM`, `DIAGRAMS_PER_BROWSER`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ import tempfile
 import time
 from collections.abc import Sequence
 from typing import IO, Literal, NoReturn
+
+# The batch sizes of the warm processes, in one place.
+#: Diagrams per PlantUML JVM before a batch gets another one: a JVM's warm-up (start,
+#: class loading, JIT) costs about as much as drawing 60 small diagrams. On 2 idle cores
+#: (`diagbench render`, medians of 3): 60 diagrams, one JVM 7.8 s, two 7.7 s; 200
+#: diagrams, one JVM 19.1 s, two 15.7 s. (On cores other work keeps busy, one JVM
+#: wins longer: 200 diagrams at load ~15, one JVM 50 s, two 66 s.)
+DIAGRAMS_PER_JVM = 60
+#: Diagrams one browser (Mermaid's) draws before a fresh one takes over: a browser that
+#: has drawn thousands grows until it stops.
+DIAGRAMS_PER_BROWSER = 300
 
 #: Where the programs are looked for when PATH is not set.
 DEFAULT_PATH = "/usr/bin:/bin"
