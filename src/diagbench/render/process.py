@@ -231,15 +231,6 @@ class WarmProcess:
             self._fail(ProcessDied(f"an answer of {size:,} bytes, over {max_bytes:,}"))
         return self.read_exact(size, max(0.0, deadline - time.monotonic()))
 
-    def skip(self, size: int, timeout: float) -> None:
-        """Read and drop the next `size` bytes of its output within `timeout` seconds."""
-        deadline = time.monotonic() + timeout
-        while len(self._buffer) < size:
-            size -= len(self._buffer)
-            self._buffer.clear()
-            self._fill(deadline, timeout)
-        del self._buffer[:size]
-
     def finish(self, timeout: float) -> None:
         """End the process cleanly: its input closed, `timeout` seconds to exit, then
         killed."""
