@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,31 @@ def test_a_child_reading_its_whole_input_answers_after_it_ends_and_its_stderr_is
         assert reads_all.stderr_tail() == "the last words\n"
     finally:
         reads_all.close()
+
+
+def _ended(pid: int) -> bool:
+    """Whether the process `pid` has ended (gone, or a zombie not yet reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def test_closing_kills_what_the_child_started_too():
+    """A child that starts a program of its own (as Node starts a browser): closing the
+    child kills that program too."""
+    parent = WarmProcess([sys.executable, "-c", (
+        "import subprocess, sys\n"
+        "p = subprocess.Popen([sys.executable, '-c', 'import time\\nwhile 1: time.sleep(99)'])\n"
+        "print(p.pid, flush=True)\nsys.stdin.read()")])
+    try:
+        parent.send(b"", timeout=60)
+        grandchild = int(parent.read_line(timeout=600))
+        assert not _ended(grandchild)
+    finally:
+        parent.close()
+    waited = 0
+    while not _ended(grandchild) and waited < 6000:  # the kill is delivered at once; a
+        time.sleep(0.01)  # busy machine may take a moment to carry it out
+        waited += 1
+    assert _ended(grandchild)

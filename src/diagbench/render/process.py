@@ -11,7 +11,8 @@ a time-out. Past it the process is killed and `ProcessTimeout` raised; when its 
 ends (a crash, its memory limit) it is killed and `ProcessDied` raised; either way the
 next request starts a fresh process. After `max_requests` requests a process is ended
 and the next request starts a fresh one (a program that grows as it serves). A process
-forked from ours never uses our child: it starts its own. The batch sizes of the warm
+forked from ours never uses our child: it starts its own. A process runs in a process
+group of its own, killed whole (what it started too). The batch sizes of the warm
 processes are here too (`DIAGRAMS_PER_JVM`, `DIAGRAMS_PER_BROWSER`).
 """
 
@@ -22,6 +23,7 @@ import os
 import resource
 import selectors
 import shutil
+import signal
 import struct
 import subprocess
 import tempfile
@@ -153,7 +155,7 @@ class WarmProcess:
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self._stderr or (subprocess.PIPE if self.stderr == "pipe"
                                         else subprocess.DEVNULL),
-                cwd=self.cwd or self.jail,
+                cwd=self.cwd or self.jail, start_new_session=True,  # its own process group
                 env=minimal_env(home, self.passed, self.extra_env))
         except OSError:
             self.close()
@@ -243,10 +245,13 @@ class WarmProcess:
         self.close()
 
     def close(self) -> None:
-        """Kill the process (the next request starts a new one) and remove its jail;
-        what it wrote on stderr is kept until the next process starts."""
+        """Kill the process and every process it started (its process group: a browser
+        its Node started), remove its jail (the next request starts a new one); what it
+        wrote on stderr is kept until the next process starts."""
         process, jail, self.process, self.jail = self.process, self.jail, None, None
         if process is not None and self._pid == os.getpid():
+            with contextlib.suppress(ProcessLookupError, PermissionError):  # all ended
+                os.killpg(process.pid, signal.SIGKILL)
             process.kill()
             process.wait()
             for stream in (process.stdin, process.stdout, process.stderr):
