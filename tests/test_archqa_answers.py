@@ -92,6 +92,27 @@ def test_anything_but_a_literal_is_refused(text):
         parse_literal(text)
 
 
+@pytest.mark.parametrize("text", ["[" * 1000 + "]" * 1000, "-" * 100_000 + "1", "1" * 5000,
+                                  "'a\0b'\0"])
+def test_literals_past_the_parsers_limits_are_refused_as_not_literals(text):
+    with pytest.raises(ValueError):
+        parse_literal(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("\n['A']", ["A"]),  # a blank line first: eval reads it too
+    ("[1j]", [1j]),
+    ("[b'A']", [b"A"]),
+    ("set()", set()),
+    ("[0o17, 0b1]", [15, 1]),
+    ("['A', ...]", ["A", Ellipsis]),  # the format's placeholder: eval reads it as Ellipsis
+])
+def test_what_eval_reads_of_literals_is_read_alike(text, value):
+    """Literals SADU's `eval` reads and diagbench's earlier hand-written reader refused: a
+    leading blank line, complex numbers, bytes, set(), octal and binary integers, `...`."""
+    assert parse_literal(text) == value
+
+
 def _q(subtype, kind, gold, family="structural", text=""):
     return Question("f/d/0", "f/d", family, text + (COUNT_FORMAT if kind == "counting"
                                                     else LIST_FORMAT),

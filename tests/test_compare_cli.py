@@ -184,3 +184,27 @@ def test_git_refs_give_the_same_result_as_directories(dirs, tmp_path):
     assert json.loads(by_git.stdout)["files"][0]["gold"] == "main:one.puml"
     bad = run("--repo", str(repo), "--gold-ref", "main", "--pred-ref", "nope")
     assert bad.returncode == 3 and "nope" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_git_that_never_answers_makes_the_blob_unreadable_not_a_hang(tmp_path, monkeypatch):
+    """The blob reader waits for each answer with a time-out: a `git cat-file` that reads
+    its request and never answers (here a stand-in that does just that) gives a
+    SourceError naming the blob; a real one answers at once with the blob's text."""
+    from diagbench.compare import inputs
+    from diagbench.formats.source import SourceError
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "one.puml").write_text(GOLD_1, encoding="utf-8")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "one")
+    [pair] = inputs.pairs_from_git(repo, "main", "main", 1_000_000,
+                                   lambda p: p.suffix == ".puml")
+    assert pair.load is not None and pair.load() == (GOLD_1, GOLD_1)
+    reader = inputs._BlobReader(repo)
+    reader.git.command = [sys.executable, "-c", "import sys\nfor _ in sys.stdin: pass"]
+    monkeypatch.setattr(inputs, "BLOB_TIMEOUT", 0.5)
+    with pytest.raises(SourceError, match=r"main:one.puml: git cat-file: no answer within"):
+        reader.text("main:one.puml", "0" * 40, 1_000_000, allow_empty=False)
+    assert reader.git.process is None  # killed: the next blob starts a fresh one

@@ -129,6 +129,31 @@ def test_reader_reports_bad_input_at_its_line_and_column(text, line, column, rea
     assert p.counts()["features"] == 0  # a feature with an error draws nothing
 
 
+def test_lines_and_columns_stay_exact_to_the_end_of_a_large_file():
+    """20,000 features, one a line (a minified one too): the last feature's line, and
+    errors deep in the last features at their exact line and column (a key written
+    twice counts as its last, as json reads it)."""
+    good = [_feature(f"p{k}", {"type": "Point", "coordinates": [k % 180, k % 90]})
+            for k in range(20_000)]
+    wrong_latitude = '{"type": "Feature", "properties": {}, "geometry": ' \
+        '{"type": "Point", "coordinates": [1, 2], "coordinates": [1, 95]}}'
+    open_ring = _feature("open", {"type": "Polygon", "coordinates": [
+        [[0, 0], [1, 0], [1, 1], [0, 1]]]})
+    text = _collection(*good, wrong_latitude, open_ring)
+    p = _read(text)
+    assert [f.line for f in p.diagram.features][-3:] == [20_001, 20_002, 20_003]
+    lines = text.split("\n")
+    # the second "coordinates" array of line 20,002, and the ring of line 20,003
+    latitude, ring = (lines[20_001].rindex("[1, 95]") + 1,
+                      lines[20_002].index("[[0, 0]") + 1)
+    assert [(d.line, d.column, d.reason) for d in p.errors] == [
+        (20_002, latitude, "latitude 95 outside [-90, 90]"),
+        (20_003, ring, "a linear ring is closed: its last position repeats its first")]
+    one_line = text.replace("\n", "")
+    assert [(d.line, d.column) for d in _read(one_line).errors] == [
+        (1, one_line.rindex("[1, 95]") + 1), (1, one_line.rindex("[[0, 0]") + 1)]
+
+
 def test_warnings_self_intersection_and_antimeridian_still_draw():
     bowtie = _read('{"type": "Polygon", "coordinates": [[[0, 0], [2, 2], [2, 0], [0, 2], '
                    '[0, 0]]]}')

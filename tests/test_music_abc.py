@@ -261,3 +261,33 @@ def test_compare_command_scores_two_tune_files(tmp_path: Path):
     assert done.exit_code == 0, done.output
     # 8 events, one changed: 0.8 * 7/8 + 0.1 + 0.1 = 0.9
     assert "gold.abc: tune, valid, score 0.900" in done.output
+
+
+def test_the_music21_contract_the_reader_relies_on(monkeypatch):
+    """music21 is pinned to its major; within it, what the reader's measures-as-written
+    step relies on: `translate.reBar(part, *, inPlace)` is looked up as a module global
+    by `translate.abcToStreamScore`, called once per part, in place, and left in place
+    it splits a 9/8 bar under `M:6/8` into two measures, which the reader keeps as one."""
+    import inspect
+
+    from music21.abcFormat import ABCHandler, translate
+
+    tune = "X:1\nM:6/8\nL:1/8\nK:C\nCDE FGA Bcd|CDE FGA|\n"
+    parameter = inspect.signature(translate.reBar).parameters["inPlace"]
+    assert parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    calls: list[bool] = []
+    real = translate.reBar
+
+    def spy(part, *, inPlace=False):  # music21's keyword
+        calls.append(inPlace)
+        return real(part, inPlace=inPlace)
+
+    monkeypatch.setattr(translate, "reBar", spy)
+    handler = ABCHandler()
+    handler.process(tune)
+    split = translate.abcToStreamScore(handler)
+    assert calls == [True]
+    [part] = split.parts
+    assert len(part.getElementsByClass("Measure")) == 3  # 6/8 + 3/8 + 6/8
+    [voice] = _read(tune).diagram.voices
+    assert [len(m.events) for m in voice.measures] == [9, 6]  # as written

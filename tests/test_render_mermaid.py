@@ -6,7 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
-from diagbench.render import mermaid
+from diagbench.render import process
 from diagbench.render.mermaid import MermaidEngine
 from diagbench.render.svg_stats import svg_statistics
 from tests.conftest import REALWORLD
@@ -53,7 +53,7 @@ SMALL = [f"graph TD\n  A{k} --> B{k}\n" for k in range(7)]
 
 
 def test_a_fresh_browser_every_chunk_of_diagrams(tmp_path, monkeypatch):
-    monkeypatch.setattr(mermaid, "CHUNK", 3)
+    monkeypatch.setattr(process, "DIAGRAMS_PER_BROWSER", 3)
     engine = MermaidEngine(jobs=1)
     results = engine.render(SMALL, tmp_path, "svg")
     assert [r.ok for r in results] == [True] * 7

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from diagbench.formats.plantuml import parse_sequence
-from diagbench.render import plantuml, plantuml_pipe
+from diagbench.render import plantuml, plantuml_channels, plantuml_pipe, process
 from diagbench.render.plantuml import PlantUMLError, sandbox_env
-from diagbench.render.plantuml_channels import launcher_jar
+from diagbench.render.plantuml_channels import ChannelWorker, SharedJVM, launcher_jar
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from diagbench.render.plantuml_process import PipeWorker
 from tests.conftest import REPO, svg_counts
@@ -193,31 +193,66 @@ def test_channels_draw_the_same_images_as_one_jvm_per_worker(tmp_path, monkeypat
 
 def _doubling(n: int) -> str:
     """A diagram whose label costs PlantUML's preprocessor 2^(n+1) calls (no loop its guard
-    would stop): n = 14 takes a tenth of a second in a warm JVM, n = 26 minutes."""
+    would stop): n = 14 takes a tenth of a second in a warm JVM, n = 26 minutes, n = 40
+    (2^41 calls) never ends in a test's lifetime."""
     return ("@startuml\n!function $f($n)\n!if $n == 0\n!return 0\n!endif\n"
             f"!return $f($n - 1) + $f($n - 1)\n!endfunction\nA -> B : $f({n})\n@enduml\n")
 
 
-def test_a_hanging_diagram_ends_the_jvm_and_the_other_channel_draws_again(tmp_path,
+#: A diagram that never ends, and a time-out no diagram that ends at once reaches, even
+#: on a loaded machine with the JVM's start counted in the first diagram of a channel.
+NEVER_ENDS, GENEROUS = _doubling(40), 30
+
+
+def test_a_diagram_that_never_ends_times_out_while_the_other_channel_draws_on(tmp_path,
                                                                           monkeypatch):
-    """While one channel waits out its time-out, the other draws short diagrams back to back
-    (10 s of them or more): the one it is drawing when the JVM is killed is drawn again."""
+    """While one channel waits out its time-out, the other draws its diagrams; the one
+    that never ends is reported as timed out, every other is drawn, the same image."""
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
-    pids: set[int] = set()
-    slow, medium = _doubling(26), _doubling(14)
-    sources = [slow, *[medium] * 80]
-    results = PlantUMLEngine(jobs=2, timeout=5).render(
-        sources, tmp_path, "png", progress=lambda: pids.update(_java_children()))
-    assert [r.ok for r in results] == [False] + [True] * 80
-    assert "timed out" in (results[0].error or "")
-    assert len({r.sha256 for r in results[1:]}) == 1 and len(pids) == 2
+    sources = [NEVER_ENDS, *[_doubling(6)] * 8]
+    results = PlantUMLEngine(jobs=2, timeout=GENEROUS).render(sources, tmp_path, "png")
+    assert [r.ok for r in results] == [False] + [True] * 8
+    assert results[0].error == f"timed out after {GENEROUS} s (process restarted)"
+    assert len({r.sha256 for r in results[1:]}) == 1
+
+
+def test_a_channel_whose_jvm_ends_under_it_draws_its_diagram_again_in_the_next(monkeypatch):
+    """A JVM ended by another channel's time-out ends under every channel: one that has
+    just sent its diagram draws it again in a fresh JVM, and it is not its error. The
+    end is made to come exactly then (the JVM ended as the channel writes), so that the
+    test does not hang on which of two processes is faster."""
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    launcher = launcher_jar()
+    if launcher is None:
+        pytest.skip("needs javac for the channels' launcher")
+    jvm = SharedJVM("png", 2, launcher, write_archive=False)
+    first, second = ChannelWorker(jvm, 0), ChannelWorker(jvm, 1)
+    ended: list[int] = []
+    write = plantuml_channels.write_within
+
+    def end_then_write(fd: int, data: bytes, timeout: float) -> None:
+        if not ended:  # what the first channel's time-out does, as the second writes
+            ended.append(jvm.generation)
+            jvm.end(jvm.generation)
+        write(fd, data, timeout)
+
+    try:
+        expected, _ = first.render(SEQUENCE, GENEROUS)
+        first_pid = jvm.process.pid if jvm.process else None
+        monkeypatch.setattr(plantuml_channels, "write_within", end_then_write)
+        image, stderr = second.render(SEQUENCE, GENEROUS)
+        assert image == expected and "ERROR" not in stderr
+        assert ended == [0] and jvm.generation == 1 and jvm.running(1)
+        assert jvm.process is not None and jvm.process.pid != first_pid
+    finally:
+        jvm.close(clean=False)
 
 
 @pytest.mark.parametrize(("per_jvm", "jvms"), [(150, 1), (2, 2)])
 def test_without_javac_a_small_batch_gets_one_jvm_a_large_one_up_to_jobs(tmp_path, monkeypatch,
                                                                           per_jvm, jvms):
     monkeypatch.setattr(plantuml_pipe, "launcher_jar", lambda: None)
-    monkeypatch.setattr(plantuml_pipe, "DIAGRAMS_PER_JVM", per_jvm)
+    monkeypatch.setattr(process, "DIAGRAMS_PER_JVM", per_jvm)
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
     seen: list[int] = []
     results = PlantUMLEngine(jobs=2).render([SEQUENCE, CLASSES] * 3, tmp_path, "png",

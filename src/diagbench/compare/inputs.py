@@ -9,8 +9,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from diagbench.formats.source import check_size, decode_source, read_source
+from diagbench.formats.source import SourceError, check_size, decode_source, read_source
+from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 
+<<<<<<< HEAD
+=======
+#: Whether a file, by its name, holds a diagram to pair (the CLI asks the languages).
+IsDiagram = Callable[[Path], bool]
+#: Seconds git may take to give one blob (a warm `git cat-file` answers in milliseconds).
+BLOB_TIMEOUT = 120.0
+
+>>>>>>> proc
 
 class InputError(Exception):
     """The inputs themselves cannot be used (not a repository, unknown ref, …)."""
@@ -120,23 +129,29 @@ def _tree(repo: Path, ref: str, suffixes: tuple[str, ...]) -> dict[str, str]:
 
 
 class _BlobReader:
-    """Reads blobs one at a time through one long-lived `git cat-file --batch`."""
+    """Reads blobs one at a time through one long-lived `git cat-file --batch`, a
+    `render.process` warm process: every read has a time-out (`BLOB_TIMEOUT`), after
+    which the blob is an unreadable file and the next one starts a fresh git."""
 
     def __init__(self, repo: Path) -> None:
-        self.repo = repo
-        self.process: subprocess.Popen[bytes] | None = None
+        # git sees the user's configuration (safe.directory), never their other variables
+        self.git = WarmProcess(["git", "-C", str(repo.resolve()), "cat-file", "--batch"],
+                               passed=("HOME", "XDG_CONFIG_HOME"))
+        weakref.finalize(self, self.git.close)
 
     def text(self, label: str, blob: str, max_bytes: int, allow_empty: bool) -> str:
-        if self.process is None:
-            self.process = subprocess.Popen(
-                ["git", "-C", str(self.repo), "cat-file", "--batch"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-            weakref.finalize(self, self.process.kill)
-        stdin, stdout = self.process.stdin, self.process.stdout
-        assert stdin is not None and stdout is not None  # both opened as pipes above
-        stdin.write(f"{blob}\n".encode())
-        stdin.flush()
-        size = int(stdout.readline().split()[2])
-        data = stdout.read(size + 1)[:-1]
-        check_size(label, size, max_bytes)
+        try:
+            self.git.send(f"{blob}\n".encode(), BLOB_TIMEOUT)
+            header = self.git.read_line(BLOB_TIMEOUT).split()
+            if len(header) != 3 or not header[2].isdigit():
+                self.git.close()
+                said = b" ".join(header).decode(errors="replace")
+                raise SourceError(label, f"git cat-file: {said}")
+            size = int(header[2])
+            if size > max_bytes:
+                self.git.close()  # its content is not read: the next blob starts afresh
+            check_size(label, size, max_bytes)
+            data = self.git.read_exact(size + 1, BLOB_TIMEOUT)[:-1]
+        except (ProcessTimeout, ProcessDied, OSError) as exc:
+            raise SourceError(label, f"git cat-file: {exc}") from None
         return decode_source(data, label, allow_empty)

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from diagbench.executors.protocol import ExecutorUnavailable
 from diagbench.languages import make_engine
 from diagbench.render.engines import Engine
-from diagbench.render.plantuml_pipe import DIAGRAMS_PER_JVM
+from diagbench.render.process import DIAGRAMS_PER_JVM
 from diagbench.render.result import RenderResult
 
 A = TypeVar("A")

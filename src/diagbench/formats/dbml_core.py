@@ -6,7 +6,8 @@ fields are listed in that file). `DbmlCore` starts the process on first use and 
 it warm for every later source; a process that ends, falls out of step or takes longer
 than the time-out is killed and the next source starts a new one. Sources over
 `MAX_CHARS` and answers over `MAX_ANSWER_BYTES` are refused without a process; Node
-runs with a bounded heap, no inherited environment and a private home folder.
+runs with a bounded heap as a `render.process` warm process (an empty jail folder that
+is its home, a minimal environment, a time-out on every read).
 
 `shared()` is the process of this Python process (a forked child starts its own), used
 by the reader `formats.dbml` and the DBML engine `render.dbml`.
@@ -15,19 +16,16 @@ by the reader `formats.dbml` and the DBML engine `render.dbml`.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import json
-import os
-import selectors
 import shutil
 import subprocess
-import tempfile
 import threading
-import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 
 TOOL = Path(__file__).resolve().parents[3] / "tools" / "dbml"
 #: The largest source given to the parser (characters).
@@ -89,13 +87,20 @@ class DbmlCore:
 
     def __init__(self, timeout: float = TIMEOUT) -> None:
         self.timeout = timeout
-        self.process: subprocess.Popen[bytes] | None = None
-        self.home: str | None = None  # the process's private home folder
-        self.started = 0  # processes started, for tests and benchmarks
-        self._pid = os.getpid()
+        self._node = WarmProcess(["node", f"--max-old-space-size={MAX_HEAP_MB}",
+                                  str(TOOL / "dbml.mjs")])
         self._lock = threading.Lock()
         self._sequence = 0
-        self._buffer = bytearray()
+
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        """The running Node process, if any."""
+        return self._node.process
+
+    @property
+    def started(self) -> int:
+        """Processes started, for tests and benchmarks."""
+        return self._node.started
 
     def read(self, code: str, timeout: float | None = None) -> CoreAnswer:
         """@dbml/core's answer for `code`; a refusal (a diagnostic without line) when it
@@ -114,28 +119,19 @@ class DbmlCore:
         return [self.read(code, timeout) for code in codes]
 
     def _ask(self, code: str, timeout: float) -> CoreAnswer:
-        if os.getpid() != self._pid:  # a forked child: the parent's process is not ours
-            self.process, self.home, self._pid = None, None, os.getpid()
-            self._buffer.clear()
-        extra = 0.0
-        if self.process is None or self.process.poll() is not None:
-            self._start()
-            extra = START_TIMEOUT
-        process = self.process
-        assert process is not None and process.stdin is not None
+        dbml_core_version()
         self._sequence += 1
         ident = str(self._sequence)
+        request = json.dumps({"id": ident, "code": code}).encode("utf-8") + b"\n"
         try:
-            process.stdin.write(json.dumps({"id": ident, "code": code}).encode("utf-8") + b"\n")
-            process.stdin.flush()
-            line = self._answer_line(time.monotonic() + timeout + extra)
-            answer = json.loads(line)
+            extra = START_TIMEOUT if self._node.ensure() else 0.0
+            self._node.send(request, timeout + extra)
+            answer = json.loads(self._node.read_line(timeout + extra, MAX_ANSWER_BYTES))
             if answer.get("id") != ident:
                 raise ValueError("answer out of step")
-        except TimeoutError:
-            self.close()
+        except ProcessTimeout:
             return _refused(f"@dbml/core took longer than {timeout:g} s: stopped")
-        except (OSError, ValueError, EOFError):
+        except (ProcessDied, OSError, ValueError):
             self.close()
             return _refused("@dbml/core's process stopped while reading this source")
         if answer["ok"]:
@@ -144,54 +140,9 @@ class DbmlCore:
             CoreDiagnostic(str(d["message"]), d["line"] or 0, d["column"] or 0)
             for d in answer["diagnostics"]))
 
-    def _start(self) -> None:
-        self.close()
-        dbml_core_version()
-        self.home = tempfile.mkdtemp(prefix="diagbench-dbml-")
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
-               "LANG": "C.UTF-8"}
-        self.process = subprocess.Popen(
-            ["node", f"--max-old-space-size={MAX_HEAP_MB}", str(TOOL / "dbml.mjs")],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=env, cwd=TOOL)
-        self.started += 1
-        self._buffer.clear()
-
-    def _answer_line(self, deadline: float) -> bytes:
-        """The next line of the process's output: TimeoutError past `deadline`, EOFError
-        when the output ends, ValueError when the line is over MAX_ANSWER_BYTES."""
-        process = self.process
-        assert process is not None and process.stdout is not None
-        fd = process.stdout.fileno()
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
-                if len(self._buffer) > MAX_ANSWER_BYTES:
-                    raise ValueError("answer too long")
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise TimeoutError
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    raise EOFError
-                self._buffer += chunk
-        line, _, rest = bytes(self._buffer).partition(b"\n")
-        self._buffer[:] = rest
-        return line
-
     def close(self) -> None:
         """Stop the process (the next source starts a new one)."""
-        process, home, self.process, self.home = self.process, self.home, None, None
-        if process is not None:
-            with contextlib.suppress(OSError):
-                if process.stdin is not None:
-                    process.stdin.close()
-            process.kill()
-            process.wait()
-            if process.stdout is not None:
-                process.stdout.close()
-        if home is not None:
-            shutil.rmtree(home, ignore_errors=True)
+        self._node.close()
 
 
 _SHARED: list[DbmlCore] = []

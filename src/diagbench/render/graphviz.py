@@ -9,7 +9,6 @@ name files in GV_FILE_PATH, which here is an empty directory.
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import tempfile
 import time
@@ -18,24 +17,21 @@ from functools import cache
 from pathlib import Path
 
 from diagbench.formats.source import encode_source
-from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+from diagbench.render.programs import program, run_program
+from diagbench.render.result import RenderResult, finish, refusal
 
 _LINE = re.compile(r"\bline (\d+)")
 
 
-@cache
 def dot_path() -> str:
-    path = shutil.which("dot")
-    if path is None:
-        raise EngineMissing("Graphviz 'dot' not found: install graphviz (scripts/setup.sh does it)")
-    return path
+    """The path of `dot`; EngineMissing when Graphviz is not installed."""
+    return program("dot")
 
 
 @cache
 def dot_version() -> str:
-    done = subprocess.run([dot_path(), "-V"], capture_output=True, text=True, check=False,
-                          timeout=30)
-    m = re.search(r"version (\S+)", done.stderr)
+    done = run_program([dot_path(), "-V"], timeout=30)
+    m = re.search(r"version (\S+)", done.stderr.decode("utf-8", "replace"))
     return m.group(1) if m else "unknown"
 
 
@@ -54,7 +50,7 @@ class GraphvizEngine:
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress=lambda: None) -> list[RenderResult]:
         with tempfile.TemporaryDirectory(prefix="diagbench-dot-") as jail:
-            env = {"PATH": "/usr/bin:/bin", "SERVER_NAME": "diagbench", "GV_FILE_PATH": jail}
+            env = {"SERVER_NAME": "diagbench", "GV_FILE_PATH": jail}
 
             def work(k: int) -> RenderResult:
                 result = self._one(k, sources[k], fmt, out_dir, env, jail)
@@ -64,16 +60,15 @@ class GraphvizEngine:
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
                 return list(pool.map(work, range(len(sources))))
 
-    def _one(self, k: int, source: str, fmt: str, out_dir: Path, env: dict,
-             cwd: str) -> RenderResult:
+    def _one(self, k: int, source: str, fmt: str, out_dir: Path, env: dict[str, str],
+             jail: str) -> RenderResult:
         result = RenderResult(k, self.name, self.version())
         start = time.perf_counter()
         result.error = refusal(source)
         if result.error is None:
             try:
-                done = subprocess.run([dot_path(), f"-T{fmt}"], input=encode_source(source),
-                                      capture_output=True, env=env, cwd=cwd,
-                                      timeout=self.timeout, check=False)
+                done = run_program([dot_path(), f"-T{fmt}"], self.timeout,
+                                   encode_source(source), jail, env)
             except subprocess.TimeoutExpired:
                 result.error = f"timed out after {self.timeout:g} s"
             else:

@@ -2,9 +2,11 @@
 
 One Node process (`tools/mermaid/render.mjs`) per worker launches one browser,
 loads Mermaid into one page once and renders its share of the batch diagram
-after diagram, at most `CHUNK` diagrams a process (a browser that has drawn
-thousands grows until it stops); when a process stops part-way, the diagram it
-stopped at is reported and the rest go to a new process. The browser has no
+after diagram, at most `process.DIAGRAMS_PER_BROWSER` diagrams a process (a browser that has drawn
+thousands grows until it stops), a `render.process` warm process (an empty jail folder,
+where it writes the images, and a minimal environment) whose every report is awaited
+with a time-out; when a process stops part-way (it ends, or a report does not come),
+the diagram it stopped at is reported and the rest go to a new process. The browser has no
 network (all requests go to a closed proxy port, loopback included) and Mermaid
 runs with `securityLevel: "strict"`.
 """
@@ -14,18 +16,23 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
+from diagbench.render import process
+from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
 
 TOOL = Path(__file__).resolve().parents[3] / "tools" / "mermaid"
 CHROMIUM_ENV = "DIAGBENCH_CHROMIUM"
-CHUNK = 300  # diagrams a browser draws before a fresh one takes over
+#: Seconds Node may take to start its browser and load Mermaid, on top of the first
+#: diagram's time-out (a busy machine is slow).
+START_SECONDS = 120.0
+#: Seconds a diagram's report may come after its time-out (the renderer's own timer
+#: ends a diagram; past this margin the browser is taken for hung).
+MARGIN_SECONDS = 30.0
 
 
 @cache
@@ -75,12 +82,14 @@ class MermaidEngine:
 
     def _batch(self, lane: list[int], sources: list[str], results: list[RenderResult],
                out_dir: Path, fmt: str, progress) -> int:
-        """Render the diagrams `lane` in Node processes of at most `CHUNK` diagrams each,
+        """Render the diagrams `lane` in Node processes of at most
+        `process.DIAGRAMS_PER_BROWSER` diagrams each,
         a new process taking over after the diagram one stopped at; return the browser
         launches."""
         launches, todo, idle = 0, list(lane), 0
         while todo:
-            chunk, todo = todo[:CHUNK], todo[CHUNK:]
+            size = process.DIAGRAMS_PER_BROWSER
+            chunk, todo = todo[:size], todo[size:]
             launched, drawn, left = self._process(chunk, sources, results, out_dir, fmt,
                                                   progress)
             launches += launched
@@ -98,30 +107,25 @@ class MermaidEngine:
         """Render `chunk` in one Node process; return its browser launches, how many
         diagrams it reported on and those after the one it stopped at (none when it
         finished)."""
-        with tempfile.TemporaryDirectory(prefix="diagbench-mermaid-") as work:
+        node = WarmProcess(["node", str(TOOL / "render.mjs")], stderr="keep", extra_env={
+            CHROMIUM_ENV: os.environ.get(CHROMIUM_ENV, "/usr/bin/chromium")})
+        launches, seen, why = 0, set(), ""
+        start = time.perf_counter()
+        try:
+            node.ensure()
+            assert node.jail is not None
+            work = node.jail  # the images are written there
             job = {"format": fmt, "out_dir": work, "timeout_ms": int(self.timeout * 1000),
                    "items": [{"id": f"{k:06d}", "code": sources[k]} for k in chunk]}
-            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work,
-                   "LANG": "C.UTF-8", CHROMIUM_ENV: os.environ.get(CHROMIUM_ENV,
-                                                                   "/usr/bin/chromium")}
-            start = time.perf_counter()
-            try:
-                done = subprocess.run(["node", str(TOOL / "render.mjs")], input=json.dumps(job),
-                                      capture_output=True, text=True, env=env, cwd=TOOL,
-                                      timeout=self.timeout * len(chunk) + 60, check=False)
-                lines = done.stdout.splitlines()
-                why = (done.stderr.strip().splitlines() or [""])[-1][:200]
-            except subprocess.TimeoutExpired:
-                lines, why = [], "timed out"
-            launches, seen = 0, set()
-            for line in lines:
-                try:
-                    report = json.loads(line)
-                except json.JSONDecodeError:  # a line cut short when the process died
-                    break
+            node.send(json.dumps(job).encode("utf-8"), START_SECONDS)
+            node.end_input()
+            wait = START_SECONDS + self.timeout  # the first answer: the browser starts
+            while True:
+                report = json.loads(node.read_line(wait))
+                wait = self.timeout + MARGIN_SECONDS
                 if "browser_launches" in report:
                     launches = report["browser_launches"]
-                    continue
+                    break
                 k = int(report["id"])
                 seen.add(k)
                 result = results[k]
@@ -132,11 +136,17 @@ class MermaidEngine:
                 else:
                     result.error, result.error_line = report["error"], report["line"]
                 progress()
-            unseen = [k for k in chunk if k not in seen]
-            if unseen:
-                stopped = results[unseen[0]]
-                stopped.error = ("the Mermaid renderer stopped at this diagram"
-                                 + (f": {why}" if why else ""))
-                stopped.seconds = time.perf_counter() - start
-                progress()
+        except ProcessTimeout:
+            why = "timed out"
+        except (ProcessDied, OSError, ValueError):  # ended, or a line cut short
+            why = (node.stderr_tail().strip().splitlines() or [""])[-1][:200]
+        finally:
+            node.close()
+        unseen = [k for k in chunk if k not in seen]
+        if unseen:
+            stopped = results[unseen[0]]
+            stopped.error = ("the Mermaid renderer stopped at this diagram"
+                             + (f": {why}" if why else ""))
+            stopped.seconds = time.perf_counter() - start
+            progress()
         return max(launches, 1), len(seen), unseen[1:]

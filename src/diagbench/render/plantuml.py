@@ -28,7 +28,9 @@ ARCHIVE_ENV = "DIAGBENCH_JVM_CACHE"
 #: The JVM's heap cap, per diagram drawn at once.
 MAX_HEAP_MB = 768
 MAX_HEAP = f"{MAX_HEAP_MB}m"
-_KEPT_ENV = ("PATH", "LANG", "LC_ALL", "JAVA_HOME", "GRAPHVIZ_DOT", "TMPDIR")
+#: The variables of ours Java sees, and PlantUML's SANDBOX security profile.
+KEPT_ENV = ("PATH", "LANG", "LC_ALL", "JAVA_HOME", "GRAPHVIZ_DOT", "TMPDIR")
+SANDBOX = {"PLANTUML_SECURITY_PROFILE": "SANDBOX"}
 
 
 class PlantUMLError(RuntimeError):
@@ -115,9 +117,7 @@ def class_archive(max_heap: str, launcher: Path | None = None) -> Path | None:
 
 def sandbox_env() -> dict[str, str]:
     """A minimal process environment with PlantUML's SANDBOX security profile."""
-    env = {k: os.environ[k] for k in _KEPT_ENV if k in os.environ}
-    env["PLANTUML_SECURITY_PROFILE"] = "SANDBOX"
-    return env
+    return {k: os.environ[k] for k in KEPT_ENV if k in os.environ} | SANDBOX
 
 
 def version() -> str:

@@ -6,7 +6,10 @@ channel, each on its own thread: our launcher (`java/DiagbenchPipes.java`, compi
 per machine with `javac` into the cache folder) gives each thread its own stdin, stdout
 and stderr, three inherited pipes. A diagram that times out, or a JVM that dies, ends
 the JVM for every channel: the channels that were drawing draw their diagram again in
-the next JVM. Without `javac`, the engine falls back to one JVM per worker.
+the next JVM. The JVM runs in an empty folder, in PlantUML's sandbox environment, and
+every write to a channel (`render.process.write_within`) and every read from it
+(`read_reply`) has a deadline. Without `javac`, the engine falls back to one JVM per
+worker (`PipeWorker`, a `render.process` warm process).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from diagbench.render.plantuml_process import (
     read_reply,
     stop,
 )
+from diagbench.render.process import ProcessTimeout, write_within
 
 LAUNCHER = "DiagbenchPipes"
 #: Times a channel draws a diagram again after another channel's diagram ended the JVM.
@@ -112,6 +116,7 @@ class SharedJVM:
         self.lock = threading.Lock()
         self.generation = 0  # one more each time a JVM ends
         self.process: subprocess.Popen[bytes] | None = None
+        self.jail: str | None = None  # the running JVM's working folder, empty
         self.dump: Path | None = None
         self.waiting: dict[int, _Fds] = {}  # channel -> its pipes, until it takes them
         self.taken: dict[int, _Fds] = {}  # channel -> pipes it holds (of any generation)
@@ -175,6 +180,7 @@ class SharedJVM:
             parent[k] = (stdin[1], stdout[0], stderr[0])
             child += [stdin[0], stdout[1], stderr[1]]
         options, self.dump = self.archives.options()
+        self.jail = tempfile.mkdtemp(prefix="diagbench-jvm-")
         command = java_command(",".join(map(str, child)),
                                *pipe_arguments(self.fmt, self.delimiter),
                                max_heap=self.max_heap,
@@ -184,10 +190,12 @@ class SharedJVM:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                             stdout=subprocess.DEVNULL,
                                             stderr=subprocess.DEVNULL, pass_fds=child,
-                                            env=sandbox_env())
+                                            env=sandbox_env(), cwd=self.jail)
         except BaseException:
             for fd in (fd for fds in parent.values() for fd in fds):
                 os.close(fd)
+            shutil.rmtree(self.jail, ignore_errors=True)
+            self.jail = None
             raise
         finally:
             for fd in child:
@@ -199,6 +207,9 @@ class SharedJVM:
         process, dump = self.process, self.dump
         assert process is not None
         self.process, self.dump = None, None
+        if self.jail is not None:
+            shutil.rmtree(self.jail, ignore_errors=True)
+            self.jail = None
         self.generation += 1
         for fds in self.waiting.values():
             for fd in fds:
@@ -225,17 +236,18 @@ class ChannelWorker:
                 self.held = self.jvm.connect(self.channel)
             generation, (stdin, stdout, stderr) = self.held
             try:
-                _write(stdin, data)
+                deadline = time.monotonic() + timeout
+                write_within(stdin, data, timeout)
                 return read_reply(stdout, stderr, self.jvm.delimiter, self.jvm.fmt,
-                                  time.monotonic() + timeout)
+                                  deadline)
             except (Died, BrokenPipeError):
                 self._drop()
                 if self.jvm.end(generation):
                     raise Timeout from None  # it died on this diagram
-            except Timeout:
+            except (Timeout, ProcessTimeout):
                 self.jvm.end(generation)
                 self._drop()
-                raise
+                raise Timeout from None
         raise Timeout
 
     def _drop(self) -> None:
@@ -243,8 +255,3 @@ class ChannelWorker:
             self.held = None
             self.jvm.release(self.channel)
 
-
-def _write(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]

@@ -6,7 +6,7 @@ writing it) on the drawing threads, and the JIT compilers, as much again per JVM
 loading at start-up. So a batch gets one JVM whose `jobs` channels draw at once
 (`plantuml_channels`), classes come from a class-data archive, and each image is checked
 in Python while the JVM draws the next one. Without `javac` to build the channels'
-launcher, a batch gets one JVM per `DIAGRAMS_PER_JVM` diagrams (up to `jobs`), since a
+launcher, a batch gets one JVM per `process.DIAGRAMS_PER_JVM` diagrams (up to `jobs`), since a
 second JVM's warm-up costs more than it saves on a smaller batch.
 """
 
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from diagbench.formats.plantuml import parse_sequence
+from diagbench.render import process
 from diagbench.render.plantuml import MAX_HEAP, PLANTUML_VERSION, class_archive
 from diagbench.render.plantuml_channels import ChannelWorker, SharedJVM, launcher_jar
 from diagbench.render.plantuml_process import PipeWorker, Timeout
@@ -29,12 +30,6 @@ from diagbench.render.result import RenderResult, finish, refusal
 _DOT_KINDS = frozenset({"class", "state", "usecase", "component", "object", "unknown"})
 #: Where PlantUML looks for `dot` when GRAPHVIZ_DOT is not set.
 _DOT_PLACES = ("/usr/bin/dot", "/usr/local/bin/dot", "/opt/local/bin/dot")
-#: Diagrams per JVM before a batch gets another one: a JVM's warm-up (start, class
-#: loading, JIT) costs about as much as drawing 60 small diagrams. On 2 idle cores
-#: (`diagbench render`, medians of 3): 60 diagrams, one JVM 7.8 s, two 7.7 s; 200
-#: diagrams, one JVM 19.1 s, two 15.7 s. (On cores other work keeps busy, one JVM
-#: wins longer: 200 diagrams at load ~15, one JVM 50 s, two 66 s.)
-DIAGRAMS_PER_JVM = 60
 
 
 def graphviz_found() -> bool:
@@ -99,7 +94,7 @@ class PlantUMLEngine:
         lock = threading.Lock()
         launcher = launcher_jar()
         threads = min(self.jobs, max(1, len(sources) if launcher is not None
-                                     else len(sources) // DIAGRAMS_PER_JVM))
+                                     else len(sources) // process.DIAGRAMS_PER_JVM))
         jvm = None if launcher is None else SharedJVM(fmt, threads, launcher)
         channels = iter(range(threads))
         workers: list[PipeWorker] = []

@@ -16,7 +16,14 @@ import time
 import uuid
 from pathlib import Path
 
-from diagbench.render.plantuml import MAX_HEAP, WARM_JVM_OPTIONS, java_command, sandbox_env
+from diagbench.render.plantuml import (
+    KEPT_ENV,
+    MAX_HEAP,
+    SANDBOX,
+    WARM_JVM_OPTIONS,
+    java_command,
+)
+from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 
 #: Seconds a process's clean exit may take to write the class-data archive.
 ARCHIVE_TIMEOUT = 60.0
@@ -122,7 +129,8 @@ def stop(process: subprocess.Popen[bytes], clean: bool, dump: Path | None,
 
 
 class PipeWorker:
-    """One long-lived PlantUML process rendering one diagram at a time.
+    """One long-lived PlantUML process rendering one diagram at a time, a `render.process`
+    warm process (an empty jail folder, PlantUML's sandbox environment).
 
     With `archive`, the process maps that class-data archive when it exists; else,
     when `write_archive`, its first process writes it at a clean `close()`."""
@@ -132,36 +140,38 @@ class PipeWorker:
         self.fmt = fmt
         self.max_heap = max_heap
         self.delimiter = new_delimiter()
-        self.process: subprocess.Popen[bytes] | None = None
         self.archives = ArchiveWriter(archive, write_archive)
         self.dump: Path | None = None  # where the running process writes the archive
+        self.warm = WarmProcess([], passed=KEPT_ENV, extra_env=SANDBOX, stderr="pipe")
 
-    def _start(self) -> subprocess.Popen[bytes]:
-        options, self.dump = self.archives.options()
-        command = java_command(*pipe_arguments(self.fmt, self.delimiter),
-                               max_heap=self.max_heap,
-                               jvm_options=(*WARM_JVM_OPTIONS, *options))
-        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=sandbox_env())
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        """The running PlantUML process, if any."""
+        return self.warm.process
 
     def close(self, clean: bool = True) -> None:
         """Stop the process (see `stop`)."""
-        process, dump, self.process, self.dump = self.process, self.dump, None, None
+        process, dump, self.dump = self.warm.process, self.dump, None
         if process is not None:
             stop(process, clean, dump, self.archives)
+        self.warm.close()
 
     def render(self, source: str, timeout: float) -> tuple[bytes, str]:
         """(image bytes, stderr) for one `@startuml … @enduml` diagram; `Timeout` (the
         process killed) when it takes longer than `timeout` seconds or the process ends."""
-        if self.process is None or self.process.poll() is not None:
-            self.process = self._start()
-        stdin, stdout, stderr = self.process.stdin, self.process.stdout, self.process.stderr
-        assert stdin is not None and stdout is not None and stderr is not None  # all piped
+        if not self.warm.running:
+            self.close(clean=False)
+            options, self.dump = self.archives.options()
+            self.warm.command = java_command(*pipe_arguments(self.fmt, self.delimiter),
+                                             max_heap=self.max_heap,
+                                             jvm_options=(*WARM_JVM_OPTIONS, *options))
         try:
-            stdin.write(encoded(source))
-            stdin.flush()
-            return read_reply(stdout.fileno(), stderr.fileno(), self.delimiter, self.fmt,
-                              time.monotonic() + timeout)
-        except (Timeout, BrokenPipeError):
+            self.warm.send(encoded(source), timeout)
+            process = self.warm.process
+            assert process is not None and process.stdout is not None \
+                and process.stderr is not None  # both piped
+            return read_reply(process.stdout.fileno(), process.stderr.fileno(),
+                              self.delimiter, self.fmt, time.monotonic() + timeout)
+        except (Timeout, ProcessTimeout, ProcessDied):
             self.close(clean=False)
             raise Timeout from None

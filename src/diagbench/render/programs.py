@@ -1,4 +1,5 @@
-"""The separate programs some engines run (abcm2ps, VARNA's Java, rsvg-convert): found
+"""The separate programs some engines run (Graphviz's dot, abcm2ps, VARNA's Java,
+rsvg-convert): found
 on the PATH (`EngineMissing` names the Debian package that brings one), their versions
 as they say them, and each run without a shell, in an empty temporary folder that is
 also its HOME, with a minimal environment and a time-out (`subprocess.TimeoutExpired`
@@ -20,7 +21,7 @@ from functools import cache
 from diagbench.render.result import EngineMissing
 
 #: The Debian package that brings each program (what `scripts/setup.sh` installs).
-PACKAGES = {"abcm2ps": "abcm2ps", "java": "default-jdk-headless",
+PACKAGES = {"abcm2ps": "abcm2ps", "dot": "graphviz", "java": "default-jdk-headless",
             "rsvg-convert": "librsvg2-bin"}
 
 
@@ -49,14 +50,16 @@ def rsvg_version() -> str:
 
 
 def run_program(command: list[str], timeout: float, stdin: bytes = b"",
-                jail: str | None = None) -> subprocess.CompletedProcess[bytes]:
+                jail: str | None = None,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
     """Run `command` (no shell) with `stdin`, in `jail` (a new empty temporary folder
-    when None) that is also its HOME, with only PATH and a UTF-8 locale set."""
+    when None) that is also its HOME, with only PATH, a UTF-8 locale and `env` set."""
     folder = nullcontext(jail) if jail else tempfile.TemporaryDirectory(prefix="diagbench-program-")
     with folder as cwd:
         return subprocess.run(command, input=stdin, capture_output=True, cwd=cwd,
                               env={"PATH": "/usr/bin:/bin", "HOME": cwd,
-                                   "LC_ALL": "C.UTF-8"}, timeout=timeout, check=False)
+                                   "LC_ALL": "C.UTF-8"} | (env or {}),
+                              timeout=timeout, check=False)
 
 
 def svg_to_png(svg: bytes, timeout: float, zoom: float = 1.0) -> bytes:

@@ -25,7 +25,8 @@ the reader does about it:
 - music21 splits a measure longer than its meter into two (`translate.reBar`), the
   note across the cut into two tied ones; ABC and abcm2ps keep the measure as written
   (a 9/8 bar under `M:6/8` is one bar), and so does the reader: it translates with
-  that step left out (a lock keeps other threads' music21 from seeing it);
+  that step left out (a lock keeps other threads' music21 from seeing it; music21 is
+  pinned to its major, and a test checks the contract this relies on);
 - music21's own warnings (written on stderr: "could not get pitch information …,
   assuming C") are warnings at the tune's first line;
 - music21 starts a part at each `V:` section whose id starts with a digit: a voice

@@ -7,22 +7,25 @@ position, and a search bounded by a node count (or a depth), so the same positio
 the same lines on every run. `analyse` asks for two principal variations (`MultiPV 2`)
 so that the margin between the best move and the second best can be measured. Only
 give it positions the FEN reader accepts: Stockfish may crash or hang on illegal ones
-(no king, …); every answer is awaited with a time-out, after which the process is
-killed and `UciError` raised.
+(no king, …); it runs as a `render.process` warm process (an empty jail folder, a
+minimal environment, its memory capped) and every answer is awaited with a time-out,
+after which the process is killed and `UciError` raised.
 """
 
 from __future__ import annotations
 
-import queue
+import contextlib
 import shutil
-import subprocess
-import threading
 from dataclasses import dataclass
 from types import TracebackType
+
+from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 
 #: Where Debian installs Stockfish (its package puts it under /usr/games).
 STOCKFISH = "/usr/games/stockfish"
 HASH_MB = 16
+#: Stockfish's address-space limit (its hash table is `HASH_MB`; one search thread).
+MEMORY_BYTES = 1024**3
 
 
 class UciError(RuntimeError):
@@ -71,11 +74,7 @@ class Stockfish:
         if program is None:
             raise UciError("Stockfish not found: install the stockfish package")
         self.timeout = timeout
-        self._process = subprocess.Popen([program], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                         text=True, bufsize=1)
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._process = WarmProcess([program], memory_bytes=MEMORY_BYTES)
         self.name = ""
         self._send("uci")
         for line in self._until("uciok"):
@@ -84,18 +83,12 @@ class Stockfish:
         self._send("setoption name Threads value 1")
         self._send(f"setoption name Hash value {HASH_MB}")
 
-    def _pump(self) -> None:
-        assert self._process.stdout is not None
-        for line in self._process.stdout:
-            self._lines.put(line.rstrip("\n"))
-        self._lines.put(None)
-
     def _send(self, command: str) -> None:
-        assert self._process.stdin is not None
+        if not self._process.running and self._process.started:
+            raise UciError("Stockfish stopped")  # after a time-out: a new one is needed
         try:
-            self._process.stdin.write(command + "\n")
-            self._process.stdin.flush()
-        except OSError as exc:
+            self._process.send(command.encode() + b"\n", self.timeout)
+        except (ProcessDied, ProcessTimeout, OSError) as exc:
             self.close()
             raise UciError(f"Stockfish stopped: {exc}") from None
 
@@ -105,15 +98,13 @@ class Stockfish:
         out = []
         while True:
             try:
-                line = self._lines.get(timeout=self.timeout)
-            except queue.Empty:
-                self.close()
+                line = self._process.read_line(self.timeout).decode("utf-8", "replace")
+            except ProcessTimeout:
                 raise UciError(f"Stockfish gave no {prefix!r} within {self.timeout:g} s") \
                     from None
-            if line is None:
-                self.close()
-                raise UciError(f"Stockfish stopped before {prefix!r}")
-            out.append(line)
+            except ProcessDied:
+                raise UciError(f"Stockfish stopped before {prefix!r}") from None
+            out.append(line.rstrip("\r"))
             if line.startswith(prefix):
                 return out
 
@@ -160,15 +151,10 @@ class Stockfish:
         return [by_depth[deepest][k] for k in sorted(by_depth[deepest])]
 
     def close(self) -> None:
-        if self._process.poll() is None:
-            try:
-                assert self._process.stdin is not None
-                self._process.stdin.write("quit\n")
-                self._process.stdin.flush()
-                self._process.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
-                self._process.kill()
-                self._process.wait()
+        if self._process.running:
+            with contextlib.suppress(ProcessDied, ProcessTimeout):
+                self._process.write(b"quit\n", 2)
+        self._process.finish(2)
 
     def __enter__(self) -> Stockfish:
         return self

@@ -3,9 +3,11 @@
 Feature or a bare geometry (Point, MultiPoint, LineString, MultiLineString, Polygon,
 MultiPolygon, GeometryCollection, nested or empty).
 
-The text is decoded by `json`'s own Python scanner with each object's and array's
-offset kept, so every problem is reported at the line and column of the object or
-array that is wrong: a JSON syntax error where `json` stops; a structural error (a
+The text is decoded by `json` (a FeatureCollection feature by feature, each with its
+offset), and the offsets of the objects and arrays a problem is about are found
+afterwards in that feature's text only, so reading is linear in the file's size and
+every problem is reported at the line and column of the object or array that is wrong:
+a JSON syntax error where `json` stops; a structural error (a
 missing or unknown "type", coordinates of the wrong depth, a position that is not 2
 finite numbers or more, a longitude outside [-180, 180] or a latitude outside [-90, 90], a line
 of one position, a ring of fewer than 4 positions or not closed). A feature with an
@@ -21,8 +23,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from dataclasses import dataclass, field
-from json import decoder, scanner
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from diagbench.diagram.geomap import Feature, GeoMap, Polygon, Position, Ring
@@ -41,71 +45,176 @@ DEPTHS = {"Point": 1, "MultiPoint": 2, "LineString": 2, "MultiLineString": 3, "P
 #: GeometryCollections nested deeper than this are an error.
 MAX_NESTING = 16
 
-
-#: json's own pure-Python scanner and its object and array parsers (CPython's
-#: `json.decoder` and `json.scanner`; typeshed leaves them out).
-_DECODER: Any = decoder
-_SCANNER: Any = scanner
-
-
-class _Object(dict[str, Any]):
-    """A decoded JSON object and its offset in the text."""
-
-    start = 0
+#: What stands for a FeatureCollection's "features" array in its decoded object: its
+#: members are decoded one at a time (`_Decoded.member`).
+UNFOLDED: Any = ("features decoded one at a time",)
+_NUMBERS = (int, float)  # JSON's numbers (bool is neither type)
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
+_DECODER = json.JSONDecoder()
 
 
-class _Array(list[Any]):
-    """A decoded JSON array and its offset in the text."""
-
-    start = 0
+class _NotValid(Exception):
+    """The text is not valid JSON: `json.loads` says why."""
 
 
-def _object(s_and_end: tuple[str, int], *args: Any) -> tuple[_Object, int]:
-    value, end = _DECODER.JSONObject(s_and_end, *args)
-    located = _Object(value)
-    located.start = s_and_end[1] - 1
-    return located, end
+class _Offsets:
+    """Where the members of the objects and arrays of a JSON text start, found on demand
+    (each member decoded by `json` itself, to skip it) and kept until `forget`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._members: dict[int, dict[Any, int]] = {}
+
+    def space(self, at: int) -> int:
+        """The offset of the first character from `at` that is not whitespace."""
+        match = _SPACE.match(self.text, at)
+        assert match is not None  # the pattern matches the empty string
+        return match.end()
+
+    def members(self, start: int) -> dict[Any, int]:
+        """{key or index: offset} of the members of the object or array at `start` (a key
+        written twice: its last)."""
+        if start not in self._members:
+            self.walk(start)
+        return self._members[start]
+
+    def walk(self, start: int, decoded: dict[str, Any] | list[Any] | None = None,
+             unfold: str | None = None) -> int:
+        """Find the members of the object or array at `start`; return the offset after
+        it. With `decoded` (a dict for an object, a list for an array) each member's
+        value is put there, but for the array under the key `unfold`: its members' offsets
+        are found and the array left out (`UNFOLDED` in its place), to be decoded one
+        member at a time. _NotValid (or `json`'s JSONDecodeError) where the text is not
+        valid JSON."""
+        text = self.text
+        found: dict[Any, int] = {}
+        close = {"{": "}", "[": "]"}[text[start]]
+        at = self.space(start + 1)
+        while text[at:at + 1] != close:
+            if close == "}":
+                if text[at:at + 1] != '"':
+                    raise _NotValid
+                key, at = _DECODER.raw_decode(text, at)
+                at = self.space(at)
+                if text[at:at + 1] != ":":
+                    raise _NotValid
+                at = self.space(at + 1)
+            else:
+                key = len(found)
+            found[key] = at
+            if key == unfold and text[at:at + 1] == "[":
+                value: Any = UNFOLDED
+                at = self.walk(at)
+            else:
+                value, at = _DECODER.raw_decode(text, at)
+            if isinstance(decoded, dict):
+                decoded[key] = value
+            elif decoded is not None:
+                decoded.append(value)
+            at = self.space(at)
+            if text[at:at + 1] == ",":
+                at = self.space(at + 1)
+                if text[at:at + 1] == close:
+                    raise _NotValid  # a trailing comma
+            elif text[at:at + 1] != close:
+                raise _NotValid
+        self._members[start] = found
+        return at + 1
+
+    def forget(self) -> None:
+        """Forget what was found (memory for the next part of the text)."""
+        self._members.clear()
+
+    def locate(self, root: Any, start: int, targets: Iterable[Any]) -> dict[int, int]:
+        """{id: offset} of the objects and arrays `targets` inside `root` (at `start`),
+        walking down only as far as they are, nearest first."""
+        wanted = {id(t) for t in targets}
+        where = {id(root): start} if id(root) in wanted else {}
+        queue: deque[tuple[Any, int]] = deque([(root, start)])
+        while queue and len(where) < len(wanted):
+            value, at = queue.popleft()
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            offsets: dict[Any, int] | None = None
+            for key, member in items:
+                if isinstance(member, dict | list):
+                    offsets = self.members(at) if offsets is None else offsets
+                    if id(member) in wanted:
+                        where[id(member)] = offsets[key]
+                    queue.append((member, offsets[key]))
+        return where
 
 
-def _array(s_and_end: tuple[str, int], *args: Any) -> tuple[_Array, int]:
-    value, end = _DECODER.JSONArray(s_and_end, *args)
-    located = _Array(value)
-    located.start = s_and_end[1] - 1
-    return located, end
+@dataclass(slots=True)
+class _Decoded:
+    """A decoded text: its value, where it is (`offsets`, the top value at `top`), and
+    the offsets of the members of its "features" array (None when it has none), which
+    the value holds as `UNFOLDED` and `member` decodes."""
+
+    data: Any
+    offsets: _Offsets
+    top: int
+    features: list[int] | None
+
+    def member(self, start: int) -> Any:
+        """The member of the "features" array at the offset `start`."""
+        return _DECODER.raw_decode(self.offsets.text, start)[0]
 
 
-def decode(text: str) -> Any:
-    """`text` decoded as `json.loads` does, each object and array with its offset
-    (`.start`); raises json.JSONDecodeError and RecursionError."""
-    located: Any = json.JSONDecoder()
-    located.parse_object = _object
-    located.parse_array = _array
-    located.scan_once = _SCANNER.py_make_scanner(located)
-    return located.decode(text)
+def decode(text: str) -> _Decoded:
+    """`text` decoded as `json.loads` does, but for a top object's "features" array: its
+    members' offsets (see `_Decoded`); `json.loads` of the whole text raises its
+    json.JSONDecodeError when that pass finds it is not valid JSON (and RecursionError,
+    ValueError for an integer over Python's digit limit)."""
+    offsets = _Offsets(text)
+    top = offsets.space(0)
+    try:
+        if text[top:top + 1] != "{":
+            raise _NotValid
+        data: dict[str, Any] = {}
+        if offsets.space(offsets.walk(top, data, unfold="features")) != len(text):
+            raise _NotValid  # extra data
+    except (_NotValid, json.JSONDecodeError):
+        return _Decoded(json.loads(text), offsets, top, None)
+    at = offsets.members(top).get("features")
+    features = list(offsets.members(at).values()) if at is not None and \
+        text[at] == "[" else None
+    return _Decoded(data, offsets, top, features)
 
 
 @dataclass(slots=True)
 class _Found:
-    """What one feature draws, and the problems found on the way (offset, reason,
-    severity)."""
+    """What one feature draws, and the problems found on the way (the object or array
+    it is about, its offset, or None for the start of the text; reason; severity)."""
 
     polygons: list[Polygon] = field(default_factory=list)
     lines: list[Ring] = field(default_factory=list)
     points: list[Position] = field(default_factory=list)
-    problems: list[tuple[int, str, Severity]] = field(default_factory=list)
+    problems: list[tuple[Any, str, Severity]] = field(default_factory=list)
 
     def error(self, at: Any, reason: str, owner: Any = None) -> None:
         """An error at `at`, or, when it is a number or string (no offset), at the array
         or object that holds it."""
-        start = getattr(at, "start", getattr(owner, "start", 0))
-        self.problems.append((start, reason, "error"))
+        self.problems.append((_container(at, owner), reason, "error"))
 
     def warn(self, at: Any, reason: str) -> None:
-        self.problems.append((getattr(at, "start", 0), reason, "warning"))
+        self.problems.append((_container(at), reason, "warning"))
 
     @property
     def failed(self) -> bool:
         return any(s == "error" for _, _, s in self.problems)
+
+    def placed(self, offsets: _Offsets, root: Any, start: int) -> list[tuple[int, str, Severity]]:
+        """The problems at the offsets of what they are about, inside `root` (at
+        `start`)."""
+        where = offsets.locate(root, start, (at for at, _, _ in self.problems
+                                             if isinstance(at, dict | list)))
+        return [(at if isinstance(at, int) else 0 if at is None else where[id(at)], reason,
+                 severity) for at, reason, severity in self.problems]
+
+
+def _container(*values: Any) -> Any:
+    """The first of `values` that is an object or array (it has an offset), or None."""
+    return next((v for v in values if isinstance(v, dict | list)), None)
 
 
 def read_geojson(text: str) -> list[Parsed[GeoMap]]:
@@ -114,16 +223,18 @@ def read_geojson(text: str) -> list[Parsed[GeoMap]]:
     if not text.strip():
         return [_parsed(GeoMap(), [Diagnostic(1, "", "empty source: no GeoJSON object")])]
     try:
-        data = decode(text)
+        decoded = decode(text)
     except json.JSONDecodeError as exc:
         return [_parsed(GeoMap(), [_at(text, exc.pos, f"JSON: {exc.msg}")])]
     except RecursionError:
         return [_parsed(GeoMap(), [_at(text, 0, "JSON: nested too deeply")])]
     except ValueError as exc:  # an integer over Python's digit limit
         return [_parsed(GeoMap(), [_at(text, 0, f"JSON: {exc}")])]
+    offsets, data = decoded.offsets, decoded.data
     top = _Found()
-    features = []
-    for k, feature in enumerate(_features(data, top)):
+    drawn: list[tuple[Feature, int]] = []
+    problems: list[tuple[int, str, Severity]] = []
+    for k, (feature, start) in enumerate(_features(decoded, top)):
         found = _Found()
         geometry = feature if feature.get("type") in GEOMETRIES else feature.get("geometry")
         if feature.get("type") == "Feature" and "geometry" not in feature:
@@ -132,10 +243,14 @@ def read_geojson(text: str) -> list[Parsed[GeoMap]]:
             _geometry(geometry, found, 0, feature)
             if not found.failed:
                 _validity(geometry, found)
-        top.problems.extend(found.problems)
-        features.append(_feature(feature, k, found, _line(text, feature.start)))
-    diagnostics = [_at(text, offset, reason, severity)
-                   for offset, reason, severity in top.problems]
+        problems += found.placed(offsets, feature, start)
+        drawn.append((_feature(feature, k, found), start))
+        offsets.forget()  # what was found in this feature's text
+    problems = top.placed(offsets, data, decoded.top) + problems
+    places = _places(text, [start for _, start in drawn] + [at for at, _, _ in problems])
+    features = [replace(feature, line=places[start][0]) for feature, start in drawn]
+    diagnostics = [_at(text, offset, reason, severity, places[offset])
+                   for offset, reason, severity in problems]
     return [_parsed(GeoMap(tuple(features)), diagnostics)]
 
 
@@ -143,17 +258,30 @@ def _parsed(model: GeoMap, diagnostics: list[Diagnostic]) -> Parsed[GeoMap]:
     return Parsed(0, 1, "geojson", "map", model, tuple(diagnostics))
 
 
-def _line(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+def _places(text: str, offsets: Iterable[int]) -> dict[int, tuple[int, int, int]]:
+    """{offset: (1-based line, where that line starts, where it ends)} for each of
+    `offsets`, in one pass over the text."""
+    places: dict[int, tuple[int, int, int]] = {}
+    ends: dict[int, int] = {}
+    line, line_start, at = 1, 0, 0
+    for offset in sorted(set(offsets)):
+        newlines = text.count("\n", at, offset)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", at, offset) + 1
+        at = offset
+        if line_start not in ends:
+            end = text.find("\n", offset)
+            ends[line_start] = end if end >= 0 else len(text)
+        places[offset] = (line, line_start, ends[line_start])
+    return places
 
 
-def _at(text: str, offset: int, reason: str, severity: Severity = "error") -> Diagnostic:
-    """A diagnostic at the line and column of `offset`."""
-    line = _line(text, offset)
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    return Diagnostic(line, text[start:end if end >= 0 else len(text)], reason, severity,
-                      offset - start + 1)
+def _at(text: str, offset: int, reason: str, severity: Severity = "error",
+        place: tuple[int, int, int] | None = None) -> Diagnostic:
+    """A diagnostic at the line and column of `offset` (its `place` when known)."""
+    line, start, end = place or _places(text, [offset])[offset]
+    return Diagnostic(line, text[start:end], reason, severity, offset - start + 1)
 
 
 def _type(value: Any, found: _Found, what: str, owner: Any = None) -> str | None:
@@ -168,31 +296,37 @@ def _type(value: Any, found: _Found, what: str, owner: Any = None) -> str | None
     return kind
 
 
-def _features(data: Any, found: _Found) -> list[_Object]:
-    """The features of the top object (a bare geometry is one feature); what is not one
-    is an error in `found`."""
+def _features(decoded: _Decoded, found: _Found) -> Iterator[tuple[dict[str, Any], int]]:
+    """The features of the top value, with their offsets (a bare geometry is one
+    feature), those of a FeatureCollection decoded one at a time; what is not one is an
+    error in `found`."""
+    data = decoded.data
     kind = _type(data, found, "a GeoJSON text")
     if kind in ("Feature", *GEOMETRIES):
-        return [data]
+        yield data, decoded.top
+        return
     if kind != "FeatureCollection":
         if kind is not None:
             found.error(data, f"unknown GeoJSON type {kind!r}")
-        return []
-    members = data.get("features")
-    if not isinstance(members, list):
+        return
+    if decoded.features is None:
         found.error(data, 'a FeatureCollection has a "features" array')
-        return []
-    features = []
-    for member in members:
-        kind = _type(member, found, "a member of \"features\"", members)
+        return
+    array = decoded.offsets.members(decoded.top)["features"]
+    for start in decoded.features:
+        member, said = decoded.member(start), _Found()
+        kind = _type(member, said, "a member of \"features\"")
+        # a member that is an object or array is where it starts, another in the array
+        found.problems += [(array if at is None else start, reason, severity)
+                           for at, reason, severity in said.problems]
         if kind == "Feature":
-            features.append(member)
+            yield member, start
         elif kind is not None:
-            found.error(member, f"a member of \"features\" is a Feature, not {kind!r}")
-    return features
+            found.problems.append((start, f"a member of \"features\" is a Feature, not "
+                                   f"{kind!r}", "error"))
 
 
-def _feature(value: _Object, k: int, found: _Found, line: int) -> Feature:
+def _feature(value: dict[str, Any], k: int, found: _Found) -> Feature:
     """The feature (a bare geometry is an unnamed one); one with an error draws nothing."""
     properties = value.get("properties") if value.get("type") == "Feature" else None
     pairs = tuple((str(key), json.dumps(v, ensure_ascii=False, sort_keys=True))
@@ -203,7 +337,7 @@ def _feature(value: _Object, k: int, found: _Found, line: int) -> Feature:
     drawn = _Found() if found.failed else found
     return Feature(name if isinstance(name, str) and name else f"feature {k + 1}",
                    kind if isinstance(kind, str) else "", tuple(drawn.polygons),
-                   tuple(drawn.lines), tuple(drawn.points), pairs, line)
+                   tuple(drawn.lines), tuple(drawn.points), pairs)
 
 
 #: The properties that name a feature, in order of preference (any case): GeoJSON's
@@ -289,6 +423,12 @@ def _array_of(value: Any, found: _Found, what: str, owner: Any) -> list[Any]:
 def _position(value: Any, found: _Found, owner: Any) -> Position | None:
     """A position: 2 numbers or more (RFC 7946 §3.1.1; a third is the altitude), finite,
     longitude and latitude in range."""
+    if type(value) is list and len(value) == 2:  # the common case, checked at once
+        x, y = value
+        if type(x) in _NUMBERS and type(y) in _NUMBERS and \
+                -180.0 - TOLERANCE <= x <= 180.0 + TOLERANCE and \
+                -90.0 - TOLERANCE <= y <= 90.0 + TOLERANCE:  # NaN and infinities fail
+            return (float(x), float(y))
     if (not isinstance(value, list) or len(value) < 2
             or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in value)):
         found.error(value, f"a position is an array of 2 numbers or more, not {_short(value)}",
@@ -357,7 +497,7 @@ def _antimeridian(at: Any, positions: Ring, found: _Found) -> None:
                        "§3.1.9 cuts it): drawn across the map")
 
 
-def _validity(geometry: _Object, found: _Found) -> None:
+def _validity(geometry: dict[str, Any], found: _Found) -> None:
     """shapely's validity of a checked geometry: a warning when invalid."""
     from shapely.geometry import shape  # type: ignore[import-untyped]  # no stubs
     from shapely.validation import explain_validity  # type: ignore[import-untyped]
