@@ -3,7 +3,7 @@ time is the one to compare) and peak memory per size, side by side with their ra
 to the smallest size (linear reading: the ratios follow the size ratio). Each size is a
 FeatureCollection written to a temporary folder, one feature a line, each a polygon of
 `POSITIONS` positions with a name, and read by
-`diagbench.formats.geography.geojson.read_geojson` in a fresh Python process (its peak
+`diagbench.languages.geojson.read.read_geojson` in a fresh Python process (its peak
 resident memory is that process's, the interpreter and the text included).
 
 Usage: python bench/read_large.py [--sizes 10 50] [--repeat 1]   (sizes in MB)
@@ -23,7 +23,7 @@ POSITIONS = 40
 _SRC = str(Path(__file__).resolve().parents[1] / "src")
 _READ = """
 import json, resource, sys, time
-from diagbench.formats.geography.geojson import read_geojson
+from diagbench.languages.geojson.read import read_geojson
 text = open(sys.argv[1], encoding="utf-8").read()
 start, cpu = time.perf_counter(), time.process_time()
 [parsed] = read_geojson(text)

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from diagbench.languages import CATEGORIES, LANGUAGES
-from diagbench.render.engines import make_engine
 
 #: Hand-written details of a language (how its reader, engine and similarity work),
 #: appended to its generated page when present: `docs/languages/details/NAME.md`.
@@ -90,7 +89,7 @@ def pages(docs_dir: Path) -> list[Page]:
     out = []
     with tempfile.TemporaryDirectory(prefix="diagbench-docs-") as tmp:
         for language in LANGUAGES:
-            engine = make_engine(language.engine, 1, 120)
+            engine = language.make_engine(1, 120)
             drawings = _drawings(language, engine, Path(tmp))
             details_file = docs_dir / DETAILS / f"{language.name}.md"
             details = details_file.read_text(encoding="utf-8") if details_file.exists() else ""

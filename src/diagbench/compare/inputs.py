@@ -12,14 +12,9 @@ from pathlib import Path, PurePath
 from diagbench.formats.source import SourceError, check_size, decode_source, read_source
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 
-<<<<<<< HEAD
-=======
-#: Whether a file, by its name, holds a diagram to pair (the CLI asks the languages).
-IsDiagram = Callable[[Path], bool]
 #: Seconds git may take to give one blob (a warm `git cat-file` answers in milliseconds).
 BLOB_TIMEOUT = 120.0
 
->>>>>>> proc
 
 class InputError(Exception):
     """The inputs themselves cannot be used (not a repository, unknown ref, …)."""
