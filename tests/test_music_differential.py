@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from diagbench.languages import named
-from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.engine import Abcm2psEngine, drawn_pitches, score_statistics
 from diagbench.languages.abc.read import read_abc
 from diagbench.languages.abc.synth import synth_abc
 from tests.sizes import sized
@@ -176,3 +176,74 @@ def _first_note_up(music: str) -> str:
             steps = "CDEFGABC" if char.isupper() else "cdefgabc"
             return music[:k] + steps[steps.index(char) + 1] + music[k + 1:]
     return music
+
+
+def _read_pitches(text: str) -> list[str]:
+    """The reader's pitches of a one-voice tune, grace notes and rests left out, a
+    chord's low to high."""
+    [parsed] = read_abc(text)
+    assert parsed.errors == ()
+    return [name for event in parsed.diagram.events() if not event.grace
+            for _, name in sorted(zip(event.midi, event.pitches, strict=True))]
+
+
+def _drawn(texts: list[str], folder: Path) -> list[list[str]]:
+    results = Abcm2psEngine().render(texts, folder, "svg")
+    assert all(r.ok and r.image is not None for r in results)
+    return [drawn_pitches(r.image.read_text(encoding="utf-8")) for r in results
+            if r.image is not None]
+
+
+#: Accidentals through the bar, each worked out by hand as a musician reads the score:
+#: an accidental holds for notes on its line or space to the bar line, not in other
+#: octaves; a key signature's sign holds in every octave; a note tied over the bar
+#: line keeps its accidental.
+CARRIED = {
+    # the sharp on G4 holds for the second G4
+    "X:1\nL:1/4\nK:C\n^G A G|\n": ["G#4", "A4", "G#4"],
+    # g is G5, another octave: natural; the bar line ends the sharp: G4
+    "X:1\nL:1/4\nK:C\n^G A g G|G2 z2|\n": ["G#4", "A4", "G5", "G#4", "G4"],
+    # K:D sharpens F and C; =F cancels it to the bar's end; c after =c is C5
+    "X:1\nL:1/4\nK:D\nF =F F c|=c c f2|\n": ["F#4", "F4", "F4", "C#5", "C5", "C5", "F#5"],
+    # a chord's sharp holds for the F4 after it
+    "X:1\nL:1/4\nK:C\n[^FA] F f2|\n": ["F#4", "A4", "F#4", "F5"],
+    # a double sharp and a flat, each held
+    "X:1\nL:1/4\nK:C\n^^F F _B B|\n": ["F##4", "F##4", "Bb4", "Bb4"],
+}
+
+
+def test_accidentals_carry_through_the_bar_as_abcm2ps_draws_them(tmp_path: Path):
+    texts = list(CARRIED)
+    assert [_read_pitches(t) for t in texts] == list(CARRIED.values())
+    assert _drawn(texts, tmp_path) == list(CARRIED.values())
+
+
+def test_a_note_tied_over_the_bar_line_keeps_its_accidental(tmp_path: Path):
+    """`^G-|G G`: the tied G is the same note, G#4 (no sign is drawn on it: the tie
+    carries it, which `drawn_pitches` does not read); the next G4 is natural."""
+    text = "X:1\nL:1/4\nK:C\nz3 ^G-|G G z2|\n"
+    assert _read_pitches(text) == ["G#4", "G#4", "G4"]
+    assert _drawn([text], tmp_path) == [["G#4", "G4", "G4"]]
+
+
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="needs ../shared/data/realworld")
+def test_wedding_march_bar_31_ends_on_c_sharp():
+    """Tune 3 of wedding.abc (K:C), bar 31: `d2 (^c>e d2) A>c` — the sharp on c holds
+    for the bar's last c: D5 C#5 E5 D5 A4 C#5."""
+    [_, _, (_, tune)] = named("abc").split((REALWORLD / "wedding.abc").read_text("utf-8"))
+    [parsed] = read_abc(tune)
+    bar = next(m for m in parsed.diagram.voices[0].measures if m.number == 31)
+    assert [e.pitches[0] for e in bar.events] == ["D5", "C#5", "E5", "D5", "A4", "C#5"]
+
+
+def test_read_pitches_are_the_drawn_pitches(tmp_path: Path):
+    """Generated one-voice tunes (accidentals in a sixth of their notes, keys up to three
+    sharps or flats) and the one-voice colomon tunes: every note the reader reads is the
+    pitch a musician reads off abcm2ps's engraving."""
+    rng = random.Random(5)
+    texts = [synth_abc(rng, level) for level in ("low", "medium") for _ in range(sized(6, 60))]
+    if REALWORLD.is_dir():
+        texts += [tune for path in sorted(REALWORLD.glob("*.abc"))
+                  for _, tune in named("abc").split(path.read_text(encoding="utf-8"))
+                  if len(read_abc(tune)[0].diagram.voices) == 1]
+    assert [_read_pitches(t) for t in texts] == _drawn(texts, tmp_path)
