@@ -146,13 +146,34 @@ def test_language_entry_recognises_abc():
 def test_facts_of_the_hand_read_tune():
     facts = {f.subject: (f.task, f.answer) for f in music_facts(_read(TUNE).diagram)}
     assert facts == {
-        "title": ("identification", "Hand"), "key": ("identification", "D major"),
+        "title": ("identification", "Hand"), "key-signature": ("identification", 2),
         "meter": ("identification", "3/4"),
         "clef": ("identification", "treble"), "first-note": ("identification", "A4"),
         "notes": ("quantification", 9), "measures": ("quantification", 3),
         "rests": ("quantification", 1),
         "highest-note": ("structural", "F#5"), "lowest-note": ("structural", "D4"),
         "has-chord": ("structural", True)}
+
+
+def test_the_key_signature_is_asked_and_scored_not_the_key(tmp_path: Path):
+    """E minor and G major draw the same score (one sharp, on F): the fact asks how many
+    sharps the signature shows (1), and the similarity's key part matches; B flat
+    major draws two flats: 2 flats asked, the key part lost (0.8 + 0.1 meter = 0.9,
+    the notes G A B c d unchanged — none is a B or an E)."""
+    minor, major = (f"X:1\nM:2/4\nL:1/4\nK:{key}\nG A|G A|\n" for key in ("Em", "G"))
+    drawn = Abcm2psEngine().render([minor, major], tmp_path, "png")
+    assert [r.image.read_bytes() for r in drawn if r.image] == \
+        [r.image.read_bytes() for r in reversed(drawn) if r.image]
+    facts = {f.subject: f for f in music_facts(_read(minor).diagram)}
+    assert (facts["key-signature"].question, facts["key-signature"].answer) == (
+        "How many sharps does the key signature at the start of the first staff show?", 1)
+    assert "key" not in facts
+    same = ABC.compare_code(minor, major, True)
+    assert same.key_match and same.score == 1.0
+    flats = minor.replace("K:Em", "K:Bb")
+    [fact] = [f for f in music_facts(_read(flats).diagram) if f.subject == "key-signature"]
+    assert ("flats" in fact.question, fact.answer) == (True, 2)
+    assert ABC.compare_code(minor, flats, True).score == pytest.approx(0.9)
 
 
 def test_facts_skip_a_highest_note_with_two_names():
@@ -206,7 +227,8 @@ def test_similarity_by_hand():
     # S = 0.8 * 7/8 + 0.1 (key) + 0.1 (meter) = 0.9
     one = ABC.compare_code(TUNE, TUNE.replace("B2", "G2"), True)
     assert one.melody == pytest.approx(7 / 8) and one.score == pytest.approx(0.9)
-    # K:G: c is C natural (one event changed), the key differs: 0.8 * 7/8 + 0.1 = 0.8
+    # K:G: c is C natural (one event changed), the key signature differs (2 sharps vs
+    # 1): 0.8 * 7/8 + 0.1 = 0.8
     key = ABC.compare_code(TUNE, TUNE.replace("K:D", "K:G"), True)
     assert (key.key_match, key.meter_match) == (False, True)
     assert key.score == pytest.approx(0.8)

@@ -247,3 +247,40 @@ def test_read_pitches_are_the_drawn_pitches(tmp_path: Path):
                   for _, tune in named("abc").split(path.read_text(encoding="utf-8"))
                   if len(read_abc(tune)[0].diagram.voices) == 1]
     assert [_read_pitches(t) for t in texts] == _drawn(texts, tmp_path)
+
+
+def _midi(name: str) -> int:
+    """`C#5` → 73, by hand: the letter's semitone, ± one per sign, 12 per octave."""
+    letter, signs, octave = name[0], name[1:-1], int(name[-1])
+    return ("C D EF G A B".index(letter) + signs.count("#") - signs.count("b")
+            + 12 * (octave + 1))
+
+
+def test_every_fact_is_read_off_the_engraving(tmp_path: Path):
+    """The drawn-vs-fact check: each fact of a one-voice tune is what abcm2ps drew —
+    the key signature's sharps or flats, the time signature, the counts, the first,
+    highest and lowest note (pitches read off the staff), the title's text."""
+    rng = random.Random(8)
+    texts = [synth_abc(rng, level) for level in ("low", "medium") for _ in range(sized(4, 30))]
+    results = Abcm2psEngine().render(texts, tmp_path, "svg")
+    asked = set()
+    for text, result in zip(texts, results, strict=True):
+        assert result.image is not None
+        svg = result.image.read_text(encoding="utf-8")
+        drawn, pitches = score_statistics(svg), drawn_pitches(svg)
+        heard = sorted({(_midi(p), p) for p in pitches})
+        for fact in named("abc").facts(read_abc(text)[0].diagram):
+            asked.add(fact.subject)
+            expected = {
+                "key-signature": abs(drawn["key_sharps"]), "meter": drawn["meter"],
+                "notes": drawn["notes"], "measures": drawn["measures"],
+                "rests": drawn["rests"], "first-note": pitches[0],
+                "highest-note": heard[-1][1], "lowest-note": heard[0][1],
+            }.get(fact.subject)
+            if fact.subject == "key-signature" and drawn["key_sharps"]:
+                assert ("sharps" if drawn["key_sharps"] > 0 else "flats") in fact.question
+            if fact.subject == "title":
+                assert f">{fact.answer}<" in svg
+            elif fact.subject not in ("clef", "has-chord"):
+                assert fact.answer == expected, (text, fact)
+    assert {"key-signature", "meter", "notes", "first-note", "highest-note"} <= asked
