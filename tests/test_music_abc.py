@@ -11,7 +11,7 @@ import pytest
 
 from diagbench.diagram.music import music_facts
 from diagbench.languages import detect, named
-from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.engine import Abcm2psEngine, drawn_pitches, score_statistics
 from diagbench.languages.abc.read import read_abc
 from diagbench.languages.abc.synth import synth_abc
 
@@ -283,3 +283,40 @@ def test_compare_command_scores_two_tune_files(tmp_path: Path):
     assert done.exit_code == 0, done.output
     # 8 events, one changed: 0.8 * 7/8 + 0.1 + 0.1 = 0.9
     assert "gold.abc: tune, valid, score 0.900" in done.output
+
+
+def test_rewrite_halves_the_unit_and_doubles_every_length():
+    """By hand, at L:1/16: A (1/8) is A2; B3/2 (3/16) is B3; c/ (1/16) is c; d// (1/32)
+    is d/2; a chord's length after `]` doubles, its notes as written; tuplet numbers,
+    bar counts (Z2), endings, annotations, decorations, inline fields, lyrics stay."""
+    from diagbench.languages.abc.rewrite import halve_unit
+
+    tune = ('X:1\nL:1/8\nK:C\nA B3/2 c/ d// [CEG]2 [C2E2] (3ABc z4 Z2 |1 A :|2 B|\n'
+            '"Am" !trill!A2 [K:G] {g}A>B|\nw: la la\n')
+    assert halve_unit(tune) == (
+        'X:1\nL:1/16\nK:C\nA2 B3 c d/2 [CEG]4 [C2E2]2 (3A2B2c2 z8 Z2 |1 A2 :|2 B2|\n'
+        '"Am" !trill!A4 [K:G] {g2}A2>B2|\nw: la la\n')
+    assert halve_unit("X:1\nM:4/4\nK:C\nABc|\n") is None  # the default unit: no L:
+    assert halve_unit("X:1\nL:1/8\nK:C\nAB [L:1/4] c|\n") is None
+
+
+def test_a_rewritten_tune_scores_1_and_draws_the_same(tmp_path: Path):
+    texts = [synth_abc(random.Random(seed), level) for seed in range(3)
+             for level in ("low", "medium", "high")]
+    rewritten = [ABC.rewrite(t, random.Random(seed)) for seed, t in enumerate(texts)]
+    assert all(r is not None and r != t for r, t in zip(rewritten, texts, strict=True))
+    assert [ABC.compare_code(t, r or "", True).score
+            for t, r in zip(texts, rewritten, strict=True)] == [1.0] * len(texts)
+    engine = Abcm2psEngine()
+    again = [r or "" for r in rewritten]
+    for before, after in zip(engine.render(texts, _folder(tmp_path / "a"), "svg"),
+                             engine.render(again, _folder(tmp_path / "b"), "svg"), strict=True):
+        assert before.image is not None and after.image is not None
+        one, other = (r.image.read_text(encoding="utf-8") for r in (before, after))
+        assert score_statistics(one) == score_statistics(other)
+        assert drawn_pitches(one) == drawn_pitches(other)
+
+
+def _folder(path: Path) -> Path:
+    path.mkdir()
+    return path
