@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.diagram.chess import Board
+from diagbench.diagram.chess import Board, board_facts
 from diagbench.languages import named
 from diagbench.languages.fen.engine import BoardEngine, board_statistics
-from diagbench.languages.fen.facts import NODES, best_move, chess_facts
+from diagbench.languages.fen.facts import NODES, best_move, chess_facts, undrawn_variants
 from diagbench.languages.fen.read import read_fen
 from diagbench.languages.fen.synth import synth_fen
 from diagbench.languages.fen.uci import Stockfish, UciError, stockfish_path
@@ -84,7 +84,7 @@ def stockfish_view(board: Board) -> list[str]:
 def _agree_with_stockfish(codes: list[str]) -> int:
     """Every code the reader accepts, read by Stockfish: the same board and checkers.
     Returns how many were compared."""
-    accepted = [p.diagram for code in codes for p in read_fen(code) if not p.errors]
+    accepted = [p.diagram for code in codes for p in read_fen(code) if not p.diagnostics]
     with Stockfish(timeout=10) as engine:
         for board in accepted:
             shown = engine.display(board.fen())
@@ -112,7 +112,7 @@ def _agree_with_the_drawing(codes: list[str], tmp_path: Path) -> None:
 
 def test_generated_positions_agree_with_stockfish_and_the_drawing(tmp_path: Path):
     codes = generated(sized(10, 200))
-    assert all(not p.errors for c in codes for p in read_fen(c))  # legal by construction
+    assert all(not p.diagnostics for c in codes for p in read_fen(c))  # legal by construction
     assert _agree_with_stockfish(codes) == len(codes)
     _agree_with_the_drawing(codes, tmp_path)
 
@@ -189,6 +189,40 @@ def _moved(board: Board) -> Board | None:
             trial = squares.copy()
             trial[target], trial[origin] = trial[origin], None
             moved = Board(tuple(trial), board.turn)
-            if not read_fen(moved.fen())[0].errors:
+            if not read_fen(moved.fen())[0].diagnostics:
                 return moved
     return None
+
+
+def test_the_best_move_is_asked_only_when_the_drawing_decides_it():
+    """`7k/8/2pb4/Pp6/K7/7r/8/8 w - b6`: the black pawn on b5 has just come from b7 and
+    checks the king on a4; a5xb6 en passant takes it (the only answer to the check, as
+    b3, b4 and a3 are covered and b5 is guarded by c6). With `-` that capture is not
+    there and White has no move: mate. The drawing shows neither field, so the board's
+    variants are two (no target, b6; no king on its square: no castling right) and no
+    best move is asked. On the back-rank mate with a queen-side castling right the
+    variants are two (Q, -) and both mate by Ra8: a1a8 is asked."""
+    passant = "7k/8/2pb4/Pp6/K7/7r/8/8 w - b6 0 1"
+    board = read_fen(passant)[0].diagram
+    assert [v.en_passant for v in undrawn_variants(board)] == ["b6", None]
+    with Stockfish() as engine:
+        assert best_move(engine, passant) == "a5b6"
+        assert engine.analyse(passant.replace(" b6 ", " - ")) == []
+    assert "best_move" not in {f.subject for f in chess_facts(board)}
+    rank = read_fen("6k1/5ppp/8/8/8/8/8/R3K3 w Q - 0 1")[0].diagram
+    assert [v.castling for v in undrawn_variants(rank)] == ["Q", "-"]
+    facts = {f.subject: f for f in chess_facts(rank)}
+    assert facts["best_move"].answer == "a1a8" and "for White" in facts["best_move"].question
+
+
+def test_every_fact_is_read_off_the_drawing(tmp_path: Path):
+    """The drawn-vs-fact check: the board read back from each drawing (its pieces from
+    the glyphs where they stand, the side to move from the caption) gives every fact
+    the reader's board gives — the best move aside, which is Stockfish's."""
+    codes = generated(sized(10, 100), seed=35)
+    results = BoardEngine(jobs=2).render([c + "\n" for c in codes], tmp_path, "svg")
+    for code, result in zip(codes, results, strict=True):
+        assert result.image is not None
+        drawn = board_statistics(result.image.read_text(encoding="utf-8"))
+        seen = read_fen(f"{drawn['placement']} {drawn['turn'][0]}")[0].diagram
+        assert board_facts(seen) == board_facts(read_fen(code)[0].diagram), code

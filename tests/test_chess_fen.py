@@ -27,8 +27,10 @@ def _read(text: str):
     return parsed
 
 
-def _reasons(text: str) -> list[tuple[int, str]]:
-    return [(d.column, d.reason) for d in _read(text).errors]
+def _warnings(text: str) -> list[tuple[int, str]]:
+    parsed = _read(text)
+    assert parsed.errors == ()
+    return [(d.column, d.reason) for d in parsed.diagnostics if d.severity == "warning"]
 
 
 # --- the reader -------------------------------------------------------------------------
@@ -85,9 +87,8 @@ def test_one_board_a_line_blank_lines_skipped_and_four_fields_read():
      "rank 6"),
     (START.replace(" 0 1", " 0 0"), 56, "fullmove number 0: at least 1"),
     (START.replace(" 0 1", " x 1"), 54, "'x' in the halfmove clock: a whole number expected"),
-    (START.rsplit(" ", 1)[0], 55, "5 fields: a FEN has 6 (placement, side to move, "
-     "castling, en passant, halfmove clock, fullmove number), or the first 4 (with EPD's "
-     "operations after them)"),
+    (START + " 7", 58, "7 fields: a FEN has at most 6 (placement, side to move, "
+     "castling, en passant, halfmove clock, fullmove number)"),
     # EPD's operations after the four fields: each ends with ';', quotes are closed
     (START.rsplit(" ", 2)[0] + ' bm e4; id "open', 64, "an EPD operand's quote is never "
      "closed"),
@@ -124,8 +125,24 @@ def test_grammar_errors_name_the_column_and_why(text, column, reason):
     ("k7/8/1N6/8/8/8/8/R3K2B b - - 0 1",
      [(1, "black is in check from 3 pieces (a1, h1, b6): at most 2 in a game")]),
 ])
-def test_legality_errors(text, reasons):
-    assert _reasons(text) == reasons
+def test_legality_warnings(text, reasons):
+    """A position that breaks a rule of the game reads, with a warning per rule."""
+    assert _warnings(text) == reasons
+
+
+@pytest.mark.parametrize(("text", "fields"), [
+    # the missing fields as python-chess fills them in: w, -, -, 0, 1
+    ("4k3/8/8/8/8/8/8/4K2R", ("white", "-", None, 0, 1)),
+    ("4k3/8/8/8/8/8/8/4K2R b", ("black", "-", None, 0, 1)),
+    ("4k3/8/8/8/8/8/8/4K2R w K", ("white", "K", None, 0, 1)),
+    ("4k3/8/8/8/8/8/8/4K2R w K - 3", ("white", "K", None, 3, 1)),
+])
+def test_a_fen_of_fewer_fields_reads_with_the_defaults(text, fields):
+    p = _read(text)
+    assert p.diagnostics == () and p.diagram.placement() == "4k3/8/8/8/8/8/8/4K2R"
+    board = p.diagram
+    assert (board.turn, board.castling, board.en_passant, board.halfmove,
+            board.fullmove) == fields
 
 
 def test_reader_never_raises_on_hostile_lines():
@@ -196,14 +213,15 @@ def test_a_file_is_drawn_one_board_a_line():
 def test_engine_draws_png_and_svg_and_reports_the_readers_error(tmp_path: Path):
     engine = BoardEngine(jobs=1)
     assert engine.version().startswith("diagbench board SVG + rsvg-convert ")
-    ok, bad, two = engine.render([START + "\n", "8/8/8/8/8/8/8/8 w - - 0 1\n",
+    ok, bad, two = engine.render([START + "\n", "8/8/8/8/8/8/8 w - - 0 1\n",
                                   f"{START}\n{START}\n"], tmp_path, "png")
     assert ok.ok and ok.image is not None and ok.image.read_bytes()[:4] == b"\x89PNG"
     # the SVG was drawn in the same pass: asked for next, it is not drawn again
     [svg] = engine.render([START + "\n"], tmp_path, "svg")
     assert svg.ok and svg.seconds == 0.0 and svg.image is not None
     assert svg.image.read_text(encoding="utf-8").startswith("<svg")
-    assert not bad.ok and bad.error == "FEN not read: no white king" and bad.error_line == 1
+    assert not bad.ok and bad.error == "FEN not read: the placement has 7 ranks, not 8"
+    assert bad.error_line == 1
     assert not two.ok and two.error == "one board per drawing, not 2"
 
 
@@ -216,7 +234,7 @@ def test_synth_writes_legal_boards_of_each_size(level: str):
     for _ in range(15):
         code = synth_fen(rng, level)
         p = _read(code)
-        assert p.errors == (), (code, p.errors)
+        assert p.diagnostics == (), (code, p.diagnostics)  # legal: not even a warning
         assert low <= p.counts()["pieces"] <= high
         assert detect(None, code) is FEN
     assert synth_fen(random.Random(3), level) == synth_fen(random.Random(3), level)
@@ -272,7 +290,48 @@ def test_similarity_of_boards():
     assert turn.accuracy == 1.0 and not turn.exact and turn.score == 0.5
     # castling, en passant and clocks are not drawn and not scored
     assert FEN.compare_code(START, START.replace("KQkq", "-"), True).score == 1
-    broken = FEN.compare_code(START, "8/8/8/8/8/8/8/8 w - - 0 1", True)
+    broken = FEN.compare_code(START, "8/8/8/8/8/8/8 w - - 0 1", True)
     assert broken.score == 0.0 and not broken.valid and broken.warnings
     # two positions are not drawn (the engine draws one a drawing): not valid, 0
     assert FEN.compare_code(START, f"{START}\n{START}", False).score == 0.0
+
+
+def test_a_placement_alone_scores_what_is_drawn():
+    """A placement alone is white to move: against the start position (white to move)
+    every square and the side to move match: 1.0; against it with black to move the
+    squares match (1) but not the side to move: (1 + 0) / 2 = 0.5."""
+    placement = START.split()[0]
+    assert FEN.compare_code(START, placement, True).score == 1.0
+    assert FEN.compare_code(START.replace(" w ", " b "), placement, True).score == 0.5
+
+
+def test_an_illegal_board_is_drawn_and_scored_square_by_square(tmp_path: Path):
+    """Against the start position: the b1 knight written a bishop (three white bishops,
+    eight pawns: more promoted pieces than missing pawns) is one wrong square, 63/64,
+    not exact: 63/64 / 2 = 0.4921875; the b1 knight written black (17 black pieces) is
+    the right type in the wrong colour, ½: 63.5/64 = 0.9921875, / 2 = 0.49609375."""
+    bishop = START.replace("RNBQKBNR", "RBBQKBNR")
+    black = START.replace("RNBQKBNR", "RnBQKBNR")
+    assert _warnings(bishop) == [(1, "1 white pieces beyond the starting set but only 0 "
+                                     "pawns missing to promote")]
+    assert _warnings(black) == [(1, "17 black pieces (at most 16)")]
+    drawn = BoardEngine(jobs=1).render([bishop + "\n", black + "\n"], tmp_path, "svg")
+    assert all(r.ok for r in drawn)
+    wrong_type = FEN.compare_code(START, bishop, True)
+    assert (wrong_type.accuracy, wrong_type.score) == (63 / 64, 0.4921875)
+    wrong_colour = FEN.compare_code(START, black, True)
+    assert (wrong_colour.accuracy, wrong_colour.score) == (63.5 / 64, 0.49609375)
+    assert FEN.facts(_read(black).diagram) == []  # no fact of a position no game reaches
+
+
+def test_rewrite_changes_only_the_move_counters():
+    code = "4k3/8/8/8/4P3/8/8/4K2R b K e3 0 12\n"
+    again = FEN.rewrite(code, random.Random(1))
+    assert again is not None
+    fields = again.split()
+    assert fields[:4] == code.split()[:4] and fields[4] == "0"  # 0 after a double step
+    assert fields[5] != "12"
+    assert FEN.compare_code(code, again, True).score == 1.0
+    other = FEN.rewrite(START, random.Random(2))
+    assert other is not None and other.split()[:4] == START.split()[:4]
+    assert other.split()[4:] != START.split()[4:]

@@ -11,7 +11,7 @@ import pytest
 
 from diagbench.diagram.music import music_facts
 from diagbench.languages import detect, named
-from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.engine import Abcm2psEngine, drawn_pitches, score_statistics
 from diagbench.languages.abc.read import read_abc
 from diagbench.languages.abc.synth import synth_abc
 
@@ -146,13 +146,34 @@ def test_language_entry_recognises_abc():
 def test_facts_of_the_hand_read_tune():
     facts = {f.subject: (f.task, f.answer) for f in music_facts(_read(TUNE).diagram)}
     assert facts == {
-        "title": ("identification", "Hand"), "key": ("identification", "D major"),
+        "title": ("identification", "Hand"), "key-signature": ("identification", 2),
         "meter": ("identification", "3/4"),
         "clef": ("identification", "treble"), "first-note": ("identification", "A4"),
         "notes": ("quantification", 9), "measures": ("quantification", 3),
         "rests": ("quantification", 1),
         "highest-note": ("structural", "F#5"), "lowest-note": ("structural", "D4"),
         "has-chord": ("structural", True)}
+
+
+def test_the_key_signature_is_asked_and_scored_not_the_key(tmp_path: Path):
+    """E minor and G major draw the same score (one sharp, on F): the fact asks how many
+    sharps the signature shows (1), and the similarity's key part matches; B flat
+    major draws two flats: 2 flats asked, the key part lost (0.8 + 0.1 meter = 0.9,
+    the notes G A B c d unchanged — none is a B or an E)."""
+    minor, major = (f"X:1\nM:2/4\nL:1/4\nK:{key}\nG A|G A|\n" for key in ("Em", "G"))
+    drawn = Abcm2psEngine().render([minor, major], tmp_path, "png")
+    assert [r.image.read_bytes() for r in drawn if r.image] == \
+        [r.image.read_bytes() for r in reversed(drawn) if r.image]
+    facts = {f.subject: f for f in music_facts(_read(minor).diagram)}
+    assert (facts["key-signature"].question, facts["key-signature"].answer) == (
+        "How many sharps does the key signature at the start of the first staff show?", 1)
+    assert "key" not in facts
+    same = ABC.compare_code(minor, major, True)
+    assert same.key_match and same.score == 1.0
+    flats = minor.replace("K:Em", "K:Bb")
+    [fact] = [f for f in music_facts(_read(flats).diagram) if f.subject == "key-signature"]
+    assert ("flats" in fact.question, fact.answer) == (True, 2)
+    assert ABC.compare_code(minor, flats, True).score == pytest.approx(0.9)
 
 
 def test_facts_skip_a_highest_note_with_two_names():
@@ -206,7 +227,8 @@ def test_similarity_by_hand():
     # S = 0.8 * 7/8 + 0.1 (key) + 0.1 (meter) = 0.9
     one = ABC.compare_code(TUNE, TUNE.replace("B2", "G2"), True)
     assert one.melody == pytest.approx(7 / 8) and one.score == pytest.approx(0.9)
-    # K:G: c is C natural (one event changed), the key differs: 0.8 * 7/8 + 0.1 = 0.8
+    # K:G: c is C natural (one event changed), the key signature differs (2 sharps vs
+    # 1): 0.8 * 7/8 + 0.1 = 0.8
     key = ABC.compare_code(TUNE, TUNE.replace("K:D", "K:G"), True)
     assert (key.key_match, key.meter_match) == (False, True)
     assert key.score == pytest.approx(0.8)
@@ -291,3 +313,40 @@ def test_the_music21_contract_the_reader_relies_on(monkeypatch):
     assert len(part.getElementsByClass("Measure")) == 3  # 6/8 + 3/8 + 6/8
     [voice] = _read(tune).diagram.voices
     assert [len(m.events) for m in voice.measures] == [9, 6]  # as written
+
+
+def test_rewrite_halves_the_unit_and_doubles_every_length():
+    """By hand, at L:1/16: A (1/8) is A2; B3/2 (3/16) is B3; c/ (1/16) is c; d// (1/32)
+    is d/2; a chord's length after `]` doubles, its notes as written; tuplet numbers,
+    bar counts (Z2), endings, annotations, decorations, inline fields, lyrics stay."""
+    from diagbench.languages.abc.rewrite import halve_unit
+
+    tune = ('X:1\nL:1/8\nK:C\nA B3/2 c/ d// [CEG]2 [C2E2] (3ABc z4 Z2 |1 A :|2 B|\n'
+            '"Am" !trill!A2 [K:G] {g}A>B|\nw: la la\n')
+    assert halve_unit(tune) == (
+        'X:1\nL:1/16\nK:C\nA2 B3 c d/2 [CEG]4 [C2E2]2 (3A2B2c2 z8 Z2 |1 A2 :|2 B2|\n'
+        '"Am" !trill!A4 [K:G] {g2}A2>B2|\nw: la la\n')
+    assert halve_unit("X:1\nM:4/4\nK:C\nABc|\n") is None  # the default unit: no L:
+    assert halve_unit("X:1\nL:1/8\nK:C\nAB [L:1/4] c|\n") is None
+
+
+def test_a_rewritten_tune_scores_1_and_draws_the_same(tmp_path: Path):
+    texts = [synth_abc(random.Random(seed), level) for seed in range(3)
+             for level in ("low", "medium", "high")]
+    rewritten = [ABC.rewrite(t, random.Random(seed)) for seed, t in enumerate(texts)]
+    assert all(r is not None and r != t for r, t in zip(rewritten, texts, strict=True))
+    assert [ABC.compare_code(t, r or "", True).score
+            for t, r in zip(texts, rewritten, strict=True)] == [1.0] * len(texts)
+    engine = Abcm2psEngine()
+    again = [r or "" for r in rewritten]
+    for before, after in zip(engine.render(texts, _folder(tmp_path / "a"), "svg"),
+                             engine.render(again, _folder(tmp_path / "b"), "svg"), strict=True):
+        assert before.image is not None and after.image is not None
+        one, other = (r.image.read_text(encoding="utf-8") for r in (before, after))
+        assert score_statistics(one) == score_statistics(other)
+        assert drawn_pitches(one) == drawn_pitches(other)
+
+
+def _folder(path: Path) -> Path:
+    path.mkdir()
+    return path

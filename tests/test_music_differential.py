@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from diagbench.languages import named
-from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.engine import Abcm2psEngine, drawn_pitches, score_statistics
 from diagbench.languages.abc.read import read_abc
 from diagbench.languages.abc.synth import synth_abc
 from tests.sizes import sized
@@ -176,3 +176,111 @@ def _first_note_up(music: str) -> str:
             steps = "CDEFGABC" if char.isupper() else "cdefgabc"
             return music[:k] + steps[steps.index(char) + 1] + music[k + 1:]
     return music
+
+
+def _read_pitches(text: str) -> list[str]:
+    """The reader's pitches of a one-voice tune, grace notes and rests left out, a
+    chord's low to high."""
+    [parsed] = read_abc(text)
+    assert parsed.errors == ()
+    return [name for event in parsed.diagram.events() if not event.grace
+            for _, name in sorted(zip(event.midi, event.pitches, strict=True))]
+
+
+def _drawn(texts: list[str], folder: Path) -> list[list[str]]:
+    results = Abcm2psEngine().render(texts, folder, "svg")
+    assert all(r.ok and r.image is not None for r in results)
+    return [drawn_pitches(r.image.read_text(encoding="utf-8")) for r in results
+            if r.image is not None]
+
+
+#: Accidentals through the bar, each worked out by hand as a musician reads the score:
+#: an accidental holds for notes on its line or space to the bar line, not in other
+#: octaves; a key signature's sign holds in every octave; a note tied over the bar
+#: line keeps its accidental.
+CARRIED = {
+    # the sharp on G4 holds for the second G4
+    "X:1\nL:1/4\nK:C\n^G A G|\n": ["G#4", "A4", "G#4"],
+    # g is G5, another octave: natural; the bar line ends the sharp: G4
+    "X:1\nL:1/4\nK:C\n^G A g G|G2 z2|\n": ["G#4", "A4", "G5", "G#4", "G4"],
+    # K:D sharpens F and C; =F cancels it to the bar's end; c after =c is C5
+    "X:1\nL:1/4\nK:D\nF =F F c|=c c f2|\n": ["F#4", "F4", "F4", "C#5", "C5", "C5", "F#5"],
+    # a chord's sharp holds for the F4 after it
+    "X:1\nL:1/4\nK:C\n[^FA] F f2|\n": ["F#4", "A4", "F#4", "F5"],
+    # a double sharp and a flat, each held
+    "X:1\nL:1/4\nK:C\n^^F F _B B|\n": ["F##4", "F##4", "Bb4", "Bb4"],
+}
+
+
+def test_accidentals_carry_through_the_bar_as_abcm2ps_draws_them(tmp_path: Path):
+    texts = list(CARRIED)
+    assert [_read_pitches(t) for t in texts] == list(CARRIED.values())
+    assert _drawn(texts, tmp_path) == list(CARRIED.values())
+
+
+def test_a_note_tied_over_the_bar_line_keeps_its_accidental(tmp_path: Path):
+    """`^G-|G G`: the tied G is the same note, G#4 (no sign is drawn on it: the tie
+    carries it, which `drawn_pitches` does not read); the next G4 is natural."""
+    text = "X:1\nL:1/4\nK:C\nz3 ^G-|G G z2|\n"
+    assert _read_pitches(text) == ["G#4", "G#4", "G4"]
+    assert _drawn([text], tmp_path) == [["G#4", "G4", "G4"]]
+
+
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="needs ../shared/data/realworld")
+def test_wedding_march_bar_31_ends_on_c_sharp():
+    """Tune 3 of wedding.abc (K:C), bar 31: `d2 (^c>e d2) A>c` — the sharp on c holds
+    for the bar's last c: D5 C#5 E5 D5 A4 C#5."""
+    [_, _, (_, tune)] = named("abc").split((REALWORLD / "wedding.abc").read_text("utf-8"))
+    [parsed] = read_abc(tune)
+    bar = next(m for m in parsed.diagram.voices[0].measures if m.number == 31)
+    assert [e.pitches[0] for e in bar.events] == ["D5", "C#5", "E5", "D5", "A4", "C#5"]
+
+
+def test_read_pitches_are_the_drawn_pitches(tmp_path: Path):
+    """Generated one-voice tunes (accidentals in a sixth of their notes, keys up to three
+    sharps or flats) and the one-voice colomon tunes: every note the reader reads is the
+    pitch a musician reads off abcm2ps's engraving."""
+    rng = random.Random(5)
+    texts = [synth_abc(rng, level) for level in ("low", "medium") for _ in range(sized(6, 60))]
+    if REALWORLD.is_dir():
+        texts += [tune for path in sorted(REALWORLD.glob("*.abc"))
+                  for _, tune in named("abc").split(path.read_text(encoding="utf-8"))
+                  if len(read_abc(tune)[0].diagram.voices) == 1]
+    assert [_read_pitches(t) for t in texts] == _drawn(texts, tmp_path)
+
+
+def _midi(name: str) -> int:
+    """`C#5` → 73, by hand: the letter's semitone, ± one per sign, 12 per octave."""
+    letter, signs, octave = name[0], name[1:-1], int(name[-1])
+    return ("C D EF G A B".index(letter) + signs.count("#") - signs.count("b")
+            + 12 * (octave + 1))
+
+
+def test_every_fact_is_read_off_the_engraving(tmp_path: Path):
+    """The drawn-vs-fact check: each fact of a one-voice tune is what abcm2ps drew —
+    the key signature's sharps or flats, the time signature, the counts, the first,
+    highest and lowest note (pitches read off the staff), the title's text."""
+    rng = random.Random(8)
+    texts = [synth_abc(rng, level) for level in ("low", "medium") for _ in range(sized(4, 30))]
+    results = Abcm2psEngine().render(texts, tmp_path, "svg")
+    asked = set()
+    for text, result in zip(texts, results, strict=True):
+        assert result.image is not None
+        svg = result.image.read_text(encoding="utf-8")
+        drawn, pitches = score_statistics(svg), drawn_pitches(svg)
+        heard = sorted({(_midi(p), p) for p in pitches})
+        for fact in named("abc").facts(read_abc(text)[0].diagram):
+            asked.add(fact.subject)
+            expected = {
+                "key-signature": abs(drawn["key_sharps"]), "meter": drawn["meter"],
+                "notes": drawn["notes"], "measures": drawn["measures"],
+                "rests": drawn["rests"], "first-note": pitches[0],
+                "highest-note": heard[-1][1], "lowest-note": heard[0][1],
+            }.get(fact.subject)
+            if fact.subject == "key-signature" and drawn["key_sharps"]:
+                assert ("sharps" if drawn["key_sharps"] > 0 else "flats") in fact.question
+            if fact.subject == "title":
+                assert f">{fact.answer}<" in svg
+            elif fact.subject not in ("clef", "has-chord"):
+                assert fact.answer == expected, (text, fact)
+    assert {"key-signature", "meter", "notes", "first-note", "highest-note"} <= asked

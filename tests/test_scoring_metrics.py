@@ -346,9 +346,13 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     # chess boards: square accuracy and the board score (scoring.metrics.games)
     "square_accuracy": [((["K"] + [""] * 63, ["K"] + [""] * 63), 1.0),  # 64/64
                         (([""] * 64, ["Q"] * 64), 0.0),  # no square alike: 0/64
-                        # a white pawn on a2 read as black: 63/64
+                        # a white pawn on a2 read as black: the right type in
+                        # the wrong colour, half a square: 63.5/64
                         ((["", "", "", "", "", "", "", "", "P"] + [""] * 55,
-                          ["", "", "", "", "", "", "", "", "p"] + [""] * 55), 63 / 64),
+                          ["", "", "", "", "", "", "", "", "p"] + [""] * 55), 63.5 / 64),
+                        # a2's pawn read as a black knight: a wrong type, 63/64
+                        ((["", "", "", "", "", "", "", "", "P"] + [""] * 55,
+                          ["", "", "", "", "", "", "", "", "n"] + [""] * 55), 63 / 64),
                         # the king moved from a1 to b1: a1 and b1 wrong, 62/64 = 0.96875
                         ((["K"] + [""] * 63, ["", "K"] + [""] * 62), 0.96875),
                         (([""] * 64, [""] * 63), ValueError)],

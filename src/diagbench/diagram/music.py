@@ -91,18 +91,19 @@ class Score:
 
 
 def music_facts(score: Score) -> list[Fact]:
-    """The facts of a tune: its title, key, time signature, first voice's clef and first
-    note (identification); how many notes, measures and rests (quantification); its
-    highest and lowest note, when one pitch is, and whether it has a chord
-    (structural)."""
+    """The facts of a tune: its title, key signature (how many sharps or flats: the key
+    itself is not drawn — E minor has G major's signature), time signature, first
+    voice's clef and first note (identification); how many notes, measures and rests
+    (quantification); its highest and lowest note, when one pitch is, and whether it
+    has a chord (structural)."""
     counts = score.counts()
     facts = []
     if score.title:
         facts.append(Fact("identification", "title", "What is the title of the tune?",
                           score.title))
-    if score.key:
-        facts.append(Fact("identification", "key", "What is the key of the tune "
-                          "(tonic and mode, e.g. 'G major')?", score.key))
+    signs = ("sharps", "flats")[score.sharps < 0] if score.sharps else "sharps or flats"
+    facts.append(Fact("identification", "key-signature", f"How many {signs} does the key "
+                      "signature at the start of the first staff show?", abs(score.sharps)))
     if score.meter:
         facts.append(Fact("identification", "meter",
                           "What is the time signature (e.g. '3/4')?", score.meter))

@@ -71,6 +71,14 @@ class Abc(Language):
 
         return synth_abc(rng, complexity)
 
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """The unit note length halved once or twice (`rng`'s choice) and every written
+        length doubled to match (`rewrite.halve_unit`): the same notes, drawn the same."""
+        from diagbench.languages.abc.rewrite import halve_unit
+
+        once = halve_unit(code)
+        return halve_unit(once) if once is not None and rng.random() < 0.5 else once
+
     def edit(self, code: str, rng: random.Random) -> str | None:
         """The first note of the first tune's body a step higher (C → D, …, B → c)."""
         lines = code.split("\n")

@@ -90,21 +90,24 @@ class Abcm2psEngine(DrawingEngine):
         return f"abcm2ps {abcm2ps} + rsvg-convert {rsvg_version()}"
 
 
-def score_statistics(svg: str) -> dict[str, Any]:
-    """What abcm2ps drew (see the module's docstring): note heads, grace-note heads,
-    rests, clefs, staves (of one system, the most) and measures."""
-    root = ET.fromstring(svg)
+Staff = tuple[float, float, float]  # (bottom y, left x, right x)
+Symbol = tuple[str, float, float]  # (definition, x, y)
+
+
+def _drawing(root: ET.Element) -> tuple[list[Symbol], list[Staff], list[Staff]]:
+    """The symbols drawn at the staves' scale, the staves and the bar lines (x, bottom
+    y, height) of an abcm2ps SVG."""
     scales = _scales(root)
     music = Counter(scales[id(p)] for p in root.iter(f"{_SVG}path")
                     if _STAFF.match(" ".join(p.get("d", "").split()))).most_common(1)
-    symbols: list[tuple[str, float, float]] = []
+    symbols: list[Symbol] = []
     for use in root.iter(f"{_SVG}use"):
         # a symbol drawn at another scale than the staves is text's: a tempo's note
         if use.get("x") is not None and (not music or scales[id(use)] == music[0][0]):
             symbols.append((use.get(_HREF, "").lstrip("#"), float(use.get("x", 0)),
                             float(use.get("y", 0))))
-    staves: list[tuple[float, float, float]] = []  # (bottom y, left x, right x)
-    bars: list[tuple[float, float, float]] = []  # (x, bottom y, height)
+    staves: list[Staff] = []
+    bars: list[Staff] = []
     for path in root.iter(f"{_SVG}path"):
         d = " ".join(path.get("d", "").split())
         staff = _STAFF.match(d)
@@ -114,6 +117,14 @@ def score_statistics(svg: str) -> dict[str, Any]:
         bar = _BAR.match(d)
         if bar is not None and path.get("stroke-width") is not None:
             bars.append((float(bar.group(1)), float(bar.group(2)), float(bar.group(3))))
+    return symbols, staves, bars
+
+
+def score_statistics(svg: str) -> dict[str, Any]:
+    """What abcm2ps drew (see the module's docstring): note heads, grace-note heads,
+    rests, clefs, staves (of one system, the most) and measures."""
+    root = ET.fromstring(svg)
+    symbols, staves, bars = _drawing(root)
     kinds = [name for name, _, _ in symbols]
     systems = _systems(sorted(staves), bars)
     marks: dict[tuple[float, float, float], list[float]] = defaultdict(list)
@@ -224,3 +235,67 @@ def _merged(edges: list[int]) -> list[int]:
 def _nearest(staves: list[tuple[float, float, float]], y: float) -> tuple[float, float, float]:
     """The staff whose middle line is nearest to `y`."""
     return min(staves, key=lambda s: abs(s[0] - STAFF_HEIGHT / 2 - y))
+
+
+#: The diatonic number (7 · octave + letter, C = 0) of each clef's bottom line: treble
+#: E4, bass G2, alto F3; a clef's small form is a change of clef.
+_BOTTOM_LINE = {"tclef": 30, "bclef": 18, "cclef": 24, "pclef": 30}
+#: The alteration each accidental sign draws.
+_ALTERS = {"sh": 1, "ft": -1, "nt": 0, "dsh": 2, "dft": -2}
+_SIGN = re.compile(r"^(dsh|dft|sh|ft|nt)\d*$")
+
+
+def drawn_pitches(svg: str) -> list[str]:
+    """The pitches of a one-voice tune as a musician reads abcm2ps's engraving of it
+    (`Bb4`, `C#5`, `F##4`), staff after staff, left to right, a chord's low to high;
+    grace notes left out. A head's letter and octave come from its height on the staff
+    under the clef before it; its alteration from the accidental drawn just before it,
+    else from the last one drawn at that height since the bar line, else from the key
+    signature in force: the signs after the staff's clef (before its time signature
+    on the first staff), or a run of signs no note follows at their height (a key
+    change), their letters in every octave."""
+    root = ET.fromstring(svg)
+    symbols, staves, bars = _drawing(root)
+    meters = [x for x, _ in _meters(root)]
+    out: list[str] = []
+    for staff in sorted(staves):
+        bottom = staff[0]
+        mine = sorted((x, round((bottom - y) / 3), name) for name, x, y in symbols
+                      if _nearest(staves, y) == staff)
+        clefs = [(x, name.removeprefix("s")) for x, _, name in mine
+                 if name.removeprefix("s") in _BOTTOM_LINE]
+        heads = [x for x, _, name in mine if name in _HEADS | {"ghd"}]
+        if not heads or not clefs:
+            continue
+        opening = min((x for x in meters if staff == min(staves) and clefs[0][0] < x < heads[0]),
+                      default=heads[0] - 12)
+        cuts = sorted(x for x, y, _ in bars if abs(y - bottom) < 0.5)
+        signature: dict[int, int] = {}
+        carried: dict[int, int] = {}
+        pending: list[tuple[float, int, int]] = []  # signs not yet given to a note
+        bar = 0
+        for x, step, name in mine:
+            clef = [c for cx, c in clefs if cx <= x][-1:] or [clefs[0][1]]
+            diatonic = _BOTTOM_LINE[clef[0]] + step
+            sign = _SIGN.match(name)
+            if sign is not None and x > clefs[0][0]:
+                pending.append((x, diatonic, _ALTERS[sign.group(1)]))
+            if name not in _HEADS | {"ghd"}:
+                continue
+            if sum(c < x for c in cuts) != bar:
+                bar, carried = sum(c < x for c in cuts), {}
+            chord = [h for h, s, n in mine if h == x and n in _HEADS | {"ghd"}]
+            own = [(sx, d, a) for sx, d, a in pending
+                   if x - sx < 24 and sx >= opening and any(
+                       s == d - _BOTTOM_LINE[clef[0]] for h, s, _ in mine if h in chord)]
+            key = [p for p in pending if p not in own]
+            if key:
+                signature = {d % 7: a for _, d, a in key}
+            for _, d, a in own:
+                carried[d] = a
+            pending = []
+            alter = carried.get(diatonic, signature.get(diatonic % 7, 0))
+            if name != "ghd":
+                out.append("CDEFGAB"[diatonic % 7] + ("#" * alter if alter > 0 else
+                                                       "b" * -alter) + str(diatonic // 7))
+    return out

@@ -6,6 +6,16 @@ without any `X:` is one tune).
 
 What music21 does differently from ABC 2.1 (and from abcm2ps, the engine), and what
 the reader does about it:
+- music21 reads ABC 1.3 unless the file starts with `%abc-2.x` (and the reader reads a
+  tune without its file header): an accidental then holds for its one note. In ABC 2.x
+  (§4.2, §11.4) and in common notation an accidental holds to the end of the bar;
+  abcm2ps draws it once (`^G A G|` shows one sharp, read G#4 A4 G#4) and ignores
+  `%%propagate-accidentals`, drawing `^G g|` without a sign on `g`, which a musician
+  reads G5: an accidental holds for notes of its octave (ABC's `octave`
+  propagation), whatever the file says, as the engraving shows it. music21 carries
+  none in ABC 1.3 and, in 2.x, none from a chord's notes; the reader carries them
+  itself (`carry_accidentals`), from notes, chords and grace notes alike; a note tied
+  across the bar line keeps its accidental (abcm2ps draws no sign on it);
 - music21 refuses notes when neither `L:` nor `M:` sets the unit note length; ABC's
   default is an eighth (§3.1.7), which the reader gives music21 as an `L:1/8` line
   after the `X:` line;
@@ -158,6 +168,10 @@ def _handler_class() -> Any:
     from music21 import abcFormat
 
     class Handler(abcFormat.ABCHandler):
+        def _accidentalPropagation(self) -> str:
+            """Each note as written: `carry_accidentals` carries them, chords included."""
+            return "not"
+
         def definesMeasures(self) -> bool:
             return any(isinstance(t, abcFormat.ABCBar) for t in self.tokens)
 
@@ -366,6 +380,33 @@ def _key(part: Any) -> tuple[str, int]:
     return f"{found.tonic.name.replace('-', 'b')} {found.mode}", int(found.sharps)
 
 
+def carry_accidentals(part: Any) -> None:
+    """Give each note without an accidental of its own the one written before it in its
+    bar on the same letter and octave, and a note tied from the bar before its first
+    note's pitch (see the module's docstring); in place."""
+    from music21 import pitch
+
+    bars = list(part.getElementsByClass("Measure")) or [part]
+    before: Any = None
+    for bar in bars:
+        written: dict[tuple[str, int | None], float] = {}
+        for element in bar.recurse().notes:
+            tie = getattr(element, "tie", None)
+            tied = tie is not None and tie.type in ("stop", "continue") and before is not None
+            for p in element.pitches:
+                place = (p.step, p.octave)
+                if p.accidental is not None and p.accidental.displayStatus:
+                    written[place] = p.accidental.alter
+                    continue
+                source = next((q for q in before.pitches if (q.step, q.octave) == place),
+                              None) if tied else None
+                alter = source.alter if source is not None else written.get(place)
+                if alter is not None and alter != p.alter:
+                    p.accidental = pitch.Accidental(alter)
+                    p.accidental.displayStatus = False
+            before = element
+
+
 def _score(stream: Any, line: int, ids: list[str]) -> Score:
     """The tune of a music21 score (parts → voices, named by `ids` when there are as
     many, else 1, 2, …)."""
@@ -373,6 +414,7 @@ def _score(stream: Any, line: int, ids: list[str]) -> Score:
 
     voices = []
     for k, part in enumerate(stream.parts):
+        carry_accidentals(part)
         first_clef = part.recurse().getElementsByClass(clef.Clef).first()
         found = list(part.getElementsByClass("Measure"))
         measures = tuple(Measure(int(m.number), _events(m)) for m in found) if found else (

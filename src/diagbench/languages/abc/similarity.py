@@ -1,5 +1,5 @@
-"""Image-to-code similarity of tunes (ABC): how much of the gold tune's notes, key and
-meter a predicted tune reproduces.
+"""Image-to-code similarity of tunes (ABC): how much of the gold tune's notes, key
+signature and meter a predicted tune reproduces.
 
 Both codes are read by the language's reader; of each, the first tune. Its melody is
 the sequence of its events — notes, chords and rests, not grace notes — voice after
@@ -7,8 +7,9 @@ voice (the flattened score, as the staves are read top to bottom), each event a
 (pitch, duration) pair: pitches by name with octave (`Bb4`: the drawing tells `A#4`
 from `Bb4`), a chord's pitches joined low to high, "rest" for a rest, durations in
 quarter notes. The score is `metrics.music_score` of the `sequence_similarity` of the
-two melodies and whether the key and the meter match; a prediction that does not read
-(an error, or no event) scores 0.
+two melodies and whether the key signature (its sharps or flats, as drawn: `K:Em` and
+`K:G` draw the same score, the key's name is not drawn) and the meter match; a
+prediction that does not read (an error, or no event) scores 0.
 """
 
 from __future__ import annotations
@@ -89,5 +90,5 @@ def compare_scores(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None
         return MusicComparison(False, tuple(melody_items(gold)) if gold else (), (),
                                False, False, gold.counts() if gold else {}, {}, warnings)
     return MusicComparison(valid, tuple(melody_items(gold)), tuple(melody_items(pred)),
-                           gold.key == pred.key, gold.meter == pred.meter, gold.counts(),
+                           gold.sharps == pred.sharps, gold.meter == pred.meter, gold.counts(),
                            pred.counts(), warnings)

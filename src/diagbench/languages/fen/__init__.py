@@ -74,7 +74,7 @@ class Fen(Language):
 
     def edit(self, code: str, rng: random.Random) -> str | None:
         """One piece that is not a king taken off the first board (the first, in `rng`'s
-        order, whose removal leaves a legal position)."""
+        order, whose removal leaves a legal position, castling and en passant dropped)."""
         from dataclasses import replace
 
         from diagbench.diagram.chess import Board
@@ -89,9 +89,26 @@ class Fen(Language):
         for k in squares:
             changed = replace(board, squares=(*board.squares[:k], None, *board.squares[k + 1:]),
                               castling="-", en_passant=None).fen()
-            if not any(p.errors for p in self.read(changed)):
+            if not any(p.diagnostics for p in self.read(changed)):
                 return changed + "\n"
         return None
+
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """The first board with other move counters (`rng`'s: a halfmove clock of 0 … 40,
+        0 after a double step, and a fullmove number of 1 … 80), which are not drawn."""
+        from dataclasses import replace
+
+        from diagbench.diagram.chess import Board
+
+        read = self.read(code)
+        board = read[0].diagram if read and not read[0].errors else None
+        if not isinstance(board, Board):
+            return None
+        halfmove = 0 if board.en_passant else rng.randint(0, 40)
+        counters = (halfmove, rng.randint(1, 80))
+        if counters == (board.halfmove, board.fullmove):
+            counters = (halfmove, board.fullmove % 80 + 1)
+        return replace(board, halfmove=counters[0], fullmove=counters[1]).fen() + "\n"
 
 
 LANGUAGE = Fen(

@@ -1,6 +1,17 @@
 """The facts asked about a chess board: those read off the board
 (`diagbench.diagram.chess.board_facts`), and the best move, computed by Stockfish
-(`uci`) — STRUDEL's puzzle question, "What is the best move for White?".
+(`uci`) — STRUDEL's puzzle question, "What is the best move for White?". No fact is
+asked of a board that breaks a rule of the game (the reader's legality warnings): its
+counts and checks describe no position a game reaches.
+
+The drawing shows the pieces and the side to move, not the castling rights or the en
+passant target: the best move is asked only when it is the same for every value of
+those two fields the position allows (`undrawn_variants`: each castling right whose
+king and rook stand on their squares, given or not; no en passant target, or any
+square behind a pawn that may just have made its double step) — on
+`7k/8/2pb4/Pp6/K7/7r/8/8 w - b6` White plays a5b6 en passant, while with `-` White is
+mated, so the board alone does not decide it and the question is not asked. The side
+to move is drawn under the board and named in the question.
 
 The best move is asked only when it is unique by a margin: Stockfish's best line
 (MultiPV 2, `NODES` nodes, one thread: deterministic) mates and the second does not,
@@ -17,10 +28,11 @@ others stay.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
-from diagbench.diagram.chess import Board, board_facts
+from diagbench.diagram.chess import FILES, Board, Piece, board_facts
 from diagbench.diagram.facts import Fact
-from diagbench.languages.fen.read import parse_line
+from diagbench.languages.fen.read import CASTLING, parse_line
 from diagbench.languages.fen.uci import Line, Stockfish, UciError, stockfish_path
 
 #: The nodes Stockfish searches for the best move.
@@ -33,13 +45,16 @@ MARGIN_CHANCES = 10.0
 
 
 def chess_facts(board: Board) -> list[Fact]:
-    """The board's facts, and its best move when it is unique (see the module)."""
+    """The board's facts, and its best move when the drawing decides it and it is unique
+    (see the module); none for a board that breaks a rule of the game."""
+    if parse_line(board.fen())[1]:
+        return []
     facts = board_facts(board)
-    if stockfish_path() is None or parse_line(board.fen())[1]:
+    if stockfish_path() is None:
         return facts
     try:
         with Stockfish() as engine:
-            move = best_move(engine, board.fen())
+            move = drawn_best_move(engine, board)
     except UciError:
         return facts
     if move is not None:
@@ -48,6 +63,41 @@ def chess_facts(board: Board) -> list[Fact]:
                           "Answer in coordinates: the from-square and the to-square, e.g. "
                           "e2e4 (a promotion adds the piece's letter, e.g. e7e8q).", move))
     return facts
+
+
+def undrawn_variants(board: Board) -> list[Board]:
+    """The board with every value of the fields its drawing does not show that the
+    position allows (see the module), the board itself first; each one the reader
+    accepts."""
+    from itertools import product
+
+    rights = [right for right, (king, rook) in CASTLING.items()
+              if board.at(king) == Piece("white" if right.isupper() else "black", "king")
+              and board.at(rook) == Piece("white" if right.isupper() else "black", "rook")]
+    castlings = ["".join(r for r, keep in zip(rights, mask, strict=True) if keep) or "-"
+                 for mask in product((True, False), repeat=len(rights))]
+    targets: list[str | None] = [None, *(f + ("6" if board.turn == "white" else "3")
+                                         for f in FILES)]
+    out = [board]
+    for castling, target in product(castlings, targets):
+        variant = replace(board, castling=castling, en_passant=target,
+                          halfmove=0 if target else board.halfmove)
+        if variant != board and not parse_line(variant.fen())[1]:
+            out.append(variant)
+    return out
+
+
+def drawn_best_move(engine: Stockfish, board: Board) -> str | None:
+    """The best move of `board` (`best_move`) when every other variant of its undrawn
+    fields (`undrawn_variants`) has that same move as its unique best in a search of
+    `NODES` nodes; else None."""
+    move = best_move(engine, board.fen())
+    if move is None:
+        return None
+    for variant in undrawn_variants(board)[1:]:
+        if unique_best(engine.analyse(variant.fen(), nodes=NODES)) != move:
+            return None
+    return move
 
 
 def best_move(engine: Stockfish, fen: str) -> str | None:

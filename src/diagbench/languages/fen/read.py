@@ -19,21 +19,26 @@ The fields, separated by spaces or tabs:
 4. en passant target: `-`, or a square on rank 6 when white moves (3 when black does);
 5. halfmove clock: a whole number ≥ 0; 6. fullmove number: a whole number ≥ 1.
 
-A line of the first four fields only is read too, with the clocks 0 and 1, and so is an
-EPD line (test suites and puzzle sets write positions so): the four fields, then
-operations `opcode operand …;` (`bm Qd1+; id "BK.01";`), checked for their form and not
-read. Any other number of fields is an error.
+A line of fewer fields is read with the missing ones as python-chess and most tools
+fill them in: white to move, no castling rights, no en passant target, the clocks 0
+and 1 (a placement alone, `8/8/8/4k3/8/8/8/4K3`, is white to move; the drawing says
+whose move it is, so an image-to-code answer that leaves it out is scored as white to
+move). An EPD line (test suites and puzzle sets write positions so) is the four
+fields, then operations `opcode operand …;` (`bm Qd1+; id "BK.01";`), checked for
+their form and not read. More than six fields is an error.
 
-Legality, each an error at the line (and the column of the piece, where one is to
-blame): exactly one king per colour; no pawn on rank 1 or 8; at most 8 pawns and 16
+Legality, each a warning at the line (and the column of the piece, where one is to
+blame): the board reads and draws as written (an image-to-code answer with a piece
+too many is scored square by square), but no fact is asked of it and Stockfish is not
+given it: exactly one king per colour; no pawn on rank 1 or 8; at most 8 pawns and 16
 pieces per colour, and no more promoted pieces than missing pawns; a castling right
 needs its king and rook on their first squares; an en passant square needs the pawn
 that just passed it, the square and the one behind empty, and any check on the side to
 move given or uncovered by that double step (Stockfish 15.1 crashes on such a position
 otherwise: found by the differential tests); the side *not* to move is
 not in check, and the side to move is checked by two pieces at most. A line with a
-grammar error gives an empty board; a legality error keeps the board as read.
-`read_fen(text)` never raises.
+grammar error (an error) gives an empty board; a legality warning keeps the board as
+read. `read_fen(text)` never raises.
 """
 
 from __future__ import annotations
@@ -98,30 +103,42 @@ def read_fen(text: str) -> list[Parsed[Board]]:
                        (Diagnostic(1, "", "no FEN in the source"),))]
     out: list[Parsed[Board]] = []
     for index, (number, line) in enumerate(found):
-        board, problems = parse_line(line)
+        board, errors, illegal = read_line(line)
         diagnostics = tuple(Diagnostic(number, line, reason, column=column)
-                            for column, reason in problems)
+                            for column, reason in errors) + tuple(
+            Diagnostic(number, line, reason, "warning", column=column)
+            for column, reason in illegal)
         out.append(Parsed(index, number, "fen", "board", board, diagnostics))
     return out
 
 
-def parse_line(line: str) -> tuple[Board, list[tuple[int, str]]]:
-    """(board, [(column, reason)] of its errors) of one FEN line."""
+Problem = tuple[int, str]  # (1-based column, reason)
+
+
+def read_line(line: str) -> tuple[Board, list[Problem], list[Problem]]:
+    """(board, its grammar errors, the legality rules it breaks) of one FEN line."""
     if len(line) > MAX_LINE_CHARS:
         return Board(), [(1, f"a line of {len(line):,} characters is not a FEN "
-                             f"(at most {MAX_LINE_CHARS})")]
+                             f"(at most {MAX_LINE_CHARS})")], []
     try:
         fields = _fields(line)
         board, columns = _grammar(fields)
     except FenError as exc:
-        return Board(), [(exc.column, exc.reason)]
-    return board, _legality(board, columns, fields)
+        return Board(), [(exc.column, exc.reason)], []
+    return board, [], _legality(board, columns, fields)
+
+
+def parse_line(line: str) -> tuple[Board, list[Problem]]:
+    """(board, every grammar error and legality problem) of one FEN line: a legal
+    position has none."""
+    board, errors, illegal = read_line(line)
+    return board, errors + illegal
 
 
 def _fields(line: str) -> list[_Field]:
-    """The blank-separated fields of a line, with their columns: six, or the first four
-    (an EPD line's operations after them — from a letter on, with a `;` — checked by
-    `_operations` and left out)."""
+    """The blank-separated fields of a line, with their columns: one to six, or the first
+    four and an EPD line's operations after them (from a letter on, with a `;`: checked
+    by `_operations` and left out)."""
     fields: list[_Field] = []
     start = None
     for k, char in enumerate(line + " "):
@@ -134,12 +151,10 @@ def _fields(line: str) -> list[_Field]:
         if len(fields) == 4 and start is not None and char.isalpha() and ";" in line[k:]:
             _operations(line, start)  # EPD: `opcode operand …;` after the position
             return fields
-    if len(fields) not in (4, 6):
-        column = fields[6].column if len(fields) > 6 else len(line.rstrip(_BLANKS)) + 1
-        count = f"{len(fields)} field" + ("" if len(fields) == 1 else "s")
-        raise FenError(column, f"{count}: a FEN has 6 (placement, side to "
-                       "move, castling, en passant, halfmove clock, fullmove number), "
-                       "or the first 4 (with EPD's operations after them)")
+    if len(fields) > 6:
+        raise FenError(fields[6].column, f"{len(fields)} fields: a FEN has at most 6 "
+                       "(placement, side to move, castling, en passant, halfmove clock, "
+                       "fullmove number)")
     return fields
 
 
@@ -169,13 +184,14 @@ def _operations(line: str, start: int) -> None:
 
 
 def _grammar(fields: list[_Field]) -> tuple[Board, dict[str, int]]:
-    """The board the fields write, and the column of each piece's letter."""
+    """The board the fields write (the missing ones as the module's docstring says), and
+    the column of each piece's letter."""
     squares, columns = _placement(fields[0])
-    turn = _turn(fields[1])
-    castling = _castling(fields[2])
-    en_passant = _en_passant(fields[3], turn)
-    halfmove = _number(fields[4], "halfmove clock", 0) if len(fields) == 6 else 0
-    fullmove = _number(fields[5], "fullmove number", 1) if len(fields) == 6 else 1
+    turn = _turn(fields[1]) if len(fields) > 1 else "white"
+    castling = _castling(fields[2]) if len(fields) > 2 else "-"
+    en_passant = _en_passant(fields[3], turn) if len(fields) > 3 else None
+    halfmove = _number(fields[4], "halfmove clock", 0) if len(fields) > 4 else 0
+    fullmove = _number(fields[5], "fullmove number", 1) if len(fields) > 5 else 1
     return Board(tuple(squares), turn, castling, en_passant, halfmove, fullmove), columns
 
 

@@ -3,8 +3,13 @@ position gets right, and whether it is the gold board exactly.
 
 Both codes are read by the language's reader (the first position of each); the score
 is `metrics.board_score`: 𝟙[valid] · (square accuracy + 𝟙[placement and side to move
-equal]) / 2. A prediction that does not read without errors, or does not render (the
-engine draws one position a drawing), scores 0.
+equal]) / 2, the square accuracy giving each square 1 for the right piece (or both
+empty), ½ for the right type in the wrong colour, 0 otherwise
+(`metrics.square_credit`). What is scored is what is drawn: a placement alone reads
+as white to move (`read`), and a position that breaks a rule of the game (a
+seventeenth piece, a third bishop beside eight pawns) is drawn and scored square by
+square like any other. A prediction that does not read (a grammar error), or does
+not render (the engine draws one position a drawing), scores 0.
 Castling, en passant and the clocks are not drawn, so they are not scored.
 """
 

@@ -1,20 +1,38 @@
 """Image-to-code similarity of chess boards (paper 004_34f8485b6a3a0424.txt, Table 1:
 chess boards written in FEN; §5.1 scores an image-to-code answer against its gold
 code; issue 31's table names the measures): the square-level accuracy over the 64
-squares and the exact-board match (placement and side to move).
+squares (a piece of the right type in the wrong colour half right) and the exact-board
+match (placement and side to move).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+#: A square's credit when both hold a piece of the same type in different colours.
+COLOUR_CREDIT = 0.5
+
+
+def square_credit(gold: str, pred: str) -> float:
+    """One square's credit: 1 when both boards hold the same piece there or both leave it
+    empty; `COLOUR_CREDIT` (½) when both hold a piece of the same type but of different
+    colours (the shape drawn right, its fill wrong); 0 otherwise (a wrong type, or a
+    piece on one board only). A square is its FEN letter (KQRBNP white, kqrbnp black),
+    or "" when empty.
+
+    >>> square_credit("N", "N"), square_credit("N", "n"), square_credit("N", "B")
+    (1.0, 0.5, 0.0)
+    """
+    if gold == pred:
+        return 1.0
+    return COLOUR_CREDIT if gold and gold.lower() == pred.lower() else 0.0
+
 
 def square_accuracy(gold: Sequence[str], pred: Sequence[str]) -> float:
-    """Square-level accuracy: the share of the 64 squares that are right, a square being
-    right when both boards hold the same piece there or both leave it empty:
-    acc = #{s : gₛ = pₛ} / 64 (the image-to-code task of 004_34f8485b6a3a0424.txt §5.1,
-    scored square by square as issue 31's table asks). A square is given as its FEN
-    letter (KQRBNP white, kqrbnp black) or "" when empty, a1 … h8.
+    """Square-level accuracy with partial credit for a piece's colour: the mean of the 64
+    squares' `square_credit`, acc = Σₛ credit(gₛ, pₛ) / 64 (the image-to-code task of
+    004_34f8485b6a3a0424.txt §5.1, scored square by square as issue 31's table asks;
+    one piece drawn in the wrong colour costs ½/64, not the board). Squares a1 … h8.
 
     Edge cases: a board of other than 64 squares is a ValueError.
 
@@ -22,10 +40,13 @@ def square_accuracy(gold: Sequence[str], pred: Sequence[str]) -> float:
     >>> moved = start.copy(); moved[12], moved[28] = "", "P"  # 1. e4
     >>> square_accuracy(start, moved)
     0.96875
+    >>> recoloured = start.copy(); recoloured[1] = "n"  # the b1 knight drawn black
+    >>> square_accuracy(start, recoloured)
+    0.9921875
     """
     if len(gold) != 64 or len(pred) != 64:
         raise ValueError(f"boards of {len(gold)} and {len(pred)} squares, not 64")
-    return sum(g == p for g, p in zip(gold, pred, strict=True)) / 64
+    return sum(square_credit(g, p) for g, p in zip(gold, pred, strict=True)) / 64
 
 
 def board_score(valid: bool, accuracy: float, exact: bool) -> float:

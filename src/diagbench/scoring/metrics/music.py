@@ -4,7 +4,7 @@ the issue's table: "edit distance over (pitch, duration) sequences, key/meter ma
 the normalised edit distance of two note sequences (Levenshtein 1966, over notes rather
 than characters, as melodic similarity is commonly measured, e.g. Mongeau & Sankoff
 1990, "Comparison of musical sequences", Computers and the Humanities 24), and the
-tune's score with its key and meter.
+tune's score with its key signature and meter.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Hashable, Sequence
 
 from diagbench.scoring.metrics.judge import edit_distance
 
-#: Weights of the tune's score: the notes, the key, the meter.
+#: Weights of the tune's score: the notes, the key signature, the meter.
 MELODY_WEIGHT, KEY_WEIGHT, METER_WEIGHT = 0.8, 0.1, 0.1
 
 
@@ -37,8 +37,9 @@ def music_score(valid: bool, melody: float, key_match: bool, meter_match: bool) 
     """diagbench's tune image-to-code score (004_34f8485b6a3a0424.txt §5.1 gates on
     validity): S = 𝟙[valid] · (0.8 · melody + 0.1 · 𝟙[key] + 0.1 · 𝟙[meter]) — the notes
     (`sequence_similarity` of the (pitch, duration) sequences) weigh most, as they are
-    most of what the engraving shows; the key and the time signature, one sign each,
-    a tenth each. A tune that does not parse or render scores 0.
+    most of what the engraving shows; the key signature (the sharps or flats drawn, not
+    the key's name: E minor and G major draw one sharp) and the time signature, one
+    sign each, a tenth each. A tune that does not parse or render scores 0.
 
     Edge cases: a melody similarity outside [0, 1] is a ValueError.
 
