@@ -189,20 +189,19 @@ def _box(west: float, south: float, east: float, north: float) -> dict:
 
 
 def test_facts_from_countryinfo_on_a_hand_drawn_map():
-    # equal-area sizes in degrees of λ × sin φ: Spain 12·(sin 43.8° − sin 36°) =
-    # 12·0.1043 = 1.25, Germany 9·(sin 55° − sin 47.3°) = 9·0.0843 = 0.76, Austria
-    # 7.5·(sin 49° − sin 46.4°) = 7.5·0.0309 = 0.23: Spain is the largest (1.6× Germany)
+    # drawn (plate carrée) areas in square degrees: Spain 12 × 7.8 = 93.6, Germany
+    # 9 × 7.7 = 69.3, Austria 7.5 × 2.6 = 19.5: Spain is the largest (1.35× Germany)
     text = _collection(
         _feature("Germany", _box(6, 47.3, 15, 55), **{"ISO3166-1-Alpha-3": "DEU"}),
         _feature("Austria", _box(9.5, 46.4, 17, 49), **{"ISO3166-1-Alpha-3": "AUT"}),
         _feature("Spain", _box(-9.5, 36, 2.5, 43.8), **{"ISO3166-1-Alpha-3": "ESP"}))
     facts = {(f.subject, f.question): f.answer for f in map_facts(_read(text).diagram)}
-    largest = "the largest country drawn on the map"
+    largest = "the country covering the largest area on the drawn map"
     assert facts == {
         ("countries", "How many countries are drawn on the map?"): 3,
         ("polygons", "How many separate filled shapes (mainland parts and islands) are "
                      "drawn on the map?"): 3,
-        ("country", "Which is the largest country drawn on the map?"): "Spain",
+        ("country", "Which country covers the largest area on the drawn map?"): "Spain",
         ("capital", f"What is the capital of {largest}?"): "Madrid",
         ("currency", f"What is the ISO 4217 code of the currency of {largest}?"): "EUR",
         ("continent", f"On which continent is {largest}?"): "Europe",
