@@ -65,3 +65,17 @@ def test_the_edit_moves_the_first_feature_half_a_degree_east():
     assert edited["features"][0]["geometry"]["coordinates"] == [
         [[0.5, 0], [4.5, 0], [0.5, 3], [0.5, 0]]]
     assert edited["features"][1]["geometry"]["coordinates"] == [[SQUARE]]
+
+
+def test_the_score_falls_as_a_country_moves_further():
+    # a 2° square moved s degrees east: both squares span the same latitudes, so in the
+    # equal-area projection IoU = (2 − s) / (2 + s): 0.6, 1/3, 1/7, 0; one feature, so
+    # its pair's IoU is the same and S = IoU
+    from diagbench.languages.geojson.variants import moved_east
+
+    gold = json.dumps({"type": "Feature", "properties": {"name": "Chad"},
+                       "geometry": {"type": "Polygon", "coordinates": [
+                           [[0, 0], [2, 0], [2, 2], [0, 2], [0, 0]]]}})
+    scores = [GEOJSON.compare_code(gold, moved_east(gold, s) or "", True).score
+              for s in (0.5, 1.0, 1.5, 2.0)]
+    assert scores == pytest.approx([0.6, 1 / 3, 1 / 7, 0.0])
