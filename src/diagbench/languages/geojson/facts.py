@@ -8,11 +8,11 @@ its name; what is no country (Antarctica) is never counted, named or asked about
 Areas: the `geomap` engine draws in plate carrée (x = longitude, y = latitude, equal
 aspect), which stretches east–west by 1/cos φ, so a country far north looks larger
 than an equal-area projection (`languages.geojson.shapes.projected`, areas as on the
-sphere) would show it: France and Sweden are near equal in truth (France's mainland a
-little larger), while Sweden's drawing is about 1.4 times France's. "Largest" asks what
-the image shows, so it is decided by the drawn area (`drawn_area`, square degrees) and
-asked only when the largest is at least `MARGIN` times the second (a difference a
-reader sees without measuring).
+sphere) would show it: with countryinfo's shapes, France (Corsica included) is 1.23
+times Sweden on the sphere, while Sweden's drawing is 1.22 times France's. "Largest"
+asks what the image shows, so it is decided by the drawn area (`drawn_area`, square
+degrees) and asked only when the largest is at least `MARGIN` times the second (a
+difference a reader sees without measuring).
 
 - quantification: how many countries (features drawn that are countries), how many
   separate polygons;
