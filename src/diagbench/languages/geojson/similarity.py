@@ -113,10 +113,15 @@ def _model(parsed: Parsed[Diagram] | None) -> tuple[GeoMap | None, tuple[str, ..
 def _pairs(gold: list[Feature], pred: list[Feature], g_shapes: list[Any],
            p_shapes: list[Any]) -> list[tuple[int, int, float]]:
     """One-to-one (gold index, predicted index, IoU) pairs, greatest IoU first (see the
-    module's docstring), in gold order."""
-    scored = sorted(((_overlap(gold[g], pred[p], g_shapes[g], p_shapes[p]), g, p)
-                     for g in range(len(gold)) for p in range(len(pred))),
-                    key=lambda t: (-t[0], t[1], t[2]))
+    module's docstring), in gold order; only features whose boxes meet are compared."""
+    from shapely import STRtree
+
+    tree = STRtree(p_shapes)
+    flat = [p for p, shape in enumerate(p_shapes) if shape.area == 0]
+    candidates = ((g, p) for g, shape in enumerate(g_shapes)
+                  for p in (flat if shape.area == 0 else tree.query(shape)))
+    scored = sorted(((_overlap(gold[g], pred[p], g_shapes[g], p_shapes[p]), g, int(p))
+                     for g, p in candidates), key=lambda t: (-t[0], t[1], t[2]))
     pairs: list[tuple[int, int, float]] = []
     used_g: set[int] = set()
     used_p: set[int] = set()
