@@ -82,3 +82,15 @@ def test_largest_is_asked_only_when_the_drawn_areas_differ_by_a_fifth():
     assert asked["country"] == "Spain"
     close = _map(("Spain", "ESP", _box(0, 0, 11.9, 10)), ("Austria", "AUT", _box(20, 0, 30, 10)))
     assert "country" not in close and "capital" not in close and close["countries"] == 2
+
+
+def test_polygons_are_counted_only_when_none_is_a_speck():
+    # a 10° square and an island at 20° E: the map is 20.05° (or 20.25°) wide, so a
+    # polygon must be 1 % of that, 0.2005° (0.2025°), across: an island of 0.05° is a
+    # speck (not counted), one of 0.25° is seen (2 polygons)
+    def with_island(side: float) -> dict[str, object]:
+        geometry = {"type": "MultiPolygon", "coordinates": [
+            _box(0, 0, 10, 10)["coordinates"], _box(20, 5, 20 + side, 5 + side)["coordinates"]]}
+        return _map(("Spain", "ESP", geometry))
+    assert "polygons" not in with_island(0.05)
+    assert with_island(0.25)["polygons"] == 2

@@ -15,7 +15,9 @@ degrees) and asked only when the largest is at least `MARGIN` times the second (
 difference a reader sees without measuring).
 
 - quantification: how many countries (features drawn that are countries), how many
-  separate polygons;
+  separate polygons (asked only when each is drawn large enough to see and count: its
+  larger side at least `SPECK` of the map's, about 4 points of the 7-inch drawing —
+  Russia's smallest islands are drawn a point across, so its count is not asked);
 - identification: which country is shown (a map of one country), else which takes up
   the largest area in the drawing; of that country, each fact its records give: its
   capital, currency (ISO 4217 code), continent and dialling code ("+43");
@@ -39,6 +41,9 @@ from diagbench.languages.geojson.shapes import plain
 MARGIN = 1.2
 #: The northernmost country must lead the next by this many degrees.
 NORTH_MARGIN = 0.5
+#: A polygon is seen (and counted) when its larger side is at least this share of the
+#: map's larger side.
+SPECK = 0.01
 #: Shapes closer than this (degrees) touch in the drawing.
 TOUCH_DEGREES = 0.05
 
@@ -47,8 +52,11 @@ def map_facts(model: GeoMap) -> list[Fact]:
     """The facts of a map (see the module's docstring)."""
     if not model.drawn:
         return []
-    facts = [Fact("quantification", "polygons", "How many separate filled shapes (mainland "
-                  "parts and islands) are drawn on the map?", model.counts()["polygons"])]
+    facts = []
+    if _all_seen(model):
+        facts.append(Fact("quantification", "polygons", "How many separate filled shapes "
+                          "(mainland parts and islands) are drawn on the map?",
+                          model.counts()["polygons"]))
     drawn = [f for f in model.drawn if is_country(_iso3(f), f.name)]
     if not drawn:
         return facts
@@ -77,6 +85,18 @@ def map_facts(model: GeoMap) -> list[Fact]:
 #: The properties that give a country's ISO 3166-1 alpha-3 code (any case): the
 #: geo-countries data package's, then Natural Earth's.
 ISO3_KEYS = ("iso3166-1-alpha-3", "iso_a3", "adm0_a3", "iso_a3_eh", "iso3")
+
+
+def _all_seen(model: GeoMap) -> bool:
+    """Whether every polygon's larger side is at least `SPECK` of the map's."""
+    west, south, east, north = model.bbox or (0.0, 0.0, 0.0, 0.0)
+    least = SPECK * max(east - west, north - south)
+    for feature in model.drawn:
+        for polygon in feature.polygons:
+            xs, ys = [x for x, _ in polygon.exterior], [y for _, y in polygon.exterior]
+            if max(max(xs) - min(xs), max(ys) - min(ys)) < least:
+                return False
+    return True
 
 
 def _iso3(feature: Feature) -> str:
