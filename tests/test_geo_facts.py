@@ -94,3 +94,13 @@ def test_polygons_are_counted_only_when_none_is_a_speck():
         return _map(("Spain", "ESP", geometry))
     assert "polygons" not in with_island(0.05)
     assert with_island(0.25)["polygons"] == 2
+
+
+def test_northernmost_is_asked_only_when_its_lead_is_seen():
+    # the map is 100° wide (0…100° E), so the lead must pass 1 % of it, 1°, as well as
+    # 0.5°: 10.8 against 10 leads by 0.8°, not asked; 11.5 leads by 1.5°, asked
+    def tops(north: float) -> dict[str, object]:
+        return _map(("Spain", "ESP", _box(0, 0, 10, 10)),
+                    ("Austria", "AUT", _box(90, 0, 100, north)))
+    assert "northernmost" not in tops(10.8)
+    assert tops(11.5)["northernmost"] == "Austria"

@@ -22,7 +22,8 @@ difference a reader sees without measuring).
   the largest area in the drawing; of that country, each fact its records give: its
   capital, currency (ISO 4217 code), continent and dialling code ("+43");
 - structural: which country reaches furthest north (when it leads the next by over
-  `NORTH_MARGIN` degrees); whether the subject country borders each other one, asked
+  `NORTH_MARGIN` degrees and over `SPECK` of the map's larger side, so that the lead
+  is seen); whether the subject country borders each other one, asked
   only when countryinfo's `borders` and the drawing agree (the shapes within
   `TOUCH_DEGREES` of each other exactly when countryinfo lists the border).
 
@@ -76,7 +77,7 @@ def map_facts(model: GeoMap) -> list[Fact]:
     if subject is not None and known is not None:
         facts.append(Fact("identification", "country", question, known.name))
         facts += _country_facts(known, which)
-    facts += _north(drawn)
+    facts += _north(drawn, _side(model))
     if subject is not None and known is not None:
         facts += _borders(subject, known, [f for f in drawn if f is not subject])
     return facts
@@ -87,10 +88,15 @@ def map_facts(model: GeoMap) -> list[Fact]:
 ISO3_KEYS = ("iso3166-1-alpha-3", "iso_a3", "adm0_a3", "iso_a3_eh", "iso3")
 
 
+def _side(model: GeoMap) -> float:
+    """The map's larger side, in degrees."""
+    west, south, east, north = model.bbox or (0.0, 0.0, 0.0, 0.0)
+    return max(east - west, north - south)
+
+
 def _all_seen(model: GeoMap) -> bool:
     """Whether every polygon's larger side is at least `SPECK` of the map's."""
-    west, south, east, north = model.bbox or (0.0, 0.0, 0.0, 0.0)
-    least = SPECK * max(east - west, north - south)
+    least = SPECK * _side(model)
     for feature in model.drawn:
         for polygon in feature.polygons:
             xs, ys = [x for x, _ in polygon.exterior], [y for _, y in polygon.exterior]
@@ -131,11 +137,11 @@ def _country_facts(known: Country, which: str) -> list[Fact]:
     return facts
 
 
-def _north(drawn: list[Feature]) -> list[Fact]:
+def _north(drawn: list[Feature], side: float) -> list[Fact]:
     if len(drawn) < 2:
         return []
     norths = sorted(((f.bbox or (0, 0, 0, 0))[3], f.name) for f in drawn)
-    if norths[-1][0] - norths[-2][0] <= NORTH_MARGIN:
+    if norths[-1][0] - norths[-2][0] <= max(NORTH_MARGIN, SPECK * side):
         return []
     return [Fact("structural", "northernmost", "Which country drawn on the map reaches "
                  "furthest north?", norths[-1][1])]
