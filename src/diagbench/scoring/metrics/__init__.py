@@ -22,7 +22,7 @@ bools or floats), one module per family:
 - `games`: the image-to-code similarity of chess boards (FEN): square-level accuracy
   and the board score with the exact-board match;
 - `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
-  property match and their map score (GeoJSON);
+  the features' match (each pair's IoU) and their map score (GeoJSON);
 - `music`: the image-to-code similarity of tunes (ABC): the normalised edit distance of
   (pitch, duration) sequences and the tune's score with its key and meter;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
