@@ -214,20 +214,19 @@ def _box(west: float, south: float, east: float, north: float) -> dict:
 
 
 def test_facts_from_countryinfo_on_a_hand_drawn_map():
-    # equal-area sizes in degrees of λ × sin φ: Spain 12·(sin 43.8° − sin 36°) =
-    # 12·0.1043 = 1.25, Germany 9·(sin 55° − sin 47.3°) = 9·0.0843 = 0.76, Austria
-    # 7.5·(sin 49° − sin 46.4°) = 7.5·0.0309 = 0.23: Spain is the largest (1.6× Germany)
+    # drawn (plate carrée) areas in square degrees: Spain 12 × 7.8 = 93.6, Germany
+    # 9 × 7.7 = 69.3, Austria 7.5 × 2.6 = 19.5: Spain is the largest (1.35× Germany)
     text = _collection(
         _feature("Germany", _box(6, 47.3, 15, 55), **{"ISO3166-1-Alpha-3": "DEU"}),
         _feature("Austria", _box(9.5, 46.4, 17, 49), **{"ISO3166-1-Alpha-3": "AUT"}),
         _feature("Spain", _box(-9.5, 36, 2.5, 43.8), **{"ISO3166-1-Alpha-3": "ESP"}))
     facts = {(f.subject, f.question): f.answer for f in map_facts(_read(text).diagram)}
-    largest = "the largest country drawn on the map"
+    largest = "the country covering the largest area on the drawn map"
     assert facts == {
         ("countries", "How many countries are drawn on the map?"): 3,
         ("polygons", "How many separate filled shapes (mainland parts and islands) are "
                      "drawn on the map?"): 3,
-        ("country", "Which is the largest country drawn on the map?"): "Spain",
+        ("country", "Which country covers the largest area on the drawn map?"): "Spain",
         ("capital", f"What is the capital of {largest}?"): "Madrid",
         ("currency", f"What is the ISO 4217 code of the currency of {largest}?"): "EUR",
         ("continent", f"On which continent is {largest}?"): "Europe",
@@ -330,14 +329,46 @@ def test_similarity_of_a_moved_polygon_a_renamed_feature_and_a_broken_map():
     assert GEOJSON.compare_code(gold, gold, True).score == 1.0
     moved = _collection(_feature("A", _box(1, 0, 3, 2)), _feature("B", _box(10, 0, 12, 2)))
     c = GEOJSON.compare_code(gold, moved, True)
-    # A moved by half its width: A∩A' is half of A, near the equator (equal-area ≈ plain);
-    # IoU = (½a + a) / (2a + 2a − 1.5a) = 1.5 / 2.5 = 0.6 up to the sin φ projection
-    assert c.iou == pytest.approx(0.6, abs=1e-3) and c.property_match == 1.0
-    assert 0.0 < c.score < 1.0 and c.score == pytest.approx(0.8, abs=1e-3)
+    # A moved by half its width, near the equator (equal-area ≈ plain, up to sin φ):
+    # unions: I = 2 + 4 = 6 of 8 and 8, IoU = 6 / (16 − 6) = 0.6; features: A with A'
+    # 2 / (4 + 4 − 2) = 1/3, B with B 1: FM = (1/3 + 1) / 2 = 2/3; S = (0.6 + 2/3) / 2
+    assert c.iou == pytest.approx(0.6, abs=1e-3)
+    assert c.feature_match == pytest.approx(2 / 3, abs=1e-3)
+    assert c.score == pytest.approx((0.6 + 2 / 3) / 2, abs=1e-3)
     renamed = _collection(_feature("A", _box(0, 0, 2, 2)), _feature("C", _box(10, 0, 12, 2)))
     r = GEOJSON.compare_code(gold, renamed, True)
-    # C pairs with B by overlap, but its properties differ: 1 of 2 match
-    assert r.pairs == (("A", "A"), ("B", "C")) and r.property_match == 0.5 and r.iou == 1.0
+    # names are not drawn: C pairs with B by its shape, and the map scores 1
+    assert r.pairs == (("A", "A"), ("B", "C")) and r.score == 1.0
     for broken in ("{", '{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 0]]]}'):
         assert GEOJSON.compare_code(gold, broken, True).score == 0.0
     assert GEOJSON.compare_code(gold, gold, False).score == 0.0
+
+
+def test_similarity_scores_what_the_map_draws_not_its_properties():
+    chad = _box(14, 7.5, 24, 23.5)
+    gold = _feature("Chad", chad, **{"ISO3166-1-Alpha-3": "TCD", "pop": 17})
+    for properties in ({}, {"ISO3166-1-Alpha-3": "NER"}, {"pop": 1, "x": [1, 2]}):
+        assert GEOJSON.compare_code(gold, _feature("Chad", chad, **properties),
+                                    True).score == 1.0
+    assert GEOJSON.compare_code(gold, _feature("Niger", chad), True).score == 1.0
+
+
+def test_similarity_sees_two_features_drawn_as_one():
+    # A 0…2 and B 2…4 drawn as one feature 0…4: the area is the same (IoU 1), but the
+    # image loses B's colour and the line between them. Pairs by IoU: A with AB
+    # 4/8 = 0.5, B with AB 0.5 (tie: A first); B unpaired: FM = 0.5 / max(2, 1) = 0.25;
+    # S = (1 + 0.25) / 2 = 0.625
+    gold = _collection(_feature("A", _box(0, 0, 2, 2)), _feature("B", _box(2, 0, 4, 2)))
+    merged = GEOJSON.compare_code(gold, _feature("AB", _box(0, 0, 4, 2)), True)
+    assert merged.iou == pytest.approx(1.0) and merged.feature_match == pytest.approx(0.25)
+    assert merged.score == pytest.approx(0.625)
+
+
+def test_similarity_of_points_and_lines_without_area():
+    # no area on either side: IoU 1 (metrics.shape_iou); the same point pairs (FM 1),
+    # a moved point does not (FM 0): S = 1 and S = (1 + 0) / 2
+    gold = _feature("P", {"type": "Point", "coordinates": [3, 4]})
+    same = _feature("Q", {"type": "Point", "coordinates": [3, 4]})
+    moved = _feature("P", {"type": "Point", "coordinates": [5, 4]})
+    assert GEOJSON.compare_code(gold, same, True).score == 1.0
+    assert GEOJSON.compare_code(gold, moved, True).score == 0.5

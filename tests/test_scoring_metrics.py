@@ -204,8 +204,8 @@ def test_shape_iou_and_map_score_by_hand():
     assert metrics.shape_iou(0.5, 1.0, 1.0) == pytest.approx(1 / 3)
     # a square inside one four times its size: I = 1, union = 4, IoU = 1/4
     assert metrics.shape_iou(1.0, 4.0, 1.0) == 0.25
-    # 3 gold countries, 4 predicted, 2 paired with every property right: 2 / max(3, 4)
-    assert metrics.property_match(2, 3, 4) == 0.5
+    # 3 gold countries, 4 predicted, 2 paired, with IoUs 1 and 0.5: 1.5 / max(3, 4)
+    assert metrics.feature_match([1.0, 0.5], 3, 4) == 0.375
     # S = (1/3 + 1/2) / 2 = 5/12
     assert metrics.map_score(True, 1 / 3, 0.5) == pytest.approx(5 / 12)
 
@@ -335,12 +335,13 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     "base_pair_f1": [((set(), set()), 1.0), (({(1, 9)}, set()), 0.0),
                      ((set(), {(1, 9)}), 0.0), (({(1, 9), (2, 8)}, {(1, 9)}), 2 / 3),
                      (({(1, 9)}, {(9, 1)}), 0.0)],
-    # maps: shape IoU and property match (scoring.metrics.geography)
+    # maps: shape IoU, whole and per feature (scoring.metrics.geography)
     "shape_iou": [((0.0, 0.0, 0.0), 1.0), ((0.0, 1.0, 0.0), 0.0), ((0.0, 0.0, 2.0), 0.0),
                   ((1.0, 1.0, 1.0), 1.0), ((0.0, 1.0, 1.0), 0.0),
                   ((2.0, 1.0, 3.0), ValueError), ((-1.0, 1.0, 1.0), ValueError)],
-    "property_match": [((0, 0, 0), 1.0), ((0, 3, 0), 0.0), ((0, 0, 2), 0.0),
-                       ((2, 2, 2), 1.0), ((3, 2, 4), ValueError), ((-1, 2, 2), ValueError)],
+    "feature_match": [(([], 0, 0), 1.0), (([], 3, 0), 0.0), (([], 0, 2), 0.0),
+                      (([1.0, 1.0], 2, 2), 1.0), (([1.0, 0.5, 0.5], 2, 4), ValueError),
+                      (([1.5], 2, 2), ValueError), (([-0.1], 2, 2), ValueError)],
     "map_score": [((True, 1.0, 1.0), 1.0), ((False, 1.0, 1.0), 0.0),
                   ((True, 0.5, 0.0), 0.25), ((True, 1.5, 1.0), ValueError)],
     # chess boards: square accuracy and the board score (scoring.metrics.games)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
 
@@ -25,13 +25,6 @@ def recognises(text: str) -> bool:
     "type"."""
     head = text.removeprefix("\ufeff").lstrip()[:2000]
     return head.startswith("{") and any(f'"{t}"' in head for t in _TYPES) and '"type"' in head
-
-
-def _moved(coordinates: Any, east: float) -> Any:
-    """GeoJSON coordinates (a position or nested lists of them) moved `east` degrees."""
-    if coordinates and isinstance(coordinates[0], (int, float)):
-        return [coordinates[0] + east, *coordinates[1:]]
-    return [_moved(c, east) for c in coordinates]
 
 
 class GeoJson(Language):
@@ -74,19 +67,15 @@ class GeoJson(Language):
 
     def edit(self, code: str, rng: random.Random) -> str | None:
         """The first feature moved half a degree east."""
-        import json
+        from diagbench.languages.geojson.variants import moved_east
 
-        try:
-            document = json.loads(code)
-        except ValueError:
-            return None
-        features = document.get("features") if isinstance(document, dict) else None
-        target = features[0] if isinstance(features, list) and features else document
-        geometry = target.get("geometry", target) if isinstance(target, dict) else None
-        if not isinstance(geometry, dict) or "coordinates" not in geometry:
-            return None
-        geometry["coordinates"] = _moved(geometry["coordinates"], 0.5)
-        return json.dumps(document)
+        return moved_east(code)
+
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """Features reordered, rings started at another vertex, members reordered."""
+        from diagbench.languages.geojson.variants import rewritten
+
+        return rewritten(code, rng)
 
 
 LANGUAGE = GeoJson(

@@ -45,9 +45,9 @@ def synth_map(rng: random.Random, complexity: str) -> str:
 
 @cache
 def _shaped() -> dict[str, Any]:
-    """The countries with a valid shape left after rounding (shapely's validity: three
-    of countryinfo's shapes are not, Sweden's with Gotland as a hole, Antarctica's and,
-    rounded, Bermuda's), and its rounded coordinates, by ISO code."""
+    """The countries with a valid shape left after rounding (shapely's validity: two of
+    countryinfo's shapes are not, Sweden's with Gotland as a hole and, rounded,
+    Bermuda's), and its rounded coordinates, by ISO code."""
     from shapely.geometry import shape  # type: ignore[import-untyped]  # no stubs
 
     rounded = {c.iso3: {"type": c.geometry["type"],

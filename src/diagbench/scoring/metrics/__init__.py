@@ -22,7 +22,7 @@ bools or floats), one module per family:
 - `games`: the image-to-code similarity of chess boards (FEN): square-level accuracy
   and the board score with the exact-board match;
 - `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
-  property match and their map score (GeoJSON);
+  the features' match (each pair's IoU) and their map score (GeoJSON);
 - `music`: the image-to-code similarity of tunes (ABC): the normalised edit distance of
   (pitch, duration) sequences and the tune's score with its key and meter;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
@@ -70,7 +70,7 @@ from diagbench.scoring.metrics.components import (
     rate,
 )
 from diagbench.scoring.metrics.games import board_score, square_accuracy
-from diagbench.scoring.metrics.geography import map_score, property_match, shape_iou
+from diagbench.scoring.metrics.geography import feature_match, map_score, shape_iou
 from diagbench.scoring.metrics.judge import (
     counting_disagreement,
     edit_distance,
@@ -146,7 +146,7 @@ METRICS: dict[str, Callable] = {
     "consensus_accuracy": consensus_accuracy,
     "base_pair_f1": base_pair_f1,
     "shape_iou": shape_iou,
-    "property_match": property_match,
+    "feature_match": feature_match,
     "map_score": map_score,
     "square_accuracy": square_accuracy,
     "board_score": board_score,
@@ -180,6 +180,7 @@ __all__ = [
     "edit_distance",
     "error_rate",
     "exact_match",
+    "feature_match",
     "gap_interval",
     "image_to_code_score",
     "judge_agreement",
@@ -197,7 +198,6 @@ __all__ = [
     "paired_accuracy",
     "paired_test",
     "prerequisite",
-    "property_match",
     "qa_accuracy",
     "rate",
     "reaction_score",

@@ -1,7 +1,6 @@
 """Image-to-code similarity of geographic maps (paper 004_34f8485b6a3a0424.txt, Table 1:
 geographic maps in GeoJSON; §5.1 scores an image-to-code answer against its gold code;
-issue 31's table names the measures: shape IoU on a common projection and property
-match).
+the measures: shape IoU on a common projection, whole and per feature).
 
 The shapes are compared in the Lambert cylindrical equal-area projection (x = λ,
 y = sin φ, in radians), where an area is the area on the unit sphere, so a country
@@ -9,6 +8,8 @@ near the pole weighs as much as its true size (not plate carrée's inflated one)
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 
 def shape_iou(intersection: float, gold_area: float, pred_area: float) -> float:
@@ -36,31 +37,34 @@ def shape_iou(intersection: float, gold_area: float, pred_area: float) -> float:
     return min(1.0, intersection / union)
 
 
-def property_match(matched: int, gold: int, pred: int) -> float:
-    """The share of features whose properties match: matched / max(|G|, |P|), where a
-    matched feature is a gold feature paired with a predicted one (by name, else by
-    greatest overlap) that has every gold property with the same value; extra and
-    missing features count against it (the attribute half of a map's image-to-code
-    score, 004_34f8485b6a3a0424.txt §5.1).
+def feature_match(ious: Sequence[float], gold: int, pred: int) -> float:
+    """How well the predicted map splits its area into the gold map's features (each
+    feature is drawn in its own colour within its own outline):
+    FM = Σₖ IoU(Gₖ, Pₖ) / max(|G|, |P|), the sum over the one-to-one pairs of a gold and
+    a predicted feature (`ious`: each pair's shape IoU), |G| and |P| the numbers of
+    features; a feature left unpaired adds 0, so extra and missing features count
+    against it (the division half of a map's image-to-code score,
+    004_34f8485b6a3a0424.txt §5.1).
 
-    Edge cases: no features on either side → 1.0; `matched` above min(|G|, |P|) or
-    negative is a ValueError.
+    Edge cases: no features on either side → 1.0; more pairs than min(|G|, |P|), or an
+    IoU outside [0, 1], is a ValueError.
 
-    >>> property_match(2, 3, 4)
+    >>> feature_match([1.0, 0.5], 3, 2)  # (1 + 0.5) / max(3, 2)
     0.5
     """
-    if not 0 <= matched <= min(gold, pred):
-        raise ValueError(f"{matched} matched of {gold} and {pred}")
+    if len(ious) > min(gold, pred) or any(not 0.0 <= v <= 1.0 for v in ious):
+        raise ValueError(f"pairs {list(ious)} of {gold} and {pred} features")
     if gold == 0 and pred == 0:
         return 1.0
-    return matched / max(gold, pred)
+    return sum(ious) / max(gold, pred)
 
 
-def map_score(valid: bool, iou: float, property_match_: float) -> float:
-    """diagbench's map image-to-code score: S = 𝟙[valid] · (IoU + property match)/2 —
-    the shapes (where the map is) and the attributes (which countries they are) weigh
-    alike; a map that does not read or draw scores 0 (004_34f8485b6a3a0424.txt §5.1
-    gates on validity).
+def map_score(valid: bool, iou: float, feature_match_: float) -> float:
+    """diagbench's map image-to-code score: S = 𝟙[valid] · (IoU + FM)/2 — the whole
+    drawn area (where the map is) and its division into features (the coloured
+    shapes) weigh alike; only what the image shows is scored (the `geomap` engine
+    writes no names, so properties are not); a map that does not read or draw scores
+    0 (004_34f8485b6a3a0424.txt §5.1 gates on validity).
 
     Edge cases: values outside [0, 1] are a ValueError.
 
@@ -69,7 +73,7 @@ def map_score(valid: bool, iou: float, property_match_: float) -> float:
     >>> map_score(False, 1.0, 1.0)
     0.0
     """
-    for value in (iou, property_match_):
+    for value in (iou, feature_match_):
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"a similarity of {value}")
-    return (iou + property_match_) / 2 if valid else 0.0
+    return (iou + feature_match_) / 2 if valid else 0.0
