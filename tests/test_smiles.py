@@ -235,3 +235,29 @@ def test_compare_command_scores_smiles_files(tmp_path: Path):
     [row] = json.loads(other.output)["files"]
     assert not row["exact"] and 0.0 < row["score"] < 0.5
     assert row["score"] == pytest.approx(row["tanimoto"] / 2, abs=1e-6)
+
+
+@pytest.mark.parametrize(("smiles", "expected"), [
+    # fluoranthene: naphthalene (2 benzene rings) and benzene joined by a five-membered
+    # ring; all 16 atoms are aromatic, but the five-membered ring's two bonds joining
+    # the parts are single (written "-"): 4 rings, 3 aromatic by their bonds
+    ("c1ccc2c(c1)-c1cccc3cccc-2c13", 3),
+    # biphenylene: two benzene rings joined by a four-membered ring of two single bonds:
+    # 3 rings, 2 aromatic
+    ("c1ccc2c(c1)-c1ccccc-21", 2),
+    # the real file's line 34 (MMFF94_dative.smi, CEWYIM30): a biphenylene with two
+    # hydroxy groups: 3 rings, 2 aromatic
+    ("Oc1cccc2c1-c1c-2cccc1O CEWYIM30", 2),
+])
+def test_aromatic_rings_are_those_whose_bonds_are_all_aromatic(smiles, expected):
+    from rdkit import Chem
+
+    m = _one(smiles)
+    assert len(m.aromatic_rings) == expected
+    assert len(m.rings) == expected + 1
+    # RDKit's own ring info, bond by bond, is the oracle
+    mol = Chem.MolFromSmiles(smiles.split()[0])
+    info = mol.GetRingInfo()
+    assert sum(all(mol.GetBondWithIdx(b).GetIsAromatic() for b in ring)
+               for ring in info.BondRings()) == expected
+    assert {f.subject: f.answer for f in molecule_facts(m)}["aromatic_rings"] == expected
