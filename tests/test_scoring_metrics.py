@@ -320,7 +320,9 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                        ((True, False, 1.5), ValueError)],
     "reaction_score": [((True, 0, 0, 0), 1.0), ((False, 0, 0, 0), 0.0),
                        ((True, 0, 2, 0), 0.0), ((True, 2, 2, 2), 1.0),
-                       ((True, 3, 2, 3), ValueError)],
+                       ((True, 3, 2, 3), ValueError),
+                       # m = 4 + 1/2 of 5 and 5: 2·4.5 / 10
+                       ((True, 4, 5, 5, 1), 0.9), ((True, 2, 2, 2, 1), ValueError)],
     "robinson_foulds_similarity": [(([], []), 1.0), (([frozenset("AB")], []), 0.0),
                                    (([frozenset("AB")], [frozenset("AB"), frozenset("AB")]),
                                     1.0),
