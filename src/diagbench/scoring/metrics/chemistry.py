@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from diagbench.scoring.metrics.structure import set_f1
-
 
 def tanimoto(gold: Collection[int], pred: Collection[int]) -> float:
     """Tanimoto (Jaccard) similarity of two fingerprints given as their on-bits:
