@@ -337,6 +337,9 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     "base_pair_f1": [((set(), set()), 1.0), (({(1, 9)}, set()), 0.0),
                      ((set(), {(1, 9)}), 0.0), (({(1, 9), (2, 8)}, {(1, 9)}), 2 / 3),
                      (({(1, 9)}, {(9, 1)}), 0.0)],
+    # (F1 + identity) / 2
+    "rna_score": [((True, 1.0, 1.0), 1.0), ((False, 1.0, 1.0), 0.0),
+                  ((True, 0.5, 0.25), 0.375), ((True, 1.0, 1.5), ValueError)],
     # maps: shape IoU and property match (scoring.metrics.geography)
     "shape_iou": [((0.0, 0.0, 0.0), 1.0), ((0.0, 1.0, 0.0), 0.0), ((0.0, 0.0, 2.0), 0.0),
                   ((1.0, 1.0, 1.0), 1.0), ((0.0, 1.0, 1.0), 0.0),

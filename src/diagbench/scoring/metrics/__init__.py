@@ -55,6 +55,7 @@ from diagbench.scoring.metrics.biology import (
     base_pair_f1,
     consensus_accuracy,
     leaf_f1,
+    rna_score,
     robinson_foulds_similarity,
     tree_score,
 )
@@ -145,6 +146,7 @@ METRICS: dict[str, Callable] = {
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
     "base_pair_f1": base_pair_f1,
+    "rna_score": rna_score,
     "shape_iou": shape_iou,
     "property_match": property_match,
     "map_score": map_score,
@@ -204,6 +206,7 @@ __all__ = [
     "rel_acc",
     "retrieval_disagreement",
     "retrieval_scores",
+    "rna_score",
     "robinson_foulds_similarity",
     "sadu_retrieval",
     "sequence_similarity",

@@ -4,7 +4,7 @@ image-to-code answer against its gold code), each the field's own measure: the
 normalised Robinson–Foulds distance for trees (Robinson & Foulds 1981, "Comparison
 of phylogenetic trees", Math. Biosci. 53), a leaf-set F1, the per-position
 consensus accuracy of an alignment (the consensus sequence a sequence logo shows), and
-the base-pair F1 of an RNA secondary structure (dot-bracket).
+the base-pair F1 and sequence identity of an RNA secondary structure (dot-bracket).
 """
 
 from __future__ import annotations
@@ -110,3 +110,25 @@ def base_pair_f1(gold: Set[tuple[int, int]], pred: Set[tuple[int, int]]) -> floa
     if not gold and not pred:
         return 1.0
     return 2 * len(set(gold) & set(pred)) / (len(gold) + len(pred))
+
+
+def rna_score(valid: bool, pair_f1: float, sequence_identity: float) -> float:
+    """diagbench's image-to-code score of an RNA secondary structure
+    (004_34f8485b6a3a0424.txt §5.1 gates on validity): S = 𝟙[valid] · (F1 + I) / 2,
+    the base-pair F1 (`base_pair_f1`) and the sequence identity I (the share of the
+    positions with the gold letter over the longer sequence, `consensus_accuracy`)
+    weighing alike — the drawing shows both the pairs and the letter of every base, so
+    the right pairs on the wrong letters (an all-N sequence), or an open chain of the
+    wrong length where the gold has no pairs, are half right.
+
+    Edge cases: values outside [0, 1] are a ValueError.
+
+    >>> rna_score(True, 1.0, 0.0)
+    0.5
+    >>> rna_score(False, 1.0, 1.0)
+    0.0
+    """
+    for value in (pair_f1, sequence_identity):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"a similarity of {value}")
+    return (pair_f1 + sequence_identity) / 2 if valid else 0.0
