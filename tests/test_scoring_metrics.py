@@ -333,6 +333,10 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                    ((True, 1.5, 1.0), ValueError)],
     "consensus_accuracy": [(("", ""), 1.0), (("ACGT", ""), 0.0), (("acgt", "ACGA"), 0.75),
                            (("AC", "ACGT"), 0.5)],
+    # the mean of Σ min / Σ max per column over the longer logo
+    "logo_similarity": [(([], []), 1.0), (([{"A": 1}], []), 0.0), (([{}], [{}]), 1.0),
+                        (([{"A": 2}], [{"A": 1, "C": 1}]), 1 / 3),
+                        (([{"A": 1}, {"C": 1}], [{"A": 1}]), 0.5)],
     # 2·|P∩G| / (|P|+|G|): {(1,9)} of 2 gold and 1 predicted → 2·1/3
     "base_pair_f1": [((set(), set()), 1.0), (({(1, 9)}, set()), 0.0),
                      ((set(), {(1, 9)}), 0.0), (({(1, 9), (2, 8)}, {(1, 9)}), 2 / 3),

@@ -2,15 +2,15 @@
 Table 1: phylogenetic trees in Newick, DNA sequences in FASTA; §5.1 scores an
 image-to-code answer against its gold code), each the field's own measure: the
 normalised Robinson–Foulds distance for trees (Robinson & Foulds 1981, "Comparison
-of phylogenetic trees", Math. Biosci. 53), a leaf-set F1, the per-position
-consensus accuracy of an alignment (the consensus sequence a sequence logo shows), and
+of phylogenetic trees", Math. Biosci. 53), a leaf-set F1, the column-by-column
+similarity of two sequence logos (and the per-position consensus accuracy), and
 the base-pair F1 and sequence identity of an RNA secondary structure (dot-bracket).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence, Set
+from collections.abc import Collection, Mapping, Sequence, Set
 
 from diagbench.scoring.metrics.structure import set_f1
 
@@ -89,6 +89,38 @@ def consensus_accuracy(gold: str, pred: str) -> float:
         return 1.0
     same = sum(a == b for a, b in zip(gold.upper(), pred.upper(), strict=False))
     return same / max(len(gold), len(pred))
+
+
+def logo_similarity(gold: Sequence[Mapping[str, int]],
+                    pred: Sequence[Mapping[str, int]]) -> float:
+    """The similarity of two counts logos, column by column as they are drawn: the mean
+    over the positions k = 1 … max(|g|, |p|) of the weighted Jaccard (Ružička)
+    similarity of the two columns' letter counts,
+    s_k = Σ_a min(g_k(a), p_k(a)) / Σ_a max(g_k(a), p_k(a)) — the height of the letter
+    stacks drawn in both logos over the height drawn in either (the multiset Jaccard of
+    the letters of the column; 004_34f8485b6a3a0424.txt §3.2 draws DNA sequences as
+    logos, §5.1 scores image-to-code). A counts logo draws a letter as tall as the
+    sequences that have it, so a column's shape and its height both count: one
+    sequence equal to the consensus of four draws each column a quarter as tall
+    (s_k ≤ 1/4), and 100 copies of an alignment draw a logo 100 times taller (an axis
+    to 100: s_k = 1/100). Letters are compared as given (upper-case: the reader's
+    columns).
+
+    Edge cases: both without columns → 1.0; a position one logo lacks → 0; a column
+    with no letter in either (gaps only) → 1.
+
+    >>> logo_similarity([{"A": 3, "C": 1}, {"G": 2}], [{"A": 2, "T": 1}, {"G": 2}])
+    0.7
+    """
+    if not gold and not pred:
+        return 1.0
+    total = 0.0
+    for g, p in zip(gold, pred, strict=False):
+        letters = set(g) | set(p)
+        both = sum(min(g.get(a, 0), p.get(a, 0)) for a in letters)
+        either = sum(max(g.get(a, 0), p.get(a, 0)) for a in letters)
+        total += both / either if either else 1.0
+    return total / max(len(gold), len(pred))
 
 
 def base_pair_f1(gold: Set[tuple[int, int]], pred: Set[tuple[int, int]]) -> float:
