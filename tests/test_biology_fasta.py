@@ -140,3 +140,12 @@ def test_consensus_accuracy_validity_and_broken_code():
     for broken in ("ACGA", ">x\nACG\n>y\nAC\n", ">x\nAC1A\n"):
         c = FASTA.compare_code(GOLD, broken, True)
         assert c.score == 0.0 and c.warnings, broken
+
+
+def test_rewrite_reorders_and_wraps_the_records():
+    written = FASTA.rewrite(FOUR, random.Random(1))
+    assert written is not None and written != FOUR
+    records = [r for r in FASTA.read(written)[0].diagram.records]
+    assert sorted((r.id, r.sequence) for r in records) == [
+        ("a", "ACGT"), ("b", "ACGA"), ("c", "ACCT"), ("d", "TCGT")]
+    assert FASTA.compare_code(FOUR, written, True).score == 1.0

@@ -263,3 +263,17 @@ def test_compare_command_scores_two_tree_files(tmp_path: Path):
                                     str(tmp_path / "pred.nwk")])
     assert done.exit_code == 0, done.output
     assert "gold.nwk: tree, valid, entity F1 1.000, relation F1 0.333, score 0.667" in done.output
+
+
+def test_rewrite_reorders_children_and_keeps_the_tree():
+    code = "[&R] ((A:1,'B c':2)90:[&rate=1]3.5,(D,E)0.5:1,F:0.25);\n"
+    written = {NEWICK.rewrite(code, random.Random(seed)) for seed in range(6)}
+    assert len(written) > 1
+    for w in written:
+        assert w is not None and "[" not in w and "'B c'" in w
+        [before], [after] = NEWICK.read(code), NEWICK.read(w)
+        tree, other = Phylogeny(before.diagram), Phylogeny(after.diagram)
+        assert sorted(map(sorted, other.clades())) == sorted(map(sorted, tree.clades()))
+        assert sorted(map(tuple, (e.properties for e in after.diagram.entities))) == sorted(
+            map(tuple, (e.properties for e in before.diagram.entities)))
+        assert NEWICK.compare_code(code, w, True).score == 1.0

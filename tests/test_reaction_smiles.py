@@ -131,3 +131,14 @@ def test_generated_reactions_are_drawn_as_read(tmp_path: Path):
         drawn = reaction_statistics(result.image.read_text(encoding="utf-8"))
         assert drawn == {"bonded_atoms": counts["bonded_atoms"],
                          "relations": counts["relations"], "clusters": 0, "notes": 0}, code
+
+
+def test_rewrite_reorders_each_side_and_scores_one():
+    written = {REACTION.rewrite(ESTER, random.Random(seed)) for seed in range(8)}
+    assert len(written) > 1 and ESTER not in written
+    for w in written:
+        assert w is not None and w.endswith(" esterification")
+        reactants, agent, products = w.split()[0].split(">")
+        assert len(reactants.split(".")) == 2 and len(products.split(".")) == 2
+        assert agent == "[H+]"
+        assert REACTION.compare_code(ESTER, w, True).score == 1.0

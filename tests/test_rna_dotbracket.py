@@ -246,3 +246,15 @@ def test_real_crw_files_read_and_unbalanced_ones_are_found():
         else:  # the errors name the structure line
             assert p.errors and {d.line for d in p.errors} == {3}, path.name
     assert clean >= len(files[::3]) - 3
+
+
+def test_rewrite_renames_pseudoknot_brackets_and_keeps_the_pairs():
+    knot = ">k\nGGGGAAAACCCCAAAAGGGGAAAACCCC\n((((....[[[[))))....]]]]....  (-3.10)\n"
+    written = DOTBRACKET.rewrite(knot, random.Random(3))
+    assert written is not None and "[" not in written and written.startswith("#")
+    [before], [after] = DOTBRACKET.read(knot), DOTBRACKET.read(written)
+    # pairs (1,16)…(4,13) nested, (9,24)…(12,21) the pseudoknot
+    assert after.diagram.pairs == before.diagram.pairs
+    assert after.diagram.pseudoknots == ((9, 24), (10, 23), (11, 22), (12, 21))
+    assert after.diagram.energy == -3.1
+    assert DOTBRACKET.compare_code(knot, written, True).score == 1.0

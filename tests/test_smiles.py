@@ -261,3 +261,17 @@ def test_aromatic_rings_are_those_whose_bonds_are_all_aromatic(smiles, expected)
     assert sum(all(mol.GetBondWithIdx(b).GetIsAromatic() for b in ring)
                for ring in info.BondRings()) == expected
     assert {f.subject: f.answer for f in molecule_facts(m)}["aromatic_rings"] == expected
+
+
+def test_rewrite_is_another_writing_of_the_same_molecules():
+    code = "SMILES Name\nc1ccccc1O phenol\n\nN[C@@H](C)C(=O)[O-] alaninate\n"
+    written = [SMILES.rewrite(code, random.Random(seed)) for seed in range(6)]
+    assert all(w is not None and w != code for w in written)
+    # the header, the blank line and the titles are kept
+    assert all(w.split("\n")[0] == "SMILES Name" and w.split("\n")[2] == "" for w in written)
+    # some are written in the Kekulé form (no lower-case aromatic atom), some not
+    assert {"c" in w.split("\n")[1] for w in written} == {True, False}
+    for w in written:
+        before = [p.diagram.smiles for p in SMILES.read(code)]
+        assert [p.diagram.smiles for p in SMILES.read(w)] == before
+        assert SMILES.compare_code(code, w, True).score == 1.0

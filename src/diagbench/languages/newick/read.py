@@ -221,6 +221,41 @@ def tree_texts(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def reordered(text: str, rng: random.Random) -> str | None:
+    """The trees of `text`, one a line, with every node's children shuffled (None when
+    `text` does not read): names quoted where Newick needs it, a numeric support as an
+    internal node's label, lengths as read, comments left out."""
+    trees, error = parse_trees(text.removeprefix("\ufeff"))
+    if error is not None or not trees:
+        return None
+    lines = []
+    for tree in trees:
+        written: dict[int, str] = {}
+        order, stack = [], [tree.root]
+        while stack:  # pre-order without recursion: deep trees are written too
+            clade = stack.pop()
+            rng.shuffle(clade.clades)
+            order.append(clade)
+            stack += clade.clades
+        for clade in reversed(order):  # every child before its parent
+            inner = ("(" + ",".join(written[id(c)] for c in clade.clades) + ")"
+                     if clade.clades else "")
+            label = (_quoted(clade.name) if clade.name
+                     else f"{clade.confidence:g}" if clade.confidence is not None else "")
+            length = f":{clade.branch_length!r}" if clade.branch_length is not None else ""
+            written[id(clade)] = inner + label + length
+        lines.append(written[id(tree.root)] + ";\n")
+    return "".join(lines)
+
+
+def _quoted(name: str) -> str:
+    """A label as Newick writes it: quoted (inner quotes doubled) when it holds a blank or
+    one of Newick's punctuation characters."""
+    if any(c.isspace() or c in "()[]':;," for c in name):
+        return "'" + name.replace("'", "''") + "'"
+    return name
+
+
 # --- the seeded generator (`baseline:synth`) ------------------------------------------------
 
 #: Leaves per complexity level (low, medium, high).
