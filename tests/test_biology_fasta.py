@@ -149,3 +149,25 @@ def test_rewrite_reorders_and_wraps_the_records():
     assert sorted((r.id, r.sequence) for r in records) == [
         ("a", "ACGT"), ("b", "ACGA"), ("c", "ACCT"), ("d", "TCGT")]
     assert FASTA.compare_code(FOUR, written, True).score == 1.0
+
+
+def test_facts_are_what_the_logo_drew():
+    """The length is the positions drawn, the most frequent letter at a position the
+    tallest glyph drawn there (asked only where one letter is tallest)."""
+    import re
+
+    from tests.drawn_facts import facts_and_drawings
+
+    checked = 0
+    for name, facts, drawn in facts_and_drawings(FASTA):
+        for fact in facts:
+            if fact.subject == "length":
+                assert fact.answer == drawn["positions"], name
+            elif fact.subject == "consensus":
+                match = re.search(r"position (\d+)", fact.question)
+                assert match is not None
+                assert fact.answer == drawn["consensus"][int(match.group(1)) - 1], name
+            else:
+                continue
+            checked += 1
+    assert checked >= 7 * 2

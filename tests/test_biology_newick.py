@@ -277,3 +277,18 @@ def test_rewrite_reorders_children_and_keeps_the_tree():
         assert sorted(map(tuple, (e.properties for e in after.diagram.entities))) == sorted(
             map(tuple, (e.properties for e in before.diagram.entities)))
         assert NEWICK.compare_code(code, w, True).score == 1.0
+
+
+def test_facts_are_what_phylo_drew():
+    """The leaves are the leaves drawn; a leaf a question names is a label drawn."""
+    from tests.drawn_facts import facts_and_drawings
+
+    checked = 0
+    for name, facts, drawn in facts_and_drawings(NEWICK):
+        answers = {f.subject: f.answer for f in facts}
+        assert answers["leaves"] == drawn["leaves"], name
+        named_leaves = [a for f in facts if f.subject in ("longest-branch", "clade")
+                        for a in ((f.answer,) if isinstance(f.answer, str) else f.answer)]
+        assert set(named_leaves) <= set(drawn["leaf_names"]), name
+        checked += 1
+    assert checked == 7

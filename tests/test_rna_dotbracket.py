@@ -258,3 +258,17 @@ def test_rewrite_renames_pseudoknot_brackets_and_keeps_the_pairs():
     assert after.diagram.pseudoknots == ((9, 24), (10, 23), (11, 22), (12, 21))
     assert after.diagram.energy == -3.1
     assert DOTBRACKET.compare_code(knot, written, True).score == 1.0
+
+
+def test_facts_are_what_varna_drew():
+    """Bases, pairs and unpaired bases are the letters and pair lines VARNA drew."""
+    from tests.drawn_facts import facts_and_drawings
+
+    checked = 0
+    for name, facts, drawn in facts_and_drawings(DOTBRACKET):
+        answers = {f.subject: f.answer for f in facts}
+        assert answers["bases"] == drawn["bases"], name
+        assert answers["pairs"] == drawn["pairs"], name
+        assert answers["unpaired"] == drawn["bases"] - 2 * drawn["pairs"], name
+        checked += 1
+    assert checked == 7

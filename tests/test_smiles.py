@@ -275,3 +275,28 @@ def test_rewrite_is_another_writing_of_the_same_molecules():
         before = [p.diagram.smiles for p in SMILES.read(code)]
         assert [p.diagram.smiles for p in SMILES.read(w)] == before
         assert SMILES.compare_code(code, w, True).score == 1.0
+
+
+def test_facts_are_what_rdkit_drew():
+    """Each fact the drawn statistics can tell (elements, atoms per element, double and
+    triple bonds of the Kekulé drawing) is what RDKit drew; the rest (rings, groups,
+    charges, neighbours) is read off the same atoms and bonds by the reader."""
+    from tests.drawn_facts import facts_and_drawings
+
+    drawn_answer = {
+        "elements": lambda d: tuple(sorted(d["elements"])),
+        "double_bonds": lambda d: d["bonds"].get("double_bond", 0),
+        "triple_bonds": lambda d: d["bonds"].get("triple_bond", 0),
+    }
+    checked = 0
+    for name, facts, drawn in facts_and_drawings(SMILES):
+        for fact in facts:
+            if fact.subject.startswith("atoms:"):
+                expected = drawn["elements"].get(fact.subject.split(":")[1], 0)
+            elif fact.subject in drawn_answer:
+                expected = drawn_answer[fact.subject](drawn)
+            else:
+                continue
+            assert fact.answer == expected, (name, fact.question, drawn)
+            checked += 1
+    assert checked >= 7 * 4  # four facts at least in each of seven molecules
