@@ -190,6 +190,8 @@ HAND_DRAWN = [  # (tree, nodes, internal, labels)
     ("((A,B),C:0);", 5, 2, 3),               # a zero-length last leaf
     ("(,(,));", 5, 2, 0),                    # unnamed leaves: drawn, not labelled
     ("A;", 1, 0, 1),
+    # comments where BEAST writes them, a label broken across lines: drawn as read
+    ("[&R] ((A:1,B:2)1:[&rate=7.8E-4]3.82,Homo_sap\niens:1);", 5, 2, 3),
 ]
 
 
