@@ -162,7 +162,7 @@ def _grammar_error(text: str) -> tuple[int, str] | None:
         token, end = match.group(), match.end()
         kind = ("(" if token == "(" else ")" if token == ")" else "," if token == ","
                 else ";" if token == ";" else "length" if token.startswith(":")
-                else "skip" if token[0] in "[\n" else "label")
+                else "skip" if token == "\n" else "label")
         if kind == "skip":
             continue
         quoted_pair = (kind == "label" == previous and token.startswith("'")
