@@ -104,14 +104,34 @@ def test_engine_draws_the_logo_the_reader_read(tmp_path: Path):
     assert engine.version().startswith("logomaker ")
 
 
-def test_consensus_accuracy_by_hand():
-    # gold consensus ACGA; predicted columns A2 | C2 | C1 G1 (tie → C) | A2 → ACCA: 3 of 4
+def test_logo_similarity_by_hand():
+    # gold columns A2 T1 | C3 | G3 | T1 A2; predicted A2 | C2 | C1 G1 | A2. Per column
+    # Σ min / Σ max: 2/3, 2/3, 1/(1+3) = 1/4, 2/3: mean (2 + 1/4) / 4 = 9/16
     c = FASTA.compare_code(GOLD, ">x\nACCA\n>y\nACGA\n", True)
-    assert (c.gold_consensus, c.pred_consensus) == ("ACGA", "ACCA")
-    assert c.score == 0.75
-    # a longer prediction: its extra positions count as wrong (3 of max(4, 5))
+    assert c.score == pytest.approx(9 / 16)
+    # the consensus (ACGA vs ACCA, ties → C: 3 of 4) is reported beside it
+    assert (c.gold_consensus, c.pred_consensus, c.accuracy) == ("ACGA", "ACCA", 0.75)
+    # a longer prediction, one sequence: A1 1/3, C1 1/3, C1 vs G3 0, A1 1/3, and a
+    # fifth column the gold lacks 0: 1/5
     longer = FASTA.compare_code(GOLD, ">x\nACCAT\n", True)
-    assert longer.score == pytest.approx(3 / 5)
+    assert longer.score == pytest.approx(1 / 5)
+
+
+FOUR = ">a\nACGT\n>b\nACGA\n>c\nACCT\n>d\nTCGT\n"  # A3 T1 | C4 | G3 C1 | T3 A1 → ACGT
+
+
+def test_logo_similarity_scores_the_columns_not_the_consensus():
+    # one sequence equal to the consensus: every column a quarter as tall, 1/4 each
+    one = FASTA.compare_code(FOUR, ">x\nACGT\n", True)
+    assert one.accuracy == 1.0 and one.score == pytest.approx(1 / 4)
+    # 100 copies of the alignment: the same shape, 100 times as tall (a counts logo's
+    # axis to 100): Σ min / Σ max = 1/100 in every column
+    copies = "".join(f">s{k}\n{seq}\n" for k in range(100)
+                     for seq in ("ACGT", "ACGA", "ACCT", "TCGT"))
+    assert FASTA.compare_code(FOUR, copies, True).score == pytest.approx(1 / 100)
+    # the records in another order draw the same logo
+    assert FASTA.compare_code(FOUR, ">d\nTCGT\n>c\nACCT\n>a\nACGT\n>b\nACGA\n",
+                              True).score == 1.0
 
 
 def test_consensus_accuracy_validity_and_broken_code():
@@ -120,3 +140,34 @@ def test_consensus_accuracy_validity_and_broken_code():
     for broken in ("ACGA", ">x\nACG\n>y\nAC\n", ">x\nAC1A\n"):
         c = FASTA.compare_code(GOLD, broken, True)
         assert c.score == 0.0 and c.warnings, broken
+
+
+def test_rewrite_reorders_and_wraps_the_records():
+    written = FASTA.rewrite(FOUR, random.Random(1))
+    assert written is not None and written != FOUR
+    records = [r for r in FASTA.read(written)[0].diagram.records]
+    assert sorted((r.id, r.sequence) for r in records) == [
+        ("a", "ACGT"), ("b", "ACGA"), ("c", "ACCT"), ("d", "TCGT")]
+    assert FASTA.compare_code(FOUR, written, True).score == 1.0
+
+
+def test_facts_are_what_the_logo_drew():
+    """The length is the positions drawn, the most frequent letter at a position the
+    tallest glyph drawn there (asked only where one letter is tallest)."""
+    import re
+
+    from tests.drawn_facts import facts_and_drawings
+
+    checked = 0
+    for name, facts, drawn in facts_and_drawings(FASTA):
+        for fact in facts:
+            if fact.subject == "length":
+                assert fact.answer == drawn["positions"], name
+            elif fact.subject == "consensus":
+                match = re.search(r"position (\d+)", fact.question)
+                assert match is not None
+                assert fact.answer == drawn["consensus"][int(match.group(1)) - 1], name
+            else:
+                continue
+            checked += 1
+    assert checked >= 7 * 2

@@ -13,6 +13,7 @@ from diagbench.diagram.phylogeny import Phylogeny, tree_facts
 from diagbench.languages import detect, named
 from diagbench.languages.newick.engine import PhyloEngine, tree_statistics
 from diagbench.languages.newick.read import read_newick, synth_newick
+from tests.conftest import REALWORLD
 
 NEWICK = named("newick")
 
@@ -37,7 +38,8 @@ def test_reader_maps_nodes_and_branches_onto_the_graph_model():
     assert props["B"] == {"length": "2.5"} and props["x"] == {"length": "1"}
     assert props["n4"] == {"support": "90"}  # Biopython reads a numeric label as support
     tree = Phylogeny(p.diagram)
-    assert tree.depth() == 2
+    # two branches below the root, and the root's own (0.5) drawn at the left edge
+    assert tree.depth() == 3
     assert sorted(map(sorted, tree.clades())) == [["A", "B"], ["C", "D", "E"]]
 
 
@@ -66,6 +68,44 @@ def test_reader_reports_bad_input_with_line_and_column(text, line, where):
     assert p.counts()["entities"] == 0
 
 
+@pytest.mark.parametrize(("text", "internal"), [
+    # BEAST / FigTree: the rooting comment before the tree, an annotation between the
+    # colon and the length: the clade (A,B) has support 1 and length 3.82
+    ("[&R] ((A:1,B:2)1:[&rate=7.8E-4]3.82,C:1);", {"length": "3.82", "support": "1"}),
+    # NHX
+    ("((A:1,B:2)90:[&&NHX:S=human:E=1.1]3,C:1);", {"length": "3", "support": "90"}),
+    # DendroPy: a comment after the label and after the length
+    ("((A:1,B:2)[&x=1]:3.82[&y=2],C:1);", {"length": "3.82"}),
+])
+def test_comments_where_beast_figtree_and_dendropy_write_them_are_read(text, internal):
+    p = _read(text)
+    assert p.errors == ()
+    leaves = {e.name: dict(e.properties) for e in p.diagram.entities if e.kind == "leaf"}
+    assert leaves == {"A": {"length": "1"}, "B": {"length": "2"}, "C": {"length": "1"}}
+    assert dict(p.diagram.entities[1].properties) == internal
+
+
+def test_a_label_broken_across_two_lines_is_read_as_biopython_reads_it():
+    import io
+
+    from Bio import Phylo
+
+    text = "((Homo_sap\niens:1,Pan:2):3,\nGorilla:1);\n"
+    p = _read(text)
+    assert p.errors == ()
+    assert [e.name for e in p.diagram.entities if e.kind == "leaf"] == [
+        "Homo_sapiens", "Pan", "Gorilla"]
+    # Biopython's own reading of the file is the oracle
+    tree = Phylo.read(io.StringIO(text), "newick")
+    assert [c.name for c in tree.get_terminals()] == ["Homo_sapiens", "Pan", "Gorilla"]
+    # a line that starts with spaces is another word: out of place, named where it is
+    [error] = _read("((Homo_sap\n  iens:1,Pan:2):3,Gorilla:1);").errors
+    assert (error.line, error.reason) == (2, "column 3: 'iens' cannot follow 'label'")
+    # a comment never closed is named where it opens
+    [error] = _read("(A,B);\n(C,[x\nD);").errors
+    assert (error.line, error.reason) == (2, "column 4: unexpected '['")
+
+
 # --- the facts --------------------------------------------------------------------------
 
 def test_facts_of_a_hand_read_tree():
@@ -85,6 +125,47 @@ def test_facts_skip_name_questions_when_names_repeat_or_lack():
     # a tie for the longest branch asks nothing about it
     subjects = {f.subject for f in tree_facts(_read("((A:2,B:2),C:1);").diagram)}
     assert "longest-branch" not in subjects and "clade" in subjects
+
+
+@pytest.mark.parametrize(("text", "longest"), [
+    ("((A:10,B:9.5):1,C:1);", None),   # 10 / 9.5 = 1.053: under a 10 % lead
+    ("((A:12,B:10):1,C:1);", "A"),     # 12 / 10 = 1.2
+])
+def test_the_longest_branch_is_asked_only_with_a_clear_lead(text, longest):
+    facts = {f.subject: f.answer for f in tree_facts(_read(text).diagram)}
+    assert facts.get("longest-branch") == longest
+
+
+def test_the_longest_branch_of_a_real_tree_too_close_to_call():
+    path = (REALWORLD / "dendropy-newick/tests/unittests/data/trees/"
+            "dendropy-test-trees-n33-unrooted-x10b.newick")
+    if not path.is_file():
+        pytest.skip("the real-world trees are not here")
+    first = read_newick(path.read_text(encoding="utf-8"))[0].diagram
+    tree = Phylogeny(first)
+    top = sorted((tree.length(e), e.name) for e in tree.leaves)[-2:]
+    # t25 885.311 against t21 879.529: 0.7 % longer, not asked
+    assert [name for _, name in top] == ["t21", "t25"]
+    assert "longest-branch" not in {f.subject for f in tree_facts(first)}
+
+
+@pytest.mark.parametrize(("text", "depth"), [
+    # every branch at least 2 % of the width (A: 1 + 2 = 3): 2 branches to A
+    ("((A:2,B:2):1,C:3);", 2),
+    # the root's own branch (1 of a width 1 + 3 = 4) is drawn: counted, 3
+    ("((A:2,B:2):1,C:3):1;", 3),
+    # no lengths: every branch one unit, 2
+    ("((A,B),C);", 2),
+    # a branch of 0.007 beside 900: invisible, no depth question
+    ("((A:900,B:900):0.007,C:900);", None),
+    # a leaf without a length draws none: no depth question
+    ("((A:2,B),C:3);", None),
+])
+def test_depth_is_asked_only_where_every_branch_is_seen(text, depth):
+    facts = {f.subject: f for f in tree_facts(_read(text).diagram)}
+    assert (facts["depth"].answer if "depth" in facts else None) == depth
+    if text.endswith(":1;"):
+        assert "root's own branch" in facts["depth"].question
 
 
 @pytest.mark.parametrize("complexity", ["low", "medium", "high"])
@@ -109,6 +190,8 @@ HAND_DRAWN = [  # (tree, nodes, internal, labels)
     ("((A,B),C:0);", 5, 2, 3),               # a zero-length last leaf
     ("(,(,));", 5, 2, 0),                    # unnamed leaves: drawn, not labelled
     ("A;", 1, 0, 1),
+    # comments where BEAST writes them, a label broken across lines: drawn as read
+    ("[&R] ((A:1,B:2)1:[&rate=7.8E-4]3.82,Homo_sap\niens:1);", 5, 2, 3),
 ]
 
 
@@ -182,3 +265,32 @@ def test_compare_command_scores_two_tree_files(tmp_path: Path):
                                     str(tmp_path / "pred.nwk")])
     assert done.exit_code == 0, done.output
     assert "gold.nwk: tree, valid, entity F1 1.000, relation F1 0.333, score 0.667" in done.output
+
+
+def test_rewrite_reorders_children_and_keeps_the_tree():
+    code = "[&R] ((A:1,'B c':2)90:[&rate=1]3.5,(D,E)0.5:1,F:0.25);\n"
+    written = {NEWICK.rewrite(code, random.Random(seed)) for seed in range(6)}
+    assert len(written) > 1
+    for w in written:
+        assert w is not None and "[" not in w and "'B c'" in w
+        [before], [after] = NEWICK.read(code), NEWICK.read(w)
+        tree, other = Phylogeny(before.diagram), Phylogeny(after.diagram)
+        assert sorted(map(sorted, other.clades())) == sorted(map(sorted, tree.clades()))
+        assert sorted(map(tuple, (e.properties for e in after.diagram.entities))) == sorted(
+            map(tuple, (e.properties for e in before.diagram.entities)))
+        assert NEWICK.compare_code(code, w, True).score == 1.0
+
+
+def test_facts_are_what_phylo_drew():
+    """The leaves are the leaves drawn; a leaf a question names is a label drawn."""
+    from tests.drawn_facts import facts_and_drawings
+
+    checked = 0
+    for name, facts, drawn in facts_and_drawings(NEWICK):
+        answers = {f.subject: f.answer for f in facts}
+        assert answers["leaves"] == drawn["leaves"], name
+        named_leaves = [a for f in facts if f.subject in ("longest-branch", "clade")
+                        for a in ((f.answer,) if isinstance(f.answer, str) else f.answer)]
+        assert set(named_leaves) <= set(drawn["leaf_names"]), name
+        checked += 1
+    assert checked == 7

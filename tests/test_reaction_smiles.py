@@ -62,17 +62,38 @@ def test_the_two_part_suffix_and_the_content_decide():
 def test_per_molecule_f1():
     gold = "OC(=O)c1ccccc1.NCc1ccccc1>CN(C)C=O>O=C(NCc1ccccc1)c1ccccc1"
     assert REACTION.compare_code(gold, gold, True).score == 1.0
-    # agents are not scored, atom maps are no part of a molecule
-    assert REACTION.compare_code(gold, "OC(=O)c1ccccc1.NCc1ccccc1>>O=C(NCc1ccccc1)c1ccccc1",
-                            True).score == 1.0
+    # the agent (DMF, over the arrow) left out: 3 of 4 molecules, none invented:
+    # 2·3 / (4 + 3) = 6/7; atom maps are no part of a molecule
+    dropped = REACTION.compare_code(gold, "OC(=O)c1ccccc1.NCc1ccccc1>>O=C(NCc1ccccc1)c1ccccc1",
+                                    True)
+    assert dropped.score == pytest.approx(6 / 7)
     assert REACTION.compare_code("[CH3:1][OH:2]>>[CH2:1]=[O:2]", "CO>>C=O", True).score == 1.0
-    # the wrong product: 2 of 3 matched on each side: P = R = F1 = 2/3
+    # the wrong product, the agent left out: 2 matched of 4 gold and 3 predicted: 4/7
     wrong = REACTION.compare_code(gold, "OC(=O)c1ccccc1.NCc1ccccc1>>O=C(Nc1ccccc1)c1ccccc1", True)
-    assert wrong.molecules.matched == 2 and wrong.score == pytest.approx(2 / 3)
+    assert wrong.molecules.matched == 2 and wrong.score == pytest.approx(4 / 7)
     # a reactant written as a product does not match
     assert REACTION.compare_code("CCO>>CC=O", "CC=O>>CCO", True).score == 0.0
     assert REACTION.compare_code(gold, "CC>>C(", True).score == 0.0
     assert REACTION.compare_code(gold, gold, False).score == 0.0
+
+
+@pytest.mark.parametrize(("pred", "matched", "misplaced", "expected"), [
+    # the gold: acetic acid + ethanol, [H+] over the arrow, ethyl acetate + water: 5
+    # molecules. S = 2m / (|G| + |P|), m = matched + misplaced / 2
+    ("CC(=O)O.OCC>[H+]>CC(=O)OCC.O", 5, 0, 1.0),
+    # reactants written in another order, the agent the same: the same drawing
+    ("OCC.CC(=O)O>[H+]>O.CC(=O)OCC", 5, 0, 1.0),
+    # the acid written as a reactant: 4 in their role + ½: 2·4.5 / 10
+    ("CC(=O)O.OCC.[H+]>>CC(=O)OCC.O", 4, 1, 0.9),
+    # the agent left out: 2·4 / (5 + 4) = 8/9
+    ("CC(=O)O.OCC>>CC(=O)OCC.O", 4, 0, 8 / 9),
+    # a wrong agent, [Na+].[OH-] (two molecules): 2·4 / (5 + 6) = 8/11
+    ("CC(=O)O.OCC>[Na+].[OH-]>CC(=O)OCC.O", 4, 0, 8 / 11),
+])
+def test_agents_are_scored_where_they_are_drawn(pred, matched, misplaced, expected):
+    scored = REACTION.compare_code(ESTER, pred, True)
+    assert (scored.molecules.matched, scored.misplaced) == (matched, misplaced)
+    assert scored.score == pytest.approx(expected)
 
 
 def test_facts_of_the_esterification():
@@ -110,3 +131,14 @@ def test_generated_reactions_are_drawn_as_read(tmp_path: Path):
         drawn = reaction_statistics(result.image.read_text(encoding="utf-8"))
         assert drawn == {"bonded_atoms": counts["bonded_atoms"],
                          "relations": counts["relations"], "clusters": 0, "notes": 0}, code
+
+
+def test_rewrite_reorders_each_side_and_scores_one():
+    written = {REACTION.rewrite(ESTER, random.Random(seed)) for seed in range(8)}
+    assert len(written) > 1 and ESTER not in written
+    for w in written:
+        assert w is not None and w.endswith(" esterification")
+        reactants, agent, products = w.split()[0].split(">")
+        assert len(reactants.split(".")) == 2 and len(products.split(".")) == 2
+        assert agent == "[H+]"
+        assert REACTION.compare_code(ESTER, w, True).score == 1.0

@@ -170,8 +170,8 @@ GOLD = ">g\nGGGGAAACCCCAGGGAAACCCA\n((((...)))).(((...))).\n"
 def test_similarity_one_pair_opened_scores_strictly_between():
     opened = ">g\nGGGGAAACCCCAGGGAAACCCA\n.(((...)))..(((...))).\n"
     comparison = DOTBRACKET.compare_code(GOLD, opened, True)
-    # gold 7 pairs, prediction 6 of them: 2·6/13
-    assert comparison.score == pytest.approx(12 / 13)
+    # gold 7 pairs, prediction 6 of them: 2·6/13, every letter right: (12/13 + 1) / 2
+    assert comparison.score == pytest.approx(25 / 26)
     assert 0 < comparison.score < 1 and comparison.sequence_identity == 1.0
     assert DOTBRACKET.compare_code(GOLD, GOLD, True).score == 1.0
 
@@ -186,8 +186,22 @@ def test_similarity_broken_or_invalid_prediction_scores_zero():
 def test_similarity_compares_pairs_by_position_across_sequences():
     other = ">p\nCCCCAAAGGGGAGGGAAACCCA\n((((...)))).(((...))).\n"
     comparison = DOTBRACKET.compare_code(GOLD, other, True)
-    # the same pairs on another sequence: F1 1, 14 of 22 letters the same
-    assert comparison.score == 1.0 and comparison.sequence_identity == pytest.approx(14 / 22)
+    # the same pairs on another sequence: F1 1, 14 of 22 letters the same:
+    # (1 + 14/22) / 2 = 18/22
+    assert comparison.f1 == 1.0 and comparison.sequence_identity == pytest.approx(14 / 22)
+    assert comparison.score == pytest.approx(18 / 22)
+
+
+def test_similarity_scores_the_letters_drawn():
+    # the right pairs on an all-N sequence: F1 1, no letter right: (1 + 0) / 2
+    unknown = ">g\n" + "N" * 22 + "\n((((...)))).(((...))).\n"
+    assert DOTBRACKET.compare_code(GOLD, unknown, True).score == 0.5
+    # a gold without pairs against one unpaired A: both without pairs (F1 1), and of
+    # the longer length 9 one letter, the first, compared: G ≠ A, identity 0: 1/2
+    chain = ">g\nGGGAAACCC\n.........\n"
+    assert DOTBRACKET.compare_code(chain, ">p\nA\n.\n", True).score == 0.5
+    # the first letter right: identity 1/9, (1 + 1/9) / 2 = 5/9
+    assert DOTBRACKET.compare_code(chain, ">p\nG\n.\n", True).score == pytest.approx(5 / 9)
 
 
 # --- the language -------------------------------------------------------------------------
@@ -232,3 +246,29 @@ def test_real_crw_files_read_and_unbalanced_ones_are_found():
         else:  # the errors name the structure line
             assert p.errors and {d.line for d in p.errors} == {3}, path.name
     assert clean >= len(files[::3]) - 3
+
+
+def test_rewrite_renames_pseudoknot_brackets_and_keeps_the_pairs():
+    knot = ">k\nGGGGAAAACCCCAAAAGGGGAAAACCCC\n((((....[[[[))))....]]]]....  (-3.10)\n"
+    written = DOTBRACKET.rewrite(knot, random.Random(3))
+    assert written is not None and "[" not in written and written.startswith("#")
+    [before], [after] = DOTBRACKET.read(knot), DOTBRACKET.read(written)
+    # pairs (1,16)…(4,13) nested, (9,24)…(12,21) the pseudoknot
+    assert after.diagram.pairs == before.diagram.pairs
+    assert after.diagram.pseudoknots == ((9, 24), (10, 23), (11, 22), (12, 21))
+    assert after.diagram.energy == -3.1
+    assert DOTBRACKET.compare_code(knot, written, True).score == 1.0
+
+
+def test_facts_are_what_varna_drew():
+    """Bases, pairs and unpaired bases are the letters and pair lines VARNA drew."""
+    from tests.drawn_facts import facts_and_drawings
+
+    checked = 0
+    for name, facts, drawn in facts_and_drawings(DOTBRACKET):
+        answers = {f.subject: f.answer for f in facts}
+        assert answers["bases"] == drawn["bases"], name
+        assert answers["pairs"] == drawn["pairs"], name
+        assert answers["unpaired"] == drawn["bases"] - 2 * drawn["pairs"], name
+        checked += 1
+    assert checked == 7

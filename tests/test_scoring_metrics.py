@@ -320,7 +320,9 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                        ((True, False, 1.5), ValueError)],
     "reaction_score": [((True, 0, 0, 0), 1.0), ((False, 0, 0, 0), 0.0),
                        ((True, 0, 2, 0), 0.0), ((True, 2, 2, 2), 1.0),
-                       ((True, 3, 2, 3), ValueError)],
+                       ((True, 3, 2, 3), ValueError),
+                       # m = 4 + 1/2 of 5 and 5: 2·4.5 / 10
+                       ((True, 4, 5, 5, 1), 0.9), ((True, 2, 2, 2, 1), ValueError)],
     "robinson_foulds_similarity": [(([], []), 1.0), (([frozenset("AB")], []), 0.0),
                                    (([frozenset("AB")], [frozenset("AB"), frozenset("AB")]),
                                     1.0),
@@ -331,10 +333,17 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                    ((True, 1.5, 1.0), ValueError)],
     "consensus_accuracy": [(("", ""), 1.0), (("ACGT", ""), 0.0), (("acgt", "ACGA"), 0.75),
                            (("AC", "ACGT"), 0.5)],
+    # the mean of Σ min / Σ max per column over the longer logo
+    "logo_similarity": [(([], []), 1.0), (([{"A": 1}], []), 0.0), (([{}], [{}]), 1.0),
+                        (([{"A": 2}], [{"A": 1, "C": 1}]), 1 / 3),
+                        (([{"A": 1}, {"C": 1}], [{"A": 1}]), 0.5)],
     # 2·|P∩G| / (|P|+|G|): {(1,9)} of 2 gold and 1 predicted → 2·1/3
     "base_pair_f1": [((set(), set()), 1.0), (({(1, 9)}, set()), 0.0),
                      ((set(), {(1, 9)}), 0.0), (({(1, 9), (2, 8)}, {(1, 9)}), 2 / 3),
                      (({(1, 9)}, {(9, 1)}), 0.0)],
+    # (F1 + identity) / 2
+    "rna_score": [((True, 1.0, 1.0), 1.0), ((False, 1.0, 1.0), 0.0),
+                  ((True, 0.5, 0.25), 0.375), ((True, 1.0, 1.5), ValueError)],
     # maps: shape IoU, whole and per feature (scoring.metrics.geography)
     "shape_iou": [((0.0, 0.0, 0.0), 1.0), ((0.0, 1.0, 0.0), 0.0), ((0.0, 0.0, 2.0), 0.0),
                   ((1.0, 1.0, 1.0), 1.0), ((0.0, 1.0, 1.0), 0.0),

@@ -235,3 +235,68 @@ def test_compare_command_scores_smiles_files(tmp_path: Path):
     [row] = json.loads(other.output)["files"]
     assert not row["exact"] and 0.0 < row["score"] < 0.5
     assert row["score"] == pytest.approx(row["tanimoto"] / 2, abs=1e-6)
+
+
+@pytest.mark.parametrize(("smiles", "expected"), [
+    # fluoranthene: naphthalene (2 benzene rings) and benzene joined by a five-membered
+    # ring; all 16 atoms are aromatic, but the five-membered ring's two bonds joining
+    # the parts are single (written "-"): 4 rings, 3 aromatic by their bonds
+    ("c1ccc2c(c1)-c1cccc3cccc-2c13", 3),
+    # biphenylene: two benzene rings joined by a four-membered ring of two single bonds:
+    # 3 rings, 2 aromatic
+    ("c1ccc2c(c1)-c1ccccc-21", 2),
+    # the real file's line 34 (MMFF94_dative.smi, CEWYIM30): a biphenylene with two
+    # hydroxy groups: 3 rings, 2 aromatic
+    ("Oc1cccc2c1-c1c-2cccc1O CEWYIM30", 2),
+])
+def test_aromatic_rings_are_those_whose_bonds_are_all_aromatic(smiles, expected):
+    from rdkit import Chem
+
+    m = _one(smiles)
+    assert len(m.aromatic_rings) == expected
+    assert len(m.rings) == expected + 1
+    # RDKit's own ring info, bond by bond, is the oracle
+    mol = Chem.MolFromSmiles(smiles.split()[0])
+    info = mol.GetRingInfo()
+    assert sum(all(mol.GetBondWithIdx(b).GetIsAromatic() for b in ring)
+               for ring in info.BondRings()) == expected
+    assert {f.subject: f.answer for f in molecule_facts(m)}["aromatic_rings"] == expected
+
+
+def test_rewrite_is_another_writing_of_the_same_molecules():
+    code = "SMILES Name\nc1ccccc1O phenol\n\nN[C@@H](C)C(=O)[O-] alaninate\n"
+    written = [SMILES.rewrite(code, random.Random(seed)) for seed in range(6)]
+    assert all(w is not None and w != code for w in written)
+    # the header, the blank line and the titles are kept
+    assert all(w.split("\n")[0] == "SMILES Name" and w.split("\n")[2] == "" for w in written)
+    # some are written in the Kekulé form (no lower-case aromatic atom), some not
+    assert {"c" in w.split("\n")[1] for w in written} == {True, False}
+    for w in written:
+        before = [p.diagram.smiles for p in SMILES.read(code)]
+        assert [p.diagram.smiles for p in SMILES.read(w)] == before
+        assert SMILES.compare_code(code, w, True).score == 1.0
+
+
+def test_facts_are_what_rdkit_drew():
+    """Each fact the drawn statistics can tell (elements, atoms per element, double and
+    triple bonds of the Kekulé drawing) is what RDKit drew; the rest (rings, groups,
+    charges, neighbours) is read off the same atoms and bonds by the reader."""
+    from tests.drawn_facts import facts_and_drawings
+
+    drawn_answer = {
+        "elements": lambda d: tuple(sorted(d["elements"])),
+        "double_bonds": lambda d: d["bonds"].get("double_bond", 0),
+        "triple_bonds": lambda d: d["bonds"].get("triple_bond", 0),
+    }
+    checked = 0
+    for name, facts, drawn in facts_and_drawings(SMILES):
+        for fact in facts:
+            if fact.subject.startswith("atoms:"):
+                expected = drawn["elements"].get(fact.subject.split(":")[1], 0)
+            elif fact.subject in drawn_answer:
+                expected = drawn_answer[fact.subject](drawn)
+            else:
+                continue
+            assert fact.answer == expected, (name, fact.question, drawn)
+            checked += 1
+    assert checked >= 7 * 4  # four facts at least in each of seven molecules

@@ -75,8 +75,37 @@ class Phylogeny:
         return out
 
     def depth(self) -> int:
-        """Branches on the longest path from the root down to a leaf (0: one node)."""
-        return self._below[self.root.id][1] if self.root is not None else 0
+        """Branches on the longest path from the root down to a leaf (0: one node), the
+        root's own branch included when one is drawn (a root with a length: the drawing
+        starts it at the left edge)."""
+        if self.root is None:
+            return 0
+        return self._below[self.root.id][1] + (self.drawn_lengths()[self.root.id] > 0)
+
+    def drawn_lengths(self) -> dict[str, float]:
+        """The length each node's branch is drawn with, as `Bio.Phylo.draw` draws it: its
+        length (none given: 0); a tree without any length draws each branch below the
+        root one unit long (the root's none)."""
+        given = {e.id: self.length(e) or 0.0 for e in self.diagram.entities}
+        if any(given.values()):
+            return given
+        root = self.root.id if self.root is not None else ""
+        return {node: 0.0 if node == root else 1.0 for node in given}
+
+    def branches_seen(self, share: float = 0.02) -> bool:
+        """Whether every branch of the drawing can be seen: each branch below the root,
+        and the root's own if it has one, at least `share` of the drawing's width (the
+        longest distance from the left edge to a leaf). Where one cannot (0.007 beside
+        900), two nodes are drawn on one spot and the branches of a path cannot be
+        counted."""
+        lengths = self.drawn_lengths()
+        x: dict[str, float] = {}
+        for e in self.diagram.entities:  # pre-order: a parent before its children
+            x[e.id] = x.get(self.parent.get(e.id, ""), 0.0) + lengths[e.id]
+        width = max(x.values(), default=0.0)
+        root = self.root.id if self.root is not None else ""
+        return width > 0 and all(length >= share * width for node, length in lengths.items()
+                                 if node != root or length > 0)
 
     @staticmethod
     def length(entity: Entity) -> float | None:
@@ -85,26 +114,38 @@ class Phylogeny:
         return float(value) if value is not None else None
 
 
+#: The longest branch is asked only when it is this much longer than the second (a
+#: 10 % longer line is told apart by eye; 885.3 against 879.5 is not).
+LONGEST_MARGIN = 1.10
+
+
 def tree_facts(diagram: GraphDiagram) -> list[Fact]:
     """The facts of a tree: how many leaves and how deep (quantification), which leaf has
     the longest branch (identification), which leaves form the smallest clade with the
-    first leaf and whether two leaves are sisters (structural). Questions naming leaves
-    are asked only when every leaf has a name of its own (else the image is ambiguous);
-    the longest-branch question only when one leaf's branch is longest."""
+    first leaf and whether two leaves are sisters (structural). What the drawing must
+    show for a question to be asked: the depth, only when every branch can be seen
+    (`Phylogeny.branches_seen`: each at least 2 % of the drawing's width), counting the
+    root's own branch when one is drawn; questions naming leaves, only when every leaf
+    has a name of its own (else the image is ambiguous); the longest branch, only when
+    every leaf's length is given and the longest is at least `LONGEST_MARGIN` times the
+    second."""
     tree = Phylogeny(diagram)
     leaves = tree.leaves
-    facts = [
-        Fact("quantification", "leaves", "How many leaves (tips) does the tree have?",
-             len(leaves)),
-        Fact("quantification", "depth", "How many branches are on the longest path from "
-             "the root to a leaf?", tree.depth()),
-    ]
+    facts = [Fact("quantification", "leaves", "How many leaves (tips) does the tree have?",
+                  len(leaves))]
+    if tree.branches_seen():
+        root = tree.root
+        rooted = root is not None and tree.drawn_lengths()[root.id] > 0
+        facts.append(Fact("quantification", "depth", "How many branches are on the longest "
+                          "path from the root to a leaf"
+                          + (" (the root's own branch, at the left edge, included)?"
+                             if rooted else "?"), tree.depth()))
     names = [e.name for e in leaves]
     if len(leaves) < 3 or "" in names or len(set(names)) < len(names):
         return facts
     lengths = [(tree.length(e), e.name) for e in leaves]
     known = sorted((x, n) for x, n in lengths if x is not None)
-    if len(known) == len(leaves) and known[-1][0] > known[-2][0]:
+    if len(known) == len(leaves) and known[-1][0] >= LONGEST_MARGIN * known[-2][0]:
         facts.append(Fact("identification", "longest-branch",
                           "Which leaf has the longest branch?", known[-1][1]))
     first = leaves[0]

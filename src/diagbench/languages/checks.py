@@ -19,6 +19,8 @@ What is checked, with the real engine:
 - **drawn as read**: the examples and `generated` generated diagrams render to PNG and
   SVG, and every count the engine drew (`drawn`) that the reader counts too is the
   reader's — one at least, and the count its node limits bound (`size`) when named;
+  and every fact that asks a count the engine drew (its `subject` a key of
+  `Drawn.counts`: "leaves", "bases", "pairs" …) has the drawn count as its answer;
 - **similarity**: each diagram scores 1 against itself and against another writing of
   it (`rewrite`), 0 when the prediction does not render, strictly between 0 and 1 after
   one edit (`edit`), and 0 for a broken code,
@@ -123,6 +125,9 @@ def check_drawn_as_read(language: Language, generated: int = 3) -> None:
                 f"{name}: the drawing does not show {language.size}"
             assert {k: drawn[k] for k in shared} == {k: read[k] for k in shared}, \
                 f"{name}: drawn {drawn}, read {read}"
+            for fact in language.facts(language.read(code)[0].diagram):
+                assert fact.subject not in drawn or fact.answer == drawn[fact.subject], \
+                    f"{name}: {fact.question} {fact.answer!r}, drawn {drawn[fact.subject]}"
 
 
 def check_similarity(language: Language, generated: int = 3) -> None:

@@ -101,6 +101,29 @@ class DotBracket(Language):
                 return changed if not any(p.errors for p in self.read(changed)) else None
         return None
 
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """The same structures: written from their models after a `#` comment line, a
+        blank line between records, and the pseudoknot brackets of each structure
+        renamed (another of `[]`, `{}`, `<>`, `Aa` … for each kind used: the same
+        pairs)."""
+        from diagbench.languages.dotbracket.read import BRACKETS, read_dotbracket
+
+        read = read_dotbracket(code)
+        if any(p.errors for p in read):
+            return None
+        out = ["# the same structures, written another way"]
+        for parsed in read:
+            model = parsed.diagram
+            used = sorted({c for c in model.structure if c in BRACKETS and c != "("})
+            free = [c for c in BRACKETS if c != "("]
+            renamed = dict(zip(used, rng.sample(free, len(used)), strict=True))
+            renamed |= {BRACKETS[a]: BRACKETS[b] for a, b in renamed.items()}
+            energy = f" ({model.energy:.2f})" if model.energy is not None else ""
+            out += [""] + ([f">{model.name}"] if model.name is not None else []) + [
+                model.sequence,
+                "".join(renamed.get(c, c) for c in model.structure) + energy]
+        return "\n".join(out) + "\n"
+
 
 LANGUAGE = DotBracket(
     doc=__doc__ or "",

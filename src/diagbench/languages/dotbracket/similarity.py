@@ -1,17 +1,17 @@
-"""Image-to-code similarity of RNA secondary structures (dot-bracket): how many of the
-gold structure's base pairs a predicted structure has, the field's own measure of a
-structure prediction (`metrics.base_pair_f1`).
+"""Image-to-code similarity of RNA secondary structures (dot-bracket): the gold
+structure's base pairs a predicted structure has (`metrics.base_pair_f1`, the field's
+own measure of a structure prediction) and the letters of its bases (the sequence
+identity), both drawn.
 
 Both codes are read by the language's reader; the first structure of each is compared.
 Pairs are compared by position, (i, j) with i < j numbered from the 5' end, whatever
-the letters: a prediction of another length or sequence is still scored on its pairs,
-and the share of positions with the gold letter (`sequence_identity`,
-`metrics.consensus_accuracy` of the two sequences: matches over the longer length) is
-reported beside it. The score is 𝟙[valid] · base-pair F1; a prediction the reader
-finds any error in (an unbalanced bracket, a structure not as long as its sequence)
-is not valid and scores 0. The graph comparison of the two models (bases matched by
-letter, pairs by the letters at their ends) is kept beside it (`graph`).
-"""
+the letters; the sequence identity is the share of positions with the gold letter
+(`metrics.consensus_accuracy` of the two sequences: matches over the longer length, so
+a prediction of another length loses the positions it lacks or adds). The score is
+`metrics.rna_score`: 𝟙[valid] · (base-pair F1 + sequence identity) / 2; a prediction
+the reader finds any error in (an unbalanced bracket, a structure not as long as its
+sequence) is not valid and scores 0. The graph comparison of the two models (bases
+matched by letter, pairs by the letters at their ends) is kept beside it (`graph`)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class StructureComparison(FieldComparison):
 
     @property
     def score(self) -> float:
-        return self.f1 if self.valid else 0.0
+        return metrics.rna_score(self.valid, self.f1, self.sequence_identity)
 
     def as_dict(self) -> dict[str, Any]:
         common = self.gold_pairs & self.pred_pairs

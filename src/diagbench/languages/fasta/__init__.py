@@ -74,6 +74,23 @@ class Fasta(Language):
         return "".join(f">{r.id}{' ' + r.description if r.description else ''}\n"
                        f"{letter}{r.sequence[1:]}\n" for r in model.records)
 
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """The same logo: the records in another order, each sequence wrapped at another
+        width (a logo does not depend on either)."""
+        from diagbench.diagram.alignment import SequenceSet
+
+        read = self.read(code)
+        model = read[0].diagram if len(read) == 1 and not read[0].errors else None
+        if not isinstance(model, SequenceSet) or not model.records:
+            return None
+        records = list(model.records)
+        rng.shuffle(records)
+        width = rng.randint(1, max(1, model.length))
+        return "".join(
+            f">{r.id}{' ' + r.description if r.description else ''}\n"
+            + "".join(r.sequence[k:k + width] + "\n" for k in range(0, len(r.sequence), width))
+            for r in records)
+
 
 LANGUAGE = Fasta(
     doc=__doc__ or "",

@@ -1,10 +1,15 @@
 """Image-to-code similarity of sequence logos (FASTA): how much of the gold alignment's
-consensus — the tallest letter of each column of its logo — a predicted alignment
-reproduces.
+logo — each column's stack of letters, as tall as the sequences that have them (the
+engine draws a counts logo) — a predicted alignment draws.
 
-Both codes are read by the language's reader; the score is `metrics.consensus_accuracy`
-of the two consensus sequences (`SequenceSet.consensus`) times validity: a prediction
-that does not read, or is not an alignment (no logo), scores 0.
+Both codes are read by the language's reader; the score is `metrics.logo_similarity`
+of the two alignments' columns (`SequenceSet.profile`: letter counts, upper-case, gaps
+left out) times validity: the mean over positions of Σ min / Σ max of the two columns'
+counts. A prediction that does not read, or is not an alignment (no logo), scores 0.
+Counts, not frequencies: the logo's axis shows how many sequences there are, so one
+sequence equal to the consensus of four, or 100 copies of the alignment, is another
+drawing. The consensus accuracy (`metrics.consensus_accuracy`: the tallest letter of
+each column) is reported beside it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ class AlignmentComparison:
     """The comparison of a predicted alignment with the gold one."""
 
     valid: bool
+    gold_profile: tuple[dict[str, int], ...]
+    pred_profile: tuple[dict[str, int], ...]
     gold_consensus: str
     pred_consensus: str
     gold_counts: dict[str, int] = field(default_factory=dict)
@@ -34,8 +41,12 @@ class AlignmentComparison:
         return metrics.consensus_accuracy(self.gold_consensus, self.pred_consensus)
 
     @property
+    def logo(self) -> float:
+        return metrics.logo_similarity(self.gold_profile, self.pred_profile)
+
+    @property
     def score(self) -> float:
-        return self.accuracy if self.valid else 0.0
+        return self.logo if self.valid else 0.0
 
     @property
     def counts_score(self) -> float:
@@ -44,7 +55,8 @@ class AlignmentComparison:
     def as_dict(self) -> dict[str, Any]:
         return {"status": "ok", "kind": "alignment", "valid": self.valid,
                 "gold_consensus": self.gold_consensus, "pred_consensus": self.pred_consensus,
-                "accuracy": round(self.accuracy, 6), "score": round(self.score, 6),
+                "accuracy": round(self.accuracy, 6), "logo": round(self.logo, 6),
+                "score": round(self.score, 6),
                 "counts_score": round(self.counts_score, 6), "warnings": list(self.warnings)}
 
 
@@ -66,6 +78,12 @@ def compare_alignments(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | 
     gold, _ = _alignment(gold_read)
     pred, warnings = _alignment(pred_read)
     return AlignmentComparison(
-        valid and pred is not None, gold.consensus() if gold else "",
+        valid and pred is not None, _columns(gold), _columns(pred),
+        gold.consensus() if gold else "",
         pred.consensus() if pred else "", gold.counts() if gold else {},
         pred.counts() if pred else {}, warnings if pred is None else ())
+
+
+def _columns(model: SequenceSet | None) -> tuple[dict[str, int], ...]:
+    """The letter counts of each column (none without an alignment)."""
+    return tuple(dict(col) for col in model.profile()) if model is not None else ()

@@ -80,6 +80,13 @@ class Newick(Language):
         changed = code[:leaf.end()] + "_x" + code[leaf.end():]
         return changed if not any(p.errors for p in self.read(changed)) else None
 
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """The same trees: every node's children in another order, written by
+        Biopython (lengths as read, comments left out)."""
+        from diagbench.languages.newick.read import reordered
+
+        return reordered(code, rng)
+
 
 LANGUAGE = Newick(
     doc=__doc__ or "",

@@ -1,12 +1,12 @@
 """Newick trees drawn by Biopython's `Bio.Phylo.draw` on matplotlib (Agg), PNG and SVG
 from one drawing, in worker processes (`render.drawing`: time-out, memory limit).
 
-Valid means the Newick reader's grammar check (`languages.newick.read.grammar_error`,
-on Biopython's tokens) passes and Biopython reads the tree; their error is the
-engine's error. A file's first tree is drawn (rectangular cladogram, root on the
-left), leaves labelled with their names, no internal labels or support values (so
-every text of the SVG is a leaf's label), axes hidden. Trees over `MAX_LEAVES` leaves
-are refused (the drawing grows with the leaves).
+Valid means the Newick reader reads the file (`languages.newick.read.parse_trees`:
+its grammar check on Biopython's tokens, then Biopython, on the text as Biopython joins
+it, comments left out); their error is the engine's error. A file's first tree is
+drawn (rectangular cladogram, root on the left), leaves labelled with their names, no
+internal labels or support values (so every text of the SVG is a leaf's label), axes
+hidden. Trees over `MAX_LEAVES` leaves are refused (the drawing grows with the leaves).
 
 What the SVG shows (`tree_statistics`): matplotlib writes each line `Phylo.draw` draws
 as its own `<g id="LineCollection_N">` holding one two-point path, and `Phylo.draw`
@@ -39,22 +39,16 @@ _SVG = "{http://www.w3.org/2000/svg}"
 def draw_tree(source: str) -> dict[str, Any]:
     """{"svg": bytes, "png": bytes} of the first tree of `source` (runs in a worker), or
     {"error": the reader's or Biopython's message, "line": its line or None}."""
-    import io
-
     from Bio import Phylo
-    from Bio.Phylo.NewickIO import NewickError
 
-    from diagbench.languages.newick.read import grammar_error
+    from diagbench.languages.newick.read import parse_trees
 
-    error = grammar_error(source.removeprefix("\ufeff"))
+    trees, error = parse_trees(source.removeprefix("\ufeff"))
     if error is not None:
         return {"error": f"column {error[1]}: {error[2]}", "line": error[0]}
-    try:
-        tree = next(Phylo.parse(io.StringIO(source.removeprefix("\ufeff")), "newick"), None)
-    except (NewickError, ValueError, IndexError, RecursionError) as exc:
-        return {"error": f"Biopython: {exc}", "line": None}
-    if tree is None:
+    if not trees:
         return {"error": "Biopython: no tree", "line": None}
+    tree = trees[0]
     leaves = tree.count_terminals()
     if leaves > MAX_LEAVES:
         return {"error": f"{leaves:,} leaves, over the {MAX_LEAVES:,}-leaf drawing limit",

@@ -76,6 +76,14 @@ class ReactionSmiles(Language):
         changed = with_atom_appended(code)
         return changed if not any(p.errors for p in self.read(changed)) else None
 
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """The same reactions: each side's molecules in another order, each written
+        from another atom."""
+        from diagbench.languages.reaction_smiles.rewrite import another_reaction
+        from diagbench.languages.smiles.rewrite import rewrite_lines
+
+        return rewrite_lines(code, rng, another_reaction)
+
 
 LANGUAGE = ReactionSmiles(
     doc=__doc__ or "",

@@ -113,6 +113,13 @@ class Smiles(Language):
         changed = with_atom_appended(code)
         return changed if not any(p.errors for p in self.read(changed)) else None
 
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """The same molecules: each written from another atom, half the time in its
+        Kekulé form."""
+        from diagbench.languages.smiles.rewrite import another_smiles, rewrite_lines
+
+        return rewrite_lines(code, rng, another_smiles)
+
 
 LANGUAGE = Smiles(
     doc=__doc__ or "",

@@ -171,9 +171,14 @@ def molecule(mol: Chem.Mol, line: int = 0) -> Molecule:
                                   line=line))
     # the smallest set of smallest rings: as many as bonds − atoms + parts (RDKit's
     # RingInfo holds the symmetrised set, one more for a cage such as cubane)
-    rings = tuple(tuple(atom_id(i) for i in ring) for ring in Chem.GetSSSR(mol))
-    aromatic = tuple(r for r in rings
-                     if all(mol.GetAtomWithIdx(int(a[1:]) - 1).GetIsAromatic() for a in r))
+    sssr = [tuple(ring) for ring in Chem.GetSSSR(mol)]
+    rings = tuple(tuple(atom_id(i) for i in ring) for ring in sssr)
+    # a ring is aromatic when all its bonds are (as RDKit's ring info tells it, bond
+    # by bond): the atoms of a ring joining two aromatic rings (fluoranthene's
+    # five-membered ring) are all aromatic, the single bonds between them are not
+    aromatic = tuple(tuple(atom_id(i) for i in ring) for ring in sssr
+                     if all(mol.GetBondBetweenAtoms(a, b).GetIsAromatic()
+                            for a, b in zip(ring, (*ring[1:], ring[0]), strict=True)))
     name = mol.GetProp("_Name") if mol.HasProp("_Name") else ""
     return Molecule("smiles", "molecule", tuple(entities), tuple(relations),
                     name=name or None, smiles=Chem.MolToSmiles(mol),

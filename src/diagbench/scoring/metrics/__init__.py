@@ -17,8 +17,8 @@ bools or floats), one module per family:
 - `chemistry`: the image-to-code similarity of molecules (canonical SMILES match and
   Tanimoto similarity of Morgan fingerprints) and of reactions (per-molecule F1);
 - `biology`: paper 004's biology similarities: normalised Robinson–Foulds similarity,
-  leaf-set F1 and their tree score (Newick), per-position consensus accuracy (FASTA),
-  base-pair F1 (dot-bracket RNA structures);
+  leaf-set F1 and their tree score (Newick), logo similarity and consensus accuracy (FASTA),
+  base-pair F1 and RNA score (dot-bracket RNA structures);
 - `games`: the image-to-code similarity of chess boards (FEN): square-level accuracy
   and the board score with the exact-board match;
 - `geography`: paper 004's map similarities: shape IoU in an equal-area projection,
@@ -55,6 +55,8 @@ from diagbench.scoring.metrics.biology import (
     base_pair_f1,
     consensus_accuracy,
     leaf_f1,
+    logo_similarity,
+    rna_score,
     robinson_foulds_similarity,
     tree_score,
 )
@@ -144,7 +146,9 @@ METRICS: dict[str, Callable] = {
     "leaf_f1": leaf_f1,
     "tree_score": tree_score,
     "consensus_accuracy": consensus_accuracy,
+    "logo_similarity": logo_similarity,
     "base_pair_f1": base_pair_f1,
+    "rna_score": rna_score,
     "shape_iou": shape_iou,
     "feature_match": feature_match,
     "map_score": map_score,
@@ -186,6 +190,7 @@ __all__ = [
     "judge_agreement",
     "leaf_f1",
     "length_bin",
+    "logo_similarity",
     "map_score",
     "mean_absolute_error",
     "mean_gap",
@@ -204,6 +209,7 @@ __all__ = [
     "rel_acc",
     "retrieval_disagreement",
     "retrieval_scores",
+    "rna_score",
     "robinson_foulds_similarity",
     "sadu_retrieval",
     "sequence_similarity",

@@ -2,15 +2,15 @@
 Table 1: phylogenetic trees in Newick, DNA sequences in FASTA; §5.1 scores an
 image-to-code answer against its gold code), each the field's own measure: the
 normalised Robinson–Foulds distance for trees (Robinson & Foulds 1981, "Comparison
-of phylogenetic trees", Math. Biosci. 53), a leaf-set F1, the per-position
-consensus accuracy of an alignment (the consensus sequence a sequence logo shows), and
-the base-pair F1 of an RNA secondary structure (dot-bracket).
+of phylogenetic trees", Math. Biosci. 53), a leaf-set F1, the column-by-column
+similarity of two sequence logos (and the per-position consensus accuracy), and
+the base-pair F1 and sequence identity of an RNA secondary structure (dot-bracket).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence, Set
+from collections.abc import Collection, Mapping, Sequence, Set
 
 from diagbench.scoring.metrics.structure import set_f1
 
@@ -91,6 +91,38 @@ def consensus_accuracy(gold: str, pred: str) -> float:
     return same / max(len(gold), len(pred))
 
 
+def logo_similarity(gold: Sequence[Mapping[str, int]],
+                    pred: Sequence[Mapping[str, int]]) -> float:
+    """The similarity of two counts logos, column by column as they are drawn: the mean
+    over the positions k = 1 … max(|g|, |p|) of the weighted Jaccard (Ružička)
+    similarity of the two columns' letter counts,
+    s_k = Σ_a min(g_k(a), p_k(a)) / Σ_a max(g_k(a), p_k(a)) — the height of the letter
+    stacks drawn in both logos over the height drawn in either (the multiset Jaccard of
+    the letters of the column; 004_34f8485b6a3a0424.txt §3.2 draws DNA sequences as
+    logos, §5.1 scores image-to-code). A counts logo draws a letter as tall as the
+    sequences that have it, so a column's shape and its height both count: one
+    sequence equal to the consensus of four draws each column a quarter as tall
+    (s_k ≤ 1/4), and 100 copies of an alignment draw a logo 100 times taller (an axis
+    to 100: s_k = 1/100). Letters are compared as given (upper-case: the reader's
+    columns).
+
+    Edge cases: both without columns → 1.0; a position one logo lacks → 0; a column
+    with no letter in either (gaps only) → 1.
+
+    >>> logo_similarity([{"A": 3, "C": 1}, {"G": 2}], [{"A": 2, "T": 1}, {"G": 2}])
+    0.7
+    """
+    if not gold and not pred:
+        return 1.0
+    total = 0.0
+    for g, p in zip(gold, pred, strict=False):
+        letters = set(g) | set(p)
+        both = sum(min(g.get(a, 0), p.get(a, 0)) for a in letters)
+        either = sum(max(g.get(a, 0), p.get(a, 0)) for a in letters)
+        total += both / either if either else 1.0
+    return total / max(len(gold), len(pred))
+
+
 def base_pair_f1(gold: Set[tuple[int, int]], pred: Set[tuple[int, int]]) -> float:
     """Base-pair F1 of a predicted RNA secondary structure: F1 = 2·|P ∩ G| / (|P| + |G|)
     over the sets of base pairs (i, j), i < j, compared by position — the harmonic mean
@@ -110,3 +142,25 @@ def base_pair_f1(gold: Set[tuple[int, int]], pred: Set[tuple[int, int]]) -> floa
     if not gold and not pred:
         return 1.0
     return 2 * len(set(gold) & set(pred)) / (len(gold) + len(pred))
+
+
+def rna_score(valid: bool, pair_f1: float, sequence_identity: float) -> float:
+    """diagbench's image-to-code score of an RNA secondary structure
+    (004_34f8485b6a3a0424.txt §5.1 gates on validity): S = 𝟙[valid] · (F1 + I) / 2,
+    the base-pair F1 (`base_pair_f1`) and the sequence identity I (the share of the
+    positions with the gold letter over the longer sequence, `consensus_accuracy`)
+    weighing alike — the drawing shows both the pairs and the letter of every base, so
+    the right pairs on the wrong letters (an all-N sequence), or an open chain of the
+    wrong length where the gold has no pairs, are half right.
+
+    Edge cases: values outside [0, 1] are a ValueError.
+
+    >>> rna_score(True, 1.0, 0.0)
+    0.5
+    >>> rna_score(False, 1.0, 1.0)
+    0.0
+    """
+    for value in (pair_f1, sequence_identity):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"a similarity of {value}")
+    return (pair_f1 + sequence_identity) / 2 if valid else 0.0

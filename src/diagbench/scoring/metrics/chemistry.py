@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from diagbench.scoring.metrics.structure import set_f1
-
 
 def tanimoto(gold: Collection[int], pred: Collection[int]) -> float:
     """Tanimoto (Jaccard) similarity of two fingerprints given as their on-bits:
@@ -54,20 +52,31 @@ def molecule_score(valid: bool, exact: bool, similarity: float) -> float:
     return (float(exact) + similarity) / 2 if valid else 0.0
 
 
-def reaction_score(valid: bool, matched: int, gold: int, pred: int) -> float:
+def reaction_score(valid: bool, matched: int, gold: int, pred: int,
+                   misplaced: int = 0) -> float:
     """diagbench's image-to-code score of a reaction (004_34f8485b6a3a0424.txt §5.1,
-    per molecule): S = 𝟙[valid] · F1, the F1 of the multiset match of molecules, each
-    keyed by its role (reactant or product) and canonical SMILES without atom maps:
-    P = matched / pred, R = matched / gold (`set_f1`). Agents (over the arrow) are not
-    scored: reaction SMILES writes the same conditions as agents or as reactants.
+    per molecule): S = 𝟙[valid] · 2m / (|G| + |P|), the F1 of the multiset match of the
+    molecules drawn, each keyed by its role — reactant (left of the arrow), agent (over
+    it) or product (right of it) — and canonical SMILES without atom maps, where
+    m = matched + misplaced / 2: a molecule in its gold role counts 1; one drawn as a
+    reactant where the gold draws it over the arrow, or the reverse (`misplaced`:
+    matched by SMILES alone among the molecules left unmatched, reactants and agents
+    only), counts ½ — reaction SMILES writes conditions either way, but the drawing
+    shows them in different places. A product in another role is no match.
 
     Edge cases: a prediction that does not render scores 0; both sides without
-    molecules → 1.0 if valid; `matched` over either side is a ValueError.
+    molecules → 1.0 if valid; m over either side is a ValueError.
 
     >>> reaction_score(True, 2, 3, 3)
     0.6666666666666666
+    >>> reaction_score(True, 4, 5, 5, misplaced=1)
+    0.9
     >>> reaction_score(False, 3, 3, 3)
     0.0
     """
-    f1 = set_f1(matched, gold, pred)[2]
-    return f1 if valid else 0.0
+    m = matched + misplaced / 2
+    if m > min(gold, pred):
+        raise ValueError(f"{m} matched of {gold} gold and {pred} predicted")
+    if not valid:
+        return 0.0
+    return 1.0 if gold == pred == 0 else 2 * m / (gold + pred)
