@@ -25,7 +25,11 @@ bools or floats), one module per family:
   property match and their map score (GeoJSON);
 - `music`: the image-to-code similarity of tunes (ABC): the normalised edit distance of
   (pitch, duration) sequences and the tune's score with its key and meter;
-- `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
+- `paired`: the paired Wilcoxon test and bootstrap interval comparing two models;
+- `intervals`: standard errors and bootstrap intervals of a mean or ratio, naive and
+  clustered by source diagram;
+- `comparison`: two runs on the same samples: the paired difference, the exact McNemar
+  and clustered sign-flip tests, Holm's correction.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
 the edge cases and a worked example (run as a doctest). numpy and scipy are imported by
@@ -59,6 +63,13 @@ from diagbench.scoring.metrics.biology import (
     tree_score,
 )
 from diagbench.scoring.metrics.chemistry import molecule_score, reaction_score, tanimoto
+from diagbench.scoring.metrics.comparison import (
+    PairedDifference,
+    holm,
+    mcnemar_exact,
+    paired_difference,
+    sign_flip_test,
+)
 from diagbench.scoring.metrics.components import (
     LENGTH_BINS,
     by_length,
@@ -71,6 +82,14 @@ from diagbench.scoring.metrics.components import (
 )
 from diagbench.scoring.metrics.games import board_score, square_accuracy
 from diagbench.scoring.metrics.geography import map_score, property_match, shape_iou
+from diagbench.scoring.metrics.intervals import (
+    Intervals,
+    bootstrap_interval,
+    cluster_bootstrap_interval,
+    cluster_standard_error,
+    intervals,
+    standard_error,
+)
 from diagbench.scoring.metrics.judge import (
     counting_disagreement,
     edit_distance,
@@ -152,6 +171,15 @@ METRICS: dict[str, Callable] = {
     "board_score": board_score,
     "sequence_similarity": sequence_similarity,
     "music_score": music_score,
+    "cluster_standard_error": cluster_standard_error,
+    "standard_error": standard_error,
+    "bootstrap_interval": bootstrap_interval,
+    "cluster_bootstrap_interval": cluster_bootstrap_interval,
+    "intervals": intervals,
+    "mcnemar_exact": mcnemar_exact,
+    "sign_flip_test": sign_flip_test,
+    "holm": holm,
+    "paired_difference": paired_difference,
 }
 
 __all__ = [
@@ -160,6 +188,8 @@ __all__ = [
     "METRICS",
     "PRIOR_FREE_THRESHOLD",
     "CountBias",
+    "Intervals",
+    "PairedDifference",
     "PairedTest",
     "Prerequisite",
     "RetrievalScores",
@@ -168,8 +198,11 @@ __all__ = [
     "accuracy_interval",
     "base_pair_f1",
     "board_score",
+    "bootstrap_interval",
     "by_length",
     "cell_average",
+    "cluster_bootstrap_interval",
+    "cluster_standard_error",
     "code_lengths",
     "complexity_consistency",
     "conflict_gap",
@@ -181,11 +214,14 @@ __all__ = [
     "error_rate",
     "exact_match",
     "gap_interval",
+    "holm",
     "image_to_code_score",
+    "intervals",
     "judge_agreement",
     "leaf_f1",
     "length_bin",
     "map_score",
+    "mcnemar_exact",
     "mean_absolute_error",
     "mean_gap",
     "mean_label_similarity",
@@ -195,6 +231,7 @@ __all__ = [
     "music_score",
     "ordering_score",
     "paired_accuracy",
+    "paired_difference",
     "paired_test",
     "prerequisite",
     "property_match",
@@ -209,7 +246,9 @@ __all__ = [
     "sequence_similarity",
     "set_f1",
     "shape_iou",
+    "sign_flip_test",
     "square_accuracy",
+    "standard_error",
     "strudel_count_score",
     "tanimoto",
     "tolerance_accuracy",
