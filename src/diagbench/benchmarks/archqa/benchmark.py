@@ -30,6 +30,7 @@ from diagbench.benchmarks.protocol import (
     DataError,
     Dataset,
     RowMetric,
+    SampleValue,
 )
 from diagbench.benchmarks.registry import benchmark
 from diagbench.report.leaderboard import Headline
@@ -88,7 +89,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     columns = COLUMNS
     row_metric = ROW_METRIC
     headline_metrics = (RowMetric("accuracy", True, "% of questions answered right (by "
-                                  "the run's scorer), with its 95 % bootstrap interval"),)
+                                  "the run's scorer), with its 95 % bootstrap interval",
+                                  scale=100),)
 
     def __init__(self) -> None:
         self.scorer = "strict"
@@ -238,9 +240,15 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         return failure_reasons(summary, self.fail_on_error)
 
     def headlines(self, summary: ArchQASummary) -> list[Headline]:
+        from diagbench.benchmarks.intervals import clustered
         return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
-                         tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None)
+                         tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None,
+                         clustered(m.get("intervals"), "accuracy"))
                 for name, m in summary.models.items()]
+
+    def sample_values(self, scores: Mapping[str, list[ArchQAScore]]) -> list[SampleValue]:
+        from diagbench.benchmarks.archqa.summary import accuracy_values
+        return [v for records in scores.values() for v in accuracy_values(records)]
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),

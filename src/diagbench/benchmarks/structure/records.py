@@ -374,9 +374,13 @@ class ModelSummary:
     model_question_types: dict[str, Accuracy]
     image_to_code: ImageToCode
     image_to_code_cells: dict[str, ImageToCode]
+    #: Per headline metric, its naive and sample-clustered intervals
+    #: (`diagbench.benchmarks.intervals`).
+    intervals: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"outcomes": self.outcomes, "reads": self.reads, "accuracy": self.accuracy,
+                "intervals": self.intervals,
                 "accuracy_cells": {k: v.to_json() for k, v in self.accuracy_cells.items()},
                 "model_question_types": {k: v.to_json()
                                          for k, v in self.model_question_types.items()},
@@ -392,7 +396,8 @@ class ModelSummary:
                     for k, v in data.get("model_question_types", {}).items()},
                    ImageToCode.from_json(data["image_to_code"]),
                    {k: ImageToCode.from_json(v)
-                    for k, v in data["image_to_code_cells"].items()})
+                    for k, v in data["image_to_code_cells"].items()},
+                   dict(data.get("intervals", {})))
 
 
 @dataclass(frozen=True, slots=True)

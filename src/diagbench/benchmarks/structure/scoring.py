@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.asking import Answer
+from diagbench.benchmarks.intervals import grouped, metric_intervals
+from diagbench.benchmarks.protocol import SampleValue
 from diagbench.benchmarks.structure.records import (
     Accuracy,
     Gold,
@@ -138,11 +140,29 @@ def _accuracy(rows: list[StructureScore]) -> float | None:
     return metrics.qa_accuracy([bool(r.correct) for r in rows])
 
 
+def sample_of(task: str) -> str:
+    """The sample (source diagram) a task asks about: its id without the task's kind and
+    number (``SAMPLE/structural/0`` → ``SAMPLE``)."""
+    return task.rsplit("/", 2)[0]
+
+
+def sample_values(rows: list[StructureScore]) -> list[SampleValue]:
+    """The headline metrics per task, clustered by sample: "accuracy" (right 1, wrong 0)
+    over the answered question tasks, "image-to-code" (its score) over the answered
+    image-to-code tasks; failed calls are left out, as the summary leaves them."""
+    return [SampleValue(r.model, "image-to-code", r.id, sample_of(r.id), r.score or 0.0)
+            if r.task == "image_to_code" else
+            SampleValue(r.model, "accuracy", r.id, sample_of(r.id), float(bool(r.correct)))
+            for r in rows if r.status == "ok"]
+
+
 def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
     """Per model: outcomes, reads, accuracy per task and per task × category × FRL, and
-    the image-to-code scores (mean, counts-only mean, validity) overall and per cell."""
+    the image-to-code scores (mean, counts-only mean, validity) overall and per cell; the
+    headline metrics' naive and sample-clustered intervals."""
     models: dict[str, ModelSummary] = {}
     for name, rows in scores.items():
+        values = grouped(sample_values(rows)).get(name, {})
         answered = [r for r in rows if r.status == "ok"]
         questions = [r for r in answered if r.task != "image_to_code"]
         written = [r for r in questions if r.task == "model_question"]
@@ -167,7 +187,10 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
                 for kind in sorted({r.answer_type for r in written if r.answer_type})
                 for v in [[r for r in written if r.answer_type == kind]]},
             image_to_code=_i2c(i2c),
-            image_to_code_cells={k: _i2c(v) for k, v in sorted(i2c_cells.items())})
+            image_to_code_cells={k: _i2c(v) for k, v in sorted(i2c_cells.items())},
+            intervals={metric: metric_intervals(values[metric], scale)
+                       for metric, scale in (("accuracy", 100), ("image-to-code", 1))
+                       if metric in values})
     return StructureSummary(models)
 
 
