@@ -115,3 +115,18 @@ def test_sign_flip_estimates_beyond_the_exact_limit():
     # +1's and the −1 or not (j = 1, 0) gives 11 − 2k + (2j − 1); ≥ 10 for k = 0 (j = 0
     # or 1: 2 patterns) and k = 1 with j = 1 (11 patterns): 13; their mirrors ≤ −10: 13
     assert sign_flip_test([1.0] * 11 + [-1.0], range(12)) == 26 / 4096
+
+
+def test_gap_interval_clustered_by_hand():
+    from diagbench.scoring.metrics import gap_interval_clustered
+
+    # one cell; conform answers: d1 right twice, d2 wrong once; conflict: d1, d2 wrong.
+    # Two diagrams drawn with replacement: (d1, d1) ¼ → 100 − 0; (d2, d2) ¼ → 0 − 0;
+    # mixed ½ → 2/3 right → 66.7 − 0. Percentiles 2.5 and 97.5: 0 and 100; the Δ*'s
+    # standard deviation: mean 58.33, variance ¼·41.67² + ¼·58.33² + ½·8.33² = 1319.4,
+    # SD 36.3
+    conform = [[("d1", True), ("d1", True), ("d2", False)]]
+    conflict = [[("d1", False), ("d2", False)]]
+    low, high, se = gap_interval_clustered(conform, conflict, resamples=10_000)
+    assert (low, high) == (0.0, 100.0)
+    assert se == pytest.approx(36.3, rel=0.03)

@@ -136,9 +136,11 @@ class PairedDifference:
 
 
 def paired_difference(a: Sequence[float], b: Sequence[float], clusters: Sequence[Hashable],
-                      resamples: int = RESAMPLES, seed: int = 0) -> PairedDifference:
-    """dᵢ = aᵢ − bᵢ on paired items, its mean with `intervals` (naive and clustered by
-    `clusters`), and a two-sided test: when every aᵢ and bᵢ is 0 or 1, `mcnemar_exact`
+                      resamples: int = RESAMPLES, seed: int = 0,
+                      weights: Sequence[float] | None = None) -> PairedDifference:
+    """dᵢ = aᵢ − bᵢ on paired items, its mean (with `weights`, the ratio Σd/Σw, e.g.
+    errors over gold elements) with `intervals` (naive and clustered by `clusters`), and
+    a two-sided test: when every aᵢ and bᵢ is 0 or 1 (and no weights), `mcnemar_exact`
     on the discordant items; otherwise `sign_flip_test` over the clusters.
 
     Compares models as 003_26afdd344a01d15b.txt §4.1 (Table 2) and
@@ -157,14 +159,13 @@ def paired_difference(a: Sequence[float], b: Sequence[float], clusters: Sequence
     if not len(a) == len(b) == len(clusters):
         raise ValueError(f"{len(a)}, {len(b)} and {len(clusters)} values do not pair")
     diffs = [float(x) - float(y) for x, y in zip(a, b, strict=True)]
-    n = len(diffs)
-    mean_a, mean_b = (sum(a) / n, sum(b) / n) if n else (None, None)
-    binary = all(v in (0, 1) for v in (*a, *b))
-    if binary:
+    total = len(diffs) if weights is None else sum(weights)
+    mean_a, mean_b = (sum(a) / total, sum(b) / total) if total else (None, None)
+    difference = intervals(diffs, clusters, resamples, seed, weights)
+    if weights is None and all(v in (0, 1) for v in (*a, *b)):
         a_only = sum(x == 1 and y == 0 for x, y in zip(a, b, strict=True))
         b_only = sum(x == 0 and y == 1 for x, y in zip(a, b, strict=True))
-        return PairedDifference(intervals(diffs, clusters, resamples, seed), mean_a, mean_b,
-                                a_only, b_only, "mcnemar", mcnemar_exact(a_only, b_only))
-    return PairedDifference(intervals(diffs, clusters, resamples, seed), mean_a, mean_b,
-                            None, None, "sign-flip", sign_flip_test(diffs, clusters,
-                                                                    seed=seed))
+        return PairedDifference(difference, mean_a, mean_b, a_only, b_only, "mcnemar",
+                                mcnemar_exact(a_only, b_only))
+    return PairedDifference(difference, mean_a, mean_b, None, None, "sign-flip",
+                            sign_flip_test(diffs, clusters, seed=seed))
