@@ -200,6 +200,157 @@ class FakeServer:
         }).encode()
 
 
+
+class FakeOpenAIBatches:
+    """A real HTTP server on 127.0.0.1 speaking OpenAI's Batch API: ``POST /v1/files``
+    (multipart, purpose "batch"), ``POST /v1/batches``, ``GET /v1/batches/ID`` and
+    ``GET /v1/files/ID/content``. Each line of a batch is answered as `FakeServer`
+    answers the same chat completion online (so batch and online answers agree).
+
+    Faults: `hold` keeps every batch "in_progress" until `release()` (`created` is set
+    when a batch is made, `polled` when a client looks at one: a test acts while one
+    waits); `expire_after` N: a batch
+    answers its first N lines and then "expired", the others in the error file with
+    code "batch_expired", as OpenAI writes them; `failing` prompts: their lines fail
+    with HTTP 400 in the error file; `dropping` prompts: their lines are in neither
+    file (partial results)."""
+
+    def __init__(self, hold: bool = False, expire_after: int | None = None,
+                 failing: tuple[str, ...] = (), dropping: tuple[str, ...] = (),
+                 reply: Callable[[str], str] = lambda prompt: f"echo: {prompt}") -> None:
+        self.reply, self.thinking, self.thoughts = reply, None, 0
+        self.hold, self.expire_after = hold, expire_after
+        self.failing, self.dropping = failing, dropping
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict] = {}
+        self.submitted: list[list[dict]] = []  # the lines of each batch created
+        self.created = threading.Event()
+        self.polled = threading.Event()  # a client looked at a batch
+        self.lock = threading.Lock()
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                data = self.rfile.read(int(self.headers["Content-Length"]))
+                with fake.lock:
+                    if self.path == "/v1/files":
+                        payload = fake.upload(self.headers["Content-Type"], data)
+                    elif self.path == "/v1/batches":
+                        payload = fake.create(json.loads(data))
+                    else:
+                        return self._send(404, {"error": {"message": "no such route"}})
+                self._send(200, payload)
+
+            def do_GET(self):
+                with fake.lock:
+                    if self.path.startswith("/v1/batches/"):
+                        batch = fake.batches.get(self.path.rsplit("/", 1)[1])
+                        if batch is None:
+                            return self._send(404, {"error": {"message": "no such batch"}})
+                        fake.polled.set()
+                        return self._send(200, fake.state(batch))
+                    if self.path.startswith("/v1/files/") and self.path.endswith("/content"):
+                        content = fake.files.get(self.path.split("/")[3])
+                        if content is not None:
+                            return self._send(200, content, "application/octet-stream")
+                self._send(404, {"error": {"message": "no such file"}})
+
+            def _send(self, status, payload, kind="application/json"):
+                body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = _Server(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    base_url = FakeServer.base_url
+    url = FakeServer.url
+    __enter__ = FakeServer.__enter__
+    __exit__ = FakeServer.__exit__
+
+    def release(self) -> None:
+        with self.lock:
+            self.hold = False
+
+    def upload(self, content_type: str, data: bytes) -> dict:
+        """Store the multipart upload's file; its FileObject."""
+        from email.parser import BytesParser
+
+        message = BytesParser().parsebytes(
+            f"Content-Type: {content_type}\r\n\r\n".encode() + data)
+        fields = {part.get_param("name", header="content-disposition"): part.get_payload(
+            decode=True) for part in message.get_payload()}
+        assert fields["purpose"] == b"batch", fields["purpose"]
+        ident = f"file-{len(self.files) + 1}"
+        self.files[ident] = fields["file"]
+        return {"id": ident, "object": "file", "bytes": len(fields["file"]), "created_at": 0,
+                "filename": "batch.jsonl", "purpose": "batch", "status": "processed"}
+
+    def create(self, body: dict) -> dict:
+        lines = [json.loads(line) for line in self.files[body["input_file_id"]].splitlines()]
+        assert all(line["url"] == body["endpoint"] == "/v1/chat/completions"
+                   for line in lines)
+        ident = f"batch_{len(self.batches) + 1}"
+        self.batches[ident] = {"id": ident, "input_file_id": body["input_file_id"],
+                               "lines": lines, "status": "in_progress"}
+        self.submitted.append(lines)
+        self.created.set()
+        return self.state(self.batches[ident])
+
+    def _prompt(self, line: dict) -> str:
+        content = line["body"]["messages"][-1]["content"]
+        return next(p["text"] for p in content if p["type"] == "text")
+
+    def finish(self, batch: dict) -> None:
+        """Answer a batch's lines into its output and error files."""
+        output, errors = [], []
+        for k, line in enumerate(batch["lines"]):
+            prompt = self._prompt(line)
+            row = {"id": f"batch_req_{k}", "custom_id": line["custom_id"]}
+            if prompt in self.dropping:
+                continue
+            if self.expire_after is not None and k >= self.expire_after:
+                errors.append(row | {"response": None, "error": {
+                    "code": "batch_expired", "message": "This request could not be executed "
+                    "before the completion window expired."}})
+            elif prompt in self.failing:
+                errors.append(row | {"response": {"status_code": 400, "request_id": "r",
+                                                  "body": {"error": {
+                                                      "message": "injected 400",
+                                                      "type": "invalid_request_error"}}},
+                                     "error": None})
+            else:
+                body = json.loads(FakeServer.answer(self, line["body"],
+                                                    "/v1/chat/completions"))
+                output.append(row | {"response": {"status_code": 200, "request_id": "r",
+                                                  "body": body}, "error": None})
+        for name, rows in (("output_file_id", output), ("error_file_id", errors)):
+            if rows:
+                ident = f"file-{len(self.files) + 1}"
+                self.files[ident] = "".join(json.dumps(r) + "\n" for r in rows).encode()
+                batch[name] = ident
+        batch["status"] = "expired" if self.expire_after is not None else "completed"
+
+    def state(self, batch: dict) -> dict:
+        """The Batch object of `batch` (finished at the first look once not held)."""
+        if batch["status"] == "in_progress" and not self.hold:
+            self.finish(batch)
+        n = len(batch["lines"])
+        return {"id": batch["id"], "object": "batch", "endpoint": "/v1/chat/completions",
+                "errors": None, "input_file_id": batch["input_file_id"],
+                "completion_window": "24h", "status": batch["status"],
+                "output_file_id": batch.get("output_file_id"),
+                "error_file_id": batch.get("error_file_id"), "created_at": 0,
+                "request_counts": {"total": n, "completed": 0, "failed": 0}}
+
 if __name__ == "__main__":  # serve until killed (bench/): python -m tests.fake_providers [FILE]
     import sys
     from pathlib import Path

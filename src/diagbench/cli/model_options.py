@@ -24,11 +24,18 @@ THINKING_LEVELS = ("minimal", "low", "medium", "high")  # gemini's other option 
 def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | None,
               reasoning: str | None, timeout: float, retries: int, no_cache: bool,
               cache_path: Path | None, max_image_side: int | None,
-              max_image_bytes: int | None, endpoints: tuple[str, ...]) -> ModelSettings:
+              max_image_bytes: int | None, endpoints: tuple[str, ...], batch: bool = False,
+              batch_poll: float = 30.0) -> ModelSettings:
     from diagbench.benchmarks.registry import registered
     from diagbench.models.cache import ResponseCache
     from diagbench.models.image_policy import ImagePolicy
-    from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
+    from diagbench.models.providers import (
+        PROVIDERS,
+        ModelSpec,
+        ModelSpecError,
+        check_batch,
+        provider_key,
+    )
     from diagbench.models.request import GenerationConfig
     from diagbench.models.retry import RetryPolicy
     from diagbench.models.settings import ModelSettings
@@ -41,12 +48,14 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
             f" or a thinking level ({'|'.join(THINKING_LEVELS)})"
             if spec.provider == "gemini" else "") + f", not {reasoning!r}")
     key = provider_key(spec)  # a missing key is reported before any work
+    if batch:
+        check_batch(spec)
     return ModelSettings(
         spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
                                reasoning=reasoning),
         timeout, RetryPolicy(retries=retries), ImagePolicy(max_image_side, max_image_bytes),
         None if no_cache or not PROVIDERS[spec.provider].cached else ResponseCache(cache_path),
-        key)
+        key, batch, batch_poll)
 
 
 MODEL_HELP = ("PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o, baseline:ocr (offline) or "
@@ -69,6 +78,12 @@ OPTIONS = (
                       "~/.cache/diagbench/responses.sqlite)."),
     click.option("--max-image-bytes", type=click.IntRange(1024),
                  help="Shrink images until their PNG is at most this many bytes."),
+    click.option("--batch", is_flag=True,
+                 help="Send the requests through the provider's batch API (openai), at its "
+                      "batch price; the run waits for the batch, and a re-run picks up the "
+                      "batch it recorded instead of submitting it again."),
+    click.option("--batch-poll", type=click.FloatRange(0.0), default=30.0,
+                 show_default=True, help="Seconds between two looks at a batch."),
     click.option("--endpoint", "endpoints", multiple=True, metavar="URL",
                  help="Another server of the --model (repeatable): requests are spread over "
                       "all, --max-connections on each; one that keeps failing rests."),
@@ -93,7 +108,7 @@ def model_options(command: Callable | None = None, *, multiple: bool = False,
         @functools.wraps(command)
         def wrapper(*args, model_name, temperature, max_tokens, seed, reasoning, timeout,
                     retries, no_cache, cache_path, max_image_side, max_image_bytes, endpoints,
-                    **kwargs):
+                    batch, batch_poll, **kwargs):
             from diagbench.models.providers import ModelSpecError
 
             names = tuple(dict.fromkeys(model_name if multiple else (model_name,)))
@@ -102,7 +117,8 @@ def model_options(command: Callable | None = None, *, multiple: bool = False,
                     raise ModelSpecError("--endpoint serves one --model, not several")
                 settings = [_settings(name, temperature, max_tokens, seed, reasoning, timeout,
                                       retries, no_cache, cache_path, max_image_side,
-                                      max_image_bytes, endpoints) for name in names]
+                                      max_image_bytes, endpoints, batch, batch_poll)
+                            for name in names]
             except ModelSpecError as exc:
                 click.echo(f"diagbench: error: {exc}", err=True)
                 sys.exit(EXIT_BAD_INPUT)
