@@ -201,19 +201,21 @@ class FakeServer:
 
 
 
-class FakeOpenAIBatches:
-    """A real HTTP server on 127.0.0.1 speaking OpenAI's Batch API: ``POST /v1/files``
-    (multipart, purpose "batch"), ``POST /v1/batches``, ``GET /v1/batches/ID`` and
-    ``GET /v1/files/ID/content``. Each line of a batch is answered as `FakeServer`
-    answers the same chat completion online (so batch and online answers agree).
 
-    Faults: `hold` keeps every batch "in_progress" until `release()` (`created` is set
-    when a batch is made, `polled` when a client looks at one: a test acts while one
-    waits); `expire_after` N: a batch
-    answers its first N lines and then "expired", the others in the error file with
-    code "batch_expired", as OpenAI writes them; `failing` prompts: their lines fail
-    with HTTP 400 in the error file; `dropping` prompts: their lines are in neither
-    file (partial results)."""
+class FakeBatches:
+    """A real HTTP server on 127.0.0.1 speaking the providers' batch APIs: OpenAI's
+    (``POST /v1/files`` multipart with purpose "batch", ``POST /v1/batches``, ``GET
+    /v1/batches/ID``, ``GET /v1/files/ID/content``) and Anthropic's Message Batches
+    (``POST /v1/messages/batches``, ``GET /v1/messages/batches/ID`` and its
+    ``/results``). Each line of a batch is answered as `FakeServer` answers the same
+    request online (so batch and online answers agree).
+
+    Faults: `hold` keeps every batch in progress until `release()` (`created` is set when
+    a batch is made, `polled` when a client looks at one: a test acts while one waits);
+    `expire_after` N: a batch answers its first N lines and then expires, the others
+    marked expired as each provider writes them; `failing` prompts: their lines fail
+    (OpenAI: HTTP 400 in the error file; Anthropic: an "errored" result); `dropping`
+    prompts: their lines have no result at all (partial results)."""
 
     def __init__(self, hold: bool = False, expire_after: int | None = None,
                  failing: tuple[str, ...] = (), dropping: tuple[str, ...] = (),
@@ -223,7 +225,7 @@ class FakeOpenAIBatches:
         self.failing, self.dropping = failing, dropping
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict] = {}
-        self.submitted: list[list[dict]] = []  # the lines of each batch created
+        self.submitted: list[list[tuple[str, dict]]] = []  # (custom id, body) per batch
         self.created = threading.Event()
         self.polled = threading.Event()  # a client looked at a batch
         self.lock = threading.Lock()
@@ -238,24 +240,29 @@ class FakeOpenAIBatches:
                     if self.path == "/v1/files":
                         payload = fake.upload(self.headers["Content-Type"], data)
                     elif self.path == "/v1/batches":
-                        payload = fake.create(json.loads(data))
+                        payload = fake.create_openai(json.loads(data))
+                    elif self.path == "/v1/messages/batches":
+                        payload = fake.create_anthropic(json.loads(data))
                     else:
                         return self._send(404, {"error": {"message": "no such route"}})
                 self._send(200, payload)
 
             def do_GET(self):
+                parts = self.path.strip("/").split("/")
                 with fake.lock:
-                    if self.path.startswith("/v1/batches/"):
-                        batch = fake.batches.get(self.path.rsplit("/", 1)[1])
-                        if batch is None:
-                            return self._send(404, {"error": {"message": "no such batch"}})
-                        fake.polled.set()
-                        return self._send(200, fake.state(batch))
-                    if self.path.startswith("/v1/files/") and self.path.endswith("/content"):
-                        content = fake.files.get(self.path.split("/")[3])
+                    if parts[-1] == "content" and parts[1] == "files":
+                        content = fake.files.get(parts[2])
                         if content is not None:
                             return self._send(200, content, "application/octet-stream")
-                self._send(404, {"error": {"message": "no such file"}})
+                    elif parts[-1] == "results" and parts[1] == "messages":
+                        content = fake.files.get(f"results-{parts[3]}")
+                        if content is not None:
+                            return self._send(200, content, "application/binary")
+                    elif parts[-2] == "batches" and parts[-1] in fake.batches:
+                        batch = fake.batches[parts[-1]]
+                        fake.polled.set()
+                        return self._send(200, fake.state(batch))
+                self._send(404, {"error": {"message": "not found"}})
 
             def _send(self, status, payload, kind="application/json"):
                 body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
@@ -294,59 +301,94 @@ class FakeOpenAIBatches:
         return {"id": ident, "object": "file", "bytes": len(fields["file"]), "created_at": 0,
                 "filename": "batch.jsonl", "purpose": "batch", "status": "processed"}
 
-    def create(self, body: dict) -> dict:
-        lines = [json.loads(line) for line in self.files[body["input_file_id"]].splitlines()]
-        assert all(line["url"] == body["endpoint"] == "/v1/chat/completions"
-                   for line in lines)
-        ident = f"batch_{len(self.batches) + 1}"
-        self.batches[ident] = {"id": ident, "input_file_id": body["input_file_id"],
-                               "lines": lines, "status": "in_progress"}
+    def _create(self, kind: str, lines: list[tuple[str, dict]], **extra: str) -> dict:
+        ident = f"{'batch' if kind == 'openai' else 'msgbatch'}_{len(self.batches) + 1}"
+        self.batches[ident] = {"id": ident, "kind": kind, "lines": lines, "done": False,
+                               **extra}
         self.submitted.append(lines)
         self.created.set()
         return self.state(self.batches[ident])
 
-    def _prompt(self, line: dict) -> str:
-        content = line["body"]["messages"][-1]["content"]
-        return next(p["text"] for p in content if p["type"] == "text")
+    def create_openai(self, body: dict) -> dict:
+        rows = [json.loads(line) for line in self.files[body["input_file_id"]].splitlines()]
+        assert all(r["url"] == body["endpoint"] == "/v1/chat/completions" for r in rows)
+        return self._create("openai", [(r["custom_id"], r["body"]) for r in rows],
+                            input_file_id=body["input_file_id"])
 
-    def finish(self, batch: dict) -> None:
-        """Answer a batch's lines into its output and error files."""
-        output, errors = [], []
-        for k, line in enumerate(batch["lines"]):
-            prompt = self._prompt(line)
-            row = {"id": f"batch_req_{k}", "custom_id": line["custom_id"]}
+    def create_anthropic(self, body: dict) -> dict:
+        return self._create("anthropic", [(r["custom_id"], r["params"])
+                                          for r in body["requests"]])
+
+    def outcomes(self, batch: dict) -> list[tuple[str, str, dict | None]]:
+        """(custom id, "ok" | "failed" | "expired", the online answer) per line with a
+        result."""
+        out = []
+        for k, (custom_id, body) in enumerate(batch["lines"]):
+            content = body["messages"][-1]["content"]
+            prompt = next(p["text"] for p in content if p["type"] == "text")
             if prompt in self.dropping:
                 continue
             if self.expire_after is not None and k >= self.expire_after:
-                errors.append(row | {"response": None, "error": {
-                    "code": "batch_expired", "message": "This request could not be executed "
-                    "before the completion window expired."}})
+                out.append((custom_id, "expired", None))
             elif prompt in self.failing:
-                errors.append(row | {"response": {"status_code": 400, "request_id": "r",
-                                                  "body": {"error": {
-                                                      "message": "injected 400",
-                                                      "type": "invalid_request_error"}}},
-                                     "error": None})
+                out.append((custom_id, "failed", None))
             else:
-                body = json.loads(FakeServer.answer(self, line["body"],
-                                                    "/v1/chat/completions"))
-                output.append(row | {"response": {"status_code": 200, "request_id": "r",
-                                                  "body": body}, "error": None})
+                path = "/v1/messages" if batch["kind"] == "anthropic" else "/chat/completions"
+                out.append((custom_id, "ok", json.loads(FakeServer.answer(self, body, path))))
+        return out
+
+    def _file(self, ident: str, rows: list[dict]) -> str:
+        self.files[ident] = "".join(json.dumps(r) + "\n" for r in rows).encode()
+        return ident
+
+    def finish(self, batch: dict) -> None:
+        """Answer a batch's lines into its result files."""
+        batch["done"] = True
+        outcomes = self.outcomes(batch)
+        if batch["kind"] == "anthropic":
+            results = {"ok": lambda m: {"type": "succeeded", "message": m},
+                       "failed": lambda m: {"type": "errored", "error": {
+                           "type": "error", "error": {"type": "invalid_request_error",
+                                                      "message": "injected 400"}}},
+                       "expired": lambda m: {"type": "expired"}}
+            self._file(f"results-{batch['id']}", [
+                {"custom_id": c, "result": results[kind](m)} for c, kind, m in outcomes])
+            return
+        output = [{"id": f"batch_req_{k}", "custom_id": c, "error": None,
+                   "response": {"status_code": 200, "request_id": "r", "body": m}}
+                  for k, (c, kind, m) in enumerate(outcomes) if kind == "ok"]
+        errors = [{"id": f"batch_req_{k}", "custom_id": c,
+                   "response": {"status_code": 400, "request_id": "r", "body": {"error": {
+                       "message": "injected 400", "type": "invalid_request_error"}}},
+                   "error": None} if kind == "failed" else
+                  {"id": f"batch_req_{k}", "custom_id": c, "response": None, "error": {
+                      "code": "batch_expired", "message": "This request could not be "
+                      "executed before the completion window expired."}}
+                  for k, (c, kind, _) in enumerate(outcomes) if kind != "ok"]
         for name, rows in (("output_file_id", output), ("error_file_id", errors)):
             if rows:
-                ident = f"file-{len(self.files) + 1}"
-                self.files[ident] = "".join(json.dumps(r) + "\n" for r in rows).encode()
-                batch[name] = ident
-        batch["status"] = "expired" if self.expire_after is not None else "completed"
+                batch[name] = self._file(f"file-{len(self.files) + 1}", rows)
 
     def state(self, batch: dict) -> dict:
-        """The Batch object of `batch` (finished at the first look once not held)."""
-        if batch["status"] == "in_progress" and not self.hold:
+        """The provider's batch object (finished at the first look once not held)."""
+        if not batch["done"] and not self.hold:
             self.finish(batch)
-        n = len(batch["lines"])
+        n, ended = len(batch["lines"]), batch["done"]
+        if batch["kind"] == "anthropic":
+            return {"id": batch["id"], "type": "message_batch",
+                    "processing_status": "ended" if ended else "in_progress",
+                    "request_counts": {"processing": 0 if ended else n, "succeeded": 0,
+                                       "errored": 0, "canceled": 0, "expired": 0},
+                    "created_at": "2026-01-01T00:00:00Z",
+                    "expires_at": "2026-01-02T00:00:00Z", "ended_at": None,
+                    "cancel_initiated_at": None, "archived_at": None,
+                    "results_url": f"{self.url}/v1/messages/batches/{batch['id']}/results"
+                    if ended else None}
+        status = ("in_progress" if not ended else
+                  "expired" if self.expire_after is not None else "completed")
         return {"id": batch["id"], "object": "batch", "endpoint": "/v1/chat/completions",
                 "errors": None, "input_file_id": batch["input_file_id"],
-                "completion_window": "24h", "status": batch["status"],
+                "completion_window": "24h", "status": status,
                 "output_file_id": batch.get("output_file_id"),
                 "error_file_id": batch.get("error_file_id"), "created_at": 0,
                 "request_counts": {"total": n, "completed": 0, "failed": 0}}

@@ -79,9 +79,10 @@ OPTIONS = (
     click.option("--max-image-bytes", type=click.IntRange(1024),
                  help="Shrink images until their PNG is at most this many bytes."),
     click.option("--batch", is_flag=True,
-                 help="Send the requests through the provider's batch API (openai), at its "
-                      "batch price; the run waits for the batch, and a re-run picks up the "
-                      "batch it recorded instead of submitting it again."),
+                 help="Send the requests through the provider's batch API (openai, "
+                      "anthropic), at its batch price; the run waits for the batch, "
+                      "and a re-run picks up the batch it recorded instead of submitting it "
+                      "again."),
     click.option("--batch-poll", type=click.FloatRange(0.0), default=30.0,
                  show_default=True, help="Seconds between two looks at a batch."),
     click.option("--endpoint", "endpoints", multiple=True, metavar="URL",
