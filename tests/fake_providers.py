@@ -207,14 +207,17 @@ class FakeBatches:
     (``POST /v1/files`` multipart with purpose "batch", ``POST /v1/batches``, ``GET
     /v1/batches/ID``, ``GET /v1/files/ID/content``) and Anthropic's Message Batches
     (``POST /v1/messages/batches``, ``GET /v1/messages/batches/ID`` and its
-    ``/results``). Each line of a batch is answered as `FakeServer` answers the same
-    request online (so batch and online answers agree).
+    ``/results``) and Gemini's batch mode (``POST /v1beta/models/M:batchGenerateContent``
+    with inlined requests, ``GET /v1beta/batches/ID`` with inlined responses). Each line
+    of a batch is answered as `FakeServer` answers the same request online (so batch and
+    online answers agree).
 
     Faults: `hold` keeps every batch in progress until `release()` (`created` is set when
     a batch is made, `polled` when a client looks at one: a test acts while one waits);
     `expire_after` N: a batch answers its first N lines and then expires, the others
     marked expired as each provider writes them; `failing` prompts: their lines fail
-    (OpenAI: HTTP 400 in the error file; Anthropic: an "errored" result); `dropping`
+    (OpenAI: HTTP 400 in the error file; Anthropic: an "errored" result; Gemini: an
+    inlined error; a Gemini job that expires keeps the first N answers); `dropping`
     prompts: their lines have no result at all (partial results)."""
 
     def __init__(self, hold: bool = False, expire_after: int | None = None,
@@ -243,6 +246,8 @@ class FakeBatches:
                         payload = fake.create_openai(json.loads(data))
                     elif self.path == "/v1/messages/batches":
                         payload = fake.create_anthropic(json.loads(data))
+                    elif self.path.endswith(":batchGenerateContent"):
+                        payload = fake.create_gemini(self.path, json.loads(data))
                     else:
                         return self._send(404, {"error": {"message": "no such route"}})
                 self._send(200, payload)
@@ -258,8 +263,10 @@ class FakeBatches:
                         content = fake.files.get(f"results-{parts[3]}")
                         if content is not None:
                             return self._send(200, content, "application/binary")
-                    elif parts[-2] == "batches" and parts[-1] in fake.batches:
-                        batch = fake.batches[parts[-1]]
+                    elif parts[-2] == "batches" and (
+                            parts[-1] in fake.batches or f"batches/{parts[-1]}" in fake.batches):
+                        batch = fake.batches.get(parts[-1]) or fake.batches[
+                            f"batches/{parts[-1]}"]
                         fake.polled.set()
                         return self._send(200, fake.state(batch))
                 self._send(404, {"error": {"message": "not found"}})
@@ -302,7 +309,8 @@ class FakeBatches:
                 "filename": "batch.jsonl", "purpose": "batch", "status": "processed"}
 
     def _create(self, kind: str, lines: list[tuple[str, dict]], **extra: str) -> dict:
-        ident = f"{'batch' if kind == 'openai' else 'msgbatch'}_{len(self.batches) + 1}"
+        ident = {"openai": "batch_", "anthropic": "msgbatch_", "gemini": "batches/"}[kind] \
+            + str(len(self.batches) + 1)
         self.batches[ident] = {"id": ident, "kind": kind, "lines": lines, "done": False,
                                **extra}
         self.submitted.append(lines)
@@ -319,13 +327,20 @@ class FakeBatches:
         return self._create("anthropic", [(r["custom_id"], r["params"])
                                           for r in body["requests"]])
 
+    def create_gemini(self, path: str, body: dict) -> dict:
+        model = path.split("/models/")[1].split(":")[0]
+        rows = body["batch"]["inputConfig"]["requests"]["requests"]
+        return self._create("gemini", [(r["metadata"]["key"], r["request"]) for r in rows],
+                            model=model)
+
     def outcomes(self, batch: dict) -> list[tuple[str, str, dict | None]]:
         """(custom id, "ok" | "failed" | "expired", the online answer) per line with a
         result."""
         out = []
         for k, (custom_id, body) in enumerate(batch["lines"]):
-            content = body["messages"][-1]["content"]
-            prompt = next(p["text"] for p in content if p["type"] == "text")
+            content = body["contents"][-1]["parts"] if batch["kind"] == "gemini" \
+                else body["messages"][-1]["content"]
+            prompt = next(p["text"] for p in content if "text" in p)
             if prompt in self.dropping:
                 continue
             if self.expire_after is not None and k >= self.expire_after:
@@ -333,7 +348,8 @@ class FakeBatches:
             elif prompt in self.failing:
                 out.append((custom_id, "failed", None))
             else:
-                path = "/v1/messages" if batch["kind"] == "anthropic" else "/chat/completions"
+                path = {"anthropic": "/v1/messages", "openai": "/chat/completions"}.get(
+                    batch["kind"], f"/v1beta/models/{batch.get('model')}:generateContent")
                 out.append((custom_id, "ok", json.loads(FakeServer.answer(self, body, path))))
         return out
 
@@ -345,6 +361,12 @@ class FakeBatches:
         """Answer a batch's lines into its result files."""
         batch["done"] = True
         outcomes = self.outcomes(batch)
+        if batch["kind"] == "gemini":
+            batch["inlined"] = [{"metadata": {"key": c}} | (
+                {"response": m} if kind == "ok" else
+                {"error": {"code": 400, "message": "injected 400"}})
+                for c, kind, m in outcomes if kind != "expired"]
+            return
         if batch["kind"] == "anthropic":
             results = {"ok": lambda m: {"type": "succeeded", "message": m},
                        "failed": lambda m: {"type": "errored", "error": {
@@ -374,6 +396,15 @@ class FakeBatches:
         if not batch["done"] and not self.hold:
             self.finish(batch)
         n, ended = len(batch["lines"]), batch["done"]
+        if batch["kind"] == "gemini":
+            state = ("BATCH_STATE_RUNNING" if not ended else "BATCH_STATE_EXPIRED"
+                     if self.expire_after is not None else "BATCH_STATE_SUCCEEDED")
+            output = {"output": {"inlinedResponses": {"inlinedResponses": batch["inlined"]}}
+                      } if ended else {}
+            return {"name": batch["id"], "done": ended, "metadata": {
+                "@type": "type.googleapis.com/google.ai.generativelanguage.v1main."
+                         "GenerateContentBatch", "name": batch["id"],
+                "model": f"models/{batch['model']}", "state": state} | output}
         if batch["kind"] == "anthropic":
             return {"id": batch["id"], "type": "message_batch",
                     "processing_status": "ended" if ended else "in_progress",

@@ -80,7 +80,7 @@ OPTIONS = (
                  help="Shrink images until their PNG is at most this many bytes."),
     click.option("--batch", is_flag=True,
                  help="Send the requests through the provider's batch API (openai, "
-                      "anthropic), at its batch price; the run waits for the batch, "
+                      "anthropic, gemini), at its batch price; the run waits for the batch, "
                       "and a re-run picks up the batch it recorded instead of submitting it "
                       "again."),
     click.option("--batch-poll", type=click.FloatRange(0.0), default=30.0,
