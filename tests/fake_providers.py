@@ -189,11 +189,15 @@ class FakeServer:
         content = body["messages"][-1]["content"]  # a string, or a list of parts
         text = content if isinstance(content, str) else next(
             (p["text"] for p in content if p["type"] == "text"), "")
+        # an answer longer (in words) than max_tokens is cut there, as a model's is
+        words, limit = self.reply(text).split(" "), body.get("max_tokens") or 1 << 30
+        answer, finish = (" ".join(words[:limit]), "length") if len(words) > limit \
+            else (self.reply(text), "stop")
         return json.dumps({
             "id": "chatcmpl-1", "object": "chat.completion", "created": 0,
             "model": body["model"] + "-served",
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": self.reply(text)}
+            "choices": [{"index": 0, "finish_reason": finish,
+                         "message": {"role": "assistant", "content": answer}
                          | ({"reasoning_content": self.thinking(text)} if self.thinking
                             else {})}],
             "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},

@@ -10,15 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.models.batch import POLL_SECONDS, run_batch
+from diagbench.models.budget import Budget, Budgeted
 from diagbench.models.cache import ResponseCache
 from diagbench.models.endpoints import EndpointPool
 from diagbench.models.image_policy import ImagePolicy
+from diagbench.models.prices import PriceTable, load_prices
 from diagbench.models.protocol import Model
 from diagbench.models.providers import ModelSpec, make_adapter, make_batch, provider_key
 from diagbench.models.request import GenerationConfig, ImagePart, Request, user_request
-from diagbench.models.response import Response
+from diagbench.models.response import Response, Usage
 from diagbench.models.retry import RetryPolicy
-from diagbench.models.runner import ResponseRecord, run_requests
+from diagbench.models.runner import ResponseRecord, read_records, run_requests
 
 #: Configuration fields a manifest lists only when they are set: manifests written before
 #: they were recorded carry none, and they stay byte-identical while unset.
@@ -43,6 +45,16 @@ class ModelSettings:
     #: batch every `batch_poll` seconds until it ends.
     batch: bool = False
     batch_poll: float = field(default=POLL_SECONDS, compare=False)
+    #: The price table (None: the bundled one) and the run's cap in USD (`--max-cost`).
+    prices: PriceTable | None = field(default=None, compare=False)
+    max_cost: float | None = None
+
+    def price_table(self) -> PriceTable:
+        return self.prices or load_prices()
+
+    def cost(self, usage: Usage) -> float | None:
+        """USD of one answer's usage (at the batch price with `batch`)."""
+        return self.price_table().cost(self.name, usage, self.batch)
 
     @property
     def name(self) -> str:
@@ -105,6 +117,11 @@ class ModelSettings:
 
         async def go() -> list[ResponseRecord]:
             adapter = self.adapter(max_connections)
+            if self.max_cost is not None:
+                earlier = [r for r in read_records(out) if not r.cached] if out else []
+                adapter = Budgeted(adapter, Budget(self.max_cost, sum(
+                    self.cost(r.response.usage) or 0.0 for r in earlier
+                    if r.response.status == "ok")), lambda usage: self.cost(usage) or 0.0)
             try:
                 return await run_requests(adapter, requests, out, self.cache,
                                           max_connections * len(self.spec.urls()), self.retry,
