@@ -106,3 +106,53 @@ def test_max_cost_needs_a_price_and_no_batch(tmp_path):
                           check=False, env={**os.environ, "OPENAI_API_KEY": "sk-test"})
     assert done.returncode == 3
     assert "--max-cost needs the price of openai:unpriced" in done.stderr
+
+
+def test_usage_block_by_hand():
+    from diagbench.benchmarks.asking import Answer
+    from diagbench.benchmarks.protocol import SampleValue
+    from diagbench.benchmarks.usage import correct_count, model_usage
+    from diagbench.models.settings import ModelSettings
+
+    settings = ModelSettings.from_json({"name": "openai:gpt-4o", "provider": "openai",
+                                        "model": "gpt-4o", "base_url": None,
+                                        "parameters": {"image_policy": {}}})
+    answers = {f"q{k}": Answer(f"q{k}", "ok", "x", usage=Usage(110, 70, 20),
+                               finish_reason="length" if k == 0 else "stop")
+               for k in range(4)} | {"q9": Answer("q9", "call_error", error="boom")}
+    values = [SampleValue("m", "accuracy", f"q{k}", "d", float(k < 2)) for k in range(4)]
+    assert correct_count(values, ["accuracy"]) == 2
+    assert correct_count([SampleValue("m", "score", "q", "d", 0.5)], ["score"]) is None
+    usage = model_usage(answers, settings, 2)
+    # 4 answers (the failed call is none) at 0.000975 USD each; 2 right
+    assert usage["answers"] == 4 and usage["truncated"] == 1
+    assert usage["truncated_share"] == 0.25
+    assert usage["tokens"] == {"input_tokens": 440, "output_tokens": 280,
+                               "reasoning_tokens": 80}
+    assert usage["cost_usd"] == pytest.approx(0.0039)
+    assert usage["cost_per_correct_usd"] == pytest.approx(0.00195)
+
+
+def test_an_eval_keeps_each_models_usage_in_its_summary(tmp_path):
+    from tests.sadu_fixture import write_sadu
+
+    sadu = write_sadu(tmp_path / "sadu")
+    env = {**os.environ, "OPENAI_API_KEY": "sk-test", "DIAGBENCH_CACHE": str(tmp_path / "c")}
+    assert subprocess.run([sys.executable, "-m", "diagbench", "import", "sadu",
+                           str(sadu / "dataset" / "SAD"), "--out", str(tmp_path / "data")],
+                          capture_output=True, timeout=300, env=env).returncode == 0
+    with FakeServer() as server:
+        prices = tmp_path / "prices.json"
+        prices.write_text(json.dumps({"_date": "2026-11-29", "_source": "test",
+                                      "openai:gpt-test": [10_000, 10_000]}), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "diagbench", "eval", "archqa", "--data",
+             str(tmp_path / "data"), "--model", f"openai:gpt-test@{server.base_url}",
+             "--max-tokens", "2", "--prices", str(prices), "--out", str(tmp_path / "run")],
+            capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    usage = json.loads((tmp_path / "run" / "summary.json").read_text())["usage"]
+    # every echo of a question is longer than 2 words: all 8 answers cut; 0.18 USD each
+    assert usage["openai:gpt-test"]["truncated_share"] == 1.0
+    assert usage["openai:gpt-test"]["cost_usd"] == pytest.approx(8 * 0.18)
+    assert "cut by the token limit 8 (100.0 %); cost $1.4400" in done.stdout

@@ -74,6 +74,10 @@ def _finish(bench: Any, result: Any) -> None:
     if not result.data.samples:
         click.echo("diagbench: error: no usable samples", err=True)
     click.echo("\n".join(bench.lines(result.summary, result.scores)))
+    if result.usage:
+        from diagbench.benchmarks.usage import usage_line
+        click.echo("\nusage:\n" + "\n".join(usage_line(name, usage)
+                                             for name, usage in result.usage.items()))
     click.echo(f"\nreport: {result.report}")
     failing = bench.failing(result.summary)
     for reason in failing:

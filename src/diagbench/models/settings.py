@@ -93,7 +93,7 @@ class ModelSettings:
         values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v  # as JSON held
                                   for k, v in parameters.items() if k in known}
         return cls(ModelSpec.from_json(data), GenerationConfig(**values), 0.0, RetryPolicy(),
-                   policy, None)
+                   policy, None, batch=bool(parameters.get("batch")))
 
     def adapter(self, max_connections: int) -> Model:
         """The model's adapter; over several endpoints, a pool of one adapter each with
