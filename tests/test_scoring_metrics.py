@@ -388,6 +388,10 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                       ((4, 0), 0.125)],  # 2 · 1/2⁴
     "sign_flip_test": [(([], []), 1.0), (([0.0, 0.0], "ab"), 1.0), (([1], "ab"), ValueError),
                        (([2.0], "a"), 1.0)],  # one diagram: ±2, both as extreme
+    "cohens_kappa": [(([], []), None), (([True], [None]), None), (([True], []), ValueError),
+                     (([True, True], [True, True]), None),  # p_e = 1: undefined
+                     (([True, False], [True, False]), 1.0),
+                     (([True, False], [False, True]), -1.0)],
     "holm": [(([],), []), (([0.5],), [0.5]), (([0.4, 0.3],), [0.6, 0.6])],
     "paired_difference": [(([1], [], "a"), ValueError),
                           (([], [], []), PairedDifference(

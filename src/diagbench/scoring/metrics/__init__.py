@@ -26,6 +26,7 @@ bools or floats), one module per family:
 - `music`: the image-to-code similarity of tunes (ABC): the normalised edit distance of
   (pitch, duration) sequences and the tune's score with its key and meter;
 - `paired`: the paired Wilcoxon test and bootstrap interval comparing two models;
+- `agreement`: Cohen's κ of a judge model against the deterministic scorer;
 - `intervals`: standard errors and bootstrap intervals of a mean or ratio, naive and
   clustered by source diagram;
 - `comparison`: two runs on the same samples: the paired difference, the exact McNemar
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from diagbench.scoring.metrics.agreement import cohens_kappa
 from diagbench.scoring.metrics.archqa import (
     CountBias,
     RetrievalScores,
@@ -182,6 +184,7 @@ METRICS: dict[str, Callable] = {
     "sign_flip_test": sign_flip_test,
     "holm": holm,
     "paired_difference": paired_difference,
+    "cohens_kappa": cohens_kappa,
 }
 
 __all__ = [
@@ -206,6 +209,7 @@ __all__ = [
     "cluster_bootstrap_interval",
     "cluster_standard_error",
     "code_lengths",
+    "cohens_kappa",
     "complexity_consistency",
     "conflict_gap",
     "consensus_accuracy",
