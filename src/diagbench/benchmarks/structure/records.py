@@ -184,7 +184,8 @@ class Rejection:
 class JudgeInfo:
     """What build.json records about the LLM-as-judge filter: the judge, its threshold
     and prompt hash, how many samples it judged, its verdicts counted (true, null, false,
-    unparsable, call_error) and how many samples it removed."""
+    unparsable, call_error), how many samples it removed, and its Cohen's κ against the
+    deterministic check."""
 
     model: str
     threshold: float
@@ -192,16 +193,19 @@ class JudgeInfo:
     judged: int
     verdicts: dict[str, int]
     removed: int
+    #: Cohen's κ of the judge's keep/remove against the deterministic check
+    #: (`judging.rule_checks`), None where undefined or not computed.
+    kappa: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "threshold": self.threshold,
                 "prompt_hash": self.prompt_hash, "judged": self.judged,
-                "verdicts": self.verdicts, "removed": self.removed}
+                "verdicts": self.verdicts, "removed": self.removed, "kappa": self.kappa}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> JudgeInfo:
         return cls(data["model"], data["threshold"], data["prompt_hash"], data["judged"],
-                   dict(data["verdicts"]), data["removed"])
+                   dict(data["verdicts"]), data["removed"], data.get("kappa"))
 
 
 @dataclass(frozen=True, slots=True)
