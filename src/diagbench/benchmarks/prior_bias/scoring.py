@@ -125,8 +125,10 @@ def _intervals(records: list[PriorBiasScore], delta: float | None,
                delta_ci: tuple[float, float] | None, clustered: tuple | None
                ) -> dict[str, dict]:
     """Δ with its stratified (naive) and diagram-clustered bootstrap intervals and the
-    clustered bootstrap SE; each condition's pooled RelAcc with `metric_intervals`."""
-    ok = [r for r in records if r.status == "ok"]
+    clustered bootstrap SE (n and diagrams: the answers of the two conditions it
+    compares); each condition's pooled RelAcc with `metric_intervals`."""
+    ok = [r for r in records if r.status == "ok" and r.condition in ("prior-conform",
+                                                                     "2-reverse")]
     delta_row = {"n": len(ok), "clusters": len({diagram_of(r.id) for r in ok}),
                  "estimate": None if delta is None else round(delta, 4), "se": None,
                  "se_clustered": None if clustered is None else round(clustered[2], 4),
