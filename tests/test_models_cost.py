@@ -156,3 +156,7 @@ def test_an_eval_keeps_each_models_usage_in_its_summary(tmp_path):
     assert usage["openai:gpt-test"]["truncated_share"] == 1.0
     assert usage["openai:gpt-test"]["cost_usd"] == pytest.approx(8 * 0.18)
     assert "cut by the token limit 8 (100.0 %); cost $1.4400" in done.stdout
+    page = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    assert "Tokens, truncation and cost" in page and "<td>100.0 %</td>" in page
+    assert "<td>1.4400</td>" in page
+    assert "Intervals: naive and clustered by diagram" in page

@@ -41,6 +41,7 @@ def write_report(run: Path, summary: CodegenSummary,
     `shown` samples without valid code per model, with the reason."""
     from diagbench.report.html import HtmlReport
     from diagbench.report.intervals import intervals_section
+    from diagbench.report.usage import usage_section
 
     report = HtmlReport("codegen — diagram code written by models (paper 004 §4, STRUDEL)")
     report.paragraph("Valid: the code renders with the real engine (diagbench.render). "
@@ -50,6 +51,7 @@ def write_report(run: Path, summary: CodegenSummary,
                      "of checks that hold. Failed calls are left out of the rates and counted; "
                      "an answer without code is invalid.", note=True)
     intervals_section(report, {name: m.get("intervals") for name, m in summary.models.items()})
+    usage_section(report, run)
     report.heading("Validity and complexity consistency (%, the paper's Table 2)")
     report.table(["model", "prompting", "n", "validity", *_LEVELS, "consistency", "outcomes"],
                  [[name, p, c["n"], _f(c["validity"]), *_levels(c), _f(c["consistency"]),
