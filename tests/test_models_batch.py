@@ -38,11 +38,13 @@ def _requests(provider, prompts=PROMPTS):
     return [user_request(provider, "model-test", p, base_url="http://same") for p in prompts]
 
 
-def batch(server, out, cache=None, provider="openai"):
+def batch(server, out, cache=None, provider="openai", max_requests=None):
     api_class, _, url, _ = PROVIDERS[provider]
 
     async def go():
         api = api_class("sk-test", getattr(server, url))
+        if max_requests:
+            api.max_requests = max_requests
         try:
             return await run_batch(api, _requests(provider), out, cache, poll_seconds=0)
         finally:
@@ -104,6 +106,16 @@ def test_an_expired_batch_keeps_what_it_answered_and_the_rest_is_sent_again(tmp_
         assert [len(lines) for lines in server.submitted] == [5, 2]
     assert [r.response.status for r in second] == ["ok"] * 5
     assert [r.response.text for r in second] == [f"echo: {p}" for p in PROMPTS]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_more_requests_than_a_batch_takes_go_in_several(tmp_path, provider):
+    with FakeBatches() as server:
+        records = batch(server, tmp_path / "responses.jsonl", provider=provider,
+                        max_requests=2)
+        assert [len(lines) for lines in server.submitted] == [2, 2, 1]
+    assert [r.response.text for r in records] == [f"echo: {p}" for p in PROMPTS]
+    assert [b.collected for b in read_state(tmp_path / "batches.jsonl")] == [True] * 3
 
 
 @pytest.mark.parametrize(("provider", "failed", "ended"), [

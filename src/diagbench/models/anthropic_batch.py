@@ -32,6 +32,8 @@ def read_result(result: Any) -> Response:
 class AnthropicBatch:
     """`BatchApi` for Anthropic's Message Batches."""
 
+    max_requests = 100_000  # Message Batches' limit per batch
+
     def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
         self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url,
                                                max_retries=2, timeout=timeout)

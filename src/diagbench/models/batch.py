@@ -1,5 +1,6 @@
 """Requests sent through a provider's batch API (`--batch`, half the price of online
-calls): submit the requests not yet answered as one batch, poll it until it ends, collect
+calls): submit the requests not yet answered as batches (as large as the provider
+takes), poll each until it ends, collect
 its results into the same response cache and `responses.jsonl` as the online runner.
 
 Each batch is recorded in the run directory the moment it is submitted
@@ -41,7 +42,10 @@ class BatchStatus:
 
 class BatchApi(Protocol):
     """A provider's batch API: submit requests (each under its custom id), look at a
-    batch, read its results by custom id (an error line is a failed `Response`)."""
+    batch, read its results by custom id (an error line is a failed `Response`);
+    `max_requests` is the most requests one batch takes (more go in several)."""
+
+    max_requests: int
 
     async def submit(self, items: list[tuple[str, Request]]) -> str: ...
 
@@ -112,10 +116,12 @@ async def run_batch(api: BatchApi, requests: list[Request], out: Path,
     waiting = {k for b in pending for k in b.keys}
     todo = {key: request for key, request in zip(keys, requests, strict=True)
             if key not in results and key not in waiting}
-    if todo:
-        batch = await api.submit(list(todo.items()))
-        _note(state, {"event": "submitted", "batch": batch, "keys": list(todo)})
-        pending.append(Submitted(batch, tuple(todo)))
+    items = list(todo.items())
+    for start in range(0, len(items), api.max_requests):
+        chunk = items[start:start + api.max_requests]
+        batch = await api.submit(chunk)
+        _note(state, {"event": "submitted", "batch": batch, "keys": [k for k, _ in chunk]})
+        pending.append(Submitted(batch, tuple(k for k, _ in chunk)))
     by_key = dict(zip(keys, requests, strict=True))
     for submitted in pending:
         status = await api.status(submitted.id)

@@ -32,6 +32,10 @@ def read_inlined(item: types.InlinedResponse) -> Response:
 class GeminiBatch:
     """`BatchApi` for Gemini's batch mode (one model a batch: the run's)."""
 
+    #: Inlined requests travel in one request body, which Gemini caps at 20 MB: about a
+    #: hundred diagram images.
+    max_requests = 100
+
     def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
         options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000))
         self.client = genai.Client(api_key=api_key, http_options=options)

@@ -50,6 +50,8 @@ def read_line(row: dict) -> Response:
 class OpenAIBatch:
     """`BatchApi` for OpenAI (and servers speaking its batch endpoints)."""
 
+    max_requests = 50_000  # the Batch API's limit per batch
+
     def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
         self.sdk = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=2,
                                       timeout=timeout)

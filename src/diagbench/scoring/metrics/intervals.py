@@ -79,10 +79,8 @@ def cluster_standard_error(values: Sequence[float], clusters: Sequence[Hashable]
 def standard_error(values: Sequence[float], weights: Sequence[float] | None = None
                    ) -> float | None:
     """The naive SE: `cluster_standard_error` with every item its own cluster; for a
-    mean, s/√n = √(Σ(yᵢ − ȳ)² / (n(n−1))).
-
-    Why clustered: 003_26afdd344a01d15b.txt §2 (Table 1: 2,431 questions on 154
-    diagrams, 15.8 each) and 004_34f8485b6a3a0424.txt §3.4 (several tasks per sample).
+    mean, s/√n = √(Σ(yᵢ − ȳ)² / (n(n−1))). Reported beside the clustered one for data
+    such as 003_26afdd344a01d15b.txt §2 (Table 1: 2,431 questions on 154 diagrams).
 
     Edge cases: fewer than two items → None.
 
@@ -96,9 +94,7 @@ def bootstrap_interval(values: Sequence[float], resamples: int = RESAMPLES, seed
                        weights: Sequence[float] | None = None) -> Interval | None:
     """The naive 95 % percentile bootstrap interval of R = Σy/Σw: items resampled with
     replacement (`cluster_bootstrap_interval` with every item its own cluster).
-
-    Why clustered: 003_26afdd344a01d15b.txt §2 (Table 1: 2,431 questions on 154
-    diagrams, 15.8 each) and 004_34f8485b6a3a0424.txt §3.4 (several tasks per sample).
+    Reported beside the clustered one for data such as 003_26afdd344a01d15b.txt §2.
 
     Edge cases: no item → None.
 
