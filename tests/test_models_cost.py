@@ -160,3 +160,15 @@ def test_an_eval_keeps_each_models_usage_in_its_summary(tmp_path):
     assert "Tokens, truncation and cost" in page and "<td>100.0 %</td>" in page
     assert "<td>1.4400</td>" in page
     assert "Intervals: naive and clustered by diagram" in page
+
+
+def test_a_batch_run_costs_half(tmp_path):
+    from tests.fake_providers import FakeBatches
+
+    with FakeBatches() as server:
+        done = _run(tmp_path, server, "batched", "--batch", "--batch-poll", "0")
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((tmp_path / "batched" / "manifest.json").read_text())
+    # the same 5 answers as online (0.18 USD each), at the batch discount of ½
+    assert manifest["summary"]["estimated_cost_usd"] == pytest.approx(5 * 0.09)
+    assert manifest["prices"]["batch_discount"] == 0.5
