@@ -133,7 +133,7 @@ def test_usage_block_by_hand():
     assert usage["cost_per_correct_usd"] == pytest.approx(0.00195)
 
 
-def test_an_eval_keeps_each_models_usage_in_its_summary(tmp_path):
+def test_an_eval_keeps_each_models_usage_beside_its_summary(tmp_path):
     from tests.sadu_fixture import write_sadu
 
     sadu = write_sadu(tmp_path / "sadu")
@@ -151,7 +151,7 @@ def test_an_eval_keeps_each_models_usage_in_its_summary(tmp_path):
              "--max-tokens", "2", "--prices", str(prices), "--out", str(tmp_path / "run")],
             capture_output=True, text=True, timeout=300, env=env, check=False)
     assert done.returncode == 0, done.stderr
-    usage = json.loads((tmp_path / "run" / "summary.json").read_text())["usage"]
+    usage = json.loads((tmp_path / "run" / "usage.json").read_text())
     # every echo of a question is longer than 2 words: all 8 answers cut; 0.18 USD each
     assert usage["openai:gpt-test"]["truncated_share"] == 1.0
     assert usage["openai:gpt-test"]["cost_usd"] == pytest.approx(8 * 0.18)

@@ -9,6 +9,7 @@ MODEL is the model's name in the run (`model_names`) made a directory name
 (`openai:gpt-4o` → `openai_gpt-4o`); a model asked on two servers is two models.
     RUN/scores.jsonl                one line per score record, model by model
     RUN/summary.json                the benchmark's summary
+    RUN/usage.json                  per model: tokens, answers cut by the token limit, cost
     RUN/report.html, plots/         the report
 """
 
@@ -27,7 +28,7 @@ from diagbench.benchmarks.asking import Answer, Ask, ask_model, replay
 from diagbench.benchmarks.jsonl import read_text
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
-from diagbench.benchmarks.usage import correct_count, model_usage
+from diagbench.benchmarks.usage import USAGE, correct_count, model_usage
 from diagbench.executors.local import LocalExecutor
 from diagbench.executors.protocol import Executor
 from diagbench.models.providers import ModelSpec
@@ -44,7 +45,7 @@ class RunResult:
     scores: Mapping[str, list[Any]]
     summary: Any
     report: Path
-    #: Per model, its tokens, truncation and cost (summary.json's "usage").
+    #: Per model, its tokens, truncation and cost (usage.json).
     usage: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
@@ -185,8 +186,8 @@ def score_answers(bench: Benchmark[Any, Any], data: Dataset, run: Path,
                   executor: Executor | None = None, bars: Bars = no_bars,
                   settings: Mapping[str, ModelSettings] | None = None) -> RunResult:
     """Score every model's answers (one `executor` task per model: in this process by
-    default), write scores.jsonl, summary.json (with each model's usage: tokens,
-    truncation, cost by `settings`' price table) and the report."""
+    default), write scores.jsonl, summary.json, usage.json (each model's tokens,
+    truncation and cost by `settings`' price table) and the report."""
     def one(item: tuple[str, Mapping[str, Answer]]) -> list[Any]:
         return bench.score(data, item[0], item[1], model_dir(run, item[0]))
 
@@ -203,7 +204,8 @@ def score_answers(bench: Benchmark[Any, Any], data: Dataset, run: Path,
     usage = {name: model_usage(by_id, (settings or {}).get(name), correct_count(
         [v for v in values if v.model == name], metrics)) for name, by_id in answers.items()}
     (run / "summary.json").write_text(
-        json.dumps(summary.to_json() | {"usage": usage}, indent=1, ensure_ascii=False) + "\n",
-        encoding="utf-8")
+        json.dumps(summary.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (run / USAGE).write_text(json.dumps(usage, indent=1, ensure_ascii=False) + "\n",
+                             encoding="utf-8")
     return RunResult(run, data, scores, summary, bench.report(run, data, scores, summary),
                      usage)

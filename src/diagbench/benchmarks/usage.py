@@ -1,4 +1,5 @@
-"""What a run's answers used and cost, per model (summary.json's ``usage``): input,
+"""What a run's answers used and cost, per model (RUN/usage.json, beside summary.json):
+input,
 output and reasoning tokens (totals and per answer), the share of answers cut by the
 token limit, the cost from the price table (at the batch price for a batch run) and
 the cost per correct answer (where the benchmark's headline metric is right/wrong)."""
@@ -12,6 +13,8 @@ from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.protocol import SampleValue
 from diagbench.models.prices import TRUNCATED
 from diagbench.models.settings import ModelSettings
+
+USAGE = "usage.json"
 
 
 def correct_count(values: Sequence[SampleValue], metrics: Sequence[str]) -> float | None:

@@ -1,6 +1,6 @@
 """The report's section of what each model used: tokens, the answers cut by the token
-limit and their share, the cost and the cost per correct answer — summary.json's
-``usage``, written before the report (`diagbench.benchmarks.usage`)."""
+limit and their share, the cost and the cost per correct answer — RUN/usage.json,
+written before the report (`diagbench.benchmarks.usage`)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ HEADER = ["Model", "answers", "tokens in", "tokens out", "reasoning", "cut by th
 
 
 def usage_section(report: HtmlReport, run: Path) -> None:
-    """The section, from RUN/summary.json (nothing when it has no usage: a run scored
-    before diagbench kept it, or a summary not yet written)."""
+    """The section, from RUN/usage.json (nothing without one: a run scored before
+    diagbench kept it)."""
     try:
-        usage = json.loads((run / "summary.json").read_text(encoding="utf-8")).get("usage")
-    except (OSError, ValueError, AttributeError):
+        usage = json.loads((run / "usage.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return
-    if not usage:
+    if not isinstance(usage, dict) or not usage:
         return
     rows = []
     for model, u in usage.items():
