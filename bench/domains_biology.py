@@ -17,9 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from diagbench.languages import named
-from diagbench.references import load
-from diagbench.render.engines import make_engine
+from diagbench.languages import make_engine, named
 
 #: The columns `measure` fills.
 HEADER = (f"{'language':8} {'engine':6} {'codes':>5} {'read/s':>9} {'render/s':>9} "
@@ -29,8 +27,7 @@ HEADER = (f"{'language':8} {'engine':6} {'codes':>5} {'read/s':>9} {'render/s':>
 def measure(name: str, diagrams: int, jobs: int) -> str:
     """The `HEADER` row of one language: its synth's codes read and rendered."""
     language = named(name)
-    assert language.synth is not None
-    synth = load(language.synth)
+    synth = language.generate
     codes = [synth(random.Random(seed), level) for level in ("low", "medium", "high")
              for seed in range(diagrams)]
     language.read(codes[0])  # imports the field's library: not timed

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from diagbench.formats.reaction_smiles import read_reaction_smiles
-from diagbench.formats.reaction_synth import synth_reaction
-from diagbench.formats.smiles import read_smiles
-from diagbench.formats.smiles_synth import synth_smiles
-from diagbench.render.rdkit import RdkitEngine, RdkitReactionEngine
+from diagbench.languages.reaction_smiles.read import read_reaction_smiles
+from diagbench.languages.reaction_smiles.synth import synth_reaction
+from diagbench.languages.smiles.engine import RdkitEngine, RdkitReactionEngine
+from diagbench.languages.smiles.read import read_smiles
+from diagbench.languages.smiles.synth import synth_smiles
 
 
 def _bench(label: str, codes: list[str], read: Callable[[str], list], engine: RdkitEngine

@@ -19,11 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from diagbench.formats.chess.facts import NODES, best_move
-from diagbench.formats.chess.uci import Stockfish
-from diagbench.languages import named
-from diagbench.references import load
-from diagbench.render.engines import make_engine
+from diagbench.languages import make_engine, named
+from diagbench.languages.fen.facts import NODES, best_move
+from diagbench.languages.fen.uci import Stockfish
 
 T = TypeVar("T")
 
@@ -41,8 +39,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     language = named("fen")
-    assert language.synth is not None
-    synth = load(language.synth)
+    synth = language.generate
     codes = [synth(random.Random(seed), level) for level in ("low", "medium", "high")
              for seed in range(args.diagrams)]
     language.read(codes[0])  # imports the reader: not timed

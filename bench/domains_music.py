@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from diagbench.formats.music.abc import read_abc
-from diagbench.formats.music.synth import synth_abc
-from diagbench.render.abcm2ps import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.read import read_abc
+from diagbench.languages.abc.synth import synth_abc
 
 LEVELS = ("low", "medium", "high")
 COMPARED = ("notes", "grace_notes", "rests", "voices", "measures")

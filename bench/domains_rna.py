@@ -15,8 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from diagbench.languages import named
-from diagbench.render.engines import make_engine
+from diagbench.languages import make_engine, named
 from domains_biology import HEADER, measure
 
 

@@ -1,7 +1,7 @@
 """Rendering throughput under Ray against the local executor, side by side in one run.
 
 The same mixed PlantUML corpus (half sequence, half class diagrams, as bench/render.py
-makes it) is rendered to PNG by `diagbench.render.run.render_files` with the local
+makes it) is rendered to PNG by `diagbench.languages.rendering.render_files` with the local
 engine (`--jobs` warm JVMs) and with `--executor ray` (`--jobs` renderer actors on a
 local Ray instance), alternating over `--runs` runs; prints the Ray start-up, the first
 Ray render (actors and JVMs starting), the medians, diagrams/s and the ratio, and checks
@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from diagbench.executors.local import LocalExecutor
 from diagbench.executors.ray import RayExecutor
-from diagbench.languages import engine_of, source_files
-from diagbench.render.run import collect, render_files
+from diagbench.languages import source_files
+from diagbench.languages.rendering import collect, render_files
 from render import corpus
 
 BIN = Path(sys.executable).parent
@@ -35,7 +35,7 @@ BIN = Path(sys.executable).parent
 
 def _render(src: Path, out: Path, jobs: int, engines) -> float:
     shutil.rmtree(out, ignore_errors=True)
-    items = collect(source_files([src]), engine_of)
+    items = collect(source_files([src]))
     start = time.perf_counter()
     records = render_files(items, out, jobs=jobs, engines=engines)
     seconds = time.perf_counter() - start

@@ -10,7 +10,7 @@ common=(--generate-hashes --python-version 3.11 --quiet --custom-compile-command
 [[ -d /opt/wheels ]] && common+=(--find-links /opt/wheels)
 upgrade=(--upgrade)
 ((${#@})) && upgrade=("$@")
-.venv/bin/uv pip compile pyproject.toml locks/tools.in --extra dev --extra ray --universal \
+.venv/bin/uv pip compile pyproject.toml locks/tools.in --extra dev --extra ray --extra docs --universal \
     "${common[@]}" "${upgrade[@]}" -o locks/main.txt
 .venv/bin/uv pip compile pyproject.toml locks/harness.in --python-platform x86_64-manylinux_2_28 \
     --no-emit-package torchvision "${common[@]}" "${upgrade[@]}" -o locks/harness.txt

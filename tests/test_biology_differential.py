@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.phylogeny import Phylogeny
-from diagbench.formats.biology.newick import read_newick, synth_newick
-from diagbench.render.phylo import PhyloEngine, tree_statistics
+from diagbench.languages.newick.engine import PhyloEngine, tree_statistics
+from diagbench.languages.newick.read import read_newick, synth_newick
 from tests.bio_oracle import dendropy_trees
 from tests.bio_trees import VARIANTS, random_tree
 from tests.sizes import sized
@@ -141,8 +141,8 @@ def _random_alignment(rng: random.Random) -> str:
 
 
 def test_logo_engine_draws_what_the_fasta_reader_read(tmp_path: Path):
-    from diagbench.formats.biology.fasta import read_fasta, synth_fasta
-    from diagbench.render.logo import LogoEngine, logo_statistics
+    from diagbench.languages.fasta.engine import LogoEngine, logo_statistics
+    from diagbench.languages.fasta.read import read_fasta, synth_fasta
 
     texts = []
     for seed in range(sized(3, 30)):
@@ -166,8 +166,8 @@ def test_logo_engine_draws_what_the_fasta_reader_read(tmp_path: Path):
 
 @pytest.mark.skipif(not REALWORLD.is_dir(), reason="no real-world data")
 def test_real_fasta_files_parse_and_their_alignments_render(tmp_path: Path):
-    from diagbench.formats.biology.fasta import read_fasta
-    from diagbench.render.logo import MAX_POSITIONS, LogoEngine, logo_statistics
+    from diagbench.languages.fasta.engine import MAX_POSITIONS, LogoEngine, logo_statistics
+    from diagbench.languages.fasta.read import read_fasta
 
     files = sorted(p for p in (REALWORLD / "biopython-fasta").rglob("*")
                    if p.is_file() and p.suffix != ".rst")[:sized(12, 100)]

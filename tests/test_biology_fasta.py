@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.compare.alignment import compare_alignments
 from diagbench.diagram.alignment import alignment_facts
-from diagbench.formats.biology.fasta import read_fasta, synth_fasta
 from diagbench.languages import detect, named
-from diagbench.render.logo import LogoEngine, logo_statistics
+from diagbench.languages.fasta.engine import LogoEngine, logo_statistics
+from diagbench.languages.fasta.read import read_fasta, synth_fasta
 
 FASTA = named("fasta")
 GOLD = ">a\nACGT\n>b\nACGA\n>c\nTCGA\n"   # columns A2 T1 | C3 | G3 | T1 A2 → ACGA
@@ -107,17 +106,17 @@ def test_engine_draws_the_logo_the_reader_read(tmp_path: Path):
 
 def test_consensus_accuracy_by_hand():
     # gold consensus ACGA; predicted columns A2 | C2 | C1 G1 (tie → C) | A2 → ACCA: 3 of 4
-    c = compare_alignments(GOLD, ">x\nACCA\n>y\nACGA\n", True, "fasta", FASTA.read)
+    c = FASTA.compare_code(GOLD, ">x\nACCA\n>y\nACGA\n", True)
     assert (c.gold_consensus, c.pred_consensus) == ("ACGA", "ACCA")
     assert c.score == 0.75
     # a longer prediction: its extra positions count as wrong (3 of max(4, 5))
-    longer = compare_alignments(GOLD, ">x\nACCAT\n", True, "fasta", FASTA.read)
+    longer = FASTA.compare_code(GOLD, ">x\nACCAT\n", True)
     assert longer.score == pytest.approx(3 / 5)
 
 
 def test_consensus_accuracy_validity_and_broken_code():
-    assert compare_alignments(GOLD, GOLD, True, "fasta", FASTA.read).score == 1.0
-    assert compare_alignments(GOLD, GOLD, False, "fasta", FASTA.read).score == 0.0
+    assert FASTA.compare_code(GOLD, GOLD, True).score == 1.0
+    assert FASTA.compare_code(GOLD, GOLD, False).score == 0.0
     for broken in ("ACGA", ">x\nACG\n>y\nAC\n", ">x\nAC1A\n"):
-        c = compare_alignments(GOLD, broken, True, "fasta", FASTA.read)
+        c = FASTA.compare_code(GOLD, broken, True)
         assert c.score == 0.0 and c.warnings, broken

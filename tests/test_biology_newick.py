@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.compare.phylogeny import compare_trees
 from diagbench.diagram.phylogeny import Phylogeny, tree_facts
-from diagbench.formats.biology.newick import read_newick, synth_newick
 from diagbench.languages import detect, named
-from diagbench.render.phylo import PhyloEngine, tree_statistics
+from diagbench.languages.newick.engine import PhyloEngine, tree_statistics
+from diagbench.languages.newick.read import read_newick, synth_newick
 
 NEWICK = named("newick")
 
@@ -147,7 +146,7 @@ T2 = "((A,C),(B,(D,E)));"
 def test_similarity_of_two_five_leaf_trees_by_hand():
     # clusters T1: {A,B} {C,D,E} {D,E}; T2: {A,C} {B,D,E} {D,E}
     # RF = |{AB, CDE, AC, BDE}| = 4, max = 3 + 3 = 6 → 1 − 4/6 = 1/3; leaves all shared
-    c = compare_trees(T1, T2, True, "newick", NEWICK.read)
+    c = NEWICK.compare_code(T1, T2, True)
     assert c.rf_similarity == pytest.approx(1 / 3) and c.leaf_f1 == 1.0
     assert c.score == pytest.approx(2 / 3)
     assert c.clades.matched == 1 and c.relations.f1 == pytest.approx(1 / 3)
@@ -155,8 +154,8 @@ def test_similarity_of_two_five_leaf_trees_by_hand():
 
 def test_similarity_counts_leaves_and_normalises_names():
     # gold leaves A B C D E; predicted a, B, C, X (Newick '_' is a space; case ignored)
-    c = compare_trees("((Homo_sapiens,B),(C,(D,E)));", "(('homo sapiens',B),(C,X));", True,
-                      "newick", NEWICK.read)
+    c = NEWICK.compare_code("((Homo_sapiens,B),(C,(D,E)));", "(('homo sapiens',B),(C,X));",
+                            True)
     assert (c.leaves.gold, c.leaves.pred, c.leaves.matched) == (5, 4, 3)
     assert c.leaf_f1 == pytest.approx(2 * 3 / 9)
     # clusters: gold {hs,b} {c,d,e} {d,e}; predicted {hs,b} {c,x}: one shared of 3 + 2
@@ -164,11 +163,11 @@ def test_similarity_counts_leaves_and_normalises_names():
 
 
 def test_similarity_validity_gate_and_broken_code():
-    assert compare_trees(T1, T1, True, "newick", NEWICK.read).score == 1.0
-    assert compare_trees(T1, T1, False, "newick", NEWICK.read).score == 0.0
-    broken = compare_trees(T1, "((A,B),(C", False, "newick", NEWICK.read)
+    assert NEWICK.compare_code(T1, T1, True).score == 1.0
+    assert NEWICK.compare_code(T1, T1, False).score == 0.0
+    broken = NEWICK.compare_code(T1, "((A,B),(C", False)
     assert broken.score == 0.0 and broken.warnings
-    swapped = compare_trees(T1, "((A,C),(B,(D,E)));", True, "newick", NEWICK.read).score
+    swapped = NEWICK.compare_code(T1, "((A,C),(B,(D,E)));", True).score
     assert 0.0 < swapped < 1.0
 
 

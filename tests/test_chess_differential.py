@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.chess import Board
-from diagbench.formats.chess.facts import NODES, best_move, chess_facts
-from diagbench.formats.chess.fen import read_fen
-from diagbench.formats.chess.synth import synth_fen
-from diagbench.formats.chess.uci import Stockfish, UciError, stockfish_path
 from diagbench.languages import named
-from diagbench.render.chessboard import BoardEngine, board_statistics
+from diagbench.languages.fen.engine import BoardEngine, board_statistics
+from diagbench.languages.fen.facts import NODES, best_move, chess_facts
+from diagbench.languages.fen.read import read_fen
+from diagbench.languages.fen.synth import synth_fen
+from diagbench.languages.fen.uci import Stockfish, UciError, stockfish_path
 from tests.sizes import sized
 
 pytestmark = [pytest.mark.differential,
@@ -169,13 +169,13 @@ def test_real_positions_score_one_against_themselves_less_when_changed():
     changed = 0
     for code in real_fens()[:sized(10, 100)]:
         board = read_fen(code)[0].diagram
-        assert language.compare(code, code, True).score == 1.0
+        assert language.compare_code(code, code, True).score == 1.0
         moved = _moved(board)
         if moved is not None:
             changed += 1
-            score = language.compare(code, moved.fen(), True).score
+            score = language.compare_code(code, moved.fen(), True).score
             assert 0.0 < score < 1.0, (code, moved.fen())
-        assert language.compare(code, code[:len(code) // 3], True).score == 0.0
+        assert language.compare_code(code, code[:len(code) // 3], True).score == 0.0
     assert changed > 0
 
 

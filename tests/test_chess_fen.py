@@ -9,16 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.compare.chessboard import compare_boards
 from diagbench.diagram.chess import Board, Piece, board_facts
-from diagbench.formats.chess import facts as facts_module
-from diagbench.formats.chess.facts import unique_best
-from diagbench.formats.chess.fen import read_fen
-from diagbench.formats.chess.synth import SIZES, synth_fen
-from diagbench.formats.chess.uci import Line
 from diagbench.languages import detect, named
-from diagbench.render.chessboard import BoardEngine, board_statistics, board_svg
-from diagbench.render.engines import diagrams
+from diagbench.languages.fen import facts as facts_module
+from diagbench.languages.fen.engine import BoardEngine, board_statistics, board_svg
+from diagbench.languages.fen.facts import unique_best
+from diagbench.languages.fen.read import read_fen
+from diagbench.languages.fen.synth import SIZES, synth_fen
+from diagbench.languages.fen.uci import Line
 
 FEN = named("fen")
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -191,7 +189,7 @@ def test_statistics_read_squares_from_where_glyphs_stand():
 
 
 def test_a_file_is_drawn_one_board_a_line():
-    assert diagrams("board", f"{START}\n\n{START}\r\n") == [(1, START + "\n"),
+    assert FEN.split(f"{START}\n\n{START}\r\n") == [(1, START + "\n"),
                                                            (3, START + "\n")]
 
 
@@ -265,16 +263,16 @@ def test_unique_best_keeps_a_move_only_by_the_margin(lines, move):
 
 def test_similarity_of_boards():
     moved = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"
-    same = compare_boards(START, START, True, "fen", FEN.read)
+    same = FEN.compare_code(START, START, True)
     assert same.score == 1.0 and same.exact
-    one = compare_boards(START, moved, True, "fen", FEN.read)
+    one = FEN.compare_code(START, moved, True)
     # e2 and e4 differ: 62/64 = 0.96875; not exact → (0.96875 + 0)/2
     assert one.accuracy == 0.96875 and not one.exact and one.score == 0.484375
-    turn = compare_boards(START, START.replace(" w ", " b "), True, "fen", FEN.read)
+    turn = FEN.compare_code(START, START.replace(" w ", " b "), True)
     assert turn.accuracy == 1.0 and not turn.exact and turn.score == 0.5
     # castling, en passant and clocks are not drawn and not scored
-    assert compare_boards(START, START.replace("KQkq", "-"), True, "fen", FEN.read).score == 1
-    broken = compare_boards(START, "8/8/8/8/8/8/8/8 w - - 0 1", True, "fen", FEN.read)
+    assert FEN.compare_code(START, START.replace("KQkq", "-"), True).score == 1
+    broken = FEN.compare_code(START, "8/8/8/8/8/8/8/8 w - - 0 1", True)
     assert broken.score == 0.0 and not broken.valid and broken.warnings
     # two positions are not drawn (the engine draws one a drawing): not valid, 0
-    assert compare_boards(START, f"{START}\n{START}", False, "fen", FEN.read).score == 0.0
+    assert FEN.compare_code(START, f"{START}\n{START}", False).score == 0.0

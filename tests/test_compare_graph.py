@@ -30,20 +30,20 @@ BROKEN = GOLD.replace("class Loan {", "class Loan {{ ((")
 
 
 def test_gold_against_itself_scores_one():
-    c = named("plantuml").compare(GOLD, GOLD, True)
+    c = named("plantuml").compare_code(GOLD, GOLD, True)
     assert (c.entities.gold, c.relations.gold) == (6, 5)
     assert c.entities.f1 == c.relations.f1 == c.score == c.counts_score == 1.0
 
 
 def test_every_class_renamed_has_entity_f1_zero_but_full_counts_score():
-    c = named("plantuml").compare(GOLD, renamed(GOLD), True)
+    c = named("plantuml").compare_code(GOLD, renamed(GOLD), True)
     assert c.entities.pred == 6 and c.entities.matched == 0 and c.entities.f1 == 0.0
     assert c.relations.f1 == 0.0 and c.score == 0.0
     assert c.counts_score == 1.0  # the anchor's flaw: same counts, full marks
 
 
 def test_one_reversed_relation():
-    c = named("plantuml").compare(GOLD, REVERSED, True)
+    c = named("plantuml").compare_code(GOLD, REVERSED, True)
     assert c.entities.f1 == 1.0
     assert c.relations.matched == 4 and c.relations.f1 == pytest.approx(0.8)
     assert c.score == pytest.approx(0.9)
@@ -53,26 +53,26 @@ def test_one_reversed_relation():
 def test_undirected_relation_either_way_and_names_normalised():
     gold = "@startuml\nclass OrderItem\nclass Cart\nCart -- OrderItem\n@enduml\n"
     pred = "@startuml\nclass order_item\nclass cart\norder_item -- cart\n@enduml\n"
-    assert named("plantuml").compare(gold, pred, True).score == 1.0
+    assert named("plantuml").compare_code(gold, pred, True).score == 1.0
 
 
 def test_kind_matters():
     gold = "@startuml\nclass A\ninterface B\nA ..|> B\n@enduml\n"
     pred = "@startuml\nclass A\nclass B\nA ..|> B\n@enduml\n"
-    c = named("plantuml").compare(gold, pred, True)
+    c = named("plantuml").compare_code(gold, pred, True)
     assert c.entities.matched == 1 and c.relations.f1 == 1.0
 
 
 def test_not_rendering_scores_zero():
-    c = named("plantuml").compare(GOLD, GOLD, False)
+    c = named("plantuml").compare_code(GOLD, GOLD, False)
     assert c.score == 0.0 and c.counts_score == 0.5
 
 
 def test_other_languages():
     gold = "flowchart LR\n  A[Start] --> B{Ok?}\n  B --> C[Done]\n"
-    assert named("mermaid").compare(gold, gold, True).score == 1.0
+    assert named("mermaid").compare_code(gold, gold, True).score == 1.0
     dot = "digraph { a -> b; b -> c }\n"
-    c = named("dot").compare(dot, "digraph { a -> b; c -> b }\n", True)
+    c = named("dot").compare_code(dot, "digraph { a -> b; c -> b }\n", True)
     assert c.entities.f1 == 1.0 and c.relations.f1 == 0.5
 
 

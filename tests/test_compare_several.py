@@ -4,6 +4,7 @@ paired in order, each scored by its language, a missing one scoring 0 (compare.s
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,41 @@ def test_a_missing_diagram_scores_zero(tmp_path: Path):
     assert (games["gold_diagrams"], games["pred_diagrams"]) == (3, 2)
     assert games["score"] == round(2 / 3, 6) and games["valid"] is True
     assert "3 diagrams in the ground truth, 2 in the prediction" in games["warnings"]
+
+
+def test_a_file_too_large_to_draw_is_valid_and_scored_on_its_model(tmp_path: Path):
+    """Biopython's CAG33136.1.fasta: one protein of 230 residues, over the logo's
+    60-position drawing limit. The logo engine refuses to draw it, for its size only: the
+    code is valid, so the file scores 1 against itself, and one residue changed of 230
+    leaves a consensus accuracy of 229/230."""
+    real = (Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld"
+            / "biopython-fasta" / "Tests" / "Blat" / "CAG33136.1.fasta")
+    text = real.read_text(encoding="utf-8")
+    header, *lines = text.splitlines()
+    assert len("".join(lines)) == 230 and lines[0][0] == "M"
+    changed = "\n".join([header, "A" + lines[0][1:], *lines[1:]]) + "\n"
+    files = _compare(tmp_path, {"protein.fasta": text}, {"protein.fasta": text})
+    assert files["protein.fasta"]["score"] == 1.0 and files["protein.fasta"]["valid"] is True
+    shutil.rmtree(tmp_path / "gold")
+    shutil.rmtree(tmp_path / "pred")
+    files = _compare(tmp_path, {"protein.fasta": text}, {"protein.fasta": changed})
+    assert files["protein.fasta"]["score"] == round(229 / 230, 6)
+
+
+def test_every_tree_of_a_newick_file_is_drawn_and_compared(tmp_path: Path):
+    """Biopython's horses.tree holds two trees: `render` draws both, and a prediction
+    holding only the first scores (1 + 0) / 2 with a warning, where it scored 1."""
+    real = (Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld"
+            / "biopython-newick" / "Tests" / "Phylip" / "horses.tree")
+    text = real.read_text(encoding="utf-8")
+    first = text[:text.index(";") + 1] + "\n"
+    done = subprocess.run([sys.executable, "-m", "diagbench", "render", str(real), "--out",
+                           str(tmp_path / "images"), "--json", "-"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [(r["block"], r["ok"]) for r in json.loads(done.stdout)] == [(0, True), (1, True)]
+    files = _compare(tmp_path, {"horses.tree": text}, {"horses.tree": first})
+    horses = files["horses.tree"]
+    assert (horses["gold_diagrams"], horses["pred_diagrams"]) == (2, 1)
+    assert horses["score"] == 0.5
+    assert "2 diagrams in the ground truth, 1 in the prediction" in horses["warnings"]

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from diagbench.formats.geography.facts import map_facts
-from diagbench.formats.geography.geojson import read_geojson
-from diagbench.formats.geography.shapes import plain, projected
-from diagbench.formats.geography.synth import synth_map
 from diagbench.languages import named
-from diagbench.render.geomap import GeomapEngine, map_statistics
+from diagbench.languages.geojson.engine import GeomapEngine, map_statistics
+from diagbench.languages.geojson.facts import map_facts
+from diagbench.languages.geojson.read import read_geojson
+from diagbench.languages.geojson.shapes import plain, projected
+from diagbench.languages.geojson.synth import synth_map
 from tests.sizes import sized
 
 pytestmark = pytest.mark.differential
@@ -236,11 +236,11 @@ def test_similarity_on_real_countries():
     files = sorted(REALWORLD.glob("*.geojson"))
     for path in files[::max(1, len(files) // sized(6, len(files)))]:
         gold = path.read_text(encoding="utf-8")
-        assert language.compare(gold, gold, True).score == 1.0, path.name
-        moved = language.compare(gold, _moved(gold), True)
+        assert language.compare_code(gold, gold, True).score == 1.0, path.name
+        moved = language.compare_code(gold, _moved(gold), True)
         assert 0.0 < moved.iou < 1.0 and moved.property_match == 1.0, path.name
         assert 0.5 < moved.score < 1.0, path.name
-        assert language.compare(gold, gold[: len(gold) // 2], True).score == 0.0, path.name
+        assert language.compare_code(gold, gold[: len(gold) // 2], True).score == 0.0, path.name
 
 
 @pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/data/realworld is absent")

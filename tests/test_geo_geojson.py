@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.compare.geomap import compare_maps
 from diagbench.diagram.geomap import Polygon
-from diagbench.formats.geography.facts import map_facts
-from diagbench.formats.geography.geojson import read_geojson
-from diagbench.formats.geography.synth import synth_map
 from diagbench.languages import detect, named
-from diagbench.render.geomap import GeomapEngine, map_statistics
+from diagbench.languages.geojson.engine import GeomapEngine, map_statistics
+from diagbench.languages.geojson.facts import map_facts
+from diagbench.languages.geojson.read import read_geojson
+from diagbench.languages.geojson.synth import synth_map
 
 GEOJSON = named("geojson")
 REALWORLD = (Path(__file__).resolve().parents[1].parent / "shared" / "data" / "realworld"
@@ -303,17 +302,17 @@ def test_engine_draws_what_the_reader_read(tmp_path: Path):
 
 def test_similarity_of_a_moved_polygon_a_renamed_feature_and_a_broken_map():
     gold = _collection(_feature("A", _box(0, 0, 2, 2)), _feature("B", _box(10, 0, 12, 2)))
-    assert compare_maps(gold, gold, True, "geojson", GEOJSON.read).score == 1.0
+    assert GEOJSON.compare_code(gold, gold, True).score == 1.0
     moved = _collection(_feature("A", _box(1, 0, 3, 2)), _feature("B", _box(10, 0, 12, 2)))
-    c = compare_maps(gold, moved, True, "geojson", GEOJSON.read)
+    c = GEOJSON.compare_code(gold, moved, True)
     # A moved by half its width: A∩A' is half of A, near the equator (equal-area ≈ plain);
     # IoU = (½a + a) / (2a + 2a − 1.5a) = 1.5 / 2.5 = 0.6 up to the sin φ projection
     assert c.iou == pytest.approx(0.6, abs=1e-3) and c.property_match == 1.0
     assert 0.0 < c.score < 1.0 and c.score == pytest.approx(0.8, abs=1e-3)
     renamed = _collection(_feature("A", _box(0, 0, 2, 2)), _feature("C", _box(10, 0, 12, 2)))
-    r = compare_maps(gold, renamed, True, "geojson", GEOJSON.read)
+    r = GEOJSON.compare_code(gold, renamed, True)
     # C pairs with B by overlap, but its properties differ: 1 of 2 match
     assert r.pairs == (("A", "A"), ("B", "C")) and r.property_match == 0.5 and r.iou == 1.0
     for broken in ("{", '{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 0]]]}'):
-        assert compare_maps(gold, broken, True, "geojson", GEOJSON.read).score == 0.0
-    assert compare_maps(gold, gold, False, "geojson", GEOJSON.read).score == 0.0
+        assert GEOJSON.compare_code(gold, broken, True).score == 0.0
+    assert GEOJSON.compare_code(gold, gold, False).score == 0.0

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.compare.music import compare_scores
 from diagbench.diagram.music import music_facts
-from diagbench.formats.music.abc import read_abc
-from diagbench.formats.music.synth import synth_abc
 from diagbench.languages import detect, named
-from diagbench.render.abcm2ps import Abcm2psEngine, score_statistics
-from diagbench.render.engines import diagrams
+from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.read import read_abc
+from diagbench.languages.abc.synth import synth_abc
+
+ABC = named("abc")
 
 #: 3/4 in D major (C and F sharp): 3 measures; 9 note heads (A B c#, a 3-note chord,
 #: f# e e — the last e tied), one rest, one grace note (g), one chord.
@@ -75,7 +75,7 @@ def test_every_tune_of_a_file_is_one_diagram_with_its_line():
     parsed = read_abc(TUNE + "\n" + TWO_VOICES)
     assert [(p.index, p.first_line, p.diagram.title) for p in parsed] == [
         (0, 1, "Hand"), (1, 8, "Duet")]
-    assert [line for line, _ in diagrams("abcm2ps", TUNE + "\n" + TWO_VOICES)] == [1, 8]
+    assert [line for line, _ in ABC.split(TUNE + "\n" + TWO_VOICES)] == [1, 8]
 
 
 def test_reader_fills_in_what_music21_misses():
@@ -204,15 +204,15 @@ def test_engine_reports_abcm2ps_errors_with_their_line(tmp_path: Path):
 def test_similarity_by_hand():
     # 8 events (A B c chord rest f e e; the grace note is not one): one changed -> 7/8;
     # S = 0.8 * 7/8 + 0.1 (key) + 0.1 (meter) = 0.9
-    one = compare_scores(TUNE, TUNE.replace("B2", "G2"), True, "abc", read_abc)
+    one = ABC.compare_code(TUNE, TUNE.replace("B2", "G2"), True)
     assert one.melody == pytest.approx(7 / 8) and one.score == pytest.approx(0.9)
     # K:G: c is C natural (one event changed), the key differs: 0.8 * 7/8 + 0.1 = 0.8
-    key = compare_scores(TUNE, TUNE.replace("K:D", "K:G"), True, "abc", read_abc)
+    key = ABC.compare_code(TUNE, TUNE.replace("K:D", "K:G"), True)
     assert (key.key_match, key.meter_match) == (False, True)
     assert key.score == pytest.approx(0.8)
-    assert compare_scores(TUNE, TUNE, True, "abc", read_abc).score == 1.0
-    assert compare_scores(TUNE, TUNE, False, "abc", read_abc).score == 0.0
-    assert compare_scores(TUNE, "X:1\nL:1/4\nK:C\n[CE|D\n", True, "abc", read_abc).score == 0.0
+    assert ABC.compare_code(TUNE, TUNE, True).score == 1.0
+    assert ABC.compare_code(TUNE, TUNE, False).score == 0.0
+    assert ABC.compare_code(TUNE, "X:1\nL:1/4\nK:C\n[CE|D\n", True).score == 0.0
 
 
 @pytest.mark.parametrize("complexity", ["low", "medium", "high"])
@@ -239,7 +239,7 @@ def test_reading_writes_nothing(tmp_path: Path):
     home, temp = tmp_path / "home", tmp_path / "tmp"
     home.mkdir()
     temp.mkdir()
-    code = ("from diagbench.formats.music.abc import read_abc; import sys; "
+    code = ("from diagbench.languages.abc.read import read_abc; import sys; "
             "print(read_abc(sys.stdin.read())[0].counts()['notes'])")
     env = {**os.environ, "HOME": str(home), "TMPDIR": str(temp),
            "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.formats.music.abc import read_abc
-from diagbench.formats.music.synth import synth_abc
-from diagbench.render.abcm2ps import Abcm2psEngine, score_statistics
-from diagbench.render.engines import diagrams
+from diagbench.languages import named
+from diagbench.languages.abc.engine import Abcm2psEngine, score_statistics
+from diagbench.languages.abc.read import read_abc
+from diagbench.languages.abc.synth import synth_abc
 from tests.sizes import sized
 
 pytestmark = pytest.mark.differential
@@ -142,7 +142,7 @@ def test_what_music21_skips_is_warned_not_counted(tmp_path: Path):
 @pytest.mark.skipif(not REALWORLD.is_dir(), reason="needs ../shared/data/realworld")
 def test_colomon_tunes_parse_render_and_agree(tmp_path: Path):
     tunes = [tune for path in sorted(REALWORLD.glob("*.abc"))
-             for _, tune in diagrams("abcm2ps", path.read_text(encoding="utf-8"))]
+             for _, tune in named("abc").split(path.read_text(encoding="utf-8"))]
     assert len(tunes) >= 7
     assert disagreements(tunes, tmp_path) == []
 
@@ -153,13 +153,13 @@ def test_colomon_tunes_score_1_against_themselves_and_less_when_changed():
 
     abc = named("abc")
     for path in sorted(REALWORLD.glob("*.abc")):
-        for _, tune in diagrams("abcm2ps", path.read_text(encoding="utf-8")):
-            assert abc.compare(tune, tune, True).score == 1.0
+        for _, tune in named("abc").split(path.read_text(encoding="utf-8")):
+            assert abc.compare_code(tune, tune, True).score == 1.0
             head, body = tune.split("\nK:", 1)
             key, music = body.split("\n", 1)
             changed = head + "\nK:" + key + "\n" + _first_note_up(music)
-            assert 0.0 < abc.compare(tune, changed, True).score < 1.0, path.name
-            assert abc.compare(tune, "X:1\nL:1/4\nK:C\n[CE|D\n", True).score == 0.0
+            assert 0.0 < abc.compare_code(tune, changed, True).score < 1.0, path.name
+            assert abc.compare_code(tune, "X:1\nL:1/4\nK:C\n[CE|D\n", True).score == 0.0
 
 
 def _first_note_up(music: str) -> str:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from diagbench.formats.plantuml import parse_sequence
-from diagbench.render.engines import diagrams
+from diagbench.languages import named
 from diagbench.render.graphviz import GraphvizEngine
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from diagbench.render.svg_stats import svg_statistics
@@ -21,7 +21,7 @@ GOOD = "@startuml\nAlice -> Bob : hello\nBob --> Alice : hi\n@enduml\n"
 def realworld(tmp_path_factory):
     """(source block, SVG result) for every PlantUML block under ../shared/data/realworld."""
     blocks = [block for path in realworld_files()
-              for _, block in diagrams("plantuml", path.read_text(encoding="utf-8"))]
+              for _, block in named("plantuml").split(path.read_text(encoding="utf-8"))]
     out = tmp_path_factory.mktemp("svg")
     return list(zip(blocks, PlantUMLEngine(jobs=2).render(blocks, out, "svg"), strict=True))
 

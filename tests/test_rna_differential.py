@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from diagbench.formats.biology.dotbracket import BRACKETS, read_dotbracket, synth_dotbracket
+from diagbench.languages.dotbracket.engine import VarnaEngine, run_varna, varna_statistics
+from diagbench.languages.dotbracket.read import BRACKETS, read_dotbracket, synth_dotbracket
 from diagbench.render.result import EngineMissing
-from diagbench.render.varna import VarnaEngine, run_varna, varna_statistics
 from tests.conftest import REALWORLD
 from tests.sizes import sized
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.rna import RnaStructure, rna_facts
-from diagbench.formats.biology.dotbracket import read_dotbracket, record_texts, synth_dotbracket
 from diagbench.languages import detect, named
+from diagbench.languages.dotbracket.read import read_dotbracket, record_texts, synth_dotbracket
 from tests.conftest import REALWORLD
 
 DOTBRACKET = named("dotbracket")
@@ -169,23 +169,23 @@ GOLD = ">g\nGGGGAAACCCCAGGGAAACCCA\n((((...)))).(((...))).\n"
 
 def test_similarity_one_pair_opened_scores_strictly_between():
     opened = ">g\nGGGGAAACCCCAGGGAAACCCA\n.(((...)))..(((...))).\n"
-    comparison = DOTBRACKET.compare(GOLD, opened, True)
+    comparison = DOTBRACKET.compare_code(GOLD, opened, True)
     # gold 7 pairs, prediction 6 of them: 2·6/13
     assert comparison.score == pytest.approx(12 / 13)
     assert 0 < comparison.score < 1 and comparison.sequence_identity == 1.0
-    assert DOTBRACKET.compare(GOLD, GOLD, True).score == 1.0
+    assert DOTBRACKET.compare_code(GOLD, GOLD, True).score == 1.0
 
 
 def test_similarity_broken_or_invalid_prediction_scores_zero():
     broken = ">g\nGGGGAAACCCCAGGGAAACCCA\n((((...)))).(((...)))))\n"
-    assert DOTBRACKET.compare(GOLD, broken, True).score == 0.0
-    assert DOTBRACKET.compare(GOLD, "not dot-bracket at all", True).score == 0.0
-    assert DOTBRACKET.compare(GOLD, GOLD, False).score == 0.0
+    assert DOTBRACKET.compare_code(GOLD, broken, True).score == 0.0
+    assert DOTBRACKET.compare_code(GOLD, "not dot-bracket at all", True).score == 0.0
+    assert DOTBRACKET.compare_code(GOLD, GOLD, False).score == 0.0
 
 
 def test_similarity_compares_pairs_by_position_across_sequences():
     other = ">p\nCCCCAAAGGGGAGGGAAACCCA\n((((...)))).(((...))).\n"
-    comparison = DOTBRACKET.compare(GOLD, other, True)
+    comparison = DOTBRACKET.compare_code(GOLD, other, True)
     # the same pairs on another sequence: F1 1, 14 of 22 letters the same
     assert comparison.score == 1.0 and comparison.sequence_identity == pytest.approx(14 / 22)
 

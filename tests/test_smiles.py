@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.molecule import Molecule
-from diagbench.formats.smiles import read_smiles
-from diagbench.formats.smiles_facts import molecule_facts
-from diagbench.formats.smiles_synth import synth_smiles
 from diagbench.languages import detect, named
-from diagbench.render.engines import diagrams
-from diagbench.render.rdkit import RdkitEngine
-from diagbench.render.rdkit_svg import molecule_statistics
+from diagbench.languages.smiles.drawn import molecule_statistics
+from diagbench.languages.smiles.engine import RdkitEngine
+from diagbench.languages.smiles.facts import molecule_facts
+from diagbench.languages.smiles.read import read_smiles
+from diagbench.languages.smiles.synth import synth_smiles
 
 SMILES = named("smiles")
 
@@ -102,7 +101,6 @@ def test_empty_and_oversized_sources_are_diagnostics():
 
 
 def test_recognised_by_content_and_not_confused_with_diagrams():
-    assert SMILES.recognises is not None
     assert SMILES.recognises("CCO\nc1ccccc1Cl chlorobenzene\n")
     assert SMILES.recognises("SMILES Name\nC[C@H](N)C(=O)O alanine\n")
     assert SMILES.recognises("[13CH4]\n[*]CC\n")
@@ -157,28 +155,28 @@ def test_synth_grows_with_complexity():
 # --- similarity ---------------------------------------------------------------------------
 
 def test_ethanol_written_two_ways_is_the_same_molecule():
-    c = SMILES.compare("CCO", "OCC", True)
+    c = SMILES.compare_code("CCO", "OCC", True)
     assert c.exact and c.tanimoto == 1.0 and c.score == 1.0
 
 
 def test_one_atom_changed_scores_between_0_and_1():
     # ethanol against ethylamine: no exact match; the fingerprints share the methyl's
     # environment only: T = |A∩B| / |A∪B| < 1, and S = T / 2
-    c = SMILES.compare("CCO ethanol", "CCN ethylamine", True)
+    c = SMILES.compare_code("CCO ethanol", "CCN ethylamine", True)
     assert not c.exact and 0.0 < c.tanimoto < 1.0
     assert c.score == pytest.approx(c.tanimoto / 2)
     assert c.entities.f1 == pytest.approx(2 / 3)  # C, C of C, C, O matched
 
 
 def test_stereoisomers_differ_only_in_the_exact_match():
-    c = SMILES.compare("C[C@H](N)C(=O)O", "C[C@@H](N)C(=O)O", True)
+    c = SMILES.compare_code("C[C@H](N)C(=O)O", "C[C@@H](N)C(=O)O", True)
     assert not c.exact and c.tanimoto == 1.0 and c.score == 0.5
 
 
 def test_invalid_or_unread_predictions_score_0():
-    assert SMILES.compare("CCO", "C(C", True).score == 0.0
-    assert SMILES.compare("CCO", "CCO", False).score == 0.0
-    assert SMILES.compare("CCO", "", True).score == 0.0
+    assert SMILES.compare_code("CCO", "C(C", True).score == 0.0
+    assert SMILES.compare_code("CCO", "CCO", False).score == 0.0
+    assert SMILES.compare_code("CCO", "", True).score == 0.0
 
 
 # --- the engine ---------------------------------------------------------------------------
@@ -216,7 +214,7 @@ def test_render_command_counts_what_rdkit_drew(tmp_path: Path):
 
 def test_a_file_is_split_into_one_drawing_per_molecule():
     # each with the line of the file it is on (the header is line 1)
-    assert diagrams("rdkit", "SMILES Name\nCCO a\n\nCCN b\n") == [(2, "CCO a\n"), (4, "CCN b\n")]
+    assert SMILES.split("SMILES Name\nCCO a\n\nCCN b\n") == [(2, "CCO a\n"), (4, "CCN b\n")]
 
 
 def test_compare_command_scores_smiles_files(tmp_path: Path):

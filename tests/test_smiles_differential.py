@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from diagbench.diagram.molecule import Molecule
-from diagbench.formats.smiles import rdkit_log, read_smiles, records
-from diagbench.formats.smiles_synth import synth_smiles
-from diagbench.render.rdkit import RdkitEngine
-from diagbench.render.rdkit_svg import molecule_statistics
+from diagbench.languages.smiles.drawn import molecule_statistics
+from diagbench.languages.smiles.engine import RdkitEngine
+from diagbench.languages.smiles.read import rdkit_log, read_smiles, records
+from diagbench.languages.smiles.synth import synth_smiles
 from tests.sizes import sized
 
 pytestmark = pytest.mark.differential
@@ -193,9 +193,9 @@ def test_rdkit_files_score_1_against_themselves_and_less_when_changed():
     smiles = named("smiles")
     lines = _realworld_lines(sized(2, 20))
     for line in lines:
-        assert smiles.compare(line, line, True).score == 1.0, line
-        assert smiles.compare(line, line[: len(line.split()[0]) // 2] + "(((", True).score \
+        assert smiles.compare_code(line, line, True).score == 1.0, line
+        assert smiles.compare_code(line, line[: len(line.split()[0]) // 2] + "(((", True).score \
             == 0.0, line
         changed = one_atom_changed(line)
         if changed is not None:
-            assert 0.0 < smiles.compare(line, changed, True).score < 1.0, (line, changed)
+            assert 0.0 < smiles.compare_code(line, changed, True).score < 1.0, (line, changed)

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from diagbench.formats.source import SourceError, decode_source, read_source
-from diagbench.languages import detect, engine_of
-from diagbench.render.run import collect, render_files
+from diagbench.languages import detect
+from diagbench.languages.rendering import collect, render_files
 
 ROOT = Path(__file__).resolve().parents[1]
 #: One diagram per language, its non-ASCII word, and the encodings written: every
@@ -64,7 +64,7 @@ def test_every_encoding_reads_and_renders_the_same_diagram(tmp_path):
         assert texts[path] == DIAGRAMS[name][0], path
     counts = {path: [p.counts() for p in detect(path, texts[path]).read(texts[path])]
               for path in files}
-    records = render_files(collect(list(files), engine_of), tmp_path / "out", "svg")
+    records = render_files(collect(list(files), kinds=True), tmp_path / "out", "svg")
     assert len(records) == len(files)
     for record in records:
         name, encoding = files[record.file]

@@ -63,6 +63,10 @@ def test_every_category_is_asked_its_languages_facts(data: Path):
     for category in SCIENCE:
         assert {"identification", "quantification", "image_to_code"} <= by_category[category], \
             category
+    # list-valued facts are asked, as sets: a molecule's elements, a reaction's product
+    # elements, a clade's leaves, a logo's conserved positions
+    asked_sets = {t["category"] for t in tasks if t.get("answer_type") == "set"}
+    assert {"molecule", "reaction", "phylogenetic-tree", "dna-sequence"} <= asked_sets
     for t in tasks:
         if t["task"] not in ("identification", "quantification", "structural"):
             continue
@@ -70,13 +74,16 @@ def test_every_category_is_asked_its_languages_facts(data: Path):
         language = named(s["language"])
         code = (data / s["code"]).read_text(encoding="utf-8")
         [parsed] = language.read(code)[:1]
-        facts = {f.question: f.answer for f in language.facts_of(parsed.diagram)}
+        facts = {f.question: f.answer for f in language.facts(parsed.diagram)}
         question = t["question"].rsplit("\n", 1)[0]
-        # the fact's own answer, as the task's gold (yes/no for a truth value)
+        # the fact's own answer, as the task's gold (yes/no for a truth value, a list
+        # for a set)
         assert question in facts, (t["id"], question)
         answer = facts[question]
-        expected = ("yes" if answer else "no") if isinstance(answer, bool) else answer
+        expected = ("yes" if answer else "no") if isinstance(answer, bool) else \
+            list(answer) if isinstance(answer, tuple) else answer
         assert t["gold"] == expected, t["id"]
+        assert (t["answer_type"] == "set") == isinstance(answer, tuple), t["id"]
         # no software counting question ("boxes or nodes") for a language with facts
         assert "boxes or nodes" not in t["question"], t["id"]
 

@@ -1,10 +1,11 @@
 """The models a benchmark calls itself (a generator, a judge), named by the user: parsed
-once, their key read once, with the benchmarks' offline reference models registered
-first (`baseline:NAME`)."""
+once, their key read once. The offline reference models (`baseline:NAME`) known are the
+benchmark's own, registered with its class (`@benchmark`), and every benchmark's once the
+registry has listed them (`registry.registered()`, as every command does before it runs
+a benchmark): a benchmark never imports the registry that imports it."""
 
 from __future__ import annotations
 
-from diagbench.benchmarks.registry import registered
 from diagbench.models.cache import ResponseCache
 from diagbench.models.image_policy import ImagePolicy
 from diagbench.models.providers import PROVIDERS, ModelSpec, provider_key
@@ -14,9 +15,8 @@ from diagbench.models.settings import ModelSettings
 
 
 def resolve_model(name: str) -> tuple[ModelSpec, str]:
-    """The model named PROVIDER:MODEL[@URL] and its key, the benchmarks' baselines known
-    (ModelSpecError when the name or key is unusable)."""
-    registered()  # the benchmarks register their offline reference models (baseline:NAME)
+    """The model named PROVIDER:MODEL[@URL] and its key (ModelSpecError when the name or
+    key is unusable)."""
     spec = ModelSpec.parse(name)
     return spec, provider_key(spec)
 

@@ -10,7 +10,7 @@ saved artifact, so that any phase can be run again alone.
     report     → report.html with plots                            ┘ `diagbench report NAME RUN`
 
 A benchmark is one package under `diagbench.benchmarks` whose class is decorated with
-`@benchmark("name")` (`diagbench.benchmarks.registry`); it contributes its own command
+`@benchmark("name")` (`diagbench.benchmarks.registering`); it contributes its own command
 options, parses its own answers with `diagbench.scoring` and never imports another
 benchmark.
 """

@@ -1,5 +1,6 @@
 """The registry of benchmarks: a benchmark is a package under `diagbench.benchmarks`
-whose `benchmark` module defines a `Benchmark` class decorated with `@benchmark("name")`.
+whose `benchmark` module defines a `Benchmark` class decorated with `@benchmark("name")`
+(`diagbench.benchmarks.registering`).
 
 `registered()` imports the `benchmark` module of every package here, so the table is
 the same whatever was imported before; those modules import their heavy libraries
@@ -12,29 +13,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from diagbench.benchmarks.protocol import Benchmark
-from diagbench.models.offline import BASELINES
-
-B = TypeVar("B", bound=type[Benchmark[Any, Any]])
-_BENCHMARKS: dict[str, type[Benchmark[Any, Any]]] = {}
+from diagbench.benchmarks.registering import BENCHMARKS
 
 
 class UnknownBenchmark(KeyError):
     """A name that no registered benchmark has."""
-
-
-def benchmark(name: str) -> Callable[[B], B]:
-    """Register a `Benchmark` class under `name` (used in commands: `eval NAME`)."""
-    def register(cls: B) -> B:
-        cls.name = name
-        _BENCHMARKS[name] = cls
-        for baseline, reference in cls.baselines.items():
-            BASELINES.register(baseline, reference)
-        return cls
-    return register
 
 
 def registered() -> dict[str, type[Benchmark[Any, Any]]]:
@@ -43,7 +29,7 @@ def registered() -> dict[str, type[Benchmark[Any, Any]]]:
     for module in pkgutil.iter_modules(package.__path__):
         if module.ispkg:
             importlib.import_module(f"diagbench.benchmarks.{module.name}.benchmark")
-    return dict(sorted(_BENCHMARKS.items()))
+    return dict(sorted(BENCHMARKS.items()))
 
 
 def get(name: str) -> Benchmark[Any, Any]:

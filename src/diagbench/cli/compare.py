@@ -68,7 +68,7 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
         paired_table,
         paired_tests,
     )
-    from diagbench.languages import has_suffix
+    from diagbench.languages import suffixes
 
     if patch_dir is not None and method != "diff":
         raise click.UsageError("--patch takes --method diff (the patch is git's diff)")
@@ -76,13 +76,13 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
         if repo is not None:
             if gold or pred or not gold_ref or not pred_refs:
                 raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")
-            inputs = {ref: pairs_from_git(repo, gold_ref, ref, max_bytes, has_suffix)
+            inputs = {ref: pairs_from_git(repo, gold_ref, ref, max_bytes, suffixes())
                       for ref in dict.fromkeys(pred_refs)}
         else:
             if gold is None or pred is None or gold_ref or pred_refs:
                 raise click.UsageError(
                     "give GOLD and PRED, or --repo with --gold-ref and --pred-ref")
-            inputs = {"": pairs_from_paths(gold, pred, max_bytes, has_suffix)}
+            inputs = {"": pairs_from_paths(gold, pred, max_bytes, suffixes())}
     except InputError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -118,14 +118,11 @@ def _compare_pairs(pairs: list[Pair], method: Method, ref: str, patch_dir: Path 
                    ) -> tuple[list[FileResult], list[GraphFile]]:
     """Compare one set of pairs (from prediction `ref`, named in errors unless ""): the
     sequence diagrams by `method` (their patches written to `patch_dir` when given), the
-    graph diagrams by the image-to-code score."""
-    from diagbench.compare.graph import run_graph, split_graphs
+    others by their language's image-to-code score."""
     from diagbench.compare.report import run, write_patches
-    from diagbench.languages import named
-    from diagbench.render.engines import diagrams
-    from diagbench.render.validity import check
+    from diagbench.languages.comparing import compare_items, route
 
-    pairs, graph_items = split_graphs(pairs, _detect)
+    pairs, items = route(pairs)
     with progress_bar(len(pairs), "comparing") as bar:
         results = run(pairs, method, progress=lambda: bar.update(1))
     for r in results:
@@ -134,18 +131,4 @@ def _compare_pairs(pairs: list[Pair], method: Method, ref: str, patch_dir: Path 
                        f"{r.pair.error}", err=True)
     if patch_dir is not None:
         write_patches(results, patch_dir)
-    graphs = run_graph(graph_items,
-                       lambda language, texts: check(named(language).engine, texts),
-                       lambda gold, pred, valid, language: named(language).compare(
-                           gold, pred, valid),
-                       lambda language, text: [source for _, source in diagrams(
-                           named(language).engine, text)])
-    return results, graphs
-
-
-def _detect(path: Path, text: str) -> tuple[str, list]:
-    """The language of a script (by suffix, else by content) and what its reader reads."""
-    from diagbench.languages import detect
-
-    language = detect(path, text)
-    return language.name, language.read(text)
+    return results, compare_items(items)

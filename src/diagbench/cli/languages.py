@@ -38,7 +38,7 @@ def languages(as_json: bool) -> None:
 
 def _version(engine: str) -> str:
     """The engine's version, or UNAVAILABLE when its program is missing."""
-    from diagbench.render.engines import make_engine
+    from diagbench.languages import make_engine
 
     try:
         return make_engine(engine, 1, 60.0).version()

@@ -43,21 +43,23 @@ def render(paths: tuple[Path, ...], out: Path, fmt: str, scales: tuple[float, ..
 
     The engine is the language's (`diagbench languages`), found by the suffix
     (.puml → PlantUML, .dot/.gv → Graphviz, .mmd → Mermaid, .smi → RDKit, …) or the
-    content. Each PlantUML block, and each SMILES line, is one image. With
-    --format svg, each record carries what the engine drew (its statistics).
+    content. Each PlantUML block, each SMILES or FEN line, each ABC tune, each
+    dot-bracket record is one image. With --format svg, each record carries what the
+    engine drew, read by its language (its statistics); PlantUML's SVG then carries
+    the markers those statistics need (note, group and box borders of widths no
+    diagram uses).
     A render is valid when the engine reports no error and the image decodes
     and is not blank; invalid ones are listed with the engine's message and line.
     """
-    from diagbench.languages import drawn_by, engine_of, source_files
-    from diagbench.render.run import collect, render_files
+    from diagbench.languages import source_files
+    from diagbench.languages.rendering import collect, render_files
 
     if fmt == "svg" and (scales or max_side):
         raise click.UsageError("--scale and --max-side apply to PNG images only")
-    items = collect(source_files(list(paths)), engine_of, max_bytes)
+    items = collect(source_files(list(paths)), max_bytes, kinds=fmt == "svg")
     with opened(executor, ray_address) as running, progress_bar(len(items), "rendering") as bar:
         records = render_files(items, out, fmt, scales or (1.0,), max_side, jobs, timeout,
-                               progress=lambda: bar.update(1), engines=running.engine,
-                               drawn_by=drawn_by)
+                               progress=lambda: bar.update(1), engines=running.engine)
     if json_path is not None:
         write_output(json_path, json.dumps([r.as_dict() for r in records], indent=1))
     bad = [r for r in records if not r.ok]

@@ -1,8 +1,8 @@
 """Image-to-code score on parsed diagrams (paper 004_34f8485b6a3a0424.txt §5.1, fixed):
 which entities and which relations of the ground truth the prediction has.
 
-Both scripts are read by their language's reader, which the caller gives (any language:
-PlantUML, Mermaid, DOT, DBML), and their elements are matched as multisets:
+Both scripts are read by their language's reader (any software language: PlantUML,
+Mermaid, DOT, DBML), and their elements are matched as multisets:
 
 - an **entity** by its displayed name under `scoring.name_keys.graph_element_key` (NFKC,
   case-folded, only letters and digits kept: ``Order Item`` = ``order_item``) and its
@@ -24,21 +24,15 @@ beside it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from diagbench.compare.scored import Scored
-from diagbench.compare.several import SeveralComparison
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
 from diagbench.scoring.name_keys import graph_element_key
-
-if TYPE_CHECKING:
-    from diagbench.compare.inputs import Pair
 
 Key = tuple[str, ...]
 
@@ -161,32 +155,21 @@ def compare_models(gold: Any, pred: Any | None, valid: bool, kind: str = "",
                            type_counts(pred) if pred is not None else {}, warnings)
 
 
-#: A language's reader: text → every diagram read (`Language.read`).
-Reader = Callable[[str], list[Parsed[Diagram]]]
-
-
-def first_diagram(text: str, language: str, read: Reader
-                  ) -> tuple[Any | None, str, tuple[str, ...]]:
-    """(model, kind, warnings) of the first diagram of `text` read by `read`, the reader
-    of `language`."""
-    try:
-        parsed = read(text)
-    except Exception as exc:  # a reader never raises by contract; be safe on bad input
-        return None, "unknown", (f"not read as {language}: {exc}",)
-    if not parsed:
+def model_of(parsed: Parsed[Diagram] | None) -> tuple[Any | None, str, tuple[str, ...]]:
+    """(model, kind, warnings: its first errors) of one diagram read (None: nothing was
+    read)."""
+    if parsed is None:
         return None, "empty", ("no diagram",)
-    first = parsed[0]
-    warnings = tuple(f"line {d.line}: {d.reason}" for d in first.errors[:3])
-    return first.diagram, first.kind, warnings
+    warnings = tuple(f"line {d.line}: {d.reason}" for d in parsed.errors[:3])
+    return parsed.diagram, parsed.kind, warnings
 
 
-def compare_texts(gold_text: str, pred_text: str, valid: bool, language: str, read: Reader
-                  ) -> GraphComparison:
-    """Compare a predicted script with its ground truth, both read by `read`, the reader of
-    `language` (`Language.compare` gives both)."""
-    gold, kind, _ = first_diagram(gold_text, language, read)
-    pred, _, warnings = first_diagram(pred_text, language, read)
-    return compare_models(gold, pred, valid, kind, warnings)
+def compare_graphs(gold: Parsed[Diagram], pred: Parsed[Diagram] | None, valid: bool
+                   ) -> GraphComparison:
+    """Compare a predicted diagram with its ground truth, both read by their language."""
+    gold_model, kind, _ = model_of(gold)
+    pred_model, _, warnings = model_of(pred)
+    return compare_models(gold_model, pred_model, valid, kind, warnings)
 
 
 def element_matches(comparison: Scored) -> tuple[Match, Match] | None:
@@ -197,58 +180,6 @@ def element_matches(comparison: Scored) -> tuple[Match, Match] | None:
     if isinstance(entities, Match) and isinstance(relations, Match):
         return entities, relations
     return None
-
-
-#: (language, texts) → per text (valid, engine error); the CLI passes the renderer's.
-Validity = Callable[[str, list[str]], list[tuple[bool, str | None]]]
-#: (gold text, predicted text, valid, language) → the comparison (the language's own
-#: similarity, `Language.compare`).
-Similarity = Callable[[str, str, bool, str], Scored]
-
-
-@dataclass(frozen=True, slots=True)
-class GraphItem:
-    """One pair of scripts to compare as graph diagrams, read and with its language."""
-
-    name: str
-    gold: str | None
-    pred: str | None
-    language: str
-    gold_text: str
-    pred_text: str
-
-
-#: (path, text) → (its language, the diagrams read from it); the CLI passes the language
-#: table's detection and reader.
-Detect = Callable[[Path, str], tuple[str, list[Parsed[Diagram]]]]
-
-
-def split_graphs(pairs: list[Pair], detect: Detect) -> tuple[list[Pair], list[GraphItem]]:
-    """(sequence pairs, graph items): a pair goes to its language's image-to-code
-    comparison when its ground truth's first diagram is not a sequence diagram (a graph,
-    or another domain's model; detected from the gold as `detect` reads it, whatever the
-    language); a pair that cannot be read stays with the sequences, whose route reports
-    its error."""
-    from diagbench.formats.source import SourceError
-
-    sequences: list[Pair] = []
-    items: list[GraphItem] = []
-    for pair in pairs:
-        if pair.error is not None or pair.load is None:
-            sequences.append(pair)
-            continue
-        try:
-            gold_text, pred_text = pair.load()
-        except SourceError:
-            sequences.append(pair)
-            continue
-        language, parsed = detect(Path(pair.gold or pair.name), gold_text)
-        if not parsed or isinstance(parsed[0].diagram, SequenceDiagram):
-            sequences.append(pair)
-        else:
-            items.append(GraphItem(pair.name, pair.gold, pair.pred, language, gold_text,
-                                   pred_text))
-    return sequences, items
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,42 +197,6 @@ class GraphFile:
         return ({"name": self.name, "gold": self.gold, "pred": self.pred,
                  "language": self.language}
                 | self.comparison.as_dict() | {"render_error": self.render_error})
-
-
-#: (language, text) → the texts of the diagrams it holds, in order (the CLI splits by
-#: the records its engine draws one at a time: `render.engines.diagrams`).
-Split = Callable[[str, str], list[str]]
-
-
-def run_graph(items: list[GraphItem], validity: Validity, similarity: Similarity,
-              split: Split = lambda language, text: [text]) -> list[GraphFile]:
-    """Compare the items by `similarity`; the predictions are rendered in one batch per
-    language by `validity`. A file of several diagrams (`split`) is compared diagram by
-    diagram (`compare.several`)."""
-    gold = [split(item.language, item.gold_text) for item in items]
-    pred = [split(item.language, item.pred_text) for item in items]
-    by_language: dict[str, list[tuple[int, int]]] = {}
-    for k, item in enumerate(items):
-        by_language.setdefault(item.language, []).extend((k, j) for j in range(len(pred[k])))
-    valid: dict[tuple[int, int], tuple[bool, str | None]] = {}
-    for language, keys in by_language.items():
-        texts = [pred[k][j] for k, j in keys]
-        for key, text, result in zip(keys, texts, validity(language, texts), strict=True):
-            valid[key] = (False, "empty prediction") if not text.strip() else result
-    out = []
-    for k, item in enumerate(items):
-        if len(gold[k]) <= 1 and len(pred[k]) <= 1:
-            ok, error = valid[k, 0]
-            comparison: Scored = similarity(item.gold_text, item.pred_text, ok, item.language)
-        else:
-            parts = tuple(similarity(g, p, valid[k, j][0], item.language)
-                          for j, (g, p) in enumerate(zip(gold[k], pred[k], strict=False)))
-            comparison = SeveralComparison(parts, len(gold[k]), len(pred[k]))
-            error = next((valid[k, j][1] for j in range(len(pred[k])) if not valid[k, j][0]),
-                         None)
-        out.append(GraphFile(item.name, item.gold, item.pred, item.language, comparison,
-                             render_error=error))
-    return out
 
 
 def graph_summary(files: list[GraphFile]) -> dict[str, Any]:

@@ -7,12 +7,9 @@ import subprocess
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from diagbench.formats.source import check_size, decode_source, read_source
-
-#: Whether a file, by its name, holds a diagram to pair (the CLI asks the languages).
-IsDiagram = Callable[[Path], bool]
 
 
 class InputError(Exception):
@@ -39,17 +36,22 @@ def _unmatched(name: str, gold: str | None, pred: str | None) -> Pair:
     return Pair(name, gold, pred, error=reason)
 
 
-def pairs_from_paths(gold: Path, pred: Path, max_bytes: int, is_diagram: IsDiagram
+def _named(path: PurePath, suffixes: tuple[str, ...]) -> bool:
+    """Whether the file's name ends with one of `suffixes` (lower case, with the dot)."""
+    return path.name.lower().endswith(suffixes)
+
+
+def pairs_from_paths(gold: Path, pred: Path, max_bytes: int, suffixes: tuple[str, ...]
                      ) -> list[Pair]:
-    """Pairs for two files, or for the diagram files of two directories matched by
-    relative path."""
+    """Pairs for two files, or for the files of two directories whose names end with one
+    of `suffixes` (the languages'), matched by relative path."""
     if gold.is_dir() != pred.is_dir() and gold.exists() and pred.exists():
         raise InputError(f"compare two files or two directories, not {gold} with {pred}")
     if not gold.is_dir():
         return [_file_pair(gold.name, gold, pred, max_bytes)]
     if not pred.exists():
         raise InputError(f"{pred}: no such directory")
-    gold_names, pred_names = _scripts(gold, is_diagram), _scripts(pred, is_diagram)
+    gold_names, pred_names = _scripts(gold, suffixes), _scripts(pred, suffixes)
     return [_file_pair(name, gold / name, pred / name, max_bytes)
             if name in gold_names and name in pred_names
             else _unmatched(name, str(gold / name) if name in gold_names else None,
@@ -57,9 +59,9 @@ def pairs_from_paths(gold: Path, pred: Path, max_bytes: int, is_diagram: IsDiagr
             for name in sorted(gold_names | pred_names)]
 
 
-def _scripts(root: Path, is_diagram: IsDiagram) -> set[str]:
+def _scripts(root: Path, suffixes: tuple[str, ...]) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*")
-            if is_diagram(p) and p.is_file()}
+            if _named(p, suffixes) and p.is_file()}
 
 
 def _file_pair(name: str, gold: Path, pred: Path, max_bytes: int) -> Pair:
@@ -69,11 +71,11 @@ def _file_pair(name: str, gold: Path, pred: Path, max_bytes: int) -> Pair:
 
 
 def pairs_from_git(repo: Path, gold_ref: str, pred_ref: str, max_bytes: int,
-                   is_diagram: IsDiagram) -> list[Pair]:
-    """Pairs for the diagram files of two refs of a git repository (paper §3.3.1: one
-    branch each)."""
-    gold_files = _tree(repo, gold_ref, is_diagram)
-    pred_files = _tree(repo, pred_ref, is_diagram)
+                   suffixes: tuple[str, ...]) -> list[Pair]:
+    """Pairs for the files of two refs of a git repository whose names end with one of
+    `suffixes` (paper §3.3.1: one branch each)."""
+    gold_files = _tree(repo, gold_ref, suffixes)
+    pred_files = _tree(repo, pred_ref, suffixes)
     blobs = _BlobReader(repo)
     pairs = []
     for name in sorted(gold_files.keys() | pred_files.keys()):
@@ -103,7 +105,7 @@ def _git(repo: Path, *args: str) -> bytes:
     return done.stdout
 
 
-def _tree(repo: Path, ref: str, is_diagram: IsDiagram) -> dict[str, str]:
+def _tree(repo: Path, ref: str, suffixes: tuple[str, ...]) -> dict[str, str]:
     """{path: blob id} of the diagram files in `ref`."""
     files = {}
     for entry in _git(repo, "ls-tree", "-r", "-z", "--full-tree", ref).split(b"\0"):
@@ -112,7 +114,7 @@ def _tree(repo: Path, ref: str, is_diagram: IsDiagram) -> dict[str, str]:
         meta, path = entry.split(b"\t", 1)
         _, kind, blob = meta.split()
         name = path.decode(errors="replace")
-        if kind == b"blob" and is_diagram(Path(name)):
+        if kind == b"blob" and _named(PurePath(name), suffixes):
             files[name] = blob.decode()
     return files
 

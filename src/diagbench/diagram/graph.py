@@ -34,11 +34,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-#: The languages a `GraphDiagram` is read from.
-Language = Literal["plantuml", "mermaid", "dot", "dbml", "smiles", "reaction-smiles",
-                   "newick", "dotbracket"]
-LANGUAGES: tuple[Language, ...] = get_args(Language)
-
 #: The kind of diagram (how the source declares or implies it).
 #: "er" covers PlantUML `entity` diagrams, Mermaid `erDiagram` and DBML; "graph" is a
 #: Graphviz graph or digraph; "flowchart" a Mermaid `flowchart`/`graph`; "molecule" a
@@ -343,7 +338,7 @@ class GraphDiagram:
     direction as declared (`"LR"`, `"TB"`, `"left to right"`) or "".
     """
 
-    language: Language
+    language: str  # the name of the language it is read from (`diagbench.languages`)
     kind: GraphKind
     entities: tuple[Entity, ...] = ()
     relations: tuple[Relation, ...] = ()

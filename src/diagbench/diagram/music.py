@@ -2,7 +2,7 @@
 its title, key, meter, and its voices, each a clef and a list of measures of events
 (notes, chords, rests), as written — repeats are not expanded.
 
-`Score.counts()` are what the engraver draws (`diagbench.render.abcm2ps`):
+`Score.counts()` are what the engraver draws (`diagbench.languages.abc.engine`):
 - `notes`: note heads of sounding notes — a single note is one, a chord one per pitch
   (a tied note's continuation is a note of its own: it has its own head); grace notes
   are not notes (they are `grace_notes`, drawn small);

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from diagbench.render.engines import Engine, make_engine
+from diagbench.languages import make_engine
+from diagbench.render.engines import Engine
 
 A = TypeVar("A")
 R = TypeVar("R")

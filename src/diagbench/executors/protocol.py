@@ -32,7 +32,7 @@ class Executor(Protocol):
         ...
 
     def engine(self, name: str, jobs: int, timeout: float) -> Engine:
-        """The rendering engine `name` (`diagbench.render.engines.ENGINES`) working with
+        """The rendering engine `name` (a language's `engine`) working with
         `jobs` processes, each diagram allowed `timeout` seconds."""
         ...
 

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from diagbench.executors.protocol import ExecutorUnavailable
-from diagbench.render.engines import Engine, make_engine
+from diagbench.languages import make_engine
+from diagbench.render.engines import Engine
 from diagbench.render.plantuml_pipe import DIAGRAMS_PER_JVM
 from diagbench.render.result import RenderResult
 

@@ -1,5 +1,8 @@
-"""Parsers and writers, one module per language and diagram kind.
+"""The reading machinery languages share: decoding sources (`source`), diagnostics with
+line and column (`diagnostics`), the `Parsed` record, and the readers and writers of the
+software languages that several packages use (PlantUML, Mermaid, DOT, DBML). A
+language's own reader lives in its plug-in (`diagbench.languages.<name>`).
 
-A parser never raises on bad input: it returns what it could read plus
-diagnostics with line numbers.
+A reader never raises on bad input: it returns what it could read plus diagnostics
+with line numbers.
 """

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from dataclasses import Field, dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from diagbench.diagram.alignment import SequenceSet
-from diagbench.diagram.chess import Board
-from diagbench.diagram.geomap import GeoMap
-from diagbench.diagram.graph import GraphDiagram
-from diagbench.diagram.music import Score
-from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.diagnostics import Diagnostic
 
-#: The models a reader returns.
-Diagram = SequenceDiagram | GraphDiagram | SequenceSet | GeoMap | Board | Score
+
+class Diagram(Protocol):
+    """What every model a reader returns is (`diagbench.diagram`: sequence, graph,
+    alignment, map, board, score, …): a dataclass that counts what its engine draws."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    def counts(self) -> dict[str, int]: ...
+
+
 D = TypeVar("D", bound=Diagram, covariant=True)
 
 

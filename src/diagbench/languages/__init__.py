@@ -1,19 +1,21 @@
 """The one table of formal languages (`table.LANGUAGES`) and the questions asked of it:
 which language a file is in, which languages there are, and how to read, draw and score
-each. Everything that needs a language asks here; the parts themselves live in
-`formats`, `render` and `compare`, imported when first used.
+each (`Language`, the protocol every plug-in implements). Everything that needs a
+language asks here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from diagbench.languages.record import Category, Language
+from diagbench.languages.record import Category, Drawn, Language
 from diagbench.languages.table import CATEGORIES, LANGUAGES
 
 if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 _BY_NAME = {language.name: language for language in LANGUAGES}
 _BY_TITLE = {language.title: language for language in LANGUAGES}
@@ -21,7 +23,7 @@ _BY_SUFFIX = {suffix: language for language in LANGUAGES for suffix in language.
 _LONGEST_FIRST = sorted(_BY_SUFFIX, key=len, reverse=True)  # ".rxn.smi" before ".smi"
 _CATEGORY = {category.name: category for category in CATEGORIES}
 _CATEGORY_BY_TITLE = {category.title: category for category in CATEGORIES}
-[_FALLBACK] = [language for language in LANGUAGES if language.recognises is None]
+[_FALLBACK] = [language for language in LANGUAGES if language.fallback]
 
 
 def named(name: str) -> Language:
@@ -53,12 +55,16 @@ def detect(path: Path | None, text: str) -> Language:
     suffix = _suffix(path) if path is not None else None
     if suffix is not None:
         return next((language for language in LANGUAGES if suffix in language.claims
-                     and language.recognises is not None and language.recognises(text)),
-                    _BY_SUFFIX[suffix])
+                     and language.recognises(text)), _BY_SUFFIX[suffix])
     for language in LANGUAGES:
-        if language.recognises is not None and language.recognises(text):
+        if language.recognises(text):
             return language
     return _FALLBACK
+
+
+def suffixes() -> tuple[str, ...]:
+    """Every language's suffixes (lower case, with the dot), longest first."""
+    return tuple(_LONGEST_FIRST)
 
 
 def has_suffix(path: Path) -> bool:
@@ -79,22 +85,18 @@ def source_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def engine_of(path: Path, text: str) -> str:
-    """The name of the engine that draws a source (its language's)."""
-    return detect(path, text).engine
+def drawing(engine: str) -> Language:
+    """The first language (in table order) drawn by the engine called `engine`: the one
+    that starts it (`Language.make_engine`) for a queue of that engine's sources."""
+    return next(language for language in LANGUAGES if language.engine == engine)
 
 
-def drawn_by(engine: str, svg: str) -> dict[str, Any] | None:
-    """What `engine` drew in `svg` by its language's own statistics, for the engines of
-    the science domains; None for the software engines (their drawings are read by
-    `render.graph_svg` and `render.svg_stats`)."""
-    for language in LANGUAGES:
-        if language.engine == engine and language.domain != "software":
-            return dict(language.drawn(svg))
-    return None
+def make_engine(engine: str, jobs: int, timeout: float) -> Engine:
+    """The engine called `engine`, started by a language it draws."""
+    return drawing(engine).make_engine(jobs, timeout)
 
 
-def read(text: str, name: str) -> list[Parsed[Diagram]]:
+def read(text: str, name: str) -> Sequence[Parsed[Diagram]]:
     """Every diagram of `text` read as the language called `name`."""
     return named(name).read(text)
 
@@ -119,6 +121,7 @@ def languages_of(category_name: str) -> tuple[str, ...]:
     return tuple(lang.name for lang in LANGUAGES if category_name in lang.categories)
 
 
-__all__ = ["CATEGORIES", "LANGUAGES", "Category", "Language", "category_named", "category_names",
-           "category_titled", "detect", "diagram_files", "engine_of", "has_suffix", "languages_of",
-           "named", "names", "read", "source_files", "titled"]
+__all__ = ["CATEGORIES", "LANGUAGES", "Category", "Drawn", "Language", "category_named",
+           "category_names", "category_titled", "detect", "diagram_files", "drawing",
+           "has_suffix", "languages_of", "make_engine", "named", "names", "read",
+           "source_files", "suffixes", "titled"]

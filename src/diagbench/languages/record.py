@@ -1,24 +1,36 @@
-"""The record of one formal language (`Language`) and of one category (`Category`).
+"""The protocol of one formal language (`Language`), what its engine drew (`Drawn`) and
+the record of one category (`Category`).
 
-A language's parts that live in other packages are named by lazy references,
-`"package.module:attribute"` (`diagbench.references`), imported when first used, so
-that reading the table imports no parser, engine or comparison.
+A language is a plug-in: a package `diagbench.languages.<name>` whose `LANGUAGE` is an
+instance of a `Language` subclass. Its descriptive fields are data; its parts are
+typed methods, each importing the heavy modules it uses when first called, so that
+reading the table imports no parser, engine or comparison.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from diagbench.references import load
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
+
+
+M = TypeVar("M")
+
+
+def expect(diagram: object, model: type[M]) -> M:
+    """`diagram` as the model its language's reader returns (TypeError for another)."""
+    if not isinstance(diagram, model):
+        raise TypeError(f"a {model.__name__} was expected, not a {type(diagram).__name__}")
+    return diagram
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,41 +46,62 @@ class Category:
 
 
 @dataclass(frozen=True, slots=True)
+class GraphDialect:
+    """What a language written from a graph (`Language.write`) can say, for the offline
+    diagram writer: the entity kinds of its class diagrams, the (diagram, node) kinds of
+    its flowcharts, whether its ER references name their columns (`er_ports`), and the
+    label every ER relation needs (`er_label`; "" for none)."""
+
+    class_kinds: tuple[str, ...] = ("class",)
+    flowchart: tuple[str, str] = ("graph", "vertex")
+    er_ports: bool = False
+    er_label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """What an engine drew in one SVG, read by the diagram's language: `stats` in the
+    order the language's reading gives them, whose whole numbers (`counts`) are keyed as
+    the language's models count themselves (`Parsed.counts()`: "entities",
+    "relations", "participants", "leaves", "bases", …), so that read and drawn counts
+    compare key by key; the rest (the diagram type, names, ends, histograms) is what
+    else the drawing tells."""
+
+    stats: Mapping[str, Any]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """The whole-number statistics, by the models' count keys."""
+        return {k: v for k, v in self.stats.items()
+                if isinstance(v, int) and not isinstance(v, bool)}
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.stats)
+
+
+@dataclass(frozen=True, slots=True)
 class Language:
-    """One formal language and every part diagbench has for it.
+    """One formal language: its descriptive fields, and its parts as methods that a
+    plug-in overrides (`read`, `drawn` and `compare` always; the others where the
+    language has them).
 
     - `name`: as options, records and `Parsed.language` give it ("plantuml");
       `title`: as prompts name it ("PlantUML");
-    - `suffixes`: its file suffixes (lower case, with the dot); `recognises`: whether a
-      text without one of them is in this language (None: the language of whatever
-      no other language recognises — one language of the table); `claims`: other
-      languages' suffixes whose files it takes when it recognises their text (R2DT
-      writes dot-bracket structures in `.fasta` files);
+    - `suffixes`: its file suffixes (lower case, with the dot); `claims`: other
+      languages' suffixes whose files it takes when it `recognises` their text (R2DT
+      writes dot-bracket structures in `.fasta` files); `fallback`: the language of a
+      text no language recognises (one language of the table);
     - `domain` and `categories` (names of `Category`, those the benchmarks generate it
-      in); `kinds`: the diagram kinds its reader tells apart (`Parsed.kind`); a file's
-      kind is found by its reader, from its content;
-    - `reader`: text → `list[Parsed]`, never raising (what it cannot read becomes a
-      diagnostic);
-    - `engine`: the engine's name in `diagbench.render.engines.ENGINES` (renders PNG and
-      SVG and says whether the code is valid);
-    - `statistics`: SVG drawn by the engine → counts of what it drew;
-    - `similarity`: (gold code, predicted code, valid, language name, reader) → the
-      image-to-code comparison (its `.score`);
-    - `writer`: a `GraphDiagram` in this language → its code (how the offline
-      diagram writer writes software diagrams, at every complexity level); None for a
-      language whose code is not written from a graph;
-    - `synth`: (seeded `random.Random`, complexity "low|medium|high") → valid code in
-      this language, for a language whose code comes from its field's own generator
-      rather than from a `GraphDiagram` (the science domains); None otherwise;
-    - `facts`: a model its reader returned → the `Fact`s STRUDEL's task types ask
-      about it (`diagbench.diagram.facts`); None: counting questions only;
+      in); `kinds`: the diagram kinds its reader tells apart (`Parsed.kind`);
+    - `engine`: the name of the engine that draws it (`make_engine` starts it);
     - `node_limits`: (min, max) drawn nodes a generated diagram may have, counted by
       `size`, the key of its model's counts that measures it (None: entities, or
       participants for a sequence diagram);
-    - `doc`: what the language is and how diagbench reads, draws and scores it (its
-      module's docstring, for the documentation);
     - `examples`: file names under `diagbench/languages/examples/`, one per kind at
-      least, that parse without error and render.
+      least, that read without error and render;
+    - `dialect`: what it can say when written from a graph (`GraphDialect`);
+    - `doc`: what the language is and how diagbench reads, draws and scores it (its
+      package's docstring, for the documentation).
     """
 
     name: str
@@ -77,59 +110,119 @@ class Language:
     domain: str
     categories: tuple[str, ...]
     kinds: tuple[str, ...]
-    reader: str
     engine: str
-    statistics: str
-    similarity: str
     examples: tuple[str, ...]
-    writer: str | None = None
-    synth: str | None = None
-    facts: str | None = None
-    recognises: Callable[[str], bool] | None = None
     claims: tuple[str, ...] = ()
+    fallback: bool = False
     node_limits: tuple[int, int] = (2, 60)
     size: str | None = None
+    dialect: GraphDialect = GraphDialect()
     doc: str = ""
+
+    # --- what every language has -----------------------------------------------------
+
+    def recognises(self, text: str) -> bool:
+        """Whether `text`, without a suffix of this language, is in this language."""
+        return False
+
+    def split(self, text: str) -> list[tuple[int, str]]:
+        """The separate diagrams of a file as its engine draws them, each with the line
+        it starts on (1-based): by default the whole text is one."""
+        return [(1, text)]
+
+    def read(self, text: str) -> Sequence[Parsed[Diagram]]:
+        """Every diagram of `text`, read by the field's own library; never raises (what
+        cannot be read becomes a diagnostic with its line and column)."""
+        raise NotImplementedError(f"{self.title} has no reader")
+
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        """The engine that draws this language, started with `jobs` processes."""
+        from diagbench.render.engines import make_engine
+
+        return make_engine(self.engine, jobs, timeout)
+
+    def prepare(self, source: str, kind: str, marked: bool) -> str:
+        """The source its engine is given to draw a diagram of `kind`: by default the
+        source itself; `marked`: for its drawn statistics (`drawn`), where a language
+        whose engine leaves elements unmarked adds markers."""
+        return source
+
+    def drawn(self, kind: str, svg: str) -> Drawn:
+        """What the engine drew in `svg`, a diagram of `kind` rendered from `prepare`'s
+        source."""
+        raise NotImplementedError(f"{self.title} has no drawn statistics")
+
+    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
+                valid: bool) -> Scored:
+        """The image-to-code comparison of a predicted diagram (`pred`; None when
+        nothing was read) with the gold one; `valid`: whether the prediction renders."""
+        raise NotImplementedError(f"{self.title} has no similarity")
+
+    def compare_code(self, gold: str, pred: str, valid: bool) -> Scored:
+        """`compare` of the first diagram of a predicted code with the first of the gold
+        code, both read here (ValueError when the gold holds none)."""
+        gold_read, pred_read = self.read(gold), self.read(pred)
+        if not gold_read:
+            raise ValueError(f"no {self.title} diagram in the gold code")
+        return self.compare(gold_read[0], pred_read[0] if pred_read else None, valid)
+
+    # --- what some languages have ----------------------------------------------------
+
+    def facts(self, diagram: Diagram) -> list[Fact]:
+        """The facts STRUDEL's task types ask about `diagram` (none by default: counting
+        questions only)."""
+        return []
+
+    def write(self, diagram: GraphDiagram) -> str:
+        """The code of `diagram` in this language (how the offline diagram writer writes
+        software diagrams)."""
+        raise NotImplementedError(f"{self.title} is not written from a graph")
+
+    def generate(self, rng: random.Random, complexity: str) -> str:
+        """Valid code at `complexity` ("low|medium|high"), from the language's own
+        seeded generator (the science domains)."""
+        raise NotImplementedError(f"{self.title} has no generator of its own")
+
+    def edit(self, code: str, rng: random.Random) -> str | None:
+        """`code` with one small change that keeps it valid and changes what is drawn
+        (None where no such change applies): by default, of a graph written from its
+        model (`write`), one relation (`rng`'s choice) left out."""
+        from dataclasses import replace
+
+        from diagbench.diagram.graph import GraphDiagram
+
+        read = self.read(code) if self.writes_graphs else ()
+        diagram = read[0].diagram if len(read) == 1 else None
+        if not isinstance(diagram, GraphDiagram) or not diagram.relations:
+            return None
+        relations = list(diagram.relations)
+        del relations[rng.randrange(len(relations))]
+        return self.write(replace(diagram, relations=tuple(relations)))
+
+    def rewrite(self, code: str, rng: random.Random) -> str | None:
+        """`code` written another valid way that draws the same diagram (None where no
+        such writing applies): a similarity must score it 1."""
+        return None
+
+    @property
+    def writes_graphs(self) -> bool:
+        """Whether its code is written from a `GraphDiagram` (`write`)."""
+        return type(self).write is not Language.write
+
+    @property
+    def generates(self) -> bool:
+        """Whether it has a seeded generator of its own (`generate`)."""
+        return type(self).generate is not Language.generate
+
+    @property
+    def has_facts(self) -> bool:
+        """Whether it asks facts beyond counting questions (`facts`)."""
+        return type(self).facts is not Language.facts
 
     def nodes(self, counts: Mapping[str, int]) -> int:
         """How many nodes a diagram with these `counts` has, for `node_limits`."""
         keys = (self.size,) if self.size else ("entities", "participants")
         return next((counts[k] for k in keys if k in counts), 0)
-
-    def read(self, text: str) -> list[Parsed[Diagram]]:
-        """Every diagram of `text`, read as this language."""
-        reader: Callable[[str], list[Parsed[Diagram]]] = load(self.reader)
-        return reader(text)
-
-    def write(self, diagram: GraphDiagram) -> str:
-        """The code of `diagram` in this language."""
-        if self.writer is None:
-            raise ValueError(f"{self.title} is not written from a graph")
-        writer: Callable[[GraphDiagram], str] = load(self.writer)
-        return writer(diagram)
-
-    def generate(self, rng: random.Random, complexity: str) -> str:
-        """Valid code of this language at `complexity`, from its own seeded generator."""
-        if self.synth is None:
-            raise ValueError(f"{self.title} has no generator of its own")
-        synth: Callable[[random.Random, str], str] = load(self.synth)
-        return synth(rng, complexity)
-
-    def facts_of(self, diagram: Diagram) -> list[Fact]:
-        """The facts STRUDEL's task types ask about `diagram` (none without `facts`)."""
-        if self.facts is None:
-            return []
-        facts: Callable[[Diagram], list[Fact]] = load(self.facts)
-        return facts(diagram)
-
-    def drawn(self, svg: str) -> Mapping[str, Any]:
-        """What the engine drew in `svg` (counts, and names where the SVG gives them)."""
-        statistics: Callable[[str], Mapping[str, Any]] = load(self.statistics)
-        return statistics(svg)
-
-    def compare(self, gold: str, pred: str, valid: bool) -> Any:
-        """The image-to-code comparison of the predicted code `pred` with `gold`."""
-        return load(self.similarity)(gold, pred, valid, self.name, self.read)
 
     def example_paths(self) -> list[Path]:
         """The example files, as paths."""

@@ -1,7 +1,8 @@
 """THE table of formal languages and of the categories they are drawn in.
 
-Adding a language is one module beside this one (a `LANGUAGE = Language(...)`, see
-`diagbench.languages.record`) and one line in `LANGUAGES`. Order matters twice: a
+Adding a language is one package beside this one (its `LANGUAGE`, an instance of a
+`diagbench.languages.record.Language` subclass) and one line in `LANGUAGES`;
+`diagbench.languages.checks.check_language` checks it has every part. Order matters twice: a
 source without a known suffix is the first language that recognises it, and a
 category's languages are listed (and generated) in this order.
 """
@@ -10,11 +11,11 @@ from __future__ import annotations
 
 from diagbench.languages import (
     abc,
-    chess,
     dbml,
     dot,
     dotbracket,
     fasta,
+    fen,
     geojson,
     mermaid,
     newick,
@@ -35,7 +36,7 @@ LANGUAGES: tuple[Language, ...] = (
     dotbracket.LANGUAGE,  # before FASTA, which recognises any `>` text
     fasta.LANGUAGE,
     geojson.LANGUAGE,
-    chess.LANGUAGE,
+    fen.LANGUAGE,
     abc.LANGUAGE,
 )
 

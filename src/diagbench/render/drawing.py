@@ -5,7 +5,8 @@ one pass, PNG and SVG, so that rendering the same sources in the other format (a
 benchmarks and tests do) draws nothing again.
 
 A drawer ("module:attr") takes a source and returns {"svg": bytes, "png": bytes}, or
-{"error": the reader's or the library's message, "line": its line or None}. An engine
+{"error": the reader's or the library's message, "line": its line or None, and
+"too_large": True when it refuses a right source only for its drawing limit}. An engine
 whose drawer only runs separate programs (`render.programs`: abcm2ps, VARNA,
 rsvg-convert), each under its own time-out, sets `programs`: its drawer runs in `jobs`
 threads and takes the time-out as a second argument.
@@ -76,6 +77,7 @@ class DrawingEngine:
             drawn = self._drawn.get(keys[k], {})
             if result.error is None and "error" in drawn:
                 result.error, result.error_line = drawn["error"], drawn["line"]
+                result.too_large = bool(drawn.get("too_large"))
             elif result.error is None:
                 finish(result, drawn[fmt], fmt, out_dir / f"{k:06d}.{fmt}")
                 result.seconds = seconds if k in todo else 0.0

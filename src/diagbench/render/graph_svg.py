@@ -123,24 +123,3 @@ def _edge_ends(ident: str) -> tuple[str, str]:
     m = re.match(r"^id_entity-(.*)-\d+_entity-(.*)-\d+_\d+$", ident) \
         or re.match(r"^(?:L|id)_(.*?)_(.*)_\d+$", ident)
     return (m.group(1), m.group(2)) if m else ("", "")
-
-
-def drawn_graph(engine: str, svg: str) -> GraphStats | None:
-    """The statistics of an SVG drawn by `engine` ("graphviz", "dbml", "mermaid", or
-    RDKit's "rdkit" and "rdkit-reaction": atoms and bonds, `render.rdkit_svg`); None for
-    other engines."""
-    if engine in ("graphviz", "dbml"):
-        return graphviz_statistics(svg)
-    if engine == "mermaid":
-        return mermaid_statistics(svg)
-    if engine in ("rdkit", "rdkit-reaction"):
-        from diagbench.render.rdkit_svg import molecule_statistics, reaction_statistics
-
-        molecule = engine == "rdkit"
-        drawn = (molecule_statistics if molecule else reaction_statistics)(svg)
-        return GraphStats(diagram_type="molecule" if molecule else "reaction",
-                          entities=drawn["entities" if molecule else "bonded_atoms"],
-                          relations=drawn["relations"],
-                          clusters=0, notes=0, entity_names=[], relation_ends=[],
-                          cluster_names=[])
-    return None

@@ -38,13 +38,14 @@ class RenderResult:
     error: str | None = None
     error_line: int | None = None
     seconds: float = 0.0
+    too_large: bool = False  # refused only for its size: the code is right, not drawn
 
     def as_dict(self) -> dict:
         return {"index": self.index, "engine": self.engine, "version": self.version,
                 "ok": self.ok, "image": str(self.image) if self.image else None,
                 "width": self.width, "height": self.height, "sha256": self.sha256,
                 "error": self.error, "error_line": self.error_line,
-                "seconds": round(self.seconds, 4)}
+                "too_large": self.too_large, "seconds": round(self.seconds, 4)}
 
 
 def refusal(source: str) -> str | None:

@@ -1,8 +1,9 @@
 """Whether scripts render: the validity of paper 004 (code valid = the engine draws it).
 
-`check(engine, texts)` renders each text with the engine (as
-`diagbench.render.engines.ENGINES` names them; a language's is `Language.engine`) into a
-temporary folder and returns, per text, (valid, the engine's error or None).
+`check(engine, texts)` renders each text with `engine` into a temporary folder and
+returns, per text, (valid, the engine's error or None). An engine that refuses a
+source only for its size (`RenderResult.too_large`: the code is right, the drawing
+would be too big) does not make it invalid.
 """
 
 from __future__ import annotations
@@ -10,23 +11,20 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from diagbench.render.engines import Engine
 
 
-def check(engine_name: str, texts: list[str], jobs: int = 2, timeout: float = 60.0,
-          fmt: str = "svg") -> list[tuple[bool, str | None]]:
-    """(valid, error) of every text rendered by the engine called `engine_name`."""
+def check(engine: Engine, texts: list[str], fmt: str = "svg") -> list[tuple[bool, str | None]]:
+    """(valid, error) of every text rendered by `engine`."""
     if not texts:
         return []
-    from diagbench.render.engines import make_engine
-    from diagbench.render.graph_stats import map_c4_includes
-
-    engine = make_engine(engine_name, jobs, timeout)
-    if engine_name == "plantuml":
-        texts = [map_c4_includes(t) for t in texts]
     folder = Path(tempfile.mkdtemp(prefix="diagbench-valid-"))
     try:
         results = engine.render(texts, folder, fmt)
-        return [(bool(r.ok and r.image is not None), None if r.ok else (r.error or "not drawn"))
-                for r in results]
+        return [(bool(r.ok and r.image is not None) or r.too_large,
+                 None if r.ok else (r.error or "not drawn")) for r in results]
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -354,7 +354,6 @@ class DiagramRejection:
 
 def _sources(paths: list[Path]) -> tuple[list[Source], list[DiagramRejection]]:
     from diagbench.languages import detect, source_files
-    from diagbench.render.engines import diagrams
 
     out: list[Source] = []
     rejected: list[DiagramRejection] = []
@@ -366,7 +365,7 @@ def _sources(paths: list[Path]) -> tuple[list[Source], list[DiagramRejection]]:
             continue
         found = detect(path, text)
         lang, engine = found.name, found.engine
-        blocks = [source for _, source in diagrams(engine, text)]
+        blocks = [source for _, source in found.split(text)]
         for parsed in found.read(text):
             reason, detail = None, None
             if not isinstance(parsed.diagram, GraphDiagram):
@@ -421,18 +420,12 @@ class Drawing:
     notes: tuple[str, ...] = ()
 
 
-def _drawn(engine: str, svg: str) -> Counts | None:
-    from diagbench.render.graph_stats import graph_statistics
-    from diagbench.render.graph_svg import drawn_graph
+def _drawn(source: Source, svg: str) -> Counts:
+    """The entities, relations and clusters its engine drew (`Language.drawn`)."""
+    from diagbench.languages import named
 
-    if engine == "plantuml":
-        stats: dict[str, Any] = graph_statistics(svg)
-    else:
-        found = drawn_graph(engine, svg)
-        if found is None:
-            return None
-        stats = dict(found)
-    return Counts(int(stats["entities"]), int(stats["relations"]), int(stats["clusters"]))
+    drawn = named(source.language).drawn(source.parsed.kind, svg).counts
+    return Counts(drawn["entities"], drawn["relations"], drawn["clusters"])
 
 
 Render = Callable[[str, list[str], Path, str], list[Any]]
@@ -440,17 +433,17 @@ Render = Callable[[str, list[str], Path, str], list[Any]]
 
 def _render(engine_name: str, sources: list[str], out: Path, fmt: str,
             jobs: int = 2, timeout: float = 60.0) -> list[Any]:
-    from diagbench.render.engines import make_engine
+    from diagbench.languages import make_engine
+
     engine = make_engine(engine_name, jobs, timeout)
     return engine.render(sources, out, fmt)
 
 
-def _prepare(source: Source, for_stats: bool) -> str:
-    from diagbench.render.graph_stats import map_c4_includes, mark_graph
-    if source.engine != "plantuml":
-        return source.text
-    text = map_c4_includes(source.text)
-    return mark_graph(text) if for_stats else text
+def _prepare(source: Source, marked: bool) -> str:
+    """The diagram's code as its language gives it to the engine (`Language.prepare`)."""
+    from diagbench.languages import named
+
+    return named(source.language).prepare(source.text, source.parsed.kind, marked)
 
 
 def _version(results: list[Any]) -> str:
@@ -487,9 +480,9 @@ def _drawings(render: Render, name: str, group: list[Source], out: Path
     staging.mkdir()
     try:
         results = render(name, [_prepare(s, True) for s in group], staging, "svg")
-        drawn = [_drawn(name, Path(r.image).read_text(encoding="utf-8", errors="replace"))
+        drawn = [_drawn(s, Path(r.image).read_text(encoding="utf-8", errors="replace"))
                  if r.ok and r.image is not None else None
-                 for r in results]
+                 for s, r in zip(group, results, strict=False)]
         if len(drawn) != len(group):
             raise ValueError(f"{name} rendered {len(drawn)} SVGs of {len(group)} diagrams")
         return drawn, _version(results)

@@ -22,7 +22,7 @@ from diagbench.benchmarks.protocol import (
     RowMetric,
     SampleValue,
 )
-from diagbench.benchmarks.registry import benchmark
+from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
 from diagbench.languages import category_names, names
 from diagbench.report.leaderboard import Headline

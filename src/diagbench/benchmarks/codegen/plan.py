@@ -58,7 +58,7 @@ def plan_manifest(samples: list[Signals]) -> dict[str, Any]:
     """What the manifest records about the plan: its size, a hash of every sample's
     signals, the hash of each prompting approach's templates, and the version of each
     rendering engine that checks the codes."""
-    from diagbench.render.engines import make_engine
+    from diagbench.languages import make_engine
 
     text = json.dumps([asdict(s) for s in samples], ensure_ascii=False, sort_keys=True)
     engines = sorted({named(s.language).engine for s in samples})

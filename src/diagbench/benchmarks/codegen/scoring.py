@@ -28,7 +28,7 @@ def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, An
                 out: Path, jobs: int = 2) -> list[CodegenScore]:
     """Every sample's code for one model, rendered and measured; the codes are written
     to `out/code/` (`out` is the model's directory)."""
-    from diagbench.render.validity import check
+    from diagbench.languages.rendering import validity
 
     made = {s.id: assemble(s, answers) for s in samples}
     written: dict[str, str] = {}
@@ -46,7 +46,7 @@ def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, An
         todo = [s for (lang, _), group in sorted(cells.items()) if lang == language
                 for s in group]
         codes = [made[s.id].code or "" for s in todo]
-        for s, result in zip(todo, check(named(language).engine, codes, jobs, fmt="png"),
+        for s, result in zip(todo, validity(named(language), codes, jobs, fmt="png"),
                              strict=True):
             rendered[s.id] = result
     lengths: dict[str, tuple[str | None, int | None]] = {}

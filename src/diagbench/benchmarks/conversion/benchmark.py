@@ -25,7 +25,7 @@ from diagbench.benchmarks.protocol import (
     RowMetric,
     SampleValue,
 )
-from diagbench.benchmarks.registry import benchmark
+from diagbench.benchmarks.registering import benchmark
 from diagbench.compare.methods import METHODS
 from diagbench.report.leaderboard import Headline
 

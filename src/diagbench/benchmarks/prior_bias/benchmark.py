@@ -24,7 +24,7 @@ from diagbench.benchmarks.protocol import (
     RowMetric,
     SampleValue,
 )
-from diagbench.benchmarks.registry import benchmark
+from diagbench.benchmarks.registering import benchmark
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ import click
 from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric, SampleValue
-from diagbench.benchmarks.registry import benchmark
+from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
 from diagbench.languages import category_names, names

@@ -101,29 +101,10 @@ def generate(samples: list[Planned], settings: Any, out: Path, max_connections: 
         s.reason, s.detail = made.failure, made.detail
 
 
-def _drawn(sample: Planned, engine: str, svg: str, sequence: bool) -> dict[str, int] | None:
-    """The counts the engine drew: of a software diagram its entities, relations and
-    clusters (or participants and messages); of another domain's, those of the
-    language's own statistics (`Language.drawn`) that its model counts too."""
-    from diagbench.render.graph_stats import graph_statistics
-    from diagbench.render.graph_svg import drawn_graph
-    from diagbench.render.svg_stats import svg_statistics
-
-    language = named(sample.language)
-    if language.domain != "software":
-        drawn = language.drawn(svg)
-        return {k: int(v) for k, v in drawn.items() if k in sample.counts and isinstance(v, int)}
-    if engine == "plantuml":
-        if sequence:
-            s: dict[str, Any] = svg_statistics(svg)
-            return {"participants": int(s["participants"]), "messages": int(s["messages"])}
-        g: dict[str, Any] = graph_statistics(svg)
-        return {k: int(g[k]) for k in ("entities", "relations", "clusters")}
-    found = drawn_graph(engine, svg)
-    if found is None:
-        return None
-    f: dict[str, Any] = dict(found)
-    return {k: int(f[k]) for k in ("entities", "relations", "clusters")}
+def _drawn(sample: Planned, svg: str) -> dict[str, int]:
+    """The counts the engine drew (`Language.drawn`) that the sample's model counts too."""
+    drawn = named(sample.language).drawn(sample.kind, svg).counts
+    return {k: v for k, v in drawn.items() if k in sample.counts}
 
 
 def read_all(samples: list[Planned]) -> None:
@@ -141,7 +122,7 @@ def read_all(samples: list[Planned]) -> None:
             continue
         s.statistics, s.counts = statistics(parsed[0],
                                             named(s.language).domain == "software")
-        s.facts = named(s.language).facts_of(parsed[0].diagram)
+        s.facts = named(s.language).facts(parsed[0].diagram)
 
 
 def render_all(samples: list[Planned], out: Path, jobs: int,
@@ -149,8 +130,6 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
     """Render every sample read (`read_all`) to PNG and SVG by `executor`'s engines (local
     by default); fill the drawn counts and image facts; return the engine versions."""
     from diagbench.executors.local import LocalExecutor
-    from diagbench.render.graph_stats import mark_graph
-    from diagbench.render.svg_stats import mark_sequence
 
     versions: dict[str, str] = {}
     by_engine: dict[str, list[Planned]] = {}
@@ -165,11 +144,10 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
         (staging / "png").mkdir(parents=True)
         (staging / "svg").mkdir()
         try:
-            pngs = engine.render([s.code or "" for s in group], staging / "png", "png")
-            marked = [(mark_sequence(s.code or "") if s.kind == "sequence"
-                       else mark_graph(s.code or "")) if name == "plantuml" else s.code or ""
-                      for s in group]
-            svgs = engine.render(marked, staging / "svg", "svg")
+            pngs = engine.render([_prepared(s, marked=False) for s in group], staging / "png",
+                                 "png")
+            svgs = engine.render([_prepared(s, marked=True) for s in group], staging / "svg",
+                                 "svg")
             for s, png, svg in zip(group, pngs, svgs, strict=True):
                 versions[name] = png.version
                 if not png.ok or png.image is None:
@@ -181,12 +159,16 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
                 s.width, s.height = png.width or 0, png.height or 0
                 s.sha256 = hashlib.sha256(target.read_bytes()).hexdigest()
                 if svg.ok and svg.image is not None:
-                    s.drawn = _drawn(s, name, Path(svg.image).read_text(encoding="utf-8",
-                                                                     errors="replace"),
-                                     s.kind == "sequence")
+                    s.drawn = _drawn(s, Path(svg.image).read_text(encoding="utf-8",
+                                                                  errors="replace"))
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return versions
+
+
+def _prepared(sample: Planned, marked: bool) -> str:
+    """The sample's code as its language gives it to the engine (`Language.prepare`)."""
+    return named(sample.language).prepare(sample.code or "", sample.kind, marked)
 
 
 def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dict[str, int]]:

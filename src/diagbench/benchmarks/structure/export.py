@@ -24,14 +24,14 @@ COLUMNS = (
     Column("question", "string", "The question asked with the image."),
     Column("gold", "json", "The gold answer as the data set has it: a number (structural), "
            "a letter or NONE (association), yes or no (matching), the code's path "
-           "(image_to_code)."),
+           "(image_to_code), a label or a list of items (a language's fact)."),
     Column("gold_number", "int64", "The gold count (structural tasks).", nullable=True),
     Column("gold_text", "string", "The gold answer as text: the letter, yes/no, or the code "
            "(image_to_code).", nullable=True),
     Column("options", "list<string>", "The four personas offered (association).",
            nullable=True),
-    Column("answer_type", "string", "How a model-written question's answer is read: "
-           "choice, yes_no, number or label (model_question).", nullable=True),
+    Column("answer_type", "string", "How the answer to a model-written question or a "
+           "language's fact is read: choice, yes_no, number, label or set.", nullable=True),
     Column("image", "image", "The diagram rendered by its engine (PNG)."),
     Column("code", "string", "The diagram's code (its source file)."),
     Column("sample_record", "json", "The sample's record (persona, domain, problem, "

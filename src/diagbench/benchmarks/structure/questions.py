@@ -122,7 +122,7 @@ def parse_question(text: str | None, answer_type: str, code: str
             return None, "answer is not yes or no"
         return ModelQuestion("yes_no", question, yes_no.group(1).lower()), ""
     if answer_type == "number":
-        number = parse_number(answer)
+        number = parse_number(answer, question)
         if number.status != "parsed" or not isinstance(number.value, float) \
                 or len(_NUMBERS.findall(answer)) != 1:
             return None, "answer is not one number"

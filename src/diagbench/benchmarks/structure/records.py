@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 from diagbench.benchmarks.protocol import DataError
 
-#: A gold answer, as tasks.jsonl holds it: a number, a letter, yes/no, a label or a path.
-Gold = int | float | str
+#: A gold answer, as tasks.jsonl holds it: a number, a letter, yes/no, a label, a path,
+#: or a set of items (a list in JSON).
+Gold = int | float | str | tuple[str, ...]
 #: Counts by what is counted (entities, relations, clusters; participants, messages).
 Counts = dict[str, int]
 #: A parsed diagram's statistics: per kind counts ({"class": 3, …}) or totals.
@@ -125,10 +126,11 @@ class StructureSample:
 @dataclass(frozen=True, slots=True)
 class StructureTask:
     """A question about one sample (a line of tasks.jsonl): `task` (structural,
-    association, problem_match, description_match, model_question, image_to_code), the
-    question asked with the sample's image and its gold answer (image_to_code: the path
-    of the code); `options` the personas offered (association), `answer_type` how a
-    model-written question's answer is read."""
+    association, problem_match, description_match, model_question, image_to_code, or a
+    language fact's task type), the question asked with the sample's image and its gold
+    answer (image_to_code: the path of the code); `options` the personas offered
+    (association), `answer_type` how the answer to a model-written question or a fact is
+    read."""
 
     id: str
     sample: str
@@ -158,7 +160,7 @@ class StructureTask:
         options = data.get("options")
         return cls(data["id"], data["sample"], data["task"], data["category"],
                    data["language"], data["frl"], data["image"], data["question"],
-                   data["gold"], None if options is None else tuple(options),
+                   _gold(data["gold"]), None if options is None else tuple(options),
                    data.get("answer_type"))
 
 
@@ -294,7 +296,7 @@ class StructureScore:
     image-to-code: code or no_code); `predicted`: what it states; `correct` for the
     question tasks; `score` (image-to-code score), `counts_score` (STRUDEL's), `valid`,
     `entity_f1`, `relation_f1` for image-to-code; `answer_type` of a model-written
-    question (choice, yes_no, number, label).
+    question or a language's fact (choice, yes_no, number, label, set).
     """
 
     model: str
@@ -320,7 +322,7 @@ class StructureScore:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StructureScore:
-        return cls(**data)
+        return cls(**(data | {"gold": _gold(data["gold"])}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,3 +475,8 @@ def generator_settings(model: str, temperature: float, max_tokens: int, seed: in
                                                       max_tokens=max_tokens, seed=seed))
     except ModelSpecError as exc:
         raise DataError(f"{option}: {exc}") from None
+
+
+def _gold(value: Any) -> Gold:
+    """A gold answer read from JSON (a set is written as a list)."""
+    return tuple(value) if isinstance(value, list) else value

@@ -52,7 +52,7 @@ _TWO_LABELS = re.compile(r"\s(?:or|/)\s|,\s*(?:or\s+)?(?:maybe|possibly|perhaps)
 def read_label(text: str | None) -> tuple[str, str | None]:
     """(how it was read, the label stated) of a text-label answer: the whole answer when
     it is one line, else its last line; an envelope (`Answer: X`), markdown, quotes and
-    a final full stop removed. Compared with the gold under `answer_key`.
+    a final full stop removed. Compared with the gold by `scoring.labels.labels_match`.
 
     >>> read_label("**Answer:** 'Order Service'.")
     ('parsed', 'Order Service')
@@ -64,23 +64,30 @@ def read_label(text: str | None) -> tuple[str, str | None]:
     return ("parsed", label) if label else ("unparsed", None)
 
 
-def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None = None
-                ) -> tuple[str, Any, bool]:
-    """(how it was read, what it states, whether it is right) for a question task."""
-    from diagbench.scoring.name_keys import answer_key
+def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None = None,
+                question: str | None = None) -> tuple[str, Any, bool]:
+    """(how it was read, what it states, whether it is right) for a question task
+    (`question`: the question asked, whose own numbers an answer may echo)."""
+    from diagbench.scoring.item_sets import parse_set, sets_match
+    from diagbench.scoring.labels import labels_match
     from diagbench.scoring.strict import parse_choice, parse_number
     from diagbench.scoring.truth import parse_truth
 
     kind = answer_type or ANSWER_TYPE[task]
+    if kind == "set":  # a set gold is a list when read from an exported row
+        items = parse_set(text)
+        listed = tuple(gold) if isinstance(gold, tuple | list) else (str(gold),)
+        return items.status, items.items, sets_match(items.items, listed)
     if kind == "number":
-        r = parse_number(text)
-        return r.status, r.value, r.value is not None and float(r.value) == float(gold)
+        r = parse_number(text, question)
+        return r.status, r.value, r.value is not None and not isinstance(gold, tuple) \
+            and float(r.value) == float(gold)
     if kind == "choice":
         c = parse_choice(text)
         return c.status, c.value, c.value == gold
     if kind == "label":
         status, label = read_label(text)
-        right = label is not None and answer_key(label) == answer_key(str(gold))
+        right = label is not None and labels_match(label, str(gold))
         if label is not None and not right and _TWO_LABELS.search(label):
             status = "ambiguous"  # "Order Service or Payment Service": two values
         return status, label, right
@@ -94,7 +101,7 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
                 data: Path) -> list[StructureScore]:
     """One score per task (in task order)."""
     from diagbench.languages import named
-    from diagbench.render.validity import check
+    from diagbench.languages.rendering import validity
 
     out: dict[str, StructureScore] = {}
     codes: dict[str, list[tuple[StructureTask, str]]] = {}
@@ -113,14 +120,14 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
             else:
                 codes.setdefault(t.language, []).append((t, code))
             continue
-        read, value, right = read_answer(t.task, a.text, t.gold, t.answer_type)
+        read, value, right = read_answer(t.task, a.text, t.gold, t.answer_type, t.question)
         out[t.id] = _score(model, t, "ok", read=read, predicted=value, correct=right,
                            answer_type=t.answer_type)
     for language, items in codes.items():
-        results = check(named(language).engine, [c for _, c in items])
+        results = validity(named(language), [c for _, c in items])
         for (t, code), (valid, error) in zip(items, results, strict=True):
             gold = (data / str(t.gold)).read_text(encoding="utf-8")
-            c = named(language).compare(gold, code, valid)
+            c = named(language).compare_code(gold, code, valid)
             parts = {field: round(getattr(c, part).f1, 6)  # the graph's parts, if any
                      for part, field in (("entities", "entity_f1"),
                                          ("relations", "relation_f1")) if hasattr(c, part)}

@@ -20,12 +20,13 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from diagbench.benchmarks.structure.tasks import ANSWER_LABEL, ANSWER_TEXT
 from diagbench.benchmarks.synthesis import DOMAIN_NAMES, prompt_kind
 from diagbench.diagram.graph import Entity, GraphDiagram, Member, Relation
-from diagbench.languages import category_titled, named, titled
+from diagbench.languages import Language, category_titled, named, titled
 
 if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
@@ -113,18 +114,19 @@ def synth_diagram(category: str, language: str, complexity: str, domain: str,
     names = rng.sample(things, min(n, len(things)))
     if category == "sequence":
         return _sequence(names, actions, n, rng)
+    own = named(language)
     if category == "state":
         diagram = _state(language, actions, n, rng)
     elif category == "flowchart":
-        diagram = _flowchart(language, actions, n, rng)
+        diagram = _flowchart(own, actions, n, rng)
     elif category == "usecase":
-        diagram = _usecase(names, actions, n, rng)
+        diagram = _usecase(language, names, actions, n, rng)
     elif category == "component":
-        diagram = _component(names, n, rng)
+        diagram = _component(language, names, n, rng)
     elif category == "er":
-        diagram = _er(language, names, rng)
+        diagram = _er(own, names, rng)
     else:
-        diagram = _class(language, names, rng)
+        diagram = _class(own, names, rng)
     return diagram, write(diagram)
 
 
@@ -154,11 +156,12 @@ _HEADS = {"inheritance": ("none", "triangle"), "composition": ("filled_diamond",
           "association": ("none", "arrow")}
 
 
-def _class(language: str, names: list[str], rng: random.Random) -> GraphDiagram:
+def _class(language: Language, names: list[str], rng: random.Random) -> GraphDiagram:
+    can = language.dialect.class_kinds
     kinds: list[Any] = ["class"] * len(names)
     if len(names) > 4:
-        kinds[rng.randrange(len(names))] = "interface" if language == "plantuml" else "class"
-    if len(names) > 7 and language == "plantuml":
+        kinds[rng.randrange(len(names))] = "interface" if "interface" in can else "class"
+    if len(names) > 7 and "abstract" in can:
         kinds[rng.randrange(len(names))] = "abstract"
     entities = []
     for name, kind in zip(names, kinds, strict=True):
@@ -176,10 +179,10 @@ def _class(language: str, names: list[str], rng: random.Random) -> GraphDiagram:
         relations.append(Relation(names[b], names[a], rtype, "single", source_head=head[0],
                                   target_head=head[1],
                                   style="dashed" if rtype == "dependency" else "solid"))
-    return GraphDiagram(language, "class", tuple(entities), tuple(relations))  # type: ignore[arg-type]
+    return GraphDiagram(language.name, "class", tuple(entities), tuple(relations))
 
 
-def _component(names: list[str], n: int, rng: random.Random) -> GraphDiagram:
+def _component(language: str, names: list[str], n: int, rng: random.Random) -> GraphDiagram:
     # the first is a component: PlantUML reads databases and queues alone as a sequence
     kinds: list[Any] = ["component"] + [rng.choice(("component", "component", "database", "queue"))
                              for _ in names[1:]]
@@ -189,10 +192,11 @@ def _component(names: list[str], n: int, rng: random.Random) -> GraphDiagram:
     relations = tuple(Relation(entities[a].id, entities[b].id, "dependency", "single",
                                target_head="arrow", style="dashed")
                       for a, b in _tree_edges(len(entities), n // 3, rng))
-    return GraphDiagram("plantuml", "component", entities, relations)
+    return GraphDiagram(language, "component", entities, relations)
 
 
-def _usecase(names: list[str], actions: list[str], n: int, rng: random.Random) -> GraphDiagram:
+def _usecase(language: str, names: list[str], actions: list[str], n: int, rng: random.Random
+             ) -> GraphDiagram:
     actors = names[:max(1, n // 4)]
     cases = rng.sample(actions, max(2, n - len(actors)))
     entities = [Entity(a, a, "actor") for a in actors]
@@ -202,7 +206,7 @@ def _usecase(names: list[str], actions: list[str], n: int, rng: random.Random) -
     if len(cases) > 3:
         relations.append(Relation("UC0", "UC1", "include", "single", target_head="arrow",
                                   style="dashed"))
-    return GraphDiagram("plantuml", "usecase", tuple(entities), tuple(relations))
+    return GraphDiagram(language, "usecase", tuple(entities), tuple(relations))
 
 
 def _state(language: str, actions: list[str], n: int, rng: random.Random) -> GraphDiagram:
@@ -219,12 +223,14 @@ def _state(language: str, actions: list[str], n: int, rng: random.Random) -> Gra
         relations.append(Relation(states[-1], states[1], "transition", "single",
                                   target_head="arrow", label="retry"))
     relations.append(Relation(states[-1], "[*]end", "transition", "single", target_head="arrow"))
-    return GraphDiagram(language, "state", tuple(entities), tuple(relations))  # type: ignore[arg-type]
+    return GraphDiagram(language, "state", tuple(entities), tuple(relations))
 
 
-def _flowchart(language: str, actions: list[str], n: int, rng: random.Random) -> GraphDiagram:
+def _flowchart(language: Language, actions: list[str], n: int, rng: random.Random
+               ) -> GraphDiagram:
     steps = rng.sample(actions, min(n, len(actions)))
-    kind: Any = "process" if language == "mermaid" else "vertex"
+    graph_kind, node_kind = language.dialect.flowchart
+    kind: Any = node_kind
     entities = [Entity(f"S{k}", s.capitalize(), kind, shape="" if kind == "process" else "box")
                 for k, s in enumerate(steps)]
     relations = [Relation(f"S{k - 1}", f"S{k}", "flow" if kind == "process" else "link",
@@ -234,11 +240,11 @@ def _flowchart(language: str, actions: list[str], n: int, rng: random.Random) ->
         relations.append(Relation(f"S{max(a, b)}", f"S{min(a, b)}",
                                   "flow" if kind == "process" else "link", "single",
                                   target_head="arrow", label="again"))
-    return GraphDiagram(language, "flowchart" if language == "mermaid" else "graph",  # type: ignore[arg-type]
-                        tuple(entities), tuple(relations))
+    return GraphDiagram(language.name, graph_kind, tuple(entities), tuple(relations))  # type: ignore[arg-type]
 
 
-def _er(language: str, names: list[str], rng: random.Random) -> GraphDiagram:
+def _er(language: Language, names: list[str], rng: random.Random) -> GraphDiagram:
+    ports, label = language.dialect.er_ports, language.dialect.er_label
     entities = []
     for name in names:
         cols = [Member("id", "int", flags=("pk",))]
@@ -250,18 +256,17 @@ def _er(language: str, names: list[str], rng: random.Random) -> GraphDiagram:
     for a, b in _tree_edges(len(names), len(names) // 4, rng):
         relations.append(Relation(entities[a].id, entities[b].id, "non_identifying", "none",
                                   source_cardinality="1", target_cardinality="0..*",
-                                  source_port="id" if language == "dbml" else "",
-                                  target_port=f"{entities[a].id}_id"
-                                  if language == "dbml" else "",
-                                  label="has" if language == "mermaid" else ""))
-    if language == "dbml":  # the referencing column exists
+                                  source_port="id" if ports else "",
+                                  target_port=f"{entities[a].id}_id" if ports else "",
+                                  label=label))
+    if ports:  # the referencing column exists
         refs: dict[str, list[str]] = {}
         for r in relations:
             refs.setdefault(r.target, []).append(r.target_port)
         entities = [Entity(e.id, e.name, "table", attributes=e.attributes + tuple(
             Member(c, "int") for c in dict.fromkeys(refs.get(e.id, ()))))
             for e in entities]
-    return GraphDiagram(language, "er", tuple(entities), tuple(relations))  # type: ignore[arg-type]
+    return GraphDiagram(language.name, "er", tuple(entities), tuple(relations))
 
 
 def _sequence(names: list[str], actions: list[str], n: int, rng: random.Random
@@ -319,13 +324,13 @@ def synth_answer(prompt: str) -> str:
     who = persona[0].lower() + persona[1:]
     problem = (f"As {who}, I need a {complexity}-complexity {title} of a {domain} system so "
                f"that my team agrees on its structure before we build it."
-               if own.synth is None else
+               if not own.generates else
                f"As {who}, I need a {complexity}-complexity {title}, written in {own.title} "
                f"and drawn by its field's own tools, to show in my work on {domain}.")
     kind = prompt_kind(prompt)
     if kind == "problem":
         return f"Problem:\n\n{problem}\n"
-    if own.synth is None:
+    if not own.generates:
         code = synth_diagram(category, language, complexity, domain, rng)[1]
         description = (f"The {title} models the main parts of the {domain} system and how "
                        f"they relate: each element is one concept of the domain, and each "
@@ -338,7 +343,7 @@ def synth_answer(prompt: str) -> str:
     return solution if kind == "solution" else f"Problem:\n\n{problem}\n\n{solution}"
 
 
-def _described(title: str, parsed: list[Parsed[Diagram]]) -> str:
+def _described(title: str, parsed: Sequence[Parsed[Diagram]]) -> str:
     """The functional description of a science diagram: what its reader counts in it."""
     counts = parsed[0].counts() if parsed else {}
     shown = ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in counts.items() if n)

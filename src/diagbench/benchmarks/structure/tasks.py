@@ -12,7 +12,9 @@ the code's parsed statistics or from the generated texts:
 - `image_to_code` — write the diagram's code in its FRL; gold the code;
 - `model_question` — the closed-ended question the generating model wrote about its
   diagram (Fig. 10, `questions`), with its answer as gold; `answer_type` says how the
-  answer is read (choice, yes_no, number, label).
+  answer is read (choice, yes_no, number, label);
+- `identification` / `quantification` / `structural` — a language's facts about its
+  drawing (`diagram.facts`), read as yes/no, a number, a label or a set of items.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ ANSWER_LABEL = "Answer with the label only, as it is written in the diagram."
 #: A language's fact whose answer is a text: a name, a symbol or a code, which the
 #: drawing need not write (a map's country, a board's best move).
 ANSWER_TEXT = "Answer with the name, symbol or code alone, without explanation."
+#: A language's fact whose answer is a set (a molecule's elements, a clade's leaves).
+ANSWER_SET = ("Answer with the items only, each once, separated by commas, as the diagram "
+              "writes them; answer none if there are none.")
 #: The answer instruction of each answer type of a model-written question.
 ANSWER_BY_TYPE = {"choice": ANSWER_CHOICE, "yes_no": ANSWER_YES_NO, "number": ANSWER_NUMBER,
                   "label": ANSWER_LABEL}
@@ -77,9 +82,9 @@ def counting_questions(stats: Statistics) -> list[tuple[str, int]]:
     return out
 
 
-def fact_question(fact: Fact) -> tuple[str, Gold, str] | None:
+def fact_question(fact: Fact) -> tuple[str, Gold, str]:
     """(question with its answer instruction, gold, answer type) of a language's fact
-    (None: a fact whose answer is a list, which no answer type reads yet)."""
+    (a list-valued fact asks for the set, read by `scoring.item_sets`)."""
     answer = fact.answer
     if isinstance(answer, bool):
         return f"{fact.question}\n{ANSWER_YES_NO}", "yes" if answer else "no", "yes_no"
@@ -87,7 +92,7 @@ def fact_question(fact: Fact) -> tuple[str, Gold, str] | None:
         return f"{fact.question}\n{ANSWER_NUMBER}", answer, "number"
     if isinstance(answer, str):
         return f"{fact.question}\n{ANSWER_TEXT}", answer, "label"
-    return None
+    return f"{fact.question}\n{ANSWER_SET}", tuple(answer), "set"
 
 
 def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
@@ -112,8 +117,7 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
         counting = [] if (facts or {}).get(s.id) else counting_questions(s.statistics)
         for question, n in rng.sample(counting, min(per_sample, len(counting))):
             add(s, "structural", f"{question}\n{ANSWER_NUMBER}", n)
-        asked = [(f.task, q) for f in (facts or {}).get(s.id, [])
-                 if (q := fact_question(f)) is not None]
+        asked = [(f.task, fact_question(f)) for f in (facts or {}).get(s.id, [])]
         for task in TASK_TYPES:
             of_type = [q for t, q in asked if t == task]
             for question, gold, kind in rng.sample(of_type, min(per_sample, len(of_type))):

@@ -11,9 +11,11 @@ the statements it could not read. Counts are what mermaid-cli draws (see
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from diagbench.diagram.graph import GraphDiagram, Relation
+from diagbench.diagram.graph import GraphDiagram
 from diagbench.formats.diagnostics import Diagnostic
+from diagbench.formats.mermaid import classes, er, flowchart, state
 from diagbench.formats.parsed import Parsed
 
 _HEADER = re.compile(r"^\s*(flowchart-elk|flowchart|graph|classDiagram-v2|classDiagram|erDiagram|"
@@ -23,50 +25,14 @@ _KINDS = {"flowchart": "flowchart", "flowchart-elk": "flowchart", "graph": "flow
           "classDiagram": "class", "classDiagram-v2": "class", "erDiagram": "er",
           "stateDiagram": "state", "stateDiagram-v2": "state"}
 
-
-def statements(lines: list[str], first: int) -> list[tuple[int, str]]:
-    """(line number, statement) of `lines` (numbered from `first`): comments (`%%`)
-    dropped, blank lines skipped, `;` separating statements outside quotes and brackets."""
-    out: list[tuple[int, str]] = []
-    pending, start = "", first
-    for n, raw in enumerate(lines, first):
-        line = raw.strip()
-        if pending:
-            line, n = pending + "\n" + line, start
-            pending = ""
-        elif not line or line.startswith("%%"):
-            continue
-        if line.count('"') % 2 and n - first < len(lines) - 1:  # a quoted text goes on
-            pending, start = line, n
-            continue
-        for part in split_semicolons(line):
-            if part.strip():
-                out.append((n, part.strip()))
-    if pending:
-        out.append((start, pending))
-    return out
-
-
-def split_semicolons(line: str) -> list[str]:
-    parts, depth, quoted, start = [], 0, False, 0
-    for k, ch in enumerate(line):
-        if ch == '"':
-            quoted = not quoted
-        elif not quoted and ch in "[({":
-            depth += 1
-        elif not quoted and ch in "])}":
-            depth = max(0, depth - 1)
-        elif ch == ";" and not quoted and depth == 0:
-            parts.append(line[start:k])
-            start = k + 1
-    parts.append(line[start:])
-    return parts
+Reader = Callable[[list[str], int, str], tuple[GraphDiagram, list[Diagnostic]]]
+#: The reader of each kind: (body lines, line of the first, header) → model, diagnostics.
+_READERS: dict[str, Reader] = {"flowchart": flowchart.read, "class": classes.read,
+                               "er": er.read, "state": state.read}
 
 
 def read_mermaid(text: str) -> list[Parsed[GraphDiagram]]:
     """The diagram of a Mermaid source (flowchart, class, ER or state)."""
-    import importlib
-
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     k = 0
@@ -84,8 +50,7 @@ def read_mermaid(text: str) -> list[Parsed[GraphDiagram]]:
                        (Diagnostic(k + 1, lines[k], "not a flowchart, class, ER or state "
                                                     "diagram header"),))]
     kind = _KINDS[m.group(1)]
-    module = {"flowchart": "flowchart", "class": "classes", "er": "er", "state": "state"}[kind]
-    reader = importlib.import_module(f"diagbench.formats.mermaid.{module}").read
+    reader = _READERS[kind]
     rest = m.group(2)
     header = ""
     if kind == "flowchart":
@@ -97,38 +62,6 @@ def read_mermaid(text: str) -> list[Parsed[GraphDiagram]]:
     diagram, diagnostics = reader(body, k + 1, header)
     return [Parsed(0, k + 1, "mermaid", kind, diagram,
                    tuple(sorted(diagnostics, key=lambda d: d.line)))]
-
-
-def one_self_loop(relations: list[Relation], diagnostics: list[Diagnostic],
-                  hidden: tuple[tuple[str, int], ...] = ()) -> tuple[Relation, ...]:
-    """The relations Mermaid draws: each self-loop on an element is drawn over the one
-    before (its layout gives each element one loop), so only the last is kept, and
-    none when the last is an invisible `~~~` one (`hidden`: (element, position in
-    `relations` it came after)); the others are left out with a warning."""
-    last: dict[str, float] = {}
-    for k, r in enumerate(relations):
-        if r.is_self:
-            last[r.source] = k
-    for ident, position in hidden:
-        if position >= last.get(ident, -1):
-            last[ident] = position + 0.5
-    kept = []
-    for k, r in enumerate(relations):
-        if r.is_self and last[r.source] != k:
-            diagnostics.append(Diagnostic(r.line, "", f"a self-loop on {r.source!r} is drawn "
-                                          "over by a later one", "warning"))
-            continue
-        kept.append(r)
-    return tuple(kept)
-
-
-def unquote(text: str) -> str:
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        text = text[1:-1]
-    if len(text) >= 2 and text[0] == text[-1] == "`":
-        text = text[1:-1]
-    return text
 
 
 __all__ = ["read_mermaid"]

@@ -19,7 +19,7 @@ from diagbench.diagram.graph import (
     RelationType,
 )
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.mermaid import one_self_loop, statements, unquote
+from diagbench.formats.mermaid.reading import one_self_loop, statements, unquote
 
 _NAME = r"`[^`]+`|[\w.$-]+(?:~[^~]*~)?"
 _REL = re.compile(

@@ -24,7 +24,7 @@ from diagbench.diagram.graph import (
     Relation,
 )
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.mermaid import one_self_loop
+from diagbench.formats.mermaid.reading import one_self_loop
 
 #: Cardinality words and symbols in the order Mermaid's lexer tries them (first match
 #: wins), with the UML multiplicity each means; `u` is the MD_PARENT marker.

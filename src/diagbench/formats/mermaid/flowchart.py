@@ -22,7 +22,7 @@ from diagbench.diagram.graph import (
     Relation,
 )
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.mermaid import one_self_loop, statements, unquote
+from diagbench.formats.mermaid.reading import one_self_loop, statements, unquote
 
 #: opening delimiter → (closing delimiter, kind); longest first.
 SHAPES: list[tuple[str, str, EntityKind]] = [

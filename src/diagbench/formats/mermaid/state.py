@@ -11,7 +11,7 @@ import re
 
 from diagbench.diagram.graph import Cluster, Entity, EntityKind, GraphDiagram, Note, Relation
 from diagbench.formats.diagnostics import Diagnostic
-from diagbench.formats.mermaid import one_self_loop, statements, unquote
+from diagbench.formats.mermaid.reading import one_self_loop, statements, unquote
 
 #: A state id as Mermaid's lexer reads it: anything up to a colon, space, `-` or `{`.
 _ID = r"[^:\s\-{}\"]+"

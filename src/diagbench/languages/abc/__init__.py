@@ -1,0 +1,104 @@
+"""ABC: music notation (STRUDEL's music domain, "musical notation"), read by music21,
+engraved by abcm2ps (the `abcm2ps` engine)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from diagbench.languages.record import Drawn, Language, expect
+
+if TYPE_CHECKING:
+    from diagbench.compare.scored import Scored
+    from diagbench.diagram.facts import Fact
+    from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
+
+
+def recognises(text: str) -> bool:
+    """An ABC source starts (after comments and blank lines) with an `X:` field."""
+    for line in text.removeprefix("\ufeff").splitlines():
+        if line.strip() and not line.startswith("%"):
+            return line.startswith("X:")
+    return False
+
+
+#: Each note letter and the one a step higher.
+_STEP = dict(zip("CDEFGABcdefga", "DEFGABcdefgab", strict=True))
+
+
+class Abc(Language):
+    """ABC as a `Language`: its parts, each importing what it uses when first called."""
+
+    def recognises(self, text: str) -> bool:
+        return recognises(text)
+
+    def split(self, text: str) -> list[tuple[int, str]]:
+        from diagbench.languages.abc.read import tune_texts
+
+        text = text.removeprefix("\ufeff")
+        return tune_texts(text) or [(1, text)]
+
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.abc.engine import Abcm2psEngine
+
+        return Abcm2psEngine(jobs=jobs, timeout=timeout)
+
+    def read(self, text: str) -> Sequence[Parsed[Diagram]]:
+        from diagbench.languages.abc.read import read_abc
+
+        return read_abc(text)
+
+    def drawn(self, kind: str, svg: str) -> Drawn:
+        from diagbench.languages.abc.engine import score_statistics
+
+        return Drawn(score_statistics(svg))
+
+    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
+                valid: bool) -> Scored:
+        from diagbench.languages.abc.similarity import compare_scores
+
+        return compare_scores(gold, pred, valid)
+
+    def facts(self, diagram: Diagram) -> list[Fact]:
+        from diagbench.diagram.music import Score, music_facts
+
+        return music_facts(expect(diagram, Score))
+
+    def generate(self, rng: random.Random, complexity: str) -> str:
+        from diagbench.languages.abc.synth import synth_abc
+
+        return synth_abc(rng, complexity)
+
+    def edit(self, code: str, rng: random.Random) -> str | None:
+        """The first note of the first tune's body a step higher (C → D, …, B → c)."""
+        lines = code.split("\n")
+        body = next((k + 1 for k, line in enumerate(lines) if line.startswith("K:")), None)
+        for k in range(body or len(lines), len(lines)):
+            line, quoted = lines[k], False
+            for n, char in enumerate(line):
+                if char == '"':
+                    quoted = not quoted
+                elif char in "%!+[":  # a comment, a decoration, an inline field or chord
+                    break
+                elif not quoted and char in _STEP:
+                    lines[k] = line[:n] + _STEP[char] + line[n + 1:]
+                    changed = "\n".join(lines)
+                    return changed if not any(p.errors for p in self.read(changed)) else None
+        return None
+
+
+LANGUAGE = Abc(
+    doc=__doc__ or "",
+    name="abc",
+    title="ABC",
+    suffixes=(".abc",),
+    domain="games-music",
+    categories=("music",),
+    kinds=("tune",),
+    engine="abcm2ps",
+    examples=("music-tune.abc",),
+    node_limits=(4, 340),
+    size="notes",
+)

@@ -1,0 +1,65 @@
+"""DBML: database schemas (tables, references, groups, notes), drawn through Graphviz by
+the `dbml` engine."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from diagbench.languages.record import Drawn, GraphDialect, Language
+
+if TYPE_CHECKING:
+    from diagbench.compare.scored import Scored
+    from diagbench.diagram.graph import GraphDiagram
+    from diagbench.formats.parsed import Diagram, Parsed
+
+_START = re.compile(r"^\s*(?:Table|Project|Enum|Ref|TableGroup)\b", re.M)
+
+
+def recognises(text: str) -> bool:
+    """A DBML source has a `Table`/`Project`/`Enum`/`Ref`/`TableGroup` line and a brace,
+    and no Mermaid arrow."""
+    return _START.search(text) is not None and "{" in text and "-->" not in text
+
+
+class Dbml(Language):
+    """DBML as a `Language`: its parts, each importing what it uses when first called."""
+
+    def recognises(self, text: str) -> bool:
+        return recognises(text)
+
+    def read(self, text: str) -> Sequence[Parsed[Diagram]]:
+        from diagbench.formats.dbml import read_dbml
+
+        return read_dbml(text)
+
+    def drawn(self, kind: str, svg: str) -> Drawn:
+        from diagbench.render.graph_svg import graphviz_statistics
+
+        return Drawn(graphviz_statistics(svg))
+
+    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
+                valid: bool) -> Scored:
+        from diagbench.compare.graph import compare_graphs
+
+        return compare_graphs(gold, pred, valid)
+
+    def write(self, diagram: GraphDiagram) -> str:
+        from diagbench.formats.dbml import write_dbml
+
+        return write_dbml(diagram)
+
+
+LANGUAGE = Dbml(
+    doc=__doc__ or "",
+    name="dbml",
+    title="DBML",
+    suffixes=(".dbml",),
+    domain="software",
+    categories=("er",),
+    kinds=("er",),
+    engine="dbml",
+    examples=("dbml-er.dbml",),
+    dialect=GraphDialect(er_ports=True),
+)

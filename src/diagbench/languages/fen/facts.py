@@ -1,0 +1,83 @@
+"""The facts asked about a chess board: those read off the board
+(`diagbench.diagram.chess.board_facts`), and the best move, computed by Stockfish
+(`uci`) — STRUDEL's puzzle question, "What is the best move for White?".
+
+The best move is asked only when it is unique by a margin: Stockfish's best line
+(MultiPV 2, `NODES` nodes, one thread: deterministic) mates and the second does not,
+or scores at least `MARGIN_CP` centipawns and `MARGIN_CHANCES` points of winning
+chances above the second, and it stays so (the same move) in a search of twice as
+many nodes — in lost or won positions Stockfish's choice drifts with the search; a
+position with one legal move has that move. The answer is in UCI coordinates
+(from-square and to-square, "e2e4"; a promotion adds the piece's letter, "e7e8q"), not
+SAN. Without Stockfish, or when it fails, or for a board the FEN reader does not accept
+(Stockfish may crash on illegal positions), the best-move fact is left out and the
+others stay.
+"""
+
+from __future__ import annotations
+
+import math
+
+from diagbench.diagram.chess import Board, board_facts
+from diagbench.diagram.facts import Fact
+from diagbench.languages.fen.read import parse_line
+from diagbench.languages.fen.uci import Line, Stockfish, UciError, stockfish_path
+
+#: The nodes Stockfish searches for the best move.
+NODES = 200_000
+#: How far the best move must score above the second to be asked about: centipawns, and
+#: winning chances (percentage points, `winning_chances`) — in a lost or won position
+#: hundreds of centipawns change little, and the best move there is not stable.
+MARGIN_CP = 150
+MARGIN_CHANCES = 10.0
+
+
+def chess_facts(board: Board) -> list[Fact]:
+    """The board's facts, and its best move when it is unique (see the module)."""
+    facts = board_facts(board)
+    if stockfish_path() is None or parse_line(board.fen())[1]:
+        return facts
+    try:
+        with Stockfish() as engine:
+            move = best_move(engine, board.fen())
+    except UciError:
+        return facts
+    if move is not None:
+        side = board.turn.capitalize()
+        facts.append(Fact("structural", "best_move", f"What is the best move for {side}? "
+                          "Answer in coordinates: the from-square and the to-square, e.g. "
+                          "e2e4 (a promotion adds the piece's letter, e.g. e7e8q).", move))
+    return facts
+
+
+def best_move(engine: Stockfish, fen: str) -> str | None:
+    """The best move of `fen` when it is unique by the margin in a search of `NODES`
+    nodes and stays so, the same move, in a search of twice as many; else None."""
+    move = unique_best(engine.analyse(fen, nodes=NODES))
+    if move is None:
+        return None
+    return move if unique_best(engine.analyse(fen, nodes=2 * NODES)) == move else None
+
+
+def unique_best(lines: list[Line]) -> str | None:
+    """The best move of Stockfish's two best `lines` when it is unique by the margin
+    (see the module), else None."""
+    if not lines:
+        return None
+    if len(lines) == 1:
+        return lines[0].move
+    best, second = lines[0], lines[1]
+    if best.mate is not None and best.mate > 0:
+        return None if second.mate is not None and second.mate > 0 else best.move
+    unique = best.value - second.value >= MARGIN_CP \
+        and winning_chances(best) - winning_chances(second) >= MARGIN_CHANCES
+    return best.move if unique else None
+
+
+def winning_chances(line: Line) -> float:
+    """The side to move's winning chances (percent) of a line's score, as lichess turns
+    centipawns into them: 50 + 50 · (2 / (1 + e^(−0.00368208 · cp)) − 1); a mate for the
+    side to move is 100, against it 0."""
+    if line.mate is not None:
+        return 100.0 if line.mate > 0 else 0.0
+    return 50 + 50 * (2 / (1 + math.exp(-0.00368208 * (line.cp or 0))) - 1)

@@ -1,0 +1,119 @@
+"""PlantUML: one language, many diagram kinds sharing its suffixes; the reader tells the
+kind of each `@start… @end…` block from its statements, as PlantUML does."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from diagbench.languages.record import Drawn, GraphDialect, Language
+
+if TYPE_CHECKING:
+    from diagbench.compare.scored import Scored
+    from diagbench.diagram.graph import GraphDiagram
+    from diagbench.formats.parsed import Diagram, Parsed
+
+
+_BLOCK = re.compile(r"^[ \t]*@start(\w+)\b.*?^[ \t]*@end\1\b[^\n]*", re.M | re.S | re.I)
+
+
+def recognises(text: str) -> bool:
+    """A PlantUML source holds a `@start…` line."""
+    return "@start" in text
+
+
+def blocks(text: str) -> list[tuple[int, str]]:
+    """(first line, block) of each `@start…`/`@end…` block of a PlantUML text (the
+    whole text when it has none: PlantUML then reports the missing `@start`)."""
+    text = text.removeprefix("\ufeff")
+    found = [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
+             for m in _BLOCK.finditer(text)]
+    return found or [(1, text)]
+
+
+class PlantUML(Language):
+    """PlantUML as a `Language`: its parts, each importing what it uses when first called."""
+
+    def recognises(self, text: str) -> bool:
+        return recognises(text)
+
+    def split(self, text: str) -> list[tuple[int, str]]:
+        return blocks(text)
+
+    def read(self, text: str) -> Sequence[Parsed[Diagram]]:
+        from diagbench.formats.plantuml.read import read_plantuml
+
+        return read_plantuml(text)
+
+    def prepare(self, source: str, kind: str, marked: bool) -> str:
+        """C4 includes pointed at PlantUML's stdlib copy (the SANDBOX profile reads no
+        file or URL); `marked`: with the markers that tell notes, groups and boxes apart
+        in the SVG."""
+        from diagbench.render.graph_stats import map_c4_includes, mark_graph
+        from diagbench.render.svg_stats import mark_sequence
+
+        source = map_c4_includes(source)
+        if not marked:
+            return source
+        return mark_sequence(source) if kind == "sequence" else mark_graph(source)
+
+    def drawn(self, kind: str, svg: str) -> Drawn:
+        """Of a sequence diagram its participants and messages; of the others their
+        entities, relations, clusters and notes."""
+        from diagbench.render.graph_stats import graph_statistics
+        from diagbench.render.svg_stats import svg_statistics
+
+        if kind == "sequence":
+            stats = svg_statistics(svg)
+            return Drawn({k: stats[k] for k in ("diagram_type", "participants", "messages")})
+        return Drawn(graph_statistics(svg))
+
+    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
+                valid: bool) -> Scored:
+        from diagbench.compare.graph import compare_graphs
+
+        return compare_graphs(gold, pred, valid)
+
+    def edit(self, code: str, rng: random.Random) -> str | None:
+        """Of a graph `Language.edit`'s; of a sequence diagram one message reversed."""
+        from dataclasses import replace
+
+        from diagbench.diagram.sequence import SequenceDiagram
+        from diagbench.formats.plantuml.sequence_writer import write_sequence
+
+        read = self.read(code)
+        diagram = read[0].diagram if len(read) == 1 else None
+        if not isinstance(diagram, SequenceDiagram):
+            return super().edit(code, rng)
+        between = [k for k, m in enumerate(diagram.messages) if m.sender != m.receiver]
+        if not between:
+            return None
+        k = rng.choice(between)
+        messages = list(diagram.messages)
+        messages[k] = replace(messages[k], sender=messages[k].receiver,
+                              receiver=messages[k].sender)
+        return write_sequence(replace(diagram, messages=tuple(messages)))
+
+    def write(self, diagram: GraphDiagram) -> str:
+        from diagbench.formats.plantuml.graph_writer import write_graph
+
+        return write_graph(diagram)
+
+
+LANGUAGE = PlantUML(
+    doc=__doc__ or "",
+    name="plantuml",
+    title="PlantUML",
+    suffixes=(".puml", ".plantuml", ".pu", ".iuml", ".wsd"),
+    domain="software",
+    categories=("class", "sequence", "component", "usecase", "state"),
+    kinds=("sequence", "class", "object", "component", "deployment", "usecase", "state",
+           "er", "c4"),
+    engine="plantuml",
+    examples=("plantuml-sequence.puml", "plantuml-class.puml", "plantuml-object.puml",
+              "plantuml-component.puml", "plantuml-deployment.puml", "plantuml-usecase.puml",
+              "plantuml-state.puml", "plantuml-er.puml", "plantuml-c4.puml"),
+    dialect=GraphDialect(class_kinds=("class", "interface", "abstract")),
+)
