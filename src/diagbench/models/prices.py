@@ -4,6 +4,7 @@ bundles one (`prices.json`); `--prices FILE` gives another of the same form."""
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -45,7 +46,17 @@ class PriceTable:
                 "batch_discount": self.batch_discount}
 
 
+@functools.cache
+def _bundled() -> PriceTable:
+    return _read(None)
+
+
 def load_prices(path: Path | None = None) -> PriceTable:
+    """The table in `path` (None: the bundled one, read once); see `_read`."""
+    return _bundled() if path is None else _read(path)
+
+
+def _read(path: Path | None) -> PriceTable:
     """The table in `path` (None: the bundled one); PriceTableError naming the file when
     it is not one: a JSON object whose ``_date`` and ``_source`` are strings, optional
     ``_batch_discount`` a number in (0, 1], every other key a PROVIDER:MODEL with a pair
