@@ -220,6 +220,9 @@ def test_the_reference_judge_gives_both_accuracies_and_table_10_worked_out_by_ha
             ("T_Same", "F_Same", "T_Diff", "F_Diff", "F_Diff_caption", "All_Same")} == {
         "T_Same": 37.5, "F_Same": 37.5, "T_Diff": 25.0, "F_Diff": 0.0,
         "F_Diff_caption": 37.5, "All_Same": 75.0}
+    # Cohen's κ: rule True on 3 of 8, judge True on 5 of 8, agreeing on 6:
+    # p_e = (3/8)(5/8) + (5/8)(3/8) = 30/64, κ = (6/8 − 30/64)/(1 − 30/64) = 9/17
+    assert b["judge"]["kappa"] == round(9 / 17, 4)
     # SADU's scorer reads nothing outside the markers: no count to compare
     assert b["judge"]["t_diff"] == {"counting": {"unreadable": 2}, "retrieval": {}}
     assert (b["judge"]["asked"], b["judge"]["verdicts"], b["judge"]["call_errors"],

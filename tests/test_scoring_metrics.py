@@ -19,6 +19,8 @@ from diagbench.scoring import metrics
 from diagbench.scoring.metrics import (
     METRICS,
     CountBias,
+    Intervals,
+    PairedDifference,
     PairedTest,
     Prerequisite,
     RetrievalScores,
@@ -235,6 +237,9 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     "mean_gap": [(([],), None), (([None, None],), None), (([-5.0],), -5.0)],
     "gap_interval": [(([[]], [[True]]), None), (([[True]], [[]]), None),
                      (([[True]], [[True]]), (0.0, 0.0)), (([[True]], []), ValueError)],
+    "gap_interval_clustered": [(([[]], [[("d", True)]]), None), (([[("d", True)]], [[]]), None),
+                               (([[("d", True)]], [[("d", True)]]), (0.0, 0.0, 0.0)),
+                               (([[("d", True)]], []), ValueError)],
     "prerequisite": [(([], []), Prerequisite(None, None, False)),
                      (([[True]], [[]]), Prerequisite(100.0, None, False)),
                      (([[True] * 20], [[False]]), Prerequisite(100.0, 0.0, False))],
@@ -380,6 +385,32 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
     "music_score": [((True, 1.0, True, True), 1.0), ((False, 1.0, True, True), 0.0),
                     ((True, 0.75, True, False), 0.8 * 0.75 + 0.1),
                     ((True, 0.0, False, False), 0.0), ((True, 1.5, True, True), ValueError)],
+    # intervals, naive and clustered by diagram (scoring.metrics.intervals)
+    "cluster_standard_error": [(([], []), None), (([1, 0], "aa"), None),
+                               (([1], "ab"), ValueError), (([0, 0], [0, 0], [0, 0]), None),
+                               (([1, 0], "ab"), 0.5)],  # s²/n = 0.5/2
+    "standard_error": [(([],), None), (([3],), None), (([2, 2],), 0.0)],
+    "bootstrap_interval": [(([],), None), (([4, 4],), (4.0, 4.0))],
+    "cluster_bootstrap_interval": [(([], []), None), (([1], "ab"), ValueError),
+                                   (([0, 1], "aa"), (0.5, 0.5)),
+                                   (([1, 1], "ab", 100, 0, [0, 0]), None)],
+    "intervals": [(([], []), Intervals(0, 0, None, None, None, None, None)),
+                  (([1], "ab"), ValueError),
+                  (([1.0], "a"), Intervals(1, 1, 1.0, None, None, (1.0, 1.0), (1.0, 1.0)))],
+    # paired comparison of two runs (scoring.metrics.comparison)
+    "mcnemar_exact": [((0, 0), 1.0), ((-1, 2), ValueError), ((3, 3), 1.0),
+                      ((4, 0), 0.125)],  # 2 · 1/2⁴
+    "sign_flip_test": [(([], []), 1.0), (([0.0, 0.0], "ab"), 1.0), (([1], "ab"), ValueError),
+                       (([2.0], "a"), 1.0)],  # one diagram: ±2, both as extreme
+    "cohens_kappa": [(([], []), None), (([True], [None]), None), (([True], []), ValueError),
+                     (([True, True], [True, True]), None),  # p_e = 1: undefined
+                     (([True, False], [True, False]), 1.0),
+                     (([True, False], [False, True]), -1.0)],
+    "holm": [(([],), []), (([0.5],), [0.5]), (([0.4, 0.3],), [0.6, 0.6])],
+    "paired_difference": [(([1], [], "a"), ValueError),
+                          (([], [], []), PairedDifference(
+                              Intervals(0, 0, None, None, None, None, None), None, None, 0, 0,
+                              "mcnemar", 1.0))],
 }
 
 

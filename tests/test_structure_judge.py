@@ -185,6 +185,7 @@ def test_build_removes_what_the_judge_scores_below_the_threshold(judged):
     assert info["judge"]["verdicts"] == {"true": 1, "null": 1, "false": 1, "unparsable": 0,
                                          "call_error": 0}
     assert info["judge"]["removed"] == 1 and info["judge"]["threshold"] == 0.5
+    assert "kappa" in info["judge"]
     assert info["removed"] == {BELOW: 1}
     assert [r["id"] for r in info["rejected"]] == ["flowchart-dot-001"]  # medium: false
     samples = _rows(out / "samples.jsonl")
@@ -193,6 +194,20 @@ def test_build_removes_what_the_judge_scores_below_the_threshold(judged):
     assert not (out / "images" / "flowchart-dot-001.png").exists()
     assert "removed 1 (threshold 0.5)" in stdout
     assert {t["sample"] for t in _rows(out / "tasks.jsonl")} == {s["id"] for s in samples}
+
+
+def test_judge_info_gives_kappa_against_the_deterministic_check():
+    from diagbench.benchmarks.structure.judging import judge_info
+    from diagbench.benchmarks.structure.records import Verdict
+
+    verdicts = {"a": Verdict("parsed", "true"), "b": Verdict("parsed", "false"),
+                "c": Verdict("parsed", "null"), "d": Verdict("unparsable")}
+    checks = {"a": True, "b": True, "c": False, "d": True}
+    # kept at threshold 0.5: a, c (null scores 0.5); d has no verdict. Pairs (check,
+    # kept): (T, T), (T, F), (F, T): p_o = 1/3, p_e = (2/3)(2/3) + (1/3)(1/3) = 5/9,
+    # κ = (1/3 − 5/9)/(1 − 5/9) = −1/2
+    assert judge_info("m", 0.5, verdicts, checks).kappa == -0.5
+    assert judge_info("m", 0.5, verdicts).kappa is None
 
 
 def test_without_judge_the_build_says_it_was_not_run(tmp_path):

@@ -124,6 +124,24 @@ class RowMetric:
     name: str
     higher_is_better: bool
     description: str
+    #: The metric's unit per sample value (`SampleValue`): 100 for a percentage of 0/1.
+    scale: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class SampleValue:
+    """One sample's part in a headline metric (`Benchmark.sample_values`), for intervals
+    clustered by source diagram and paired comparisons of runs: the model, the metric's
+    name, the sample's id, its source diagram (`cluster`), the value (right/wrong as
+    1/0) and its weight (the denominator of a ratio metric such as errors over gold
+    elements; 1 for a mean). The metric is Σ value / Σ weight × `RowMetric.scale`."""
+
+    model: str
+    metric: str
+    id: str
+    cluster: str
+    value: float
+    weight: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +284,12 @@ class Benchmark(ABC, Generic[S, T]):
 
     def headlines(self, summary: T) -> list[Headline]:
         """Every model's values of `headline_metrics` in a run's summary."""
+        return []
+
+    def sample_values(self, scores: Mapping[str, list[S]]) -> list[SampleValue]:
+        """Every sample's value of each headline metric that is a mean or ratio over
+        samples (for `diagbench compare-runs` and the clustered intervals); [] where
+        none is."""
         return []
 
     def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:

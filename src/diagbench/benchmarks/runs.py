@@ -13,6 +13,7 @@ to the run directory (`option_paths` names them), read back relative to it; `--d
 points a moved run at its data.
     RUN/scores.jsonl                one line per score record, model by model
     RUN/summary.json                the benchmark's summary
+    RUN/usage.json                  per model: tokens, answers cut by the token limit, cost
     RUN/report.html, plots/         the report
 """
 
@@ -23,7 +24,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from diagbench.benchmarks.asking import Answer, Ask, ask_model, replay
 from diagbench.benchmarks.jsonl import not_json, read_text
 from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset
+from diagbench.benchmarks.usage import USAGE, correct_count, model_usage
 from diagbench.executors.local import LocalExecutor
 from diagbench.executors.protocol import Executor
 from diagbench.models.providers import ModelSpec
@@ -48,6 +50,8 @@ class RunResult:
     scores: Mapping[str, list[Any]]
     summary: Any
     report: Path
+    #: Per model, its tokens, truncation and cost (usage.json).
+    usage: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 def model_names(models: Sequence[ModelSpec]) -> list[str]:
@@ -83,7 +87,8 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
         ask_model, settings=s, out=model_dir(run, name) / "responses.jsonl",
         max_connections=max_connections, bars=bars)) for name, s in zip(names, models,
                                                                           strict=True)}
-    result = score_answers(bench, data, run, answers, executor, bars)
+    result = score_answers(bench, data, run, answers, executor, bars,
+                           dict(zip(names, models, strict=True)))
     served = {name: sorted({a.served_model for a in by_id.values() if a.served_model})
               for name, by_id in answers.items()}
     write_manifest(run, fields | {"served_models": served})
@@ -160,10 +165,12 @@ def rescore(bench: Benchmark[Any, Any], run: Path, bars: Bars = no_bars,
     manifest = read_manifest(bench, run)
     data = bench.samples(run, bars, **run_options(manifest, run, data_dir))
     models = [ModelSettings.from_json(entry) for entry in manifest["models"]]
+    names = model_names([s.spec for s in models])
     answers = {name: bench.answers(data, partial(
         replay, settings=s, out=model_dir(run, name) / "responses.jsonl"))
-        for name, s in zip(model_names([s.spec for s in models]), models, strict=True)}
-    return score_answers(bench, data, run, answers, executor, bars)
+        for name, s in zip(names, models, strict=True)}
+    return score_answers(bench, data, run, answers, executor, bars,
+                         dict(zip(names, models, strict=True)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,9 +256,11 @@ def read_manifest(bench: Benchmark[Any, Any], run: Path) -> dict:
 
 def score_answers(bench: Benchmark[Any, Any], data: Dataset, run: Path,
                   answers: Mapping[str, Mapping[str, Answer]],
-                  executor: Executor | None = None, bars: Bars = no_bars) -> RunResult:
+                  executor: Executor | None = None, bars: Bars = no_bars,
+                  settings: Mapping[str, ModelSettings] | None = None) -> RunResult:
     """Score every model's answers (one `executor` task per model: in this process by
-    default), write scores.jsonl, summary.json and the report."""
+    default), write scores.jsonl, summary.json, usage.json (each model's tokens,
+    truncation and cost by `settings`' price table) and the report."""
     def one(item: tuple[str, Mapping[str, Answer]]) -> list[Any]:
         return bench.score(data, item[0], item[1], model_dir(run, item[0]))
 
@@ -263,6 +272,13 @@ def score_answers(bench: Benchmark[Any, Any], data: Dataset, run: Path,
         for records in scores.values():
             out.writelines(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
     summary = bench.summarize(data, scores)
+    values = bench.sample_values(scores)
+    metrics = [m.name for m in bench.headline_metrics]
+    usage = {name: model_usage(by_id, (settings or {}).get(name), correct_count(
+        [v for v in values if v.model == name], metrics)) for name, by_id in answers.items()}
     (run / "summary.json").write_text(
         json.dumps(summary.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return RunResult(run, data, scores, summary, bench.report(run, data, scores, summary))
+    (run / USAGE).write_text(json.dumps(usage, indent=1, ensure_ascii=False) + "\n",
+                             encoding="utf-8")
+    return RunResult(run, data, scores, summary, bench.report(run, data, scores, summary),
+                     usage)

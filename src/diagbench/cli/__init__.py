@@ -23,6 +23,7 @@ from diagbench.cli.benchmarks import (
 )
 from diagbench.cli.cache import cache
 from diagbench.cli.compare import compare
+from diagbench.cli.compare_runs import compare_runs
 from diagbench.cli.contributed import contributed
 from diagbench.cli.convert import convert
 from diagbench.cli.export import export, import_group
@@ -57,7 +58,7 @@ def cli(ctx: click.Context, quiet: bool) -> None:
     ctx.meta[QUIET] = quiet
 
 
-for command in (parse, compare, convert, extract, render, ask, run, build_group,
+for command in (parse, compare, compare_runs, convert, extract, render, ask, run, build_group,
                 evaluate_group, score, report, list_benchmarks, languages, leaderboard, view,
                 cache, export, import_group):
     cli.add_command(command)

@@ -32,6 +32,9 @@ def ask(prompt: str, images: tuple[Path, ...], as_json: bool, settings: ModelSet
     """
     from diagbench.models.image_policy import ImagePolicyError
 
+    if settings.batch:
+        raise click.UsageError("--batch records its batch in a run directory: use "
+                               "diagbench run or eval")
     try:
         parts = tuple(settings.image(p) for p in images)
     except ImagePolicyError as exc:

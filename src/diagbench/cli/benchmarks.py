@@ -91,6 +91,10 @@ def _finish(bench: Any, result: Any, rate: float | None) -> None:
     for name, f in failures.items():
         if f.total:
             click.echo(f"{name}: {f.words()} of {f.asked}, each counted wrong")
+    if result.usage:
+        from diagbench.benchmarks.usage import usage_line
+        click.echo("\nusage:\n" + "\n".join(usage_line(name, usage)
+                                             for name, usage in result.usage.items()))
     click.echo(f"\nreport: {result.report}")
     failing = failure_reasons(failures, rate) + bench.failing(result.summary, rate)
     for reason in failing:

@@ -24,11 +24,20 @@ THINKING_LEVELS = ("minimal", "low", "medium", "high")  # gemini's other option 
 def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | None,
               reasoning: str | None, timeout: float, retries: int, no_cache: bool,
               cache_path: Path | None, max_image_side: int | None,
-              max_image_bytes: int | None, endpoints: tuple[str, ...]) -> ModelSettings:
+              max_image_bytes: int | None, endpoints: tuple[str, ...], batch: bool = False,
+              batch_poll: float = 30.0, prices: Path | None = None,
+              max_cost: float | None = None) -> ModelSettings:
     from diagbench.benchmarks.registry import registered
     from diagbench.models.cache import ResponseCache
     from diagbench.models.image_policy import ImagePolicy
-    from diagbench.models.providers import PROVIDERS, ModelSpec, ModelSpecError, provider_key
+    from diagbench.models.prices import PriceTableError, load_prices
+    from diagbench.models.providers import (
+        PROVIDERS,
+        ModelSpec,
+        ModelSpecError,
+        check_batch,
+        provider_key,
+    )
     from diagbench.models.request import GenerationConfig
     from diagbench.models.retry import RetryPolicy
     from diagbench.models.settings import ModelSettings
@@ -41,12 +50,24 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
             f" or a thinking level ({'|'.join(THINKING_LEVELS)})"
             if spec.provider == "gemini" else "") + f", not {reasoning!r}")
     key = provider_key(spec)  # a missing key is reported before any work
+    if batch:
+        check_batch(spec)
+    try:
+        table = load_prices(prices)
+    except PriceTableError as exc:
+        raise ModelSpecError(f"--prices: {exc}") from None
+    if max_cost is not None and spec.name not in table.prices:
+        raise ModelSpecError(f"--max-cost needs the price of {spec.name} (none in "
+                             f"{prices or 'the bundled price table'}; give one with --prices)")
+    if max_cost is not None and batch:
+        raise ModelSpecError("--max-cost caps online calls; a batch's cost is known only "
+                             "when it ends (leave out --batch or --max-cost)")
     return ModelSettings(
         spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
                                reasoning=reasoning),
         timeout, RetryPolicy(retries=retries), ImagePolicy(max_image_side, max_image_bytes),
         None if no_cache or not PROVIDERS[spec.provider].cached else ResponseCache(cache_path),
-        key)
+        key, batch, batch_poll, table, max_cost)
 
 
 MODEL_HELP = ("PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o, baseline:ocr (offline) or "
@@ -69,6 +90,19 @@ OPTIONS = (
                       "~/.cache/diagbench/responses.sqlite)."),
     click.option("--max-image-bytes", type=click.IntRange(1024),
                  help="Shrink images until their PNG is at most this many bytes."),
+    click.option("--batch", is_flag=True,
+                 help="Send the requests through the provider's batch API (openai, "
+                      "anthropic, gemini), at its batch price; the run waits for the batch, "
+                      "and a re-run picks up the batch it recorded instead of submitting it "
+                      "again."),
+    click.option("--batch-poll", type=click.FloatRange(0.0), default=30.0,
+                 show_default=True, help="Seconds between two looks at a batch."),
+    click.option("--prices", type=click.Path(dir_okay=False, path_type=Path),
+                 help="Price table (JSON, as the bundled prices.json) for the run's cost."),
+    click.option("--max-cost", type=click.FloatRange(0.0), metavar="USD",
+                 help="Stop sending requests once the run has cost this much (by the price "
+                      "table); the rest are recorded as not sent, and a re-run with a "
+                      "higher cap resumes."),
     click.option("--endpoint", "endpoints", multiple=True, metavar="URL",
                  help="Another server of the --model (repeatable): requests are spread over "
                       "all, --max-connections on each; one that keeps failing rests."),
@@ -93,7 +127,7 @@ def model_options(command: Callable | None = None, *, multiple: bool = False,
         @functools.wraps(command)
         def wrapper(*args, model_name, temperature, max_tokens, seed, reasoning, timeout,
                     retries, no_cache, cache_path, max_image_side, max_image_bytes, endpoints,
-                    **kwargs):
+                    batch, batch_poll, prices, max_cost, **kwargs):
             from diagbench.models.providers import ModelSpecError
 
             names = tuple(dict.fromkeys(model_name if multiple else (model_name,)))
@@ -102,7 +136,9 @@ def model_options(command: Callable | None = None, *, multiple: bool = False,
                     raise ModelSpecError("--endpoint serves one --model, not several")
                 settings = [_settings(name, temperature, max_tokens, seed, reasoning, timeout,
                                       retries, no_cache, cache_path, max_image_side,
-                                      max_image_bytes, endpoints) for name in names]
+                                      max_image_bytes, endpoints, batch, batch_poll,
+                                      prices, max_cost)
+                            for name in names]
             except ModelSpecError as exc:
                 click.echo(f"diagbench: error: {exc}", err=True)
                 sys.exit(EXIT_BAD_INPUT)

@@ -77,12 +77,15 @@ def run(requests_file: Path, out: Path, limit: int | None, repeats: int, max_con
 
         records = settings.run(requests, out / "responses.jsonl", max_connections, tick,
                                ids)
-    summary = summarize(records, settings.name)
-    write_manifest(out, fields | {"ids": len(ids), "summary": summary})
+    summary = summarize(records, settings.name, settings.price_table(), settings.batch)
+    write_manifest(out, fields | {"ids": len(ids), "summary": summary,
+                                  "prices": settings.price_table().describe()})
     used, cost = summary["tokens"], summary["estimated_cost_usd"]
     click.echo(f"{summary['ok']} answered, {summary['errors']} errors "
                f"({summary['cached']} from the cache); tokens in {used['input_tokens']:,}, "
                f"out {used['output_tokens']:,}"
-               + (f"; estimated cost ${cost}" if cost is not None else "") + f" -> {out}")
+               + (f"; estimated cost ${cost}" if cost is not None else "")
+               + (f"; {summary['truncated']} cut by the token limit ({100 * share:.1f} %)"
+                  if (share := summary["truncated_share"]) else "") + f" -> {out}")
     failing = fail_on_error is not None and summary["error_rate"] > fail_on_error
     sys.exit(EXIT_DIAGNOSTICS if failing else EXIT_OK)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import time
+from typing import Any
 
 import anthropic
 
@@ -30,24 +31,36 @@ class AnthropicMessages:
         await self.client.close()
 
     async def call(self, request: Request) -> Response:
-        config = request.config
-        params: dict = {"model": request.model, "max_tokens": config.max_tokens,
-                        "messages": [{"role": m.role, "content": _content(m.parts)}
-                                     for m in request.turns],
-                        # sampling parameters travel in the body: not every model takes them
-                        "extra_body": {"temperature": config.temperature}}
-        if request.system:
-            params["system"] = request.system
-        if config.stop:
-            params["stop_sequences"] = list(config.stop)
-        if config.reasoning:
-            params["thinking"] = {"type": "enabled", "budget_tokens": int(config.reasoning)}
+        params = message_params(request)
+        # sampling parameters travel in the body: not every model takes them
+        params["extra_body"] = {"temperature": params.pop("temperature")}
         start = time.perf_counter()
         with sdk_errors(anthropic):
             message = await self.client.messages.create(**params)
-        text = "".join(block.text for block in message.content if block.type == "text")
-        thinking = joined(*(block.thinking for block in message.content
-                            if block.type == "thinking"))
-        return Response("ok", text=text, reasoning=thinking, finish_reason=message.stop_reason,
-                        usage=Usage(message.usage.input_tokens, message.usage.output_tokens),
-                        latency=time.perf_counter() - start, served_model=message.model)
+        return read_message(message, time.perf_counter() - start)
+
+
+def message_params(request: Request) -> dict[str, Any]:
+    """The Messages API fields of `request` (also a batch request's `params`)."""
+    config = request.config
+    params: dict[str, Any] = {"model": request.model, "max_tokens": config.max_tokens,
+                              "messages": [{"role": m.role, "content": _content(m.parts)}
+                                           for m in request.turns],
+                              "temperature": config.temperature}
+    if request.system:
+        params["system"] = request.system
+    if config.stop:
+        params["stop_sequences"] = list(config.stop)
+    if config.reasoning:
+        params["thinking"] = {"type": "enabled", "budget_tokens": int(config.reasoning)}
+    return params
+
+
+def read_message(message: Any, latency: float) -> Response:
+    """The `Response` of a Message (the SDK's object, online or a batch result's)."""
+    text = "".join(block.text for block in message.content if block.type == "text")
+    thinking = joined(*(block.thinking for block in message.content
+                        if block.type == "thinking"))
+    return Response("ok", text=text, reasoning=thinking, finish_reason=message.stop_reason,
+                    usage=Usage(message.usage.input_tokens, message.usage.output_tokens),
+                    latency=latency, served_model=message.model)

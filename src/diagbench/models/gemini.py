@@ -57,14 +57,7 @@ class GeminiGenerate:
         await self.client.aio.aclose()
 
     async def call(self, request: Request) -> Response:
-        config = request.config
-        settings = types.GenerateContentConfig(
-            temperature=config.temperature, max_output_tokens=config.max_tokens,
-            seed=config.seed, stop_sequences=list(config.stop) or None,
-            system_instruction=request.system,
-            thinking_config=thinking(config.reasoning))
-        contents = [types.Content(role="model" if m.role == "assistant" else "user",
-                                  parts=[_part(p) for p in m.parts]) for m in request.turns]
+        contents, settings = generate_parts(request)
         start = time.perf_counter()
         try:
             reply = await self.client.aio.models.generate_content(
@@ -85,15 +78,35 @@ class GeminiGenerate:
             if any(d in name for d in _DROPS):
                 raise CallError(f"connection failed: {name}", True) from None
             raise
-        usage = reply.usage_metadata
-        candidate = reply.candidates[0] if reply.candidates else None
-        parts = (candidate.content.parts or []) if candidate and candidate.content else []
-        return Response(
-            "ok", text=reply.text or "",
-            reasoning=joined(*(p.text for p in parts if p.thought)),
-            finish_reason=str(candidate.finish_reason.value) if candidate and
-            candidate.finish_reason else None,
-            usage=Usage(usage.prompt_token_count or 0,
-                        (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0),
-                        usage.thoughts_token_count or 0) if usage else Usage(),
-            latency=time.perf_counter() - start, served_model=reply.model_version)
+        return read_reply(reply, time.perf_counter() - start)
+
+
+def generate_parts(request: Request) -> tuple[list[types.Content],
+                                              types.GenerateContentConfig]:
+    """The contents and configuration of `request` as generateContent takes them (also
+    a batch's inlined request)."""
+    config = request.config
+    settings = types.GenerateContentConfig(
+        temperature=config.temperature, max_output_tokens=config.max_tokens,
+        seed=config.seed, stop_sequences=list(config.stop) or None,
+        system_instruction=request.system,
+        thinking_config=thinking(config.reasoning))
+    contents = [types.Content(role="model" if m.role == "assistant" else "user",
+                              parts=[_part(p) for p in m.parts]) for m in request.turns]
+    return contents, settings
+
+
+def read_reply(reply: types.GenerateContentResponse, latency: float) -> Response:
+    """The `Response` of a generateContent reply (online, or a batch's inlined one)."""
+    usage = reply.usage_metadata
+    candidate = reply.candidates[0] if reply.candidates else None
+    parts = (candidate.content.parts or []) if candidate and candidate.content else []
+    return Response(
+        "ok", text=reply.text or "",
+        reasoning=joined(*(p.text for p in parts if p.thought)),
+        finish_reason=str(candidate.finish_reason.value) if candidate and
+        candidate.finish_reason else None,
+        usage=Usage(usage.prompt_token_count or 0,
+                    (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0),
+                    usage.thoughts_token_count or 0) if usage else Usage(),
+        latency=latency, served_model=reply.model_version)

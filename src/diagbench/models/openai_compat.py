@@ -85,37 +85,47 @@ class OpenAICompatible:
         return json.loads(response.content)
 
     async def call(self, request: Request) -> Response:
-        config = request.config
-        # the request body's fields by their wire names, in the order the SDK's
-        # `chat.completions.create` writes them
-        params: dict[str, Any] = {
-            "model": request.model,
-            "messages": ([{"role": "system", "content": request.system}] if request.system else [])
-            + [{"role": m.role, "content": _content(m.parts)} for m in request.turns],
-            "max_tokens": config.max_tokens}
-        if config.reasoning:
-            params["reasoning_effort"] = config.reasoning
-        if config.seed is not None:
-            params["seed"] = config.seed
-        if config.stop:
-            params["stop"] = list(config.stop)
-        params["temperature"] = config.temperature
         start = time.perf_counter()
         with sdk_errors(openai):
-            completion = await self._post(params)
-        choices = completion.get("choices")
-        if not choices:
-            raise CallError("response has no choices", False)
-        choice, usage = choices[0], completion.get("usage")
-        details = usage.get("completion_tokens_details") if usage else None
-        message = choice.get("message") or {}
-        text, thinking = split_thinking(message.get("content") or "")
-        return Response(
-            "ok", text=text,
-            reasoning=joined(message.get("reasoning_content"), message.get("reasoning"),
-                             thinking),
-            finish_reason=choice.get("finish_reason"),
-            usage=Usage(usage.get("prompt_tokens") if usage else 0,
-                        usage.get("completion_tokens") if usage else 0,
-                        (details or {}).get("reasoning_tokens") or 0),
-            latency=time.perf_counter() - start, served_model=completion.get("model"))
+            completion = await self._post(chat_body(request))
+        return read_completion(completion, time.perf_counter() - start)
+
+
+def chat_body(request: Request) -> dict[str, Any]:
+    """The chat completions body of `request`: the fields by their wire names, in the
+    order the SDK's `chat.completions.create` writes them (also a batch line's body)."""
+    config = request.config
+    params: dict[str, Any] = {
+        "model": request.model,
+        "messages": ([{"role": "system", "content": request.system}] if request.system else [])
+        + [{"role": m.role, "content": _content(m.parts)} for m in request.turns],
+        "max_tokens": config.max_tokens}
+    if config.reasoning:
+        params["reasoning_effort"] = config.reasoning
+    if config.seed is not None:
+        params["seed"] = config.seed
+    if config.stop:
+        params["stop"] = list(config.stop)
+    params["temperature"] = config.temperature
+    return params
+
+
+def read_completion(completion: dict, latency: float) -> Response:
+    """The `Response` of a chat completion's JSON (online, or a batch result's body);
+    `CallError` when it has no choice."""
+    choices = completion.get("choices")
+    if not choices:
+        raise CallError("response has no choices", False)
+    choice, usage = choices[0], completion.get("usage")
+    details = usage.get("completion_tokens_details") if usage else None
+    message = choice.get("message") or {}
+    text, thinking = split_thinking(message.get("content") or "")
+    return Response(
+        "ok", text=text,
+        reasoning=joined(message.get("reasoning_content"), message.get("reasoning"),
+                         thinking),
+        finish_reason=choice.get("finish_reason"),
+        usage=Usage(usage.get("prompt_tokens") if usage else 0,
+                    usage.get("completion_tokens") if usage else 0,
+                    (details or {}).get("reasoning_tokens") or 0),
+        latency=latency, served_model=completion.get("model"))

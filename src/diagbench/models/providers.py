@@ -7,11 +7,15 @@ import os
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from diagbench.models.offline import BASELINES
 from diagbench.models.protocol import AdapterFactory, Model
 from diagbench.references import load
+
+if TYPE_CHECKING:
+    from diagbench.models.batch import BatchApi
 
 
 class ModelSpecError(ValueError):
@@ -30,14 +34,19 @@ class Provider:
     #: The models it offers (None: any name the server knows), checked by `provider_key`.
     models: Collection[str] | None = None
     cached: bool = True
+    #: Its batch API (`"module:Class"` speaking `models.batch.BatchApi`; None: none).
+    batch: str | None = None
 
 
 _OPENAI = "diagbench.models.openai_compat:OpenAICompatible"
 PROVIDERS: dict[str, Provider] = {
-    "openai": Provider(_OPENAI, "OPENAI_API_KEY"),
+    "openai": Provider(_OPENAI, "OPENAI_API_KEY",
+                       batch="diagbench.models.openai_batch:OpenAIBatch"),
     "anthropic": Provider("diagbench.models.anthropic_messages:AnthropicMessages",
-                          "ANTHROPIC_API_KEY"),
-    "gemini": Provider("diagbench.models.gemini:GeminiGenerate", "GEMINI_API_KEY"),
+                          "ANTHROPIC_API_KEY",
+                          batch="diagbench.models.anthropic_batch:AnthropicBatch"),
+    "gemini": Provider("diagbench.models.gemini:GeminiGenerate", "GEMINI_API_KEY",
+                       batch="diagbench.models.gemini_batch:GeminiBatch"),
     "vllm": Provider(_OPENAI, None, needs_base_url=True),
     "ollama": Provider(_OPENAI, None, "http://127.0.0.1:11434/v1"),
     "baseline": Provider("diagbench.models.offline:OfflineBaseline", None, models=BASELINES,
@@ -146,3 +155,18 @@ def make_adapter(spec: ModelSpec, key: str, timeout: float) -> Model:
     """The adapter for `spec` on its base URL, with `key`."""
     adapter: AdapterFactory = load(PROVIDERS[spec.provider].adapter)
     return adapter(key, spec.base_url, timeout=timeout)
+
+
+def check_batch(spec: ModelSpec) -> None:
+    """ModelSpecError when `spec`'s provider has no batch API diagbench speaks."""
+    if PROVIDERS[spec.provider].batch is None:
+        with_batch = ", ".join(name for name, p in PROVIDERS.items() if p.batch)
+        raise ModelSpecError(f"--batch: {spec.provider} has no batch API diagbench speaks "
+                             f"(these do: {with_batch})")
+
+
+def make_batch(spec: ModelSpec, key: str, timeout: float) -> BatchApi:
+    """The batch API of `spec`'s provider on its base URL, with `key`."""
+    check_batch(spec)
+    factory: Any = load(PROVIDERS[spec.provider].batch or "")
+    return factory(key, spec.base_url, timeout=timeout)

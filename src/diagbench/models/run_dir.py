@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from diagbench import __version__
+from diagbench.models.prices import TRUNCATED, PriceTable, load_prices
 
 if TYPE_CHECKING:
     from diagbench.models.runner import ResponseRecord
@@ -25,27 +25,26 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def prices() -> dict[str, list[float]]:
-    """USD per million (input, output) tokens by PROVIDER:MODEL."""
-    table = json.loads(resources.files("diagbench.models").joinpath("prices.json").read_text())
-    return {k: v for k, v in table.items() if not k.startswith("_")}
-
-
-def summarize(records: list[ResponseRecord], model: str) -> dict:
-    """Counts, token totals, models served and estimated cost of a run's records."""
+def summarize(records: list[ResponseRecord], model: str, table: PriceTable | None = None,
+              batch: bool = False) -> dict:
+    """Counts, token totals, answers cut by the token limit, models served and estimated
+    cost of a run's records (`table`: the bundled price table by default; `batch`: at
+    the batch price)."""
     responses = [r.response for r in records]
     status = Counter(r.status for r in responses)
     tokens = {kind: sum(getattr(r.usage, kind) for r in responses)
               for kind in ("input_tokens", "output_tokens", "reasoning_tokens")}
-    price = prices().get(model)
-    cost = (None if price is None else
-            round((tokens["input_tokens"] * price[0] + tokens["output_tokens"] * price[1]) / 1e6,
-                  6))
+    table = table or load_prices()
+    costs = [table.cost(model, r.usage, batch) for r in responses]
+    cost = None if None in costs else round(sum(c for c in costs if c is not None), 6)
+    truncated = sum(r.finish_reason in TRUNCATED for r in responses)
     return {"requests": len(records), "ok": status["ok"], "errors": status["error"],
             "error_rate": status["error"] / len(records) if records else 0.0,
             "cached": sum(r.cached for r in records),
             "served_models": sorted({r.served_model for r in responses if r.served_model}),
-            "tokens": tokens, "estimated_cost_usd": cost}
+            "tokens": tokens, "truncated": truncated,
+            "truncated_share": truncated / status["ok"] if status["ok"] else None,
+            "estimated_cost_usd": cost}
 
 
 def write_manifest(run: Path, fields: dict) -> None:

@@ -16,8 +16,10 @@ FORMATS = ("md", "csv", "html", "json")
 class Headline:
     """One model's value of a headline metric in a run (`Benchmark.headlines`): the
     value (None where undefined), the number of samples it is over, its 95 % interval
-    where the benchmark computes one, and the model's failures in the run (unusable
-    images, failed calls, unreadable answers: each counted wrong; None: not known)."""
+    where the benchmark computes one, the model's failures in the run (unusable images,
+    failed calls, unreadable answers: each counted wrong; None: not known), and
+    `clustered`: the 95 % interval clustered by source diagram (resampling diagrams,
+    not samples), where the summary has it."""
 
     model: str
     metric: str
@@ -25,6 +27,7 @@ class Headline:
     n: int
     interval: tuple[float, float] | None = None
     failures: int | None = None
+    clustered: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,8 @@ def _cell(h: Headline | None, digits: int = 2) -> str:
     if h.value is None:
         return f"— (n {h.n}{failed})" if h.n or failed else "—"
     interval = f" [{h.interval[0]:.{digits}f}–{h.interval[1]:.{digits}f}]" if h.interval else ""
+    if h.clustered:
+        interval += f" [clustered {h.clustered[0]:.{digits}f}–{h.clustered[1]:.{digits}f}]"
     return f"{h.value:.{digits}f}{interval} (n {h.n}{failed})"
 
 
@@ -80,21 +85,24 @@ def render(board: Board, fmt: str) -> str:
                            "rows": [{"model": m, "cells": {
                                t: {"value": h.value, "n": h.n,
                                    "interval": list(h.interval) if h.interval else None,
-                                   "failures": h.failures}
+                                   "failures": h.failures,
+                                   "clustered": list(h.clustered) if h.clustered else None}
                                for t, h in board.rows[m].items()}} for m in models],
                            "problems": board.problems}, indent=1, ensure_ascii=False) + "\n"
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["model", *(f"{t} {part}" for t in titles
-                                    for part in ("value", "low", "high", "n", "failures"))])
+                                    for part in ("value", "low", "high", "n", "failures",
+                                                 "clustered low", "clustered high"))])
         for m in models:
             row: list[object] = [m]
             for t in titles:
                 h = board.rows[m].get(t)
                 low, high = h.interval if h and h.interval else (None, None)
+                c_low, c_high = h.clustered if h and h.clustered else (None, None)
                 row += [h.value if h else None, low, high, h.n if h else None,
-                        h.failures if h else None]
+                        h.failures if h else None, c_low, c_high]
             writer.writerow(["" if v is None else v for v in row])
         return out.getvalue()
     cells = [[m, *(_cell(board.rows[m].get(t)) for t in titles)] for m in models]

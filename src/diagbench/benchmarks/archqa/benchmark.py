@@ -29,6 +29,7 @@ from diagbench.benchmarks.protocol import (
     DataError,
     Dataset,
     RowMetric,
+    SampleValue,
 )
 from diagbench.benchmarks.registering import benchmark
 from diagbench.report.leaderboard import Headline
@@ -89,7 +90,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     columns = COLUMNS
     row_metric = ROW_METRIC
     headline_metrics = (RowMetric("accuracy", True, "% of questions answered right (by "
-                                  "the run's scorer), with its 95 % bootstrap interval"),)
+                                  "the run's scorer), with its 95 % bootstrap interval",
+                                  scale=100),)
 
     def __init__(self) -> None:
         self.scorer = "strict"
@@ -247,9 +249,15 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
             for name, m in summary.models.items()}
 
     def headlines(self, summary: ArchQASummary) -> list[Headline]:
+        from diagbench.benchmarks.intervals import clustered
         return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
-                         tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None)
+                         tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None,
+                         clustered=clustered(m.get("intervals"), "accuracy"))
                 for name, m in summary.models.items()]
+
+    def sample_values(self, scores: Mapping[str, list[ArchQAScore]]) -> list[SampleValue]:
+        from diagbench.benchmarks.archqa.summary import accuracy_values
+        return [v for records in scores.values() for v in accuracy_values(records)]
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),

@@ -154,7 +154,8 @@ def judge_report_lines(judge: str | None, summary: Any) -> list[str]:
         out.append(f"{name:<{width}}  {_pct(m['accuracy']['all']):>7}{_pct(judged):>7}"
                    f"{j['asked']:>7}{j['verdicts']:>7}{j['call_errors']:>7}"
                    f"{j['unreadable']:>8}"
-                   + "".join(f"{_pct(agreement.get(c)):>15}" for c in TABLE_10))
+                   + "".join(f"{_pct(agreement.get(c)):>15}" for c in TABLE_10)
+                   + (f"  κ {j['kappa']:.3f}" if j.get("kappa") is not None else ""))
         if j["call_errors"] or j["unreadable"]:
             warnings.append(f"warning: the judge failed on {j['call_errors']} and gave no "
                             f"verdict on {j['unreadable']} of the {j['asked']} answers of "
@@ -184,9 +185,11 @@ def failure_reasons(summary: Any, rate: float | None) -> list[str]:
 
 def judge_summary(scores: Sequence[ArchQAScore]) -> dict[str, Any] | None:
     """The judge's calls (`judge_failures`), Table 10's agreement of the judge with the
-    rule-based scorer, overall and per kind, the judge's accuracy over the answers it
-    judged (`judge_accuracy`: T_Same + T_Diff, Table 2's unit) and the categories of the
-    T_Diff and F_Diff cases (§4.5); None when no judge was asked."""
+    rule-based scorer, overall and per kind, Cohen's κ of the two (chance-corrected),
+    the judge's accuracy over the answers it judged (`judge_accuracy`: T_Same + T_Diff,
+    Table 2's unit) and the categories of the T_Diff and F_Diff cases (§4.5); None when
+    no judge was asked."""
+    from diagbench.scoring.metrics.agreement import cohens_kappa
     from diagbench.scoring.metrics.judge import (
         counting_disagreement,
         judge_agreement,
@@ -213,6 +216,9 @@ def judge_summary(scores: Sequence[ArchQAScore]) -> dict[str, Any] | None:
 
     return failures | {
         "agreement": judge_agreement([s.correct for s in scores], [s.judge for s in scores]),
+        "kappa": None if (k := cohens_kappa([s.correct for s in scores],
+                                            [s.judge for s in scores])) is None
+        else round(k, 4),
         "by_kind": {k: judge_agreement([s.correct for s in scores if s.kind == k],
                                        [s.judge for s in scores if s.kind == k])
                     for k in ("counting", "retrieval")},

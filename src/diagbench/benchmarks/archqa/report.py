@@ -16,6 +16,8 @@ from typing import Any
 from diagbench.benchmarks.archqa.hard import PATTERN_IDS, PATTERN_NAMES, table11_rows
 from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary
 from diagbench.report.html import HtmlReport
+from diagbench.report.intervals import intervals_section
+from diagbench.report.usage import usage_section
 
 #: Bins of diagram complexity (entities + relations), as (label, low, high).
 COMPLEXITY_BINS = (("≤ 10", 0, 10), ("11–15", 11, 15), ("16–20", 16, 20), ("21–30", 21, 30),
@@ -67,6 +69,8 @@ def write_report(run: Path, summary: ArchQASummary,
                    m["outcomes"].get("call_error", 0) + m["outcomes"].get("missing", 0),
                    m["outcomes"].get("image_error", 0)]
                   for name, m in models.items()])
+    intervals_section(report, {name: m.get("intervals") for name, m in models.items()})
+    usage_section(report, run)
     report.heading("Counting questions (Tables 4–6)")
     report.table(["Model", "type", "n", "Acc", "Acc@±1", "Acc@±2", "MAE", "Bias",
                   "P(Bias>0)", "P(Bias<0)"],

@@ -22,6 +22,8 @@ from diagbench.benchmarks.archqa.records import (
 )
 from diagbench.benchmarks.archqa.sadu_retrieval import sadu_table7
 from diagbench.benchmarks.archqa.scorers import Scorer, gold_form, gold_of, judge
+from diagbench.benchmarks.intervals import metric_intervals
+from diagbench.benchmarks.protocol import SampleValue
 from diagbench.scoring.metrics.archqa import (
     accuracy_by,
     accuracy_interval,
@@ -124,8 +126,21 @@ TOKEN_MEANS: dict[str, Any] = {
 }
 
 
+def diagram_of(question: str) -> str:
+    """The diagram a question asks about: its id without the question's number
+    (``family/file/N`` → ``family/file``)."""
+    return question.rpartition("/")[0] or question
+
+
+def accuracy_values(scores: Sequence[ArchQAScore]) -> list[SampleValue]:
+    """Each question's right (1) or wrong (0), clustered by its diagram."""
+    return [SampleValue(s.model, "accuracy", s.id, diagram_of(s.id), float(s.correct))
+            for s in scores]
+
+
 def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
-    """Every metric of one model's scores."""
+    """Every metric of one model's scores; `intervals`: accuracy's naive and
+    diagram-clustered standard errors and bootstrap intervals."""
     correct = [s.correct for s in scores]
     interval = accuracy_interval(correct, RESAMPLES)
     violations = [s for s in scores if s.violation]
@@ -133,6 +148,7 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
         "questions": len(scores),
         "accuracy": _by_family(scores, lambda g: _r(qa_accuracy([s.correct for s in g]), 2)),
         "accuracy_ci95": None if interval is None else [_r(interval[0], 2), _r(interval[1], 2)],
+        "intervals": {"accuracy": metric_intervals(accuracy_values(scores), 100, RESAMPLES)},
         "by_subtype": {k: _r(v, 2) for k, v in accuracy_by([s.subtype for s in scores],
                                                            correct).items()},
         "by_difficulty": {k: _r(v, 2) for k, v in accuracy_by(

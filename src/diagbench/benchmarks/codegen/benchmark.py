@@ -15,7 +15,13 @@ import click
 
 from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, DataError, Dataset, RowMetric
+from diagbench.benchmarks.protocol import (
+    Benchmark,
+    DataError,
+    Dataset,
+    RowMetric,
+    SampleValue,
+)
 from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
 from diagbench.languages import category_names, names
@@ -110,7 +116,8 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
         return write_report(run, summary, scores)
 
     headline_metrics = tuple(RowMetric(f"validity {p}", True, f"% of codes written with "
-                                       f"{p} prompting that render") for p in PROMPTINGS)
+                                       f"{p} prompting that render", scale=100)
+                             for p in PROMPTINGS)
 
     def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.codegen.view import sample_views
@@ -125,8 +132,14 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
                 for name, m in summary.models.items()}
 
     def headlines(self, summary: CodegenSummary) -> list[Headline]:
-        return [Headline(name, f"validity {p}", cell["validity"], cell["n"])
+        from diagbench.benchmarks.intervals import clustered
+        return [Headline(name, f"validity {p}", cell["validity"], cell["n"],
+                         clustered=clustered(m.get("intervals"), f"validity {p}"))
                 for name, m in summary.models.items() for p, cell in m["promptings"].items()]
+
+    def sample_values(self, scores: Mapping[str, list[CodegenScore]]) -> list[SampleValue]:
+        from diagbench.benchmarks.codegen.scoring import sample_values
+        return [v for records in scores.values() for v in sample_values(records)]
 
     def lines(self, summary: CodegenSummary, scores: Mapping[str, list[CodegenScore]]
               ) -> list[str]:

@@ -41,6 +41,8 @@ def write_report(run: Path, summary: CodegenSummary,
     """RUN/report.html (static) with the tables, the plots in RUN/plots/ and the first
     `shown` samples without valid code per model, with the reason."""
     from diagbench.report.html import HtmlReport
+    from diagbench.report.intervals import intervals_section
+    from diagbench.report.usage import usage_section
 
     report = HtmlReport("codegen — diagram code written by models (paper 004 §4, STRUDEL)")
     report.paragraph("Valid: the code renders with the real engine (diagbench.render). "
@@ -49,6 +51,8 @@ def write_report(run: Path, summary: CodegenSummary,
                      "characters for an FRL whose code is usually under 5 lines); the share "
                      "of checks that hold. A failed call and an answer without code are "
                      "invalid, in every rate and counted (Failures).", note=True)
+    intervals_section(report, {name: m.get("intervals") for name, m in summary.models.items()})
+    usage_section(report, run)
     report.heading("Validity and complexity consistency (%, the paper's Table 2)")
     report.table(["model", "prompting", "n", "validity", *_LEVELS, "consistency", "outcomes"],
                  [[name, p, c["n"], _f(c["validity"]), *_levels(c), _f(c["consistency"]),

@@ -18,6 +18,8 @@ from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.codegen.plan import group_of
 from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary, Status
 from diagbench.benchmarks.failures import Failures
+from diagbench.benchmarks.intervals import grouped, metric_intervals
+from diagbench.benchmarks.protocol import SampleValue
 from diagbench.benchmarks.synthesis import CALL_FAILED, COMPLEXITIES, Signals, assemble
 from diagbench.languages import named
 from diagbench.scoring.metrics import code_lengths, complexity_consistency
@@ -94,9 +96,17 @@ def _cell(scores: list[CodegenScore]) -> dict[str, Any]:
             "consistency": complexity_consistency(groups), "groups": len(groups)}
 
 
+def sample_values(records: Iterable[CodegenScore]) -> list[SampleValue]:
+    """Each scored code's "validity PROMPTING" (renders 1, else 0; failed calls left out,
+    as `_rate` leaves them), clustered by its group: one persona's codes at every level."""
+    return [SampleValue(s.model, f"validity {s.prompting}", s.id, s.group,
+                        float(s.valid is True)) for s in records if s.status != "call_error"]
+
+
 def summarize(scores: Mapping[str, list[CodegenScore]]) -> CodegenSummary:
     """Per model and prompting (Table 2, with the cells per FRL), and per prompting over
-    all models (Table 4)."""
+    all models (Table 4); each model's validity per prompting with its naive and
+    group-clustered intervals (`intervals`)."""
     models: dict[str, dict[str, Any]] = {}
     everything = [s for records in scores.values() for s in records]
     promptings = list(dict.fromkeys(s.prompting for s in everything))
@@ -116,7 +126,9 @@ def summarize(scores: Mapping[str, list[CodegenScore]]) -> CodegenSummary:
                                     for s in records).to_json(),
             "promptings": {p: _cell([s for s in records if s.prompting == p])
                            for p in promptings if any(s.prompting == p for s in records)},
-            "frls": frls}
+            "frls": frls,
+            "intervals": {metric: metric_intervals(values, 100) for metric, values in
+                          grouped(sample_values(records)).get(model, {}).items()}}
     overall = {p: _cell([s for s in everything if s.prompting == p]) for p in promptings}
     return CodegenSummary(models, overall)
 

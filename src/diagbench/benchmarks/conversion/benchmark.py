@@ -23,6 +23,7 @@ from diagbench.benchmarks.protocol import (
     DataError,
     Dataset,
     RowMetric,
+    SampleValue,
 )
 from diagbench.benchmarks.registering import benchmark
 from diagbench.compare.methods import METHODS
@@ -53,7 +54,8 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
     row_metric = ROW_METRIC
     headline_metrics = tuple(
         RowMetric(f"error rate {method}", False, f"insertions + deletions + substitutions "
-                  f"over the ground truth's elements, % ({method} method, pooled)")
+                  f"over the ground truth's elements, % ({method} method, pooled)",
+                  scale=100)
         for method in METHODS)
 
     def is_data(self, data: Path) -> bool:
@@ -148,8 +150,10 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
 
     def headlines(self, summary: ConversionSummary) -> list[Headline]:
         from diagbench.benchmarks.conversion.report import total_error_rate
+        from diagbench.benchmarks.intervals import clustered
         return [Headline(name, f"error rate {method}", total_error_rate(m.methods[method]),
-                         m.conversion.images)
+                         m.conversion.images,
+                         clustered=clustered(m.intervals, f"error rate {method}"))
                 for name, m in summary.models.items() for method in m.methods]
 
     def failures(self, summary: ConversionSummary) -> dict[str, Failures]:
@@ -160,6 +164,10 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
             "call_error": m.conversion.statuses.get("call_error", 0),
             "unparsed": m.conversion.statuses.get("no_script", 0)})
             for name, m in summary.models.items()}
+
+    def sample_values(self, scores: Mapping[str, list[ConversionScore]]) -> list[SampleValue]:
+        from diagbench.benchmarks.conversion.scoring import sample_values
+        return [v for model in scores.values() for v in sample_values(model)]
 
     def failed_inputs(self, data: Dataset, summary: ConversionSummary) -> bool:
         image_errors = sum(m.conversion.statuses["image_error"]

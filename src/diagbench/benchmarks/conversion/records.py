@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Literal
 
 from diagbench.benchmarks.protocol import Problem
@@ -103,6 +103,9 @@ class ModelResults:
 
     conversion: ConversionCounts
     methods: dict[str, dict]
+    #: Per headline metric ("error rate METHOD"), its naive and file-clustered intervals
+    #: (`diagbench.benchmarks.intervals`).
+    intervals: dict[str, dict] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +125,8 @@ class ConversionSummary:
     @classmethod
     def from_json(cls, data: dict) -> ConversionSummary:
         models = {name: ModelResults(ConversionCounts(**m["conversion"] | {
-            "tokens": Tokens(**m["conversion"]["tokens"])}), m["methods"])
+            "tokens": Tokens(**m["conversion"]["tokens"])}), m["methods"],
+            m.get("intervals", {}))
             for name, m in data["models"].items()}
         paired = {method: [PairedComparison(**t) for t in tests]
                   for method, tests in data["paired_tests"].items()}

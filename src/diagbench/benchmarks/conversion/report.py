@@ -18,7 +18,9 @@ from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, describe_errors
 from diagbench.compare.methods import METHODS, Method
 from diagbench.compare.report import TITLES, FileResult
 from diagbench.report.html import HtmlReport, Table
+from diagbench.report.intervals import intervals_section
 from diagbench.report.plots import error_bar_lines, grouped_bars
+from diagbench.report.usage import usage_section
 from diagbench.scoring.metrics import LENGTH_BINS, by_length, error_rate, length_bin
 
 FIGURE_COMPONENTS = ("node", "message", "edge_direction")  # the paper's Fig. 6–7
@@ -61,6 +63,8 @@ def write_report(run: Path, samples: list[Sample],
                            f"Errors per component ({method})")
         report.figure(_rel(src, run), f"Insertions + deletions + substitutions per component, "
                                       f"as % of the ground-truth count ({method} method).")
+    intervals_section(report, {name: m.intervals for name, m in summary.models.items()})
+    usage_section(report, run)
     _statuses(report, summary, plots, run)
     _lengths(report, outcomes, plots, run)
     if len(outcomes) > 1:

@@ -18,7 +18,8 @@ from diagbench.benchmarks.conversion.records import (
     Tokens,
 )
 from diagbench.benchmarks.conversion.samples import Sample
-from diagbench.benchmarks.protocol import Problem
+from diagbench.benchmarks.intervals import grouped, metric_intervals
+from diagbench.benchmarks.protocol import Problem, SampleValue
 from diagbench.compare.inputs import Pair
 from diagbench.compare.methods import METHODS, Method
 from diagbench.compare.report import FileResult, report, run
@@ -81,16 +82,27 @@ def conversion_summary(conversions: list[Conversion]) -> ConversionCounts:
                             sum(fresh) / len(fresh) if fresh else None)
 
 
+def sample_values(scores: Sequence[ConversionScore]) -> list[SampleValue]:
+    """Each compared file's errors over its gold elements, as "error rate METHOD" (a
+    ratio: Σ errors / Σ gold elements is the pooled rate), one cluster per file."""
+    return [SampleValue(s.model, f"error rate {s.method}", s.record.name, s.record.name,
+                        float(c.errors), float(c.gold_elements))
+            for s in scores if (c := s.result.comparison) is not None]
+
+
 def summarize_scores(scores: Mapping[str, list[ConversionScore]],
                      problems: Sequence[Problem]) -> ConversionSummary:
     """summary.json: per model its conversion counts and, per method, the pooled
-    summary (Table 2 counts and rates); paired tests per method; gold problems."""
+    summary (Table 2 counts and rates) and the intervals of its total error rate; paired
+    tests per method; gold problems."""
     def results(model: list[ConversionScore], method: Method) -> list[FileResult]:
         return [s.result for s in by_method(model, method)]
 
     return ConversionSummary(
         {name: ModelResults(conversion_summary([s.record for s in by_method(model, METHODS[0])]),
-                            {m: report(results(model, m), m)["summary"] for m in METHODS})
+                            {m: report(results(model, m), m)["summary"] for m in METHODS},
+                            {metric: metric_intervals(values, 100) for metric, values in
+                             grouped(sample_values(model)).get(name, {}).items()})
          for name, model in scores.items()},
         {m: paired_tests({name: results(model, m) for name, model in scores.items()})
          for m in METHODS},

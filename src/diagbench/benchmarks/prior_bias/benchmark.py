@@ -22,6 +22,7 @@ from diagbench.benchmarks.protocol import (
     DataError,
     Dataset,
     RowMetric,
+    SampleValue,
 )
 from diagbench.benchmarks.registering import benchmark
 from diagbench.report.leaderboard import Headline
@@ -178,8 +179,14 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
                 for name, m in summary.models.items()}
 
     def headlines(self, summary: PriorBiasSummary) -> list[Headline]:
-        return [Headline(name, "Δ", m.delta, m.answered, m.delta_ci)
+        from diagbench.benchmarks.intervals import clustered
+        return [Headline(name, "Δ", m.delta, m.answered, m.delta_ci,
+                         clustered=clustered(m.intervals, "Δ"))
                 for name, m in summary.models.items()]
+
+    def sample_values(self, scores: Mapping[str, list[PriorBiasScore]]) -> list[SampleValue]:
+        from diagbench.benchmarks.prior_bias.scoring import sample_values
+        return [v for records in scores.values() for v in sample_values(records)]
 
     def lines(self, summary: PriorBiasSummary, scores: Mapping[str, list[PriorBiasScore]]
               ) -> list[str]:

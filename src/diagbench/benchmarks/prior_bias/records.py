@@ -114,6 +114,9 @@ class ModelSummary:
     parse: dict[str | None, int]
     labels: dict[str | None, int]
     names_unparsed: int
+    #: "Δ" with its naive (stratified) and diagram-clustered bootstrap intervals, and
+    #: each condition's RelAcc ("RelAcc CONDITION") with its intervals.
+    intervals: dict[str, dict] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict) -> ModelSummary:

@@ -25,7 +25,9 @@ from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
 from diagbench.benchmarks.prior_bias.records import Cell, PriorBiasSummary
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
 from diagbench.report.html import HtmlReport
+from diagbench.report.intervals import intervals_section
 from diagbench.report.plots import error_bar_lines, grouped_bars, scatter_thresholds
+from diagbench.report.usage import usage_section
 from diagbench.scoring.metrics import EM_THRESHOLD, PRIOR_FREE_THRESHOLD
 
 
@@ -53,6 +55,8 @@ def write_report(run: Path, summary: PriorBiasSummary) -> Path:
                   f"{PRIOR_FREE_THRESHOLD:g})", "failed calls"], rows)
     if summary.mean_delta is not None and len(models) > 1:
         report.paragraph(f"Mean Δ over the models: {summary.mean_delta:.2f}.")
+    intervals_section(report, {name: m.intervals for name, m in models.items()})
+    usage_section(report, run)
     names = list(models)
     identities = {n: identify(n, read_sizes(run)) for n in names}
     families = family_gaps(models, identities)

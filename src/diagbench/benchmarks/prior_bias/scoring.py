@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from diagbench.benchmarks.asking import Answer, Ask
+from diagbench.benchmarks.intervals import grouped, metric_intervals
 from diagbench.benchmarks.jsonl import read_jsonl
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
 from diagbench.benchmarks.prior_bias.prompts import SYSTEM, stage1, stage2
@@ -28,7 +29,7 @@ from diagbench.benchmarks.prior_bias.records import (
     PriorBiasSummary,
 )
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
-from diagbench.benchmarks.protocol import DataError
+from diagbench.benchmarks.protocol import DataError, SampleValue
 from diagbench.scoring import metrics
 from diagbench.scoring.names import names_match, parse_name_list
 from diagbench.scoring.truth import parse_truth
@@ -106,6 +107,39 @@ def _select(records: list[PriorBiasScore], **fields: str) -> list[PriorBiasScore
     return [r for r in records if all(getattr(r, k) == v for k, v in fields.items())]
 
 
+def diagram_of(instance: str) -> str:
+    """The diagram an instance asks about: its id without the question's number
+    (``DIAGRAM-qK`` → ``DIAGRAM``)."""
+    return instance.rpartition("-q")[0] or instance
+
+
+def sample_values(records: list[PriorBiasScore]) -> list[SampleValue]:
+    """Each answered instance × scale's right (1) or wrong (0) as "RelAcc CONDITION"
+    (pooled over the condition's cells), clustered by its diagram."""
+    return [SampleValue(r.model, f"RelAcc {r.condition}", f"{r.id}@{r.scale}",
+                        diagram_of(r.id), float(r.correct)) for r in records
+            if r.status == "ok"]
+
+
+def _intervals(records: list[PriorBiasScore], delta: float | None,
+               delta_ci: tuple[float, float] | None, clustered: tuple | None
+               ) -> dict[str, dict]:
+    """Δ with its stratified (naive) and diagram-clustered bootstrap intervals and the
+    clustered bootstrap SE (n and diagrams: the answers of the two conditions it
+    compares); each condition's pooled RelAcc with `metric_intervals`."""
+    ok = [r for r in records if r.status == "ok" and r.condition in ("prior-conform",
+                                                                     "2-reverse")]
+    delta_row = {"n": len(ok), "clusters": len({diagram_of(r.id) for r in ok}),
+                 "estimate": None if delta is None else round(delta, 4), "se": None,
+                 "se_clustered": None if clustered is None else round(clustered[2], 4),
+                 "ci95": None if delta_ci is None else [round(v, 4) for v in delta_ci],
+                 "ci95_clustered": None if clustered is None
+                 else [round(clustered[0], 4), round(clustered[1], 4)]}
+    return {"Δ": delta_row} | {metric: metric_intervals(values, 100) for metric, values in
+                               grouped(sample_values(records)).get(
+                                   records[0].model if records else "", {}).items()}
+
+
 def summarize_models(scores: Mapping[str, list[PriorBiasScore]]) -> PriorBiasSummary:
     """summary.json: every model's summary, and Δ averaged over the models."""
     models = {name: summarize(records) for name, records in scores.items()}
@@ -128,6 +162,9 @@ def summarize(records: list[PriorBiasScore]) -> ModelSummary:
     def correct(cells: list[list[PriorBiasScore]]) -> list[list[bool]]:
         return [[r.correct for r in cell] for cell in cells]
 
+    def clustered(cells: list[list[PriorBiasScore]]) -> list[list[tuple[str, bool]]]:
+        return [[(diagram_of(r.id), r.correct) for r in cell] for cell in cells]
+
     def matched(cells: list[list[PriorBiasScore]]) -> list[list[bool]]:
         return [[r.em for r in cell] for cell in cells]
 
@@ -145,14 +182,15 @@ def summarize(records: list[PriorBiasScore]) -> ModelSummary:
         return metrics.conflict_gap(correct(grid("prior-conform", relations, at)),
                                     correct(grid(conflict, relations, at)))
 
+    delta, delta_ci = gap(), metrics.gap_interval(correct(grid("prior-conform")),
+                                                  correct(grid("2-reverse")))
     return ModelSummary(
         answered=len(ok), errors=len(records) - len(ok),
         conditions={c: condition(c) for c in CONDITIONS},
         cells={c: {r: {s: cell(_select(ok, condition=c, relation=r, scale=s))
                        for s in scales} for r in RELATIONS} for c in CONDITIONS},
-        delta=gap(),
-        delta_ci=metrics.gap_interval(correct(grid("prior-conform")),
-                                      correct(grid("2-reverse"))),
+        delta=delta,
+        delta_ci=delta_ci,
         delta_by_condition={c: gap(c) for c in CONFLICT},
         delta_by_relation={r: gap(relations=(r,)) for r in RELATIONS},
         delta_by_scale={s: gap(at=(s,)) for s in scales},
@@ -161,4 +199,6 @@ def summarize(records: list[PriorBiasScore]) -> ModelSummary:
         parse=dict(Counter(r.parse for r in ok)),
         labels=dict(Counter(r.label for r in ok)),
         names_unparsed=sum(r.names is None for r in ok),
+        intervals=_intervals(records, delta, delta_ci, metrics.gap_interval_clustered(
+            clustered(grid("prior-conform")), clustered(grid("2-reverse")))),
     )

@@ -18,7 +18,7 @@ import click
 
 from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
-from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric
+from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric, SampleValue
 from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
@@ -119,7 +119,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     columns = COLUMNS
     row_metric = ROW_METRIC
     headline_metrics = (
-        RowMetric("accuracy", True, "% of question tasks answered right, every task type"),
+        RowMetric("accuracy", True, "% of question tasks answered right, every task type",
+                  scale=100),
         RowMetric("image-to-code", True, "mean image-to-code score, 0 to 1: each "
                                          "language's own similarity (software diagrams: "
                                          "renders × mean of entity and relation F1; "
@@ -233,10 +234,17 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         return {name: m.failures for name, m in summary.models.items()}
 
     def headlines(self, summary: StructureSummary) -> list[Headline]:
+        from diagbench.benchmarks.intervals import clustered
         return [h for name, m in summary.models.items() for h in (
             Headline(name, "accuracy", m.accuracy.get("all"),
-                     sum(cell.n for cell in m.accuracy_cells.values())),
-            Headline(name, "image-to-code", m.image_to_code.score, m.image_to_code.n))]
+                     sum(cell.n for cell in m.accuracy_cells.values()),
+                     clustered=clustered(m.intervals, "accuracy")),
+            Headline(name, "image-to-code", m.image_to_code.score, m.image_to_code.n,
+                     clustered=clustered(m.intervals, "image-to-code")))]
+
+    def sample_values(self, scores: Mapping[str, list[StructureScore]]) -> list[SampleValue]:
+        from diagbench.benchmarks.structure.scoring import sample_values
+        return [v for rows in scores.values() for v in sample_values(rows)]
 
     def lines(self, summary: StructureSummary, scores: Mapping[str, list[StructureScore]]
               ) -> list[str]:

@@ -45,7 +45,7 @@ from typing import Any
 
 from diagbench.benchmarks.jsonl import write_jsonl
 from diagbench.benchmarks.structure.counting import statistics
-from diagbench.benchmarks.structure.judging import judge_info, judge_samples
+from diagbench.benchmarks.structure.judging import judge_info, judge_samples, rule_checks
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.questions import ask_questions
 from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
@@ -245,11 +245,12 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     if judge is not None:
         t = enter("judge", kept)
         verdicts = judge_samples(kept, judge, out, judge_threshold, max_connections)
+        checks = rule_checks(kept)
         for s in kept:
             s.judge = verdicts[s.id]
         kept = [s for s in kept if s.reason is None]
         removed = dict(Counter(s.reason for s in samples if s.reason is not None))
-        judged = judge_info(judge.name, judge_threshold, verdicts)
+        judged = judge_info(judge.name, judge_threshold, verdicts, checks)
         timings["judge"] = time.perf_counter() - t
     for s in samples:
         if s.image and s.reason is not None:

@@ -140,14 +140,32 @@ def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: 
     return verdicts
 
 
-def judge_info(model: str, threshold: float, verdicts: dict[str, Verdict]) -> JudgeInfo:
-    """What build.json records about the judge."""
+def rule_checks(samples: list[Planned]) -> dict[str, bool]:
+    """The deterministic check of each sample (`offline_verdict`: the code parses and
+    every count its description states is the parsed count), by sample id."""
+    from diagbench.languages import named
+
+    return {s.id: offline_verdict(named(s.language).title, s.code or "", s.description or "")
+            .startswith("correct: true") for s in samples}
+
+
+def judge_info(model: str, threshold: float, verdicts: dict[str, Verdict],
+               checks: dict[str, bool] | None = None) -> JudgeInfo:
+    """What build.json records about the judge; with `checks` (`rule_checks`), Cohen's κ
+    of the judge's keep/remove (score ≥ threshold) against them, over the samples the
+    judge gave a verdict on."""
+    from diagbench.scoring.metrics.agreement import cohens_kappa
+
     counts: dict[str, int] = {"true": 0, "null": 0, "false": 0, "unparsable": 0,
                               "call_error": 0}
     for v in verdicts.values():
         counts[v.correct if v.correct else v.status] += 1
+    kappa = None if checks is None else cohens_kappa(
+        [checks[i] for i in verdicts],
+        [None if v.score is None else v.score >= threshold for v in verdicts.values()])
     return JudgeInfo(model, threshold, judge_template_hash(), len(verdicts), counts,
-                     sum(1 for v in verdicts.values() if v.score is None or v.score < threshold))
+                     sum(1 for v in verdicts.values() if v.score is None or v.score < threshold),
+                     None if kappa is None else round(kappa, 4))
 
 
 # --- baseline:judge ---------------------------------------------------------------------

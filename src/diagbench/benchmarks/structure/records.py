@@ -187,7 +187,8 @@ class Rejection:
 class JudgeInfo:
     """What build.json records about the LLM-as-judge filter: the judge, its threshold
     and prompt hash, how many samples it judged, its verdicts counted (true, null, false,
-    unparsable, call_error) and how many samples it removed."""
+    unparsable, call_error), how many samples it removed, and its Cohen's κ against the
+    deterministic check."""
 
     model: str
     threshold: float
@@ -195,16 +196,19 @@ class JudgeInfo:
     judged: int
     verdicts: dict[str, int]
     removed: int
+    #: Cohen's κ of the judge's keep/remove against the deterministic check
+    #: (`judging.rule_checks`), None where undefined or not computed.
+    kappa: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "threshold": self.threshold,
                 "prompt_hash": self.prompt_hash, "judged": self.judged,
-                "verdicts": self.verdicts, "removed": self.removed}
+                "verdicts": self.verdicts, "removed": self.removed, "kappa": self.kappa}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> JudgeInfo:
         return cls(data["model"], data["threshold"], data["prompt_hash"], data["judged"],
-                   dict(data["verdicts"]), data["removed"])
+                   dict(data["verdicts"]), data["removed"], data.get("kappa"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,10 +391,14 @@ class ModelSummary:
     image_to_code: ImageToCode
     image_to_code_cells: dict[str, ImageToCode]
     failures: Failures = field(default_factory=lambda: Failures(0))
+    #: Per headline metric, its naive and sample-clustered intervals
+    #: (`diagbench.benchmarks.intervals`).
+    intervals: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"outcomes": self.outcomes, "failures": self.failures.to_json(),
                 "reads": self.reads, "accuracy": self.accuracy,
+                "intervals": self.intervals,
                 "accuracy_cells": {k: v.to_json() for k, v in self.accuracy_cells.items()},
                 "model_question_types": {k: v.to_json()
                                          for k, v in self.model_question_types.items()},
@@ -409,8 +417,8 @@ class ModelSummary:
                     for k, v in data["image_to_code_cells"].items()},
                    Failures.from_json(data["failures"]) if "failures" in data
                    else Failures(sum(data["outcomes"].values()), {
-                       k: n for k, n in data["outcomes"].items() if k != "ok"}))
-
+                       k: n for k, n in data["outcomes"].items() if k != "ok"}),
+                   dict(data.get("intervals", {})))
 
 @dataclass(frozen=True, slots=True)
 class StructureSummary:

@@ -45,6 +45,8 @@ def table_lines(summary: StructureSummary) -> list[str]:
 def write_report(run: Path, summary: StructureSummary) -> Path:
     """RUN/report.html (static) with the tables and a bar plot of accuracy per task."""
     from diagbench.report.html import HtmlReport
+    from diagbench.report.intervals import intervals_section
+    from diagbench.report.usage import usage_section
 
     report = HtmlReport("structure — structured software diagrams (paper 004, STRUDEL)")
     tasks = sorted({t for m in summary.models.values() for t in m.accuracy})
@@ -57,6 +59,8 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
                                               for t in tasks)]
                                      for name, m in summary.models.items()])
     report_failures(report, {name: m.failures for name, m in summary.models.items()})
+    intervals_section(report, {name: m.intervals for name, m in summary.models.items()})
+    usage_section(report, run)
     report.heading("Model-written questions by answer type (%)")
     report.paragraph("Closed-ended questions the generating model wrote about its own "
                      "diagram (paper 004 §3.4, Fig. 10), read by their answer type: the "

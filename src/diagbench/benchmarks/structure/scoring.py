@@ -17,6 +17,8 @@ from typing import Any
 
 from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.failures import Failures
+from diagbench.benchmarks.intervals import grouped, metric_intervals
+from diagbench.benchmarks.protocol import SampleValue
 from diagbench.benchmarks.structure.records import (
     Accuracy,
     Gold,
@@ -176,13 +178,31 @@ def _accuracy(rows: list[StructureScore]) -> float | None:
     return metrics.qa_accuracy([bool(r.correct) for r in rows])
 
 
+def sample_of(task: str) -> str:
+    """The sample (source diagram) a task asks about: its id without the task's kind and
+    number (``SAMPLE/structural/0`` → ``SAMPLE``)."""
+    return task.rsplit("/", 2)[0]
+
+
+def sample_values(rows: list[StructureScore]) -> list[SampleValue]:
+    """The headline metrics per task, clustered by sample: "accuracy" (right 1, wrong 0)
+    over the question tasks, "image-to-code" (its score) over the image-to-code tasks;
+    a failed call or an unusable image counts wrong (0), as the summary counts it."""
+    return [SampleValue(r.model, "image-to-code", r.id, sample_of(r.id), r.score or 0.0)
+            if r.task == "image_to_code" else
+            SampleValue(r.model, "accuracy", r.id, sample_of(r.id), float(bool(r.correct)))
+            for r in rows]
+
+
 def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
     """Per model: outcomes, failures, reads, accuracy per task and per task × category ×
     FRL, and the image-to-code scores (mean, counts-only mean, validity) overall and per
-    cell. Every task is in its denominators: a failed call or an unusable image is a
-    wrong answer (image-to-code: score 0)."""
+    cell, and the headline metrics' naive and sample-clustered intervals. Every task is
+    in its denominators: a failed call or an unusable image is a wrong answer
+    (image-to-code: score 0)."""
     models: dict[str, ModelSummary] = {}
     for name, rows in scores.items():
+        values = grouped(sample_values(rows)).get(name, {})
         questions = [r for r in rows if r.task != "image_to_code"]
         written = [r for r in questions if r.task == "model_question"]
         i2c = [r for r in rows if r.task == "image_to_code"]
@@ -207,7 +227,10 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
                 for kind in sorted({r.answer_type for r in written if r.answer_type})
                 for v in [[r for r in written if r.answer_type == kind]]},
             image_to_code=_i2c(i2c),
-            image_to_code_cells={k: _i2c(v) for k, v in sorted(i2c_cells.items())})
+            image_to_code_cells={k: _i2c(v) for k, v in sorted(i2c_cells.items())},
+            intervals={metric: metric_intervals(values[metric], scale)
+                       for metric, scale in (("accuracy", 100), ("image-to-code", 1))
+                       if metric in values})
     return StructureSummary(models)
 
 

@@ -25,7 +25,12 @@ bools or floats), one module per family:
   the features' match (each pair's IoU) and their map score (GeoJSON);
 - `music`: the image-to-code similarity of tunes (ABC): the normalised edit distance of
   (pitch, duration) sequences and the tune's score with its key and meter;
-- `paired`: the paired Wilcoxon test and bootstrap interval comparing two models.
+- `paired`: the paired Wilcoxon test and bootstrap interval comparing two models;
+- `agreement`: Cohen's κ of a judge model against the deterministic scorer;
+- `intervals`: standard errors and bootstrap intervals of a mean or ratio, naive and
+  clustered by source diagram;
+- `comparison`: two runs on the same samples: the paired difference, the exact McNemar
+  and clustered sign-flip tests, Holm's correction.
 
 Each docstring gives the formula, the paper file and section (in ``../shared/papers/``),
 the edge cases and a worked example (run as a doctest). numpy and scipy are imported by
@@ -38,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from diagbench.scoring.metrics.agreement import cohens_kappa
 from diagbench.scoring.metrics.archqa import (
     CountBias,
     RetrievalScores,
@@ -61,6 +67,13 @@ from diagbench.scoring.metrics.biology import (
     tree_score,
 )
 from diagbench.scoring.metrics.chemistry import molecule_score, reaction_score, tanimoto
+from diagbench.scoring.metrics.comparison import (
+    PairedDifference,
+    holm,
+    mcnemar_exact,
+    paired_difference,
+    sign_flip_test,
+)
 from diagbench.scoring.metrics.components import (
     LENGTH_BINS,
     by_length,
@@ -73,6 +86,14 @@ from diagbench.scoring.metrics.components import (
 )
 from diagbench.scoring.metrics.games import board_score, square_accuracy
 from diagbench.scoring.metrics.geography import feature_match, map_score, shape_iou
+from diagbench.scoring.metrics.intervals import (
+    Intervals,
+    bootstrap_interval,
+    cluster_bootstrap_interval,
+    cluster_standard_error,
+    intervals,
+    standard_error,
+)
 from diagbench.scoring.metrics.judge import (
     counting_disagreement,
     edit_distance,
@@ -89,6 +110,7 @@ from diagbench.scoring.metrics.prior_bias import (
     conflict_gap,
     exact_match,
     gap_interval,
+    gap_interval_clustered,
     mean_gap,
     prerequisite,
     rel_acc,
@@ -117,6 +139,7 @@ METRICS: dict[str, Callable] = {
     "conflict_gap": conflict_gap,
     "mean_gap": mean_gap,
     "gap_interval": gap_interval,
+    "gap_interval_clustered": gap_interval_clustered,
     "prerequisite": prerequisite,
     "paired_test": paired_test,
     "qa_accuracy": qa_accuracy,
@@ -156,6 +179,16 @@ METRICS: dict[str, Callable] = {
     "board_score": board_score,
     "sequence_similarity": sequence_similarity,
     "music_score": music_score,
+    "cluster_standard_error": cluster_standard_error,
+    "standard_error": standard_error,
+    "bootstrap_interval": bootstrap_interval,
+    "cluster_bootstrap_interval": cluster_bootstrap_interval,
+    "intervals": intervals,
+    "mcnemar_exact": mcnemar_exact,
+    "sign_flip_test": sign_flip_test,
+    "holm": holm,
+    "paired_difference": paired_difference,
+    "cohens_kappa": cohens_kappa,
 }
 
 __all__ = [
@@ -164,6 +197,8 @@ __all__ = [
     "METRICS",
     "PRIOR_FREE_THRESHOLD",
     "CountBias",
+    "Intervals",
+    "PairedDifference",
     "PairedTest",
     "Prerequisite",
     "RetrievalScores",
@@ -172,9 +207,13 @@ __all__ = [
     "accuracy_interval",
     "base_pair_f1",
     "board_score",
+    "bootstrap_interval",
     "by_length",
     "cell_average",
+    "cluster_bootstrap_interval",
+    "cluster_standard_error",
     "code_lengths",
+    "cohens_kappa",
     "complexity_consistency",
     "conflict_gap",
     "consensus_accuracy",
@@ -186,12 +225,16 @@ __all__ = [
     "exact_match",
     "feature_match",
     "gap_interval",
+    "gap_interval_clustered",
+    "holm",
     "image_to_code_score",
+    "intervals",
     "judge_agreement",
     "leaf_f1",
     "length_bin",
     "logo_similarity",
     "map_score",
+    "mcnemar_exact",
     "mean_absolute_error",
     "mean_gap",
     "mean_label_similarity",
@@ -201,6 +244,7 @@ __all__ = [
     "music_score",
     "ordering_score",
     "paired_accuracy",
+    "paired_difference",
     "paired_test",
     "prerequisite",
     "qa_accuracy",
@@ -215,7 +259,9 @@ __all__ = [
     "sequence_similarity",
     "set_f1",
     "shape_iou",
+    "sign_flip_test",
     "square_accuracy",
+    "standard_error",
     "strudel_count_score",
     "tanimoto",
     "tolerance_accuracy",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from diagbench.scoring.metrics.intervals import bootstrap_interval
 from diagbench.scoring.metrics.paired import RESAMPLES, PairedTest, paired_test
 
 EPSILON = 1e-9  # the ε of Eq. 6–7
@@ -213,15 +214,8 @@ def accuracy_interval(correct: Sequence[bool], resamples: int = RESAMPLES, seed:
     >>> 39 < low < 50 < high < 61
     True
     """
-    import numpy as np
-
-    if not correct:
-        return None
-    values = np.asarray(correct, dtype=float)
-    rng = np.random.default_rng(seed)
-    means = values[rng.integers(0, len(values), size=(resamples, len(values)))].mean(axis=1)
-    low, high = np.percentile(means, [2.5, 97.5])
-    return float(100 * low), float(100 * high)
+    interval = bootstrap_interval([float(c) for c in correct], resamples, seed)
+    return None if interval is None else (100 * interval[0], 100 * interval[1])
 
 
 def paired_accuracy(a: Mapping[str, bool], b: Mapping[str, bool], resamples: int = RESAMPLES,

@@ -7,6 +7,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from diagbench.scoring.metrics.intervals import bootstrap_interval
+
 RESAMPLES = 10_000
 
 
@@ -65,12 +67,10 @@ def paired_test(a: Sequence[float], b: Sequence[float], resamples: int = RESAMPL
     n = len(diff)
     if n == 0:
         return PairedTest(0, None, None, None, None, None)
-    rng = np.random.default_rng(seed)
-    means = diff[rng.integers(0, n, size=(resamples, n))].mean(axis=1)
-    low, high = np.percentile(means, [2.5, 97.5])
+    low, high = bootstrap_interval(diff.tolist(), resamples, seed) or (None, None)
     statistic, p_value = None, 1.0
     if np.any(diff != 0):
         test = stats.wilcoxon(diff, zero_method="wilcox", alternative="two-sided")
         statistic, p_value = float(test.statistic), float(test.pvalue)
-    return PairedTest(n, float(diff.mean()), float(low), float(high), statistic,
+    return PairedTest(n, float(diff.mean()), low, high, statistic,
                       p_value if not math.isnan(p_value) else None)

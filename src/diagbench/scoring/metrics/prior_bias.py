@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 #: The prerequisite thresholds of 002_b0dc7d344efc1856.txt §4.3.2 (percent).
 EM_THRESHOLD, PRIOR_FREE_THRESHOLD = 95.0, 50.0
 RESAMPLES = 10_000
 #: The answers of one condition grouped by cell (relation × image scale), one bool each.
 Cells = Sequence[Sequence[bool]]
+A = TypeVar("A")  # an answer: right/wrong, or (diagram, right/wrong)
 
 
 def _percent(hits: Sequence[bool]) -> float | None:
@@ -72,8 +74,8 @@ def cell_average(cells: Cells) -> float | None:
     return sum(s for s in scores if s is not None) / len(scores) if scores else None
 
 
-def _paired_cells(conform: Cells, conflict: Cells) -> tuple[list[Sequence[bool]],
-                                                            list[Sequence[bool]]]:
+def _paired_cells(conform: Sequence[Sequence[A]], conflict: Sequence[Sequence[A]]
+                  ) -> tuple[list[Sequence[A]], list[Sequence[A]]]:
     """The cells (paired by position) that both conditions have."""
     if len(conform) != len(conflict):
         raise ValueError(f"cells differ in number: {len(conform)} and {len(conflict)}")
@@ -153,6 +155,69 @@ def gap_interval(conform: Cells, conflict: Cells, seed: int = 0,
     deltas = resampled(a) - resampled(b)
     low, high = np.percentile(deltas, [2.5, 97.5])
     return float(low), float(high)
+
+
+#: The answers of one condition by cell, each answer with its diagram: (diagram, right).
+ClusteredCells = Sequence[Sequence[tuple[str, bool]]]
+
+
+def gap_interval_clustered(conform: ClusteredCells, conflict: ClusteredCells, seed: int = 0,
+                           resamples: int = RESAMPLES) -> tuple[float, float, float] | None:
+    """95 % percentile cluster bootstrap interval of `conflict_gap` and its bootstrap
+    standard error, resampling diagrams: each of ``resamples`` rounds draws the G
+    diagrams with replacement (seeded numpy PCG64), every drawn diagram bringing all its
+    answers in every cell; a cell's percentage is Σ right / Σ answers over the drawn
+    diagrams, Δ* = mean over the cells non-empty on both sides of the conform
+    percentages − mean of the conflict ones. Returns (2.5th percentile, 97.5th
+    percentile, standard deviation of the Δ*). Not in the paper; the uncertainty of the
+    Δ of 002_b0dc7d344efc1856.txt §3.2 when a diagram is asked several questions (its
+    relation at each image scale), which `gap_interval` treats as independent.
+
+    Edge cases: as `conflict_gap` (no common non-empty cell → None); a round where no
+    cell is non-empty on both sides is left out.
+
+    Example: two diagrams, each right under prior-conform and wrong under prior-conflict:
+    every Δ* is 100 − 0.
+
+    >>> gap_interval_clustered([[("d1", True), ("d2", True)]],
+    ...                        [[("d1", False), ("d2", False)]])
+    (100.0, 100.0, 0.0)
+    >>> gap_interval_clustered([[("d1", True)]], [[]]) is None
+    True
+    """
+    import numpy as np
+
+    a, b = _paired_cells(conform, conflict)
+    if not a:
+        return None
+    index: dict[str, int] = {}
+    for cell in (*a, *b):
+        for diagram, _ in cell:
+            index.setdefault(diagram, len(index))
+
+    def per_diagram(cells: list) -> tuple[np.ndarray, np.ndarray]:
+        hits, sizes = np.zeros((len(index), len(cells))), np.zeros((len(index), len(cells)))
+        for k, cell in enumerate(cells):
+            for diagram, right in cell:
+                sizes[index[diagram], k] += 1
+                hits[index[diagram], k] += bool(right)
+        return hits, sizes
+
+    rng = np.random.default_rng(seed)
+    drawn = rng.integers(0, len(index), size=(resamples, len(index)))
+    times = np.zeros((resamples, len(index)))
+    np.add.at(times, (np.arange(resamples)[:, None], drawn), 1)
+    (hits_a, sizes_a), (hits_b, sizes_b) = per_diagram(a), per_diagram(b)
+    n_a, n_b = times @ sizes_a, times @ sizes_b
+    used = (n_a > 0) & (n_b > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(used, (times @ hits_a) / n_a - (times @ hits_b) / n_b, 0.0)
+    cells = used.sum(axis=1)
+    deltas = 100.0 * share[cells > 0].sum(axis=1) / cells[cells > 0]
+    if not len(deltas):
+        return None
+    low, high = np.percentile(deltas, [2.5, 97.5])
+    return float(low), float(high), float(deltas.std(ddof=1)) if len(deltas) > 1 else 0.0
 
 
 @dataclass(frozen=True, slots=True)
