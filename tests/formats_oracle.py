@@ -57,7 +57,7 @@ def drawn_counts(language: str, texts: list[str], jobs: int = 2
     from diagbench.render.graph_svg import graphviz_statistics, mermaid_statistics
 
     if language == "dbml":
-        from diagbench.formats.dbml_core import shared
+        from diagbench.languages.dbml.core import shared
 
         out: list[tuple[dict[str, int] | None, str]] = []
         for answer in shared().read_many(texts):

@@ -67,6 +67,9 @@ SIDEWAYS: dict[tuple[str, str], str] = {
 DYNAMIC: dict[tuple[str, str], str] = {
     ("diagbench.benchmarks.protocol", 'importlib.import_module(f"{package}.export")'):
         "a benchmark's own export module, beside its benchmark module",
+    ("diagbench.languages.record",
+     'importlib.import_module(f"{type(self).__module__}.similarity")'):
+        "a language's own similarity module, beside its package's `__init__`",
     ("diagbench.models.openai_compat", "importlib.import_module("):
         "the OpenAI SDK's HTTP client library (third-party)",
     ("diagbench.references", "importlib.import_module(module)"):

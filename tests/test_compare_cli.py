@@ -190,8 +190,8 @@ def test_a_git_that_never_answers_makes_the_blob_unreadable_not_a_hang(tmp_path,
     """The blob reader waits for each answer with a time-out: a `git cat-file` that reads
     its request and never answers (here a stand-in that does just that) gives a
     SourceError naming the blob; a real one answers at once with the blob's text."""
-    from diagbench.compare import inputs
     from diagbench.formats.source import SourceError
+    from diagbench.languages import pairing as inputs
 
     repo = tmp_path / "repo"
     repo.mkdir()
@@ -199,8 +199,7 @@ def test_a_git_that_never_answers_makes_the_blob_unreadable_not_a_hang(tmp_path,
     (repo / "one.puml").write_text(GOLD_1, encoding="utf-8")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "one")
-    [pair] = inputs.pairs_from_git(repo, "main", "main", 1_000_000,
-                                   lambda p: p.suffix == ".puml")
+    [pair] = inputs.pairs_from_git(repo, "main", "main", 1_000_000)
     assert pair.load is not None and pair.load() == (GOLD_1, GOLD_1)
     reader = inputs._BlobReader(repo)
     reader.git.command = [sys.executable, "-c", "import sys\nfor _ in sys.stdin: pass"]

@@ -1,13 +1,13 @@
 """The DBML reader through the reference parser @dbml/core in one warm Node process
-(`formats.dbml_core`): newer DBML syntax read as @dbml/core reads it, its diagnostics
+(`languages.dbml.core`): newer DBML syntax read as @dbml/core reads it, its diagnostics
 with line and column, and the process kept warm, restarted after a crash or a time-out,
 and never given a source over the size limit."""
 
 from __future__ import annotations
 
-from diagbench.formats import dbml_core
-from diagbench.formats.dbml import read_dbml
-from diagbench.formats.dbml_core import MAX_CHARS, DbmlCore
+from diagbench.languages.dbml import core as dbml_core
+from diagbench.languages.dbml.core import MAX_CHARS, DbmlCore
+from diagbench.languages.dbml.read import read_dbml
 
 #: Every newer statement pydbml read as 0 tables: a table partial and its injection, a
 #: Records block and a records block inside a table, a check, referential actions and

@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diagbench.diagram.graph import Cluster, Entity, GraphDiagram, Relation
-from diagbench.formats.dbml import read_dbml, write_dbml
 from diagbench.formats.dot import read_dot, write_dot
 from diagbench.formats.mermaid import read_mermaid
 from diagbench.formats.source import read_source
 from diagbench.languages import read
+from diagbench.languages.dbml.read import read_dbml, write_dbml
 from diagbench.render.graph_svg import graphviz_statistics, mermaid_statistics
 from tests.sizes import sized
 
@@ -70,7 +70,7 @@ def _dbml_core_counts(model) -> dict[str, int]:
 
 
 def test_dbml_counts_equal_dbml_core():
-    from diagbench.formats.dbml_core import DbmlCore
+    from diagbench.languages.dbml.core import DbmlCore
 
     files = _files("dbml", ".dbml")
     sources = [f.read_text(encoding="utf-8") for f in files]
@@ -99,7 +99,7 @@ def test_dbml_counts_equal_dbml_core():
 
 
 def test_dbml_engine_draws_what_dbml_core_reads(tmp_path):
-    from diagbench.render.dbml import DbmlEngine
+    from diagbench.languages.dbml.engine import DbmlEngine
 
     source = ("Table users {\n  id int [pk]\n}\nTable posts {\n  id int [pk]\n"
               "  user_id int [ref: > users.id]\n}\nTableGroup g {\n  users\n  posts\n}\n"

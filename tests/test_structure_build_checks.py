@@ -116,9 +116,9 @@ def test_image_to_code_is_reported_in_each_languages_own_measures():
 
     gold = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     moved = "4k3/8/8/8/8/4P3/8/4K3 w - - 0 1"
-    assert own_parts(named("fen").compare(gold, moved, True)) == {"accuracy": 0.96875,
+    assert own_parts(named("fen").compare_code(gold, moved, True)) == {"accuracy": 0.96875,
                                                                   "exact": 0.0}
-    assert own_parts(named("fen").compare(gold, gold, True)) == {"accuracy": 1.0,
+    assert own_parts(named("fen").compare_code(gold, gold, True)) == {"accuracy": 1.0,
                                                                  "exact": 1.0}
     assert "64 squares" in similarity_words("fen")
     assert "entity" not in similarity_words("fen")

@@ -15,7 +15,7 @@ from diagbench.console import EXIT_BAD_INPUT, EXIT_OK, progress_bar
 from diagbench.formats.source import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
-    from diagbench.compare.inputs import Pair
+    from diagbench.compare.pair import Pair
     from diagbench.compare.report import FileResult
     from diagbench.compare.scored_files import ScoredFile
 
@@ -60,7 +60,7 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
     every two refs are compared per component by the paired test of paper
     000's footnote 3 (Wilcoxon signed-rank on per-file error rates).
     """
-    from diagbench.compare.inputs import InputError, pairs_from_git, pairs_from_paths
+    from diagbench.compare.pair import InputError
     from diagbench.compare.report import combined_report, combined_table, csv_text
     from diagbench.compare.significance import (
         common_files,
@@ -68,7 +68,7 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
         paired_table,
         paired_tests,
     )
-    from diagbench.languages import suffixes
+    from diagbench.languages.pairing import pairs_from_git, pairs_from_paths
 
     if patch_dir is not None and method != "diff":
         raise click.UsageError("--patch takes --method diff (the patch is git's diff)")
@@ -76,13 +76,13 @@ def compare(gold: Path | None, pred: Path | None, method: Method, repo: Path | N
         if repo is not None:
             if gold or pred or not gold_ref or not pred_refs:
                 raise click.UsageError("--repo takes --gold-ref and --pred-ref, and no GOLD/PRED")
-            inputs = {ref: pairs_from_git(repo, gold_ref, ref, max_bytes, suffixes())
+            inputs = {ref: pairs_from_git(repo, gold_ref, ref, max_bytes)
                       for ref in dict.fromkeys(pred_refs)}
         else:
             if gold is None or pred is None or gold_ref or pred_refs:
                 raise click.UsageError(
                     "give GOLD and PRED, or --repo with --gold-ref and --pred-ref")
-            inputs = {"": pairs_from_paths(gold, pred, max_bytes, suffixes())}
+            inputs = {"": pairs_from_paths(gold, pred, max_bytes)}
     except InputError as exc:
         click.echo(f"diagbench: error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)

@@ -1,6 +1,10 @@
-"""Compare one predicted script with its ground truth, by either method."""
+"""One pair of files to compare (`Pair`), and the comparison of a predicted PlantUML
+script with its ground truth, by either method."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from diagbench.compare import elements as el
 from diagbench.compare.counts import Comparison
@@ -10,6 +14,25 @@ from diagbench.compare.normalize import normalize_prediction
 from diagbench.compare.semantic import compare_diagrams
 from diagbench.diagram.sequence import SequenceDiagram
 from diagbench.formats.plantuml import parse_sequence
+
+
+class InputError(Exception):
+    """The inputs themselves cannot be used (not a repository, unknown ref, …)."""
+
+
+@dataclass(slots=True)
+class Pair:
+    """One file to compare: where its two sides are, and how to read them.
+
+    `load()` returns (gold text, prediction text) or raises SourceError; files
+    are read only when compared, so memory does not grow with their number.
+    """
+
+    name: str
+    gold: str | None
+    pred: str | None
+    load: Callable[[], tuple[str, str]] | None = None
+    error: str | None = None
 
 
 def compare_scripts(gold_text: str, pred_text: str, method: Method = "semantic",

@@ -19,9 +19,8 @@ from diagbench.compare.counts import (
     Ordering,
     PairedLines,
 )
-from diagbench.compare.inputs import Pair
 from diagbench.compare.methods import Method
-from diagbench.compare.pair import compare_scripts
+from diagbench.compare.pair import Pair, compare_scripts
 from diagbench.compare.scored_files import ScoredFile
 from diagbench.formats.source import SourceError
 from diagbench.scoring import metrics

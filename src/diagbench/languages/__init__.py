@@ -7,7 +7,7 @@ language asks here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Category, Drawn, Language
@@ -41,7 +41,7 @@ def names() -> tuple[str, ...]:
     return tuple(_BY_NAME)
 
 
-def _suffix(path: Path) -> str | None:
+def _suffix(path: PurePath) -> str | None:
     """The longest language suffix `path`'s name ends with, if any."""
     name = path.name.lower()
     return next((suffix for suffix in _LONGEST_FIRST if name.endswith(suffix)), None)
@@ -62,12 +62,7 @@ def detect(path: Path | None, text: str) -> Language:
     return _FALLBACK
 
 
-def suffixes() -> tuple[str, ...]:
-    """Every language's suffixes (lower case, with the dot), longest first."""
-    return tuple(_LONGEST_FIRST)
-
-
-def has_suffix(path: Path) -> bool:
+def has_suffix(path: PurePath) -> bool:
     """Whether `path` has the suffix of a language of the table."""
     return _suffix(path) is not None
 
@@ -132,4 +127,4 @@ def languages_of(category_name: str) -> tuple[str, ...]:
 __all__ = ["CATEGORIES", "LANGUAGES", "Category", "Drawn", "Language", "category_named",
            "category_names", "category_titled", "detect", "diagram_files", "drawing",
            "has_suffix", "languages_of", "make_engine", "named", "names", "read",
-           "source_files", "suffixes", "titled", "unclaimed_files"]
+           "source_files", "titled", "unclaimed_files"]

@@ -20,7 +20,7 @@ from diagbench.languages import Language, detect, has_suffix
 from diagbench.languages.rendering import validity as drawn_validity
 
 if TYPE_CHECKING:
-    from diagbench.compare.inputs import Pair
+    from diagbench.compare.pair import Pair
     from diagbench.compare.scored import Scored
     from diagbench.formats.parsed import Diagram, Parsed
 

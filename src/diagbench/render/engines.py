@@ -35,7 +35,6 @@ ENGINES: dict[str, str] = {
     "plantuml": "diagbench.render.plantuml_pipe:PlantUMLEngine",
     "graphviz": "diagbench.render.graphviz:GraphvizEngine",
     "mermaid": "diagbench.render.mermaid:MermaidEngine",
-    "dbml": "diagbench.render.dbml:DbmlEngine",
 }
 
 

@@ -20,8 +20,8 @@ from diagbench.benchmarks.conversion.records import (
 from diagbench.benchmarks.conversion.samples import Sample
 from diagbench.benchmarks.intervals import grouped, metric_intervals
 from diagbench.benchmarks.protocol import Problem, SampleValue
-from diagbench.compare.inputs import Pair
 from diagbench.compare.methods import METHODS, Method
+from diagbench.compare.pair import Pair
 from diagbench.compare.report import FileResult, report, run
 from diagbench.compare.significance import paired_tests
 

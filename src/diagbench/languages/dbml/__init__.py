@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
+    from diagbench.render.engines import Engine
 
 _START = re.compile(r"^\s*(?:Table|Project|Enum|Ref|TableGroup)\b", re.M)
 
@@ -29,8 +30,13 @@ class Dbml(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
+    def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
+        from diagbench.languages.dbml.engine import DbmlEngine
+
+        return DbmlEngine(jobs=jobs, timeout=timeout)
+
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
-        from diagbench.formats.dbml import read_dbml
+        from diagbench.languages.dbml.read import read_dbml
 
         return read_dbml(text)
 
@@ -46,7 +52,7 @@ class Dbml(Language):
         return compare_graphs(gold, pred, valid)
 
     def write(self, diagram: GraphDiagram) -> str:
-        from diagbench.formats.dbml import write_dbml
+        from diagbench.languages.dbml.read import write_dbml
 
         return write_dbml(diagram)
 

@@ -1,38 +1,20 @@
-"""Find the (ground truth, prediction) pairs to compare: two files, two
-directories matched by relative path, or two refs of one git repository."""
+"""Find the (ground truth, prediction) pairs to compare: two files, two directories
+whose diagram files (by the languages' suffixes) are matched by relative path, or two
+refs of one git repository."""
 
 from __future__ import annotations
 
 import subprocess
 import weakref
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+from diagbench.compare.pair import InputError, Pair
 from diagbench.formats.source import SourceError, check_size, decode_source, read_source
+from diagbench.languages import has_suffix
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 
 #: Seconds git may take to give one blob (a warm `git cat-file` answers in milliseconds).
 BLOB_TIMEOUT = 120.0
-
-
-class InputError(Exception):
-    """The inputs themselves cannot be used (not a repository, unknown ref, …)."""
-
-
-@dataclass(slots=True)
-class Pair:
-    """One file to compare: where its two sides are, and how to read them.
-
-    `load()` returns (gold text, prediction text) or raises SourceError; files
-    are read only when compared, so memory does not grow with their number.
-    """
-
-    name: str
-    gold: str | None
-    pred: str | None
-    load: Callable[[], tuple[str, str]] | None = None
-    error: str | None = None
 
 
 def _unmatched(name: str, gold: str | None, pred: str | None) -> Pair:
@@ -40,22 +22,16 @@ def _unmatched(name: str, gold: str | None, pred: str | None) -> Pair:
     return Pair(name, gold, pred, error=reason)
 
 
-def _named(path: PurePath, suffixes: tuple[str, ...]) -> bool:
-    """Whether the file's name ends with one of `suffixes` (lower case, with the dot)."""
-    return path.name.lower().endswith(suffixes)
-
-
-def pairs_from_paths(gold: Path, pred: Path, max_bytes: int, suffixes: tuple[str, ...]
-                     ) -> list[Pair]:
-    """Pairs for two files, or for the files of two directories whose names end with one
-    of `suffixes` (the languages'), matched by relative path."""
+def pairs_from_paths(gold: Path, pred: Path, max_bytes: int) -> list[Pair]:
+    """Pairs for two files, or for the diagram files of two directories matched by
+    relative path."""
     if gold.is_dir() != pred.is_dir() and gold.exists() and pred.exists():
         raise InputError(f"compare two files or two directories, not {gold} with {pred}")
     if not gold.is_dir():
         return [_file_pair(gold.name, gold, pred, max_bytes)]
     if not pred.exists():
         raise InputError(f"{pred}: no such directory")
-    gold_names, pred_names = _scripts(gold, suffixes), _scripts(pred, suffixes)
+    gold_names, pred_names = _scripts(gold), _scripts(pred)
     return [_file_pair(name, gold / name, pred / name, max_bytes)
             if name in gold_names and name in pred_names
             else _unmatched(name, str(gold / name) if name in gold_names else None,
@@ -63,9 +39,9 @@ def pairs_from_paths(gold: Path, pred: Path, max_bytes: int, suffixes: tuple[str
             for name in sorted(gold_names | pred_names)]
 
 
-def _scripts(root: Path, suffixes: tuple[str, ...]) -> set[str]:
+def _scripts(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*")
-            if _named(p, suffixes) and p.is_file()}
+            if has_suffix(p) and p.is_file()}
 
 
 def _file_pair(name: str, gold: Path, pred: Path, max_bytes: int) -> Pair:
@@ -74,12 +50,11 @@ def _file_pair(name: str, gold: Path, pred: Path, max_bytes: int) -> Pair:
     return Pair(name, str(gold), str(pred), load)
 
 
-def pairs_from_git(repo: Path, gold_ref: str, pred_ref: str, max_bytes: int,
-                   suffixes: tuple[str, ...]) -> list[Pair]:
-    """Pairs for the files of two refs of a git repository whose names end with one of
-    `suffixes` (paper §3.3.1: one branch each)."""
-    gold_files = _tree(repo, gold_ref, suffixes)
-    pred_files = _tree(repo, pred_ref, suffixes)
+def pairs_from_git(repo: Path, gold_ref: str, pred_ref: str, max_bytes: int) -> list[Pair]:
+    """Pairs for the diagram files of two refs of a git repository (paper §3.3.1: one
+    branch each)."""
+    gold_files = _tree(repo, gold_ref)
+    pred_files = _tree(repo, pred_ref)
     blobs = _BlobReader(repo)
     pairs = []
     for name in sorted(gold_files.keys() | pred_files.keys()):
@@ -109,7 +84,7 @@ def _git(repo: Path, *args: str) -> bytes:
     return done.stdout
 
 
-def _tree(repo: Path, ref: str, suffixes: tuple[str, ...]) -> dict[str, str]:
+def _tree(repo: Path, ref: str) -> dict[str, str]:
     """{path: blob id} of the diagram files in `ref`."""
     files = {}
     for entry in _git(repo, "ls-tree", "-r", "-z", "--full-tree", ref).split(b"\0"):
@@ -118,7 +93,7 @@ def _tree(repo: Path, ref: str, suffixes: tuple[str, ...]) -> dict[str, str]:
         meta, path = entry.split(b"\t", 1)
         _, kind, blob = meta.split()
         name = path.decode(errors="replace")
-        if kind == b"blob" and _named(PurePath(name), suffixes):
+        if kind == b"blob" and has_suffix(PurePath(name)):
             files[name] = blob.decode()
     return files
 

@@ -1,6 +1,6 @@
 """DBML: read by the reference parser @dbml/core into the graph model, write back.
 
-`read_dbml(text)` never raises. @dbml/core (`formats.dbml_core`, one warm Node
+`read_dbml(text)` never raises. @dbml/core (`languages.dbml.core`, one warm Node
 process) reads the source, every statement of DBML v2 included (records, checks,
 table partials and their injections, referential actions, array types, …); its model
 becomes the graph model: tables are `table` entities whose attributes are the
@@ -28,9 +28,9 @@ from diagbench.diagram.graph import (
     Note,
     Relation,
 )
-from diagbench.formats.dbml_core import CoreAnswer, shared
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.parsed import Parsed
+from diagbench.languages.dbml.core import CoreAnswer, shared
 
 
 def read_dbml(text: str) -> list[Parsed[GraphDiagram]]:

@@ -27,7 +27,7 @@ from typing import Any
 
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 
-TOOL = Path(__file__).resolve().parents[3] / "tools" / "dbml"
+TOOL = Path(__file__).resolve().parents[4] / "tools" / "dbml"
 #: The largest source given to the parser (characters).
 MAX_CHARS = 1_000_000
 #: The largest answer read back (bytes of one JSON line).

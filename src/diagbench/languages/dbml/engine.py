@@ -2,7 +2,7 @@
 `dot` draws it".
 
 The pinned `@dbml/core` (`tools/dbml`, the parser dbdiagram.io and the DBML CLI use)
-reads each source in the warm Node process of `formats.dbml_core`, the one the DBML
+reads each source in the warm Node process of `languages.dbml.core`, the one the DBML
 reader uses, and returns its normalised model, or its diagnostics (the first is the
 engine's error, with its line). The model is drawn as
 DOT — one record-like node per table (name, then one row per column with its type
@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from diagbench.formats.dbml import table_id
-from diagbench.formats.dbml_core import ParserMissing, dbml_core_version, shared
+from diagbench.languages.dbml.core import ParserMissing, dbml_core_version, shared
+from diagbench.languages.dbml.read import table_id
 from diagbench.render.graphviz import GraphvizEngine
 from diagbench.render.result import EngineMissing, RenderResult, refusal
 
