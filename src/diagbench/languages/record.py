@@ -127,8 +127,16 @@ class Language:
 
     def split(self, text: str) -> list[tuple[int, str]]:
         """The separate diagrams of a file as its engine draws them, each with the line
-        it starts on (1-based): by default the whole text is one."""
-        return [(1, text)]
+        it starts on (1-based; a byte-order mark left out): its `records`, or the whole
+        text as one."""
+        text = text.removeprefix("\ufeff")
+        return self.records(text) or [(1, text)]
+
+    def records(self, text: str) -> list[tuple[int, str]]:
+        """The records of a file that holds one diagram a record (a SMILES or FEN list,
+        an ABC book, PlantUML's blocks), each with its first line; [] (the default):
+        the file is one diagram."""
+        return []
 
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
         """Every diagram of `text`, read by the field's own library; never raises (what
@@ -157,6 +165,10 @@ class Language:
         """The image-to-code comparison of a predicted diagram (`pred`; None when
         nothing was read) with the gold one; `valid`: whether the prediction renders."""
         raise NotImplementedError(f"{self.title} has no similarity")
+
+    def readable(self, code: str) -> str | None:
+        """`code` when it reads without an error, else None (what an edit must keep)."""
+        return None if any(p.errors for p in self.read(code)) else code
 
     def compare_code(self, gold: str, pred: str, valid: bool) -> Scored:
         """`compare` of the first diagram of a predicted code with the first of the gold

@@ -34,11 +34,10 @@ class Abc(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
-    def split(self, text: str) -> list[tuple[int, str]]:
+    def records(self, text: str) -> list[tuple[int, str]]:
         from diagbench.languages.abc.read import tune_texts
 
-        text = text.removeprefix("\ufeff")
-        return tune_texts(text) or [(1, text)]
+        return tune_texts(text)
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.abc.engine import Abcm2psEngine
@@ -93,7 +92,7 @@ class Abc(Language):
                 elif not quoted and char in _STEP:
                     lines[k] = line[:n] + _STEP[char] + line[n + 1:]
                     changed = "\n".join(lines)
-                    return changed if not any(p.errors for p in self.read(changed)) else None
+                    return self.readable(changed)
         return None
 
 

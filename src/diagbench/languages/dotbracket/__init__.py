@@ -44,11 +44,10 @@ class DotBracket(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
-    def split(self, text: str) -> list[tuple[int, str]]:
+    def records(self, text: str) -> list[tuple[int, str]]:
         from diagbench.languages.dotbracket.read import record_texts
 
-        text = text.removeprefix("\ufeff")
-        return record_texts(text) or [(1, text)]
+        return record_texts(text)
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.dotbracket.engine import VarnaEngine
@@ -98,7 +97,7 @@ class DotBracket(Language):
                     return None
                 lines[k] = line[:start] + "." + line[start + 1:close] + "." + line[close + 1:]
                 changed = "\n".join(lines)
-                return changed if not any(p.errors for p in self.read(changed)) else None
+                return self.readable(changed)
         return None
 
     def rewrite(self, code: str, rng: random.Random) -> str | None:

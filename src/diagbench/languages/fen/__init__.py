@@ -34,11 +34,10 @@ class Fen(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
-    def split(self, text: str) -> list[tuple[int, str]]:
+    def records(self, text: str) -> list[tuple[int, str]]:
         from diagbench.languages.fen.read import record_texts
 
-        text = text.removeprefix("\ufeff")
-        return record_texts(text) or [(1, text)]
+        return record_texts(text)
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.fen.engine import BoardEngine

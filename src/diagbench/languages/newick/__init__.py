@@ -38,12 +38,11 @@ class Newick(Language):
 
         return PhyloEngine(jobs=jobs, timeout=timeout)
 
-    def split(self, text: str) -> list[tuple[int, str]]:
+    def records(self, text: str) -> list[tuple[int, str]]:
         """Each tree statement of the file (Bio.Phylo draws one tree at a time)."""
         from diagbench.languages.newick.read import tree_texts
 
-        text = text.removeprefix("\ufeff")
-        return tree_texts(text) or [(1, text)]
+        return tree_texts(text)
 
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
         from diagbench.languages.newick.read import read_newick
@@ -78,7 +77,7 @@ class Newick(Language):
         if leaf is None:
             return None
         changed = code[:leaf.end()] + "_x" + code[leaf.end():]
-        return changed if not any(p.errors for p in self.read(changed)) else None
+        return self.readable(changed)
 
     def rewrite(self, code: str, rng: random.Random) -> str | None:
         """The same trees: every node's children in another order, written by

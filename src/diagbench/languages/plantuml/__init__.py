@@ -25,12 +25,9 @@ def recognises(text: str) -> bool:
 
 
 def blocks(text: str) -> list[tuple[int, str]]:
-    """(first line, block) of each `@start…`/`@end…` block of a PlantUML text (the
-    whole text when it has none: PlantUML then reports the missing `@start`)."""
-    text = text.removeprefix("\ufeff")
-    found = [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
-             for m in _BLOCK.finditer(text)]
-    return found or [(1, text)]
+    """(first line, block) of each `@start…`/`@end…` block of a PlantUML text."""
+    return [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
+            for m in _BLOCK.finditer(text)]
 
 
 class PlantUML(Language):
@@ -39,7 +36,7 @@ class PlantUML(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
-    def split(self, text: str) -> list[tuple[int, str]]:
+    def records(self, text: str) -> list[tuple[int, str]]:
         return blocks(text)
 
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:

@@ -71,11 +71,10 @@ class Smiles(Language):
     def recognises(self, text: str) -> bool:
         return recognises(text)
 
-    def split(self, text: str) -> list[tuple[int, str]]:
+    def records(self, text: str) -> list[tuple[int, str]]:
         from diagbench.languages.smiles.read import record_texts
 
-        text = text.removeprefix("\ufeff")
-        return record_texts(text) or [(1, text)]
+        return record_texts(text)
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.smiles.engine import RdkitEngine
@@ -111,7 +110,7 @@ class Smiles(Language):
     def edit(self, code: str, rng: random.Random) -> str | None:
         """A carbon bonded to the last atom of the first molecule."""
         changed = with_atom_appended(code)
-        return changed if not any(p.errors for p in self.read(changed)) else None
+        return self.readable(changed)
 
     def rewrite(self, code: str, rng: random.Random) -> str | None:
         """The same molecules: each written from another atom, half the time in its
