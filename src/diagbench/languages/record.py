@@ -253,3 +253,14 @@ class Language:
         """The example files, as paths."""
         folder = Path(__file__).with_name("examples")
         return [folder / name for name in self.examples]
+
+
+class GraphLanguage(Language):
+    """A language read into the graph model (software diagrams), compared by the graph
+    comparison (`compare.graph`: entity and relation F1)."""
+
+    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
+                valid: bool) -> Scored:
+        from diagbench.compare.graph import compare_graphs
+
+        return compare_graphs(gold, pred, valid)

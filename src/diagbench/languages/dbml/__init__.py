@@ -7,10 +7,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from diagbench.languages.record import Drawn, GraphDialect, Language
+from diagbench.languages.record import Drawn, GraphDialect, GraphLanguage
 
 if TYPE_CHECKING:
-    from diagbench.compare.scored import Scored
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
@@ -24,7 +23,7 @@ def recognises(text: str) -> bool:
     return _START.search(text) is not None and "{" in text and "-->" not in text
 
 
-class Dbml(Language):
+class Dbml(GraphLanguage):
     """DBML as a `Language`: its parts, each importing what it uses when first called."""
 
     def recognises(self, text: str) -> bool:
@@ -44,12 +43,6 @@ class Dbml(Language):
         from diagbench.render.graph_svg import graphviz_statistics
 
         return Drawn(graphviz_statistics(svg))
-
-    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
-                valid: bool) -> Scored:
-        from diagbench.compare.graph import compare_graphs
-
-        return compare_graphs(gold, pred, valid)
 
     def write(self, diagram: GraphDiagram) -> str:
         from diagbench.languages.dbml.read import write_dbml

@@ -6,10 +6,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from diagbench.languages.record import Drawn, Language
+from diagbench.languages.record import Drawn, GraphLanguage
 
 if TYPE_CHECKING:
-    from diagbench.compare.scored import Scored
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
 
@@ -21,7 +20,7 @@ def recognises(text: str) -> bool:
     return _START.match(text) is not None
 
 
-class Dot(Language):
+class Dot(GraphLanguage):
     """Graphviz DOT as a `Language`: its parts, each importing what it uses when first called."""
 
     def recognises(self, text: str) -> bool:
@@ -36,12 +35,6 @@ class Dot(Language):
         from diagbench.render.graph_svg import graphviz_statistics
 
         return Drawn(graphviz_statistics(svg))
-
-    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
-                valid: bool) -> Scored:
-        from diagbench.compare.graph import compare_graphs
-
-        return compare_graphs(gold, pred, valid)
 
     def write(self, diagram: GraphDiagram) -> str:
         from diagbench.formats.dot import write_dot

@@ -6,15 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from diagbench.languages.record import Drawn, GraphDialect, Language
+from diagbench.languages.record import Drawn, GraphDialect, GraphLanguage
 
 if TYPE_CHECKING:
-    from diagbench.compare.scored import Scored
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
 
 
-class Mermaid(Language):
+class Mermaid(GraphLanguage):
     """Mermaid as a `Language`: its parts, each importing what it uses when first called."""
 
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
@@ -26,12 +25,6 @@ class Mermaid(Language):
         from diagbench.render.graph_svg import mermaid_statistics
 
         return Drawn(mermaid_statistics(svg))
-
-    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
-                valid: bool) -> Scored:
-        from diagbench.compare.graph import compare_graphs
-
-        return compare_graphs(gold, pred, valid)
 
     def write(self, diagram: GraphDiagram) -> str:
         from diagbench.formats.mermaid.writer import write_mermaid

@@ -8,10 +8,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from diagbench.languages.record import Drawn, GraphDialect, Language
+from diagbench.languages.record import Drawn, GraphDialect, GraphLanguage
 
 if TYPE_CHECKING:
-    from diagbench.compare.scored import Scored
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
 
@@ -30,7 +29,7 @@ def blocks(text: str) -> list[tuple[int, str]]:
             for m in _BLOCK.finditer(text)]
 
 
-class PlantUML(Language):
+class PlantUML(GraphLanguage):
     """PlantUML as a `Language`: its parts, each importing what it uses when first called."""
 
     def recognises(self, text: str) -> bool:
@@ -66,12 +65,6 @@ class PlantUML(Language):
             stats = svg_statistics(svg)
             return Drawn({k: stats[k] for k in ("diagram_type", "participants", "messages")})
         return Drawn(graph_statistics(svg))
-
-    def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
-                valid: bool) -> Scored:
-        from diagbench.compare.graph import compare_graphs
-
-        return compare_graphs(gold, pred, valid)
 
     def edit(self, code: str, rng: random.Random) -> str | None:
         """Of a graph `Language.edit`'s; of a sequence diagram one message reversed."""
