@@ -500,10 +500,10 @@ def _render_all(sources: list[Source], out: Path, render: Render,
 
     drawings: dict[str, Drawing] = {}
     versions: dict[str, str] = {}
-    for name in ENGINES:
+    # the shared engines in their registry's order, then the languages' own
+    for name in dict.fromkeys([*(n for n in ENGINES if any(s.engine == n for s in sources)),
+                               *(s.engine for s in sources)]):
         group = [s for s in sources if s.engine == name]
-        if not group:
-            continue
         progress(f"rendering {len(group)} {name} diagrams")
         with ThreadPoolExecutor(max_workers=2) as pool:  # the image and the SVG at once
             pngs = pool.submit(_images, render, name, group, out)
