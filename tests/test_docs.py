@@ -148,9 +148,14 @@ def test_docs_build_strict(tmp_path: Path) -> None:
                            "-d", str(site)], cwd=REPO, env=env, capture_output=True,
                           text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-4000:]
+    from importlib.metadata import version
+
     from diagbench.languages import LANGUAGES
     for language in LANGUAGES:
         page = (site / "languages" / f"{language.name}.html").read_text(encoding="utf-8")
+        assert "image-to-code similarity" in page and "Python libraries" in page
+        for library in language.libraries:  # each with its installed version
+            assert f"{library} {version(library)} (" in page, (language.name, library)
         for example in language.examples:
             assert f'src="img/{example}.png"' in page, (language.name, example)
             assert (site / "languages" / "img" / f"{example}.png").stat().st_size > 1000

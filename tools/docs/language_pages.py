@@ -58,6 +58,28 @@ def _fence(text: str, language: str = "text") -> str:
     return f"{fence}{language}\n{text.rstrip()}\n{fence}"
 
 
+def _library(name: str) -> str:
+    """A Python distribution with its installed version and licence (its metadata's
+    licence expression, else its licence classifier, else its licence field)."""
+    from importlib.metadata import metadata
+
+    meta = metadata(name)
+    classifiers = [c.split(" :: ")[-1] for c in meta.get_all("Classifier") or []
+                   if c.startswith("License ::")]
+    licence = (meta.get("License-Expression") or (classifiers[0] if classifiers else None)
+               or (meta.get("License") or "").split("\n")[0][:60] or "see its metadata")
+    return f"{name} {meta['Version']} ({licence})"
+
+
+def _facts(language) -> str:  # type: ignore[no-untyped-def]
+    """The facts asked of the first example (their subjects), or why none."""
+    if not language.has_facts:
+        return "counting questions only"
+    [parsed] = language.read(language.example_paths()[0].read_text(encoding="utf-8"))
+    subjects = dict.fromkeys(f"`{f.subject}` ({f.task})" for f in language.facts(parsed.diagram))
+    return ", ".join(subjects) or "none of its example"
+
+
 def _page(language, version: str, drawings: list[Drawing], details: str) -> Page:  # type: ignore[no-untyped-def]
     categories = {c.name: c for c in CATEGORIES}
     rows = [
@@ -67,9 +89,14 @@ def _page(language, version: str, drawings: list[Drawing], details: str) -> Page
         ("categories", ", ".join(f"{categories[c].title} (`{c}`)" for c in language.categories)),
         ("diagram kinds its reader tells apart", ", ".join(f"`{k}`" for k in language.kinds)),
         ("engine", f"`{language.engine}`, version {version}"),
+        ("Python libraries", ", ".join(map(_library, language.libraries)) or
+         "none: its reader is diagbench's own, its engine a separate program"),
+        ("image-to-code similarity", language.similarity_doc()),
+        ("facts asked of its example", _facts(language)),
     ]
     lines = [f"# {language.title}", "", language.doc.strip(), "",
-             "| property | value |", "|---|---|", *(f"| {k} | {v} |" for k, v in rows), "",
+             "| property | value |", "|---|---|",
+             *(f"| {k} | {v.replace('|', chr(92) + '|')} |" for k, v in rows), "",
              "## Examples", "",
              f"The example files diagbench ships (`diagbench/languages/examples/`), each drawn "
              f"by the `{language.engine}` engine when this page was built.", ""]

@@ -100,6 +100,8 @@ class Language:
     - `examples`: file names under `diagbench/languages/examples/`, one per kind at
       least, that read without error and render;
     - `dialect`: what it can say when written from a graph (`GraphDialect`);
+    - `libraries`: the Python distributions its reader, engine and similarity use (for
+      the documentation: their versions and licences come from their metadata);
     - `doc`: what the language is and how diagbench reads, draws and scores it (its
       package's docstring, for the documentation).
     """
@@ -117,6 +119,7 @@ class Language:
     node_limits: tuple[int, int] = (2, 60)
     size: str | None = None
     dialect: GraphDialect = GraphDialect()
+    libraries: tuple[str, ...] = ()
     doc: str = ""
 
     # --- what every language has -----------------------------------------------------

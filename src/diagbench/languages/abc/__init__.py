@@ -108,4 +108,5 @@ LANGUAGE = Abc(
     examples=("music-tune.abc",),
     node_limits=(4, 340),
     size="notes",
+    libraries=("music21",),
 )

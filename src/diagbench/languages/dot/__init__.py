@@ -52,4 +52,5 @@ LANGUAGE = Dot(
     kinds=("graph",),
     engine="graphviz",
     examples=("dot-graph.gv",),
+    libraries=("pygraphviz",),
 )

@@ -104,4 +104,5 @@ LANGUAGE = Fasta(
     examples=("fasta-alignment.fasta",),
     node_limits=(2, 40),
     size="positions",
+    libraries=("biopython", "logomaker", "matplotlib",),
 )

@@ -90,4 +90,5 @@ LANGUAGE = GeoJson(
     examples=("map-countries.geojson",),
     node_limits=(1, 12),
     size="features",
+    libraries=("shapely", "matplotlib", "countryinfo", "babel", "phonenumberslite",),
 )

@@ -98,4 +98,5 @@ LANGUAGE = Newick(
     engine="phylo",
     examples=("newick-tree.nwk",),
     node_limits=(3, 120),
+    libraries=("biopython", "matplotlib",),
 )

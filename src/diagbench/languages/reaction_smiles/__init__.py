@@ -95,4 +95,5 @@ LANGUAGE = ReactionSmiles(
     engine="rdkit-reaction",
     examples=("reaction-smiles-reaction.rxn.smi",),
     node_limits=(2, 200),
+    libraries=("rdkit",),
 )

@@ -131,4 +131,5 @@ LANGUAGE = Smiles(
     engine="rdkit",
     examples=("smiles-molecule.smi",),
     node_limits=(1, 80),
+    libraries=("rdkit",),
 )
