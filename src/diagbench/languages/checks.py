@@ -23,7 +23,7 @@ What is checked, with the real engine:
   `Drawn.counts`: "leaves", "bases", "pairs" …) has the drawn count as its answer;
 - **similarity**: each diagram scores 1 against itself and against another writing of
   it (`rewrite`), 0 when the prediction does not render, strictly between 0 and 1 after
-  one edit (`edit`), and 0 for a broken code,
+  one edit (`edit`) and no higher after a second, and 0 for a broken code,
   which the engine or the reader refuses with a reason;
 - **facts**: every fact has one answer, and no question is asked twice;
 - **bad input**: the reader never raises, on deep nesting, a 1 MB line and binary noise.
@@ -149,6 +149,10 @@ def check_similarity(language: Language, generated: int = 3) -> None:
             assert valid, f"{name}: the edit does not render: {error}"
             score = language.compare_code(code, changed, True).score
             assert 0.0 < score < 1.0, f"{name}: edited, scores {score}"
+            again = language.edit(changed, rng)
+            if again is not None:  # a series of edits: each one scores no higher
+                twice = language.compare_code(code, again, True).score
+                assert twice <= score, f"{name}: edited twice, scores {twice} > {score}"
             edited += 1
     assert edited, "no diagram has an edit"
     broken = _broken(language)

@@ -60,19 +60,22 @@ class Fasta(Language):
         return synth_fasta(rng, complexity)
 
     def edit(self, code: str, rng: random.Random) -> str | None:
-        """The first column of the alignment changed to another letter in every sequence
-        (so its consensus changes)."""
+        """The first column not yet all unknown residues made so in every sequence (`N`,
+        `X` for proteins): each edit takes one more column from the logo."""
         from diagbench.diagram.alignment import SequenceSet
 
         read = self.read(code)
         model = read[0].diagram if len(read) == 1 and not read[0].errors else None
         if not isinstance(model, SequenceSet) or not model.aligned:
             return None
-        consensus = model.consensus()[:1]
-        letter = next(c for c in ("ACGU" if model.alphabet == "rna" else "ACGT")
-                      if c != consensus)
+        unknown = "X" if model.alphabet == "protein" else "N"
+        column = next((k for k in range(model.length)
+                       if any(r.sequence[k].upper() != unknown for r in model.records)), None)
+        if column is None:
+            return None
         return "".join(f">{r.id}{' ' + r.description if r.description else ''}\n"
-                       f"{letter}{r.sequence[1:]}\n" for r in model.records)
+                       f"{r.sequence[:column]}{unknown}{r.sequence[column + 1:]}\n"
+                       for r in model.records)
 
     def rewrite(self, code: str, rng: random.Random) -> str | None:
         """The same logo: the records in another order, each sequence wrapped at another

@@ -67,7 +67,8 @@ class PlantUML(GraphLanguage):
         return Drawn(graph_statistics(svg))
 
     def edit(self, code: str, rng: random.Random) -> str | None:
-        """Of a graph `Language.edit`'s; of a sequence diagram one message reversed."""
+        """Of a graph `Language.edit`'s; of a sequence diagram one participant (`rng`'s
+        choice) renamed."""
         from dataclasses import replace
 
         from diagbench.diagram.sequence import SequenceDiagram
@@ -77,14 +78,12 @@ class PlantUML(GraphLanguage):
         diagram = read[0].diagram if len(read) == 1 else None
         if not isinstance(diagram, SequenceDiagram):
             return super().edit(code, rng)
-        between = [k for k, m in enumerate(diagram.messages) if m.sender != m.receiver]
-        if not between:
+        if not diagram.participants:
             return None
-        k = rng.choice(between)
-        messages = list(diagram.messages)
-        messages[k] = replace(messages[k], sender=messages[k].receiver,
-                              receiver=messages[k].sender)
-        return write_sequence(replace(diagram, messages=tuple(messages)))
+        k = rng.randrange(len(diagram.participants))
+        participants = list(diagram.participants)
+        participants[k] = replace(participants[k], name=f"{participants[k].name} x")
+        return write_sequence(replace(diagram, participants=tuple(participants)))
 
     def write(self, diagram: GraphDiagram) -> str:
         from diagbench.formats.plantuml.graph_writer import write_graph
