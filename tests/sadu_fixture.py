@@ -11,6 +11,9 @@ responses are right or wrong, inside SADU's markers or outside them, by construc
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from PIL import Image
@@ -128,3 +131,10 @@ def write_sadu(root: Path) -> Path:
                  in zip(rows, responses, strict=True)]
         (logs / f"{name}.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return root
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """`diagbench ARGS` run in `cwd`, with its own response cache there."""
+    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
+                          text=True, timeout=600, cwd=cwd, check=False,
+                          env={**os.environ, "DIAGBENCH_CACHE": str(cwd / "c.sqlite")})

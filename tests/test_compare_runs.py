@@ -17,22 +17,15 @@ library_er (R* = 1) each with chance 1/27 > 2.5 %: the interval is [0, 100] poin
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.sadu_fixture import write_sadu
+from tests.sadu_fixture import run_cli, write_sadu
 
 A, B = "model-a_response_t_0", "model-b_response_t_0"
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd, check=False,
-                          env={**os.environ, "DIAGBENCH_CACHE": str(cwd / "c.sqlite")})
 
 
 @pytest.fixture(scope="module")
@@ -40,21 +33,21 @@ def runs(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("pairs")
     sadu = write_sadu(root / "sadu")
     logs = sadu / "experiment_result" / "response_result" / "default"
-    assert _cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out", "data",
+    assert run_cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out", "data",
                 cwd=root).returncode == 0
     for name, model in (("a", A), ("b", B)):
-        done = _cli("score", "archqa", "--data", "data", "--responses",
+        done = run_cli("score", "archqa", "--data", "data", "--responses",
                     str(logs / f"{model}.log"), "--scorer", "sadu", "--out", f"run-{name}",
                     cwd=root)
         assert done.returncode == 0, done.stderr
-    done = _cli("score", "archqa", "--data", "data", "--responses", str(logs / f"{A}.log"),
+    done = run_cli("score", "archqa", "--data", "data", "--responses", str(logs / f"{A}.log"),
                 str(logs / f"{B}.log"), "--scorer", "sadu", "--out", "run-both", cwd=root)
     assert done.returncode == 0, done.stderr
     return root
 
 
 def test_paired_difference_and_mcnemar_by_hand(runs):
-    done = _cli("compare-runs", "run-a", "run-b", "--json", cwd=runs)
+    done = run_cli("compare-runs", "run-a", "run-b", "--json", cwd=runs)
     assert done.returncode == 0, done.stderr
     [c] = json.loads(done.stdout)["comparisons"]
     assert (c["metric"], c["model_a"], c["model_b"]) == ("accuracy", A, B)
@@ -69,16 +62,16 @@ def test_paired_difference_and_mcnemar_by_hand(runs):
 
 
 def test_text_output_and_holm_over_several_comparisons(runs):
-    done = _cli("compare-runs", "run-a", "run-b", cwd=runs)
+    done = run_cli("compare-runs", "run-a", "run-b", cwd=runs)
     assert done.returncode == 0, done.stderr
     assert "A − B 37.50" in done.stdout and "McNemar exact (A only 5, B only 2)" in done.stdout
     # the same two models in both runs: each compared with itself, 2 comparisons
-    done = _cli("compare-runs", "run-both", "run-both", "--json", cwd=runs)
+    done = run_cli("compare-runs", "run-both", "run-both", "--json", cwd=runs)
     compared = json.loads(done.stdout)["comparisons"]
     assert [(c["model_a"], c["model_b"]) for c in compared] == [(A, A), (B, B)]
     assert all(c["difference"]["estimate"] == 0.0 and c["p_holm"] == 1.0 for c in compared)
     # A's run against the run of both: model A against A and against B (Holm over 2)
-    done = _cli("compare-runs", "run-a", "run-both", "--json", cwd=runs)
+    done = run_cli("compare-runs", "run-a", "run-both", "--json", cwd=runs)
     compared = json.loads(done.stdout)["comparisons"]
     assert [(c["model_a"], c["model_b"]) for c in compared] == [(A, A), (A, B)]
     assert [c["p_holm"] for c in compared] == [1.0, pytest.approx(min(1.0, 2 * 58 / 128))]
@@ -86,7 +79,7 @@ def test_text_output_and_holm_over_several_comparisons(runs):
 
 def test_a_folder_that_is_not_a_run_exits_3(runs):
     (runs / "empty").mkdir(exist_ok=True)
-    done = _cli("compare-runs", "run-a", "empty", cwd=runs)
+    done = run_cli("compare-runs", "run-a", "empty", cwd=runs)
     assert done.returncode == 3
     assert "empty/manifest.json: cannot be read" in done.stderr
     assert "Traceback" not in done.stderr

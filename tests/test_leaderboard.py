@@ -9,22 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.sadu_fixture import write_sadu
+from tests.sadu_fixture import run_cli, write_sadu
 
 A, B = "model-a_response_t_0", "model-b_response_t_0"
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd, check=False,
-                          env={**os.environ, "DIAGBENCH_CACHE": str(cwd / "c.sqlite")})
 
 
 @pytest.fixture(scope="module")
@@ -32,18 +25,18 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("board")
     sadu = write_sadu(root / "sadu")
     logs = sorted((sadu / "experiment_result" / "response_result" / "default").glob("*.log"))
-    assert _cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out", "data",
+    assert run_cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out", "data",
                 cwd=root).returncode == 0
     out = {}
     for scorer in ("sadu", "strict"):
-        done = _cli("score", "archqa", "--data", "data", "--responses", *map(str, logs),
+        done = run_cli("score", "archqa", "--data", "data", "--responses", *map(str, logs),
                     "--scorer", scorer, "--out", f"qa-{scorer}", cwd=root)
         assert done.returncode == 0, done.stderr
         out[scorer] = root / f"qa-{scorer}"
-    built = _cli("build", "prior-bias", "--out", "pb-data", "--per-cell", "2", "--scale", "1",
+    built = run_cli("build", "prior-bias", "--out", "pb-data", "--per-cell", "2", "--scale", "1",
                  cwd=root)
     assert built.returncode == 0, built.stderr
-    done = _cli("eval", "prior-bias", "--data", "pb-data", "--model", "baseline:prior",
+    done = run_cli("eval", "prior-bias", "--data", "pb-data", "--model", "baseline:prior",
                 "--out", "pb", cwd=root)
     assert done.returncode == 0, done.stderr
     out["prior"] = root / "pb"
@@ -51,7 +44,7 @@ def runs(tmp_path_factory) -> dict[str, Path]:
 
 
 def test_one_row_per_model_and_a_column_per_benchmark_metric(runs, tmp_path):
-    done = _cli("leaderboard", str(runs["sadu"]), str(runs["prior"]), "--format", "json",
+    done = run_cli("leaderboard", str(runs["sadu"]), str(runs["prior"]), "--format", "json",
                 cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     board = json.loads(done.stdout)
@@ -68,7 +61,7 @@ def test_one_row_per_model_and_a_column_per_benchmark_metric(runs, tmp_path):
 
 
 def test_two_runs_of_one_benchmark_keep_the_model_on_one_row(runs, tmp_path):
-    done = _cli("leaderboard", str(runs["sadu"]), str(runs["strict"]), cwd=tmp_path)
+    done = run_cli("leaderboard", str(runs["sadu"]), str(runs["strict"]), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     header, rule, *rows = done.stdout.splitlines()
     assert header == (f"| model | archqa accuracy ({runs['sadu']}) ↑ | "
@@ -79,14 +72,14 @@ def test_two_runs_of_one_benchmark_keep_the_model_on_one_row(runs, tmp_path):
 
 def test_csv_and_html_and_a_run_that_is_not_one(runs, tmp_path):
     (tmp_path / "broken").mkdir()
-    done = _cli("leaderboard", str(runs["prior"]), str(tmp_path / "broken"), "--format", "csv",
+    done = run_cli("leaderboard", str(runs["prior"]), str(tmp_path / "broken"), "--format", "csv",
                 cwd=tmp_path)
     assert done.returncode == 3 and "broken" in done.stderr and "Traceback" not in done.stderr
     [row] = list(csv.DictReader(io.StringIO(done.stdout)))
     assert row["model"] == "baseline:prior" and float(row["prior-bias Δ value"]) == 100.0
     assert row["prior-bias Δ low"] == row["prior-bias Δ high"] == "100.0"
     page = tmp_path / "board.html"
-    done = _cli("leaderboard", str(runs["sadu"]), "--format", "html", "--out", str(page),
+    done = run_cli("leaderboard", str(runs["sadu"]), "--format", "html", "--out", str(page),
                 cwd=tmp_path)
     assert done.returncode == 0 and "<table" in page.read_text(encoding="utf-8")
     assert "75.00" in page.read_text(encoding="utf-8")
@@ -103,7 +96,7 @@ def test_every_benchmark_declares_its_headline_metrics_and_views():
 
 def test_the_view_of_a_prior_bias_run(runs, tmp_path):
     """baseline:prior answers by the prior: right exactly on the prior-conform instances."""
-    done = _cli("view", str(runs["prior"]), "--out", "page", cwd=runs["prior"].parent)
+    done = run_cli("view", str(runs["prior"]), "--out", "page", cwd=runs["prior"].parent)
     assert done.returncode == 0, done.stderr
     text = (runs["prior"].parent / "page" / "samples.js").read_text(encoding="utf-8")
     view = json.loads(text.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))

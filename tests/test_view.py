@@ -6,7 +6,6 @@ changes the rows, a sample opens with its image; 100,000 samples page and filter
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -20,15 +19,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from diagbench.report.view import SampleView, write_view
-from tests.sadu_fixture import write_sadu
+from tests.sadu_fixture import run_cli, write_sadu
 
 A = "model-a_response_t_0"
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd, check=False,
-                          env={**os.environ, "DIAGBENCH_CACHE": str(cwd / "c.sqlite")})
 
 
 @pytest.fixture(scope="module")
@@ -36,16 +31,16 @@ def runs(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("view")
     sadu = write_sadu(root / "sadu")
     logs = sorted((sadu / "experiment_result" / "response_result" / "default").glob("*.log"))
-    assert _cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out", "data",
+    assert run_cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out", "data",
                 cwd=root).returncode == 0
-    done = _cli("score", "archqa", "--data", "data", "--responses", *map(str, logs),
+    done = run_cli("score", "archqa", "--data", "data", "--responses", *map(str, logs),
                 "--scorer", "sadu", "--out", "qa", cwd=root)
     assert done.returncode == 0, done.stderr
     for args in (("build", "structure", "--model", "baseline:synth", "--out", "st",
                   "--per-category", "1", "--categories", "class"),
                  ("eval", "structure", "--data", "st", "--model", "baseline:synth",
                   "--out", "st-run")):
-        done = _cli(*args, cwd=root)
+        done = run_cli(*args, cwd=root)
         assert done.returncode == 0, done.stderr
     return root
 
@@ -76,7 +71,7 @@ def _rows(driver) -> list[list[str]]:
 
 
 def test_the_static_copy_opens_offline_filters_and_opens_a_sample(runs, browser):
-    done = _cli("view", "qa", "st-run", "--out", "page", cwd=runs)
+    done = run_cli("view", "qa", "st-run", "--out", "page", cwd=runs)
     assert done.returncode == 0, done.stderr
     browser.get((runs / "page" / "index.html").as_uri())
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#rows tr"))
@@ -135,7 +130,7 @@ def test_the_filtered_rows_give_their_accuracy_and_each_sample_its_link(runs, br
     """model-a is right on 6 of the 8 fixture questions (tests/sadu_fixture.py): the
     filtered set's accuracy is 75.0 %; a structure run's tasks filter by language; a
     sample's link opens it."""
-    assert _cli("view", "qa", "st-run", "--out", "linked", cwd=runs).returncode == 0
+    assert run_cli("view", "qa", "st-run", "--out", "linked", cwd=runs).returncode == 0
     browser.get((runs / "linked" / "index.html").as_uri())
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#rows tr"))
     Select(browser.find_element(By.ID, "f-model")).select_by_value(A)
