@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from diagbench.export import detect, exportable
@@ -165,3 +166,12 @@ def test_unusable_inputs_exit_3_and_import_sadu_stays(tmp_path):
                       check=False).returncode == 2
     listed = _diagbench("import", "--help").stdout
     assert "hf" in listed and "sadu" in listed
+
+
+def test_an_export_whose_info_is_not_json_names_its_line_and_column(tmp_path):
+    from diagbench.benchmarks.protocol import DataError
+    from diagbench.export.hf import read_info
+
+    (tmp_path / "diagbench.json").write_text('{\n  "format": 1,\n  oops\n}\n', "utf-8")
+    with pytest.raises(DataError, match=r"diagbench\.json:3:3: not JSON \(Expecting property"):
+        read_info(tmp_path)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench import __version__
+from diagbench.benchmarks.jsonl import not_json
 from diagbench.benchmarks.protocol import Column, DataError, Export
 from diagbench.benchmarks.registry import get
 
@@ -196,7 +197,7 @@ def read_info(source: Path) -> dict[str, Any]:
         raise DataError(f"{path}: cannot be read ({exc.strerror or exc}); is {source} a "
                         "dataset written by `diagbench export --format hf`?") from None
     except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not JSON ({exc.msg})") from None
+        raise not_json(path, exc) from None
     if not isinstance(info, dict) or info.get("format") != FORMAT_VERSION:
         raise DataError(f"{path}: not a diagbench export of format {FORMAT_VERSION}")
     return info
