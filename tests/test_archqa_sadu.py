@@ -228,6 +228,13 @@ def test_the_reference_judge_gives_both_accuracies_and_table_10_worked_out_by_ha
     assert (b["judge"]["asked"], b["judge"]["verdicts"], b["judge"]["call_errors"],
             b["judge"]["unreadable"]) == (8, 8, 0, 0)
     assert "LLM judge baseline:judge" in done.stdout and "62.50" in done.stdout
+    # the viewer marks the two answers where the judge and the rules disagree
+    assert _run("view", str(tmp_path / "run"), "--out", str(tmp_path / "v")).returncode == 0
+    page = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
+    view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    flags, model = view["fields"].index("flags"), view["fields"].index("model")
+    marked = [s[flags] for s in view["samples"] if s[model] == "model-b_response_t_0"]
+    assert sorted(map(tuple, marked)) == [()] * 6 + [("the judge disagrees (judge: right)",)] * 2
     assert "warning" not in done.stdout
 
 

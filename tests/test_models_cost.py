@@ -160,6 +160,12 @@ def test_an_eval_keeps_each_models_usage_beside_its_summary(tmp_path):
     assert "Tokens, truncation and cost" in page and "<td>100.0 %</td>" in page
     assert "<td>1.4400</td>" in page
     assert "Intervals: naive and clustered by diagram" in page
+    # the viewer marks each answer cut by the token limit
+    assert subprocess.run([sys.executable, "-m", "diagbench", "view", str(tmp_path / "run"),
+                           "--out", str(tmp_path / "v")], capture_output=True, timeout=300,
+                          env=env).returncode == 0
+    shown = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
+    assert shown.count('["cut by the token limit"]') == 8
 
 
 def test_a_batch_run_costs_half(tmp_path):

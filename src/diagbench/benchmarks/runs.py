@@ -203,6 +203,15 @@ class Replayed:
         answer = self.answers.get(model, {}).get(ident)
         return answer.reasoning if answer else None
 
+    def flags(self, model: str, ident: str) -> tuple[str, ...]:
+        """What the viewer marks on `model`'s answer to the ask `ident`: cut by the
+        token limit (its finish reason says so)."""
+        from diagbench.models.prices import TRUNCATED
+
+        answer = self.answers.get(model, {}).get(ident)
+        return ("cut by the token limit",) if answer and answer.finish_reason in TRUNCATED \
+            else ()
+
 
 def replayed(bench: Benchmark[Any, Any], run: Path, data_dir: Path | None = None
              ) -> Replayed:

@@ -27,7 +27,7 @@ from pathlib import Path
 #: The fields of a sample in samples.js, in order (each sample is one array).
 FIELDS = ("benchmark", "run", "model", "id", "task", "category", "status", "correct",
           "score", "prompt", "image", "answer", "reasoning", "read", "gold", "parts",
-          "error", "prediction_image", "differences", "language")
+          "error", "prediction_image", "differences", "language", "flags")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,9 @@ class SampleView:
     score's parts by name; `read` what was read from the answer; `image` the image
     asked about and `prediction_image` the drawing of a predicted code (None: none);
     `differences` what the comparison counted, one line each; `language` the formal
-    language of the diagram ("" where the benchmark has no such thing)."""
+    language of the diagram ("" where the benchmark has no such thing); `flags` what a
+    reader of the answer should know, shown beside its status ("cut by the token
+    limit", "the judge disagrees")."""
 
     benchmark: str
     model: str
@@ -63,6 +65,7 @@ class SampleView:
     differences: tuple[str, ...] = ()
     run: str = ""
     language: str = ""
+    flags: tuple[str, ...] = ()
 
 
 def as_text(value: object) -> str | None:
@@ -99,7 +102,8 @@ def write_view(views: Iterable[SampleView], out: Path, title: str) -> int:
         rows.append([v.benchmark, v.run, v.model, v.id, v.task, v.category, v.status,
                      v.correct, v.score, text(v.prompt), image(v.image), v.answer,
                      v.reasoning, v.read, v.gold, dict(v.parts), v.error,
-                     image(v.prediction_image), list(v.differences), v.language])
+                     image(v.prediction_image), list(v.differences), v.language,
+                     list(v.flags)])
     data = {"title": title, "fields": FIELDS, "texts": list(texts), "samples": rows}
     (out / "samples.js").write_text(
         "window.DIAGBENCH_VIEW = " + json.dumps(data, ensure_ascii=False, default=str)

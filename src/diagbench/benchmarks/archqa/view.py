@@ -33,7 +33,7 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
     for model, s in back.each():
         ask = back.ask(s.id)
         yield _view(bench.name, s, ask.prompt, ask.image, back.text(model, s.id),
-                    back.reasoning(model, s.id))
+                    back.reasoning(model, s.id), back.flags(model, s.id))
 
 
 def _logged(bench: Benchmark, run: Path, manifest: Mapping) -> Iterator[SampleView]:
@@ -62,11 +62,14 @@ def _logged(bench: Benchmark, run: Path, manifest: Mapping) -> Iterator[SampleVi
 
 
 def _view(benchmark: str, s: ArchQAScore, prompt: str, image: Path | None,
-          answer: str | None, reasoning: str | None = None) -> SampleView:
+          answer: str | None, reasoning: str | None = None, flags: tuple[str, ...] = ()
+          ) -> SampleView:
+    if s.judge is not None and s.judge != s.correct:
+        flags += (f"the judge disagrees (judge: {'right' if s.judge else 'wrong'})",)
     return SampleView(
         benchmark, s.model, s.id, s.subtype, s.family, s.status, prompt, image, answer,
         as_text(s.answer), as_text(s.gold), correct=s.correct,
         parts={"where": s.where, "read as": s.prediction, "difficulty": s.difficulty,
                "scorer": s.scorer, "judge": s.judge, "judge note": s.judge_note,
                "notes": list(s.notes)},
-        error=s.error, reasoning=reasoning)
+        error=s.error, reasoning=reasoning, flags=flags)

@@ -28,4 +28,5 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
             correct=s.valid, parts={"language": s.language, "complexity": s.complexity,
                                     "length": s.length, "measure": s.measure,
                                     "fenced": s.fenced},
-            error=s.error, reasoning=back.reasoning(model, s.id), language=s.language)
+            error=s.error, reasoning=back.reasoning(model, s.id), language=s.language,
+            flags=back.flags(model, s.id))

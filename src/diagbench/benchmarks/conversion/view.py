@@ -35,7 +35,7 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
             error=record.error or record.render_error or result.get("error"),
             prediction_image=Path(record.rendered) if record.rendered else None,
             differences=tuple(result.get("differences", ())),
-            reasoning=back.reasoning(model, record.name))
+            reasoning=back.reasoning(model, record.name), flags=back.flags(model, record.name))
 
 
 def _text(path: Path | None) -> str | None:

@@ -29,4 +29,5 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
             parts={"scale": s.scale, "read as": s.parse, "class names answer": names,
                    "class names read": list(s.names) if s.names is not None else None,
                    "names exact match": s.em},
-            error=s.error, reasoning=back.reasoning(model, ident))
+            error=s.error, reasoning=back.reasoning(model, ident),
+            flags=back.flags(model, ident))

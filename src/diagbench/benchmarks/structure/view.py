@@ -32,4 +32,5 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
             back.text(model, s.id), as_text(s.predicted), gold,
             correct=s.correct, score=s.score,
             parts={k: v for k, v in parts.items() if v is not None}, error=s.error,
-            reasoning=back.reasoning(model, s.id), language=s.language)
+            reasoning=back.reasoning(model, s.id), language=s.language,
+            flags=back.flags(model, s.id))
