@@ -108,3 +108,15 @@ def test_the_view_of_a_prior_bias_run(runs, tmp_path):
     right = {s[at["id"]] for s in samples if s[at["correct"]]}
     assert right == {f"{i['id']}@1x" for i in items if i["condition"] == "prior-conform"}
     assert all(s[at["image"]] and s[at["answer"]] for s in samples)
+
+
+def test_a_cell_gives_the_cost_and_the_cost_per_point():
+    from diagbench.report.leaderboard import Board, BoardColumn, Headline, render
+
+    # 8 answers at 0.18 USD for 50 % accuracy: 1.44 USD, 1.44 / 50 = 0.0288 per point
+    h = Headline("m", "accuracy", 50.0, 8, cost=1.44)
+    assert h.cost_per_point == pytest.approx(0.0288)
+    assert Headline("m", "accuracy", 0.0, 8, cost=1.44).cost_per_point is None
+    board = Board([BoardColumn("archqa", "accuracy", True, "right %")], {"m": {}})
+    board.rows["m"]["archqa accuracy"] = h
+    assert "50.00 (n 8, $1.4400, $0.0288/point)" in render(board, "md")

@@ -166,6 +166,15 @@ def test_an_eval_keeps_each_models_usage_beside_its_summary(tmp_path):
                           env=env).returncode == 0
     shown = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
     assert shown.count('["cut by the token limit"]') == 8
+    # the leaderboard gives the run's cost beside its accuracy, and per point of it
+    board = subprocess.run([sys.executable, "-m", "diagbench", "leaderboard",
+                            str(tmp_path / "run"), "--format", "json"], capture_output=True,
+                           text=True, timeout=300, env=env)
+    [row] = json.loads(board.stdout)["rows"]
+    [cell] = row["cells"].values()
+    assert cell["cost_usd"] == pytest.approx(8 * 0.18)
+    assert cell["cost_per_point"] == (pytest.approx(8 * 0.18 / cell["value"])
+                                      if cell["value"] else None)
 
 
 def test_a_batch_run_costs_half(tmp_path):

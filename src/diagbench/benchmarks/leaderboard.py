@@ -40,14 +40,30 @@ def read_run(run: Path) -> tuple[str, list[Headline]]:
     except json.JSONDecodeError as exc:
         raise not_json(run / "summary.json", exc) from None
     bench = get(name)
+    costs = _costs(run)
     try:
         read = bench.read_summary(summary)
         failures = bench.failures(read)
-        return name, [replace(h, failures=failures[h.model].total)
-                      if h.model in failures and h.n else h for h in bench.headlines(read)]
+        return name, [replace(h, failures=failures[h.model].total if h.model in failures
+                              and h.n else h.failures, cost=costs.get(h.model))
+                      for h in bench.headlines(read)]
     except (KeyError, TypeError, ValueError) as exc:
         raise DataError(f"{run / 'summary.json'}: not a summary of {name} "
                         f"({type(exc).__name__}: {exc})") from None
+
+
+def _costs(run: Path) -> dict[str, float]:
+    """Each model's cost in USD in the run (its `usage.json`, where known)."""
+    from diagbench.benchmarks.usage import USAGE
+
+    if not (run / USAGE).is_file():
+        return {}
+    try:
+        usage = json.loads(read_text(run / USAGE))
+    except json.JSONDecodeError as exc:
+        raise not_json(run / USAGE, exc) from None
+    return {model: float(u["cost_usd"]) for model, u in usage.items()
+            if isinstance(u, dict) and u.get("cost_usd") is not None}
 
 
 def leaderboard(runs: Sequence[Path]) -> Board:

@@ -17,9 +17,10 @@ class Headline:
     """One model's value of a headline metric in a run (`Benchmark.headlines`): the
     value (None where undefined), the number of samples it is over, its 95 % interval
     where the benchmark computes one, the model's failures in the run (unusable images,
-    failed calls, unreadable answers: each counted wrong; None: not known), and
+    failed calls, unreadable answers: each counted wrong; None: not known),
     `clustered`: the 95 % interval clustered by source diagram (resampling diagrams,
-    not samples), where the summary has it."""
+    not samples), where the summary has it, and `cost`: what the model's answers in the
+    run cost in USD (its `usage.json`; None: not known)."""
 
     model: str
     metric: str
@@ -28,6 +29,12 @@ class Headline:
     interval: tuple[float, float] | None = None
     failures: int | None = None
     clustered: tuple[float, float] | None = None
+    cost: float | None = None
+
+    @property
+    def cost_per_point(self) -> float | None:
+        """USD per point of the value (cost ÷ value; None without both, or at 0)."""
+        return self.cost / self.value if self.cost is not None and self.value else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +72,14 @@ def _cell(h: Headline | None, digits: int = 2) -> str:
     interval = f" [{h.interval[0]:.{digits}f}–{h.interval[1]:.{digits}f}]" if h.interval else ""
     if h.clustered:
         interval += f" [clustered {h.clustered[0]:.{digits}f}–{h.clustered[1]:.{digits}f}]"
-    return f"{h.value:.{digits}f}{interval} (n {h.n}{failed})"
+    cost = (f", ${h.cost:.4f}" + (f", ${h.cost_per_point:.4f}/point" if h.cost_per_point
+                                   else "")) if h.cost is not None else ""
+    return f"{h.value:.{digits}f}{interval} (n {h.n}{failed}{cost})"
 
 
 _FAILED = ("n: the samples a value is over; failed: those never answered or whose "
-           "answer could not be read, each counted wrong.")
+           "answer could not be read, each counted wrong; $: what the model's answers in "
+           "the run cost, and per point of the value.")
 
 
 def render(board: Board, fmt: str) -> str:
@@ -86,7 +96,8 @@ def render(board: Board, fmt: str) -> str:
                                t: {"value": h.value, "n": h.n,
                                    "interval": list(h.interval) if h.interval else None,
                                    "failures": h.failures,
-                                   "clustered": list(h.clustered) if h.clustered else None}
+                                   "clustered": list(h.clustered) if h.clustered else None,
+                                   "cost_usd": h.cost, "cost_per_point": h.cost_per_point}
                                for t, h in board.rows[m].items()}} for m in models],
                            "problems": board.problems}, indent=1, ensure_ascii=False) + "\n"
     if fmt == "csv":
@@ -94,7 +105,8 @@ def render(board: Board, fmt: str) -> str:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["model", *(f"{t} {part}" for t in titles
                                     for part in ("value", "low", "high", "n", "failures",
-                                                 "clustered low", "clustered high"))])
+                                                 "clustered low", "clustered high", "cost usd",
+                                                 "cost per point"))])
         for m in models:
             row: list[object] = [m]
             for t in titles:
@@ -102,7 +114,8 @@ def render(board: Board, fmt: str) -> str:
                 low, high = h.interval if h and h.interval else (None, None)
                 c_low, c_high = h.clustered if h and h.clustered else (None, None)
                 row += [h.value if h else None, low, high, h.n if h else None,
-                        h.failures if h else None, c_low, c_high]
+                        h.failures if h else None, c_low, c_high, h.cost if h else None,
+                        h.cost_per_point if h else None]
             writer.writerow(["" if v is None else v for v in row])
         return out.getvalue()
     cells = [[m, *(_cell(board.rows[m].get(t)) for t in titles)] for m in models]
