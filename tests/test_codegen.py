@@ -85,6 +85,9 @@ def test_eval_offline_both_promptings(synth_run):
         assert s["status"] == "ok" and s["valid"] is True and s["measure"] == "lines"
         code = (run / "models" / "baseline_synth" / s["code"]).read_text(encoding="utf-8")
         assert s["length"] == sum(1 for line in code.splitlines() if line.strip())
+        # the code as its engine drew it, kept for the viewer
+        drawn = run / "models" / "baseline_synth" / s["drawn"]
+        assert drawn.read_bytes().startswith(b"\x89PNG")
     # consistency by hand from the codes' lengths
     by_group: dict[tuple[str, str], dict[str, int]] = {}
     for s in scores:
@@ -263,3 +266,14 @@ def test_build_structure_sequential(tmp_path):
         assert responses[s["id"]] == f"Problem:\n\n{s['problem']}\n"
         code = (out / s["code"]).read_text(encoding="utf-8")
         assert code.strip() in responses[s["id"] + "/solution"]
+
+
+def test_the_viewer_shows_each_code_as_drawn(synth_run, tmp_path):
+    run, _ = synth_run
+    done = _cli("view", str(run), "--out", str(tmp_path / "v"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
+    view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    drawn = [s[view["fields"].index("prediction_image")] for s in view["samples"]]
+    assert len(drawn) == 24 and all(drawn)
+    assert all((tmp_path / "v" / d).read_bytes().startswith(b"\x89PNG") for d in drawn)

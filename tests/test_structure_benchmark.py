@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,18 @@ def test_eval_offline_and_report(data, tmp_path):
     assert all(s["correct"] is (s["gold"] == 3) for s in structural)  # blind answer "3"
     text = (run / "summary.json").read_text(encoding="utf-8")
     assert _dumped(StructureSummary.from_json(json.loads(text)), indent=1) == text
+    # each predicted code the engine drew is kept, and the viewer shows it beside the image
+    drawn = [s for s in scores if s["task"] == "image_to_code" and s["valid"]]
+    assert drawn and all(s["drawn"] == f"drawn/{s['id']}.svg" for s in drawn)
+    assert all(ET.parse(run / "models" / "baseline_synth" / s["drawn"]).getroot().tag
+               == "{http://www.w3.org/2000/svg}svg" for s in drawn)
+    assert _cli("view", str(run), "--out", str(tmp_path / "v")).returncode == 0
+    page = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
+    view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    fields = view["fields"]
+    shown = {s[fields.index("id")]: s[fields.index("prediction_image")]
+             for s in view["samples"]}
+    assert all(shown[s["id"]] for s in drawn)
 
 
 def _dumped(record, indent: int | None = None) -> str:

@@ -37,10 +37,17 @@ def test_structure_summary():
     scores = [StructureScore("m", f"sample-{k // 5}/structural/{k % 5}", "structural", "c",
                              "dot", 1, "ok", "parsed", 1, bool(r))
               for k, r in enumerate(RIGHT)]
-    # a failed call is left out, as the accuracy leaves it out
+    _check(summarize({"m": scores}).models["m"].intervals["accuracy"])
+    # a failed call counts wrong, as the accuracy counts it: a 4th diagram, 0 of 1 right.
+    # mean 8/16; s² = (16/15)(1/2)(1/2) = 4/15, naive SE √(4/15/16) = 0.129099; residual
+    # sums per diagram 4 − 2.5, 1 − 2.5, 3 − 2.5, 0 − 0.5: squares 2.25 + 2.25 + 0.25 +
+    # 0.25 = 5, clustered SE² = (4/3)(5)/16² → SE 0.161374
     scores.append(StructureScore("m", "sample-9/structural/0", "structural", "c", "dot", 1,
                                  "call_error"))
-    _check(summarize({"m": scores}).models["m"].intervals["accuracy"])
+    failed = summarize({"m": scores}).models["m"].intervals["accuracy"]
+    assert (failed["n"], failed["clusters"], failed["estimate"]) == (16, 4, 50.0)
+    assert failed["se"] == pytest.approx(12.9099, abs=1e-3)
+    assert failed["se_clustered"] == pytest.approx(16.1374, abs=1e-3)
 
 
 def test_codegen_summary():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -165,10 +165,13 @@ def _place(record: Rendered, base: Path, fmt: str, scales: tuple[float, ...],
 
 
 def validity(language: Language, codes: list[str], jobs: int = 2, timeout: float = 60.0,
-             fmt: str = "svg") -> list[tuple[bool, str | None]]:
+             fmt: str = "svg", keep: Sequence[Path] | None = None
+             ) -> list[tuple[bool, str | None]]:
     """(valid, the engine's error) of each code of `language`: whether its engine draws
-    it (or refuses it only for its size: `render.validity`)."""
+    it (or refuses it only for its size: `render.validity`); with `keep`, each drawing
+    made is kept there (a path per code)."""
     if not codes:
         return []
     engine = language.make_engine(jobs, timeout)
-    return check(engine, [language.prepare(code, "", marked=False) for code in codes], fmt)
+    return check(engine, [language.prepare(code, "", marked=False) for code in codes], fmt,
+                 keep)

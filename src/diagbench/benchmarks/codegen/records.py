@@ -34,6 +34,7 @@ class CodegenScore:
     fenced: bool | None = None
     code: str | None = None
     error: str | None = None
+    drawn: str | None = None  # the code as its engine drew it, in the model's directory
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -47,8 +47,9 @@ def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, An
         todo = [s for (lang, _), group in sorted(cells.items()) if lang == language
                 for s in group]
         codes = [made[s.id].code or "" for s in todo]
-        for s, result in zip(todo, validity(named(language), codes, jobs, fmt="png"),
-                             strict=True):
+        keep = [out / "drawn" / f"{s.id}.png" for s in todo]
+        for s, result in zip(todo, validity(named(language), codes, jobs, fmt="png",
+                                            keep=keep), strict=True):
             rendered[s.id] = result
     lengths: dict[str, tuple[str | None, int | None]] = {}
     for group in cells.values():
@@ -65,7 +66,9 @@ def score_model(model: str, samples: Sequence[Signals], answers: Mapping[str, An
                                    s.complexity, s.prompting, status,
                                    False if status == "no_code" else valid, measure, length,
                                    g.fenced if g.code is not None else None,
-                                   written.get(s.id), error))
+                                   written.get(s.id), error,
+                                   f"drawn/{s.id}.png" if (out / "drawn" / f"{s.id}.png"
+                                                           ).is_file() else None))
     return scores
 
 

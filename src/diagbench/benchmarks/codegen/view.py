@@ -29,4 +29,5 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
                                     "length": s.length, "measure": s.measure,
                                     "fenced": s.fenced},
             error=s.error, reasoning=back.reasoning(model, s.id), language=s.language,
+            prediction_image=model_dir(run, model) / s.drawn if s.drawn else None,
             flags=back.flags(model, s.id))

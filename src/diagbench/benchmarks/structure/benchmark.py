@@ -204,7 +204,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
               out: Path) -> list[StructureScore]:
         from diagbench.benchmarks.structure.scoring import score_model
-        return score_model(model, list(data.samples), answers, self.data_dir)
+        return score_model(model, list(data.samples), answers, self.data_dir, out)
 
     def summarize(self, data: Dataset, scores: Mapping[str, list[StructureScore]]
                   ) -> StructureSummary:

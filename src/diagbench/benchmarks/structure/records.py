@@ -324,6 +324,7 @@ class StructureScore:
     error: str | None = None
     answer_type: str | None = None
     parts: dict[str, float] | None = None  # image-to-code: its language's own measures
+    drawn: str | None = None  # image-to-code: the predicted code as drawn, in the model's dir
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

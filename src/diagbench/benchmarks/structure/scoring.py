@@ -102,8 +102,9 @@ def read_answer(task: str, text: str | None, gold: Gold, answer_type: str | None
 
 
 def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, Answer],
-                data: Path) -> list[StructureScore]:
-    """One score per task (in task order)."""
+                data: Path, out_dir: Path | None = None) -> list[StructureScore]:
+    """One score per task (in task order); with `out_dir` (the model's directory of the
+    run), each predicted code the engine draws is kept as `drawn/TASK.svg` there."""
     from diagbench.languages import named
     from diagbench.languages.rendering import validity
 
@@ -128,8 +129,10 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
         out[t.id] = _score(model, t, "ok", read=read, predicted=value, correct=right,
                            answer_type=t.answer_type)
     for language, items in codes.items():
-        results = validity(named(language), [c for _, c in items])
-        for (t, code), (valid, error) in zip(items, results, strict=True):
+        drawn = [f"drawn/{t.id}.svg" for t, _ in items]
+        results = validity(named(language), [c for _, c in items],
+                           keep=[out_dir / d for d in drawn] if out_dir else None)
+        for (t, code), (valid, error), image in zip(items, results, drawn, strict=True):
             gold = (data / str(t.gold)).read_text(encoding="utf-8")
             c = named(language).compare_code(gold, code, valid)
             f1s = {field: round(getattr(c, part).f1, 6)  # the graph's parts, if any
@@ -137,7 +140,9 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
                                        ("relations", "relation_f1")) if hasattr(c, part)}
             out[t.id] = _score(model, t, "ok", read="code", score=round(c.score, 6),
                                counts_score=round(c.counts_score, 6), valid=valid,
-                               error=error, parts=own_parts(c), **f1s)
+                               error=error, parts=own_parts(c),
+                               drawn=image if out_dir and (out_dir / image).is_file() else None,
+                               **f1s)
     return [out[t.id] for t in tasks]
 
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 def sample_views(bench: Benchmark, run: Path, data: Path | None = None
                  ) -> Iterator[SampleView]:
-    from diagbench.benchmarks.runs import replayed
+    from diagbench.benchmarks.runs import model_dir, replayed
 
     back = replayed(bench, run, data)
     for model, s in back.each():
@@ -33,4 +33,5 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
             correct=s.correct, score=s.score,
             parts={k: v for k, v in parts.items() if v is not None}, error=s.error,
             reasoning=back.reasoning(model, s.id), language=s.language,
+            prediction_image=model_dir(run, model) / s.drawn if s.drawn else None,
             flags=back.flags(model, s.id))
