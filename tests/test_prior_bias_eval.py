@@ -150,3 +150,22 @@ def test_limit_samples_every_cell_and_the_report_shows_the_paper_figures(tmp_pat
     page = (tmp_path / "run" / "report.html").read_text()
     assert all(f in page for f in ("Fig. 4", "Fig. 5", "Fig. 6", "Fig. 7", "Fig. 8",
                                    "§4.3.2", "1 of 2 models pass the prerequisite"))
+
+
+def test_a_missing_image_is_counted_named_and_exits_3(tmp_path, data):
+    """One image of the data set deleted: every pair asked about it is an unusable image
+    (not a failed call), counted wrong, named on stderr, and the run exits 3."""
+    import shutil
+
+    copy = tmp_path / "data"
+    shutil.copytree(data, copy)
+    image = sorted((copy / "images").rglob("*.png"))[0]
+    image.unlink()
+    done = _eval(tmp_path, copy, "baseline:prior")
+    assert done.returncode == 3, done.stderr
+    assert f"image not sent: {image}" in done.stderr
+    model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"][
+        "baseline:prior"]
+    assert model["image_errors"] >= 1 and model["errors"] >= model["image_errors"]
+    assert all(str(image) in reason for reason in model["unusable_images"])
+    assert f"image_error {model['image_errors']}" in done.stdout

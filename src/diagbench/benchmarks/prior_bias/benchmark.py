@@ -173,10 +173,12 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         return sample_views(self, run, data)
 
     def failures(self, summary: PriorBiasSummary) -> dict[str, Failures]:
-        """Per model: the pairs whose calls failed (an image not sent is one)."""
+        """Per model: the pairs whose image could not be sent, and whose calls failed."""
         from diagbench.benchmarks.failures import Failures
-        return {name: Failures(m.answered + m.errors, {"call_error": m.errors})
-                for name, m in summary.models.items()}
+        return {name: Failures(m.answered + m.errors, {
+            "image_error": m.image_errors, "call_error": m.errors - m.image_errors},
+            m.unusable_images)
+            for name, m in summary.models.items()}
 
     def headlines(self, summary: PriorBiasSummary) -> list[Headline]:
         from diagbench.benchmarks.intervals import clustered

@@ -67,7 +67,7 @@ class PriorBiasScore:
     relation: str
     scale: str
     gold: Literal["True", "False"]
-    status: Literal["ok", "error"]
+    status: Literal["ok", "error", "image_error"]
     error: str | None
     label: str | None
     parse: str | None
@@ -114,6 +114,10 @@ class ModelSummary:
     parse: dict[str | None, int]
     labels: dict[str | None, int]
     names_unparsed: int
+    #: The failed pairs whose image could not be sent (missing or unreadable), and the
+    #: reasons (each names its file); the others of `errors` are failed calls.
+    image_errors: int = 0
+    unusable_images: tuple[str, ...] = ()
     #: "Δ" with its naive (stratified) and diagram-clustered bootstrap intervals, and
     #: each condition's RelAcc ("RelAcc CONDITION") with its intervals.
     intervals: dict[str, dict] = field(default_factory=dict)
@@ -127,7 +131,8 @@ class ModelSummary:
                           for r, by_scale in by_relation.items()}
                       for c, by_relation in data["cells"].items()},
             "delta_ci": None if ci is None else (ci[0], ci[1]),
-            "prerequisite": Prerequisite(**data["prerequisite"])})
+            "prerequisite": Prerequisite(**data["prerequisite"]),
+            "unusable_images": tuple(data.get("unusable_images", ()))})
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,10 +96,19 @@ def _score(model: str, item: Item, scale: str, names: Answer, answer: Answer
     gold: Literal["True", "False"] = "True" if item.gold else "False"
     return PriorBiasScore(
         model, item.id, item.condition, item.relation, scale, gold,
-        "ok" if truth and names.status == "ok" else "error", answer.error or names.error,
+        _status(truth is not None, names, answer), answer.error or names.error,
         truth.label if truth else None, truth.status if truth else None,
         truth is not None and truth.label == gold, None if listed is None else tuple(listed),
         names_match(listed, list(item.classes)))
+
+
+def _status(read: bool, names: Answer, answer: Answer
+            ) -> Literal["ok", "error", "image_error"]:
+    """ok when both answers were read; image_error when an image could not be sent
+    (missing or unreadable); error otherwise (a failed call, an answer not read)."""
+    if "image_error" in (names.status, answer.status):
+        return "image_error"
+    return "ok" if read and names.status == "ok" else "error"
 
 
 def _select(records: list[PriorBiasScore], **fields: str) -> list[PriorBiasScore]:
@@ -186,6 +195,9 @@ def summarize(records: list[PriorBiasScore]) -> ModelSummary:
                                                   correct(grid("2-reverse")))
     return ModelSummary(
         answered=len(ok), errors=len(records) - len(ok),
+        image_errors=sum(r.status == "image_error" for r in records),
+        unusable_images=tuple(dict.fromkeys(r.error or r.id for r in records
+                                            if r.status == "image_error")),
         conditions={c: condition(c) for c in CONDITIONS},
         cells={c: {r: {s: cell(_select(ok, condition=c, relation=r, scale=s))
                        for s in scales} for r in RELATIONS} for c in CONDITIONS},
