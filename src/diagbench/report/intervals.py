@@ -1,6 +1,6 @@
 """The report's section of intervals: per model and headline metric, the estimate with its
 naive and diagram-clustered standard errors and 95 % bootstrap intervals, as a summary's
-``intervals`` keeps them (`diagbench.benchmarks.intervals`)."""
+``intervals`` keeps them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The report's section of what each model used: tokens, the answers cut by the token
 limit and their share, the cost and the cost per correct answer — RUN/usage.json,
-written before the report (`diagbench.benchmarks.usage`)."""
+written before the report."""
 
 from __future__ import annotations
 
