@@ -10,11 +10,10 @@ clusters + leaf-name F1) / 2; a prediction that does not read scores 0.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import Match, model_of
+from diagbench.compare.graph import Match, match, model_of
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.diagram.phylogeny import Phylogeny
 from diagbench.formats.parsed import Diagram, Parsed
@@ -87,10 +86,7 @@ def compare_trees(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
     pred, _, warnings = model_of(pred_read)
     g_leaves, g_clades, g_counts = _parts(gold)
     p_leaves, p_clades, p_counts = _parts(pred)
-    common = Counter(g_leaves) & Counter(p_leaves)
-    leaves = Match(len(g_leaves), len(p_leaves), sum(common.values()),
-                   tuple(sorted((Counter(g_leaves) - common).elements())),
-                   tuple(sorted((Counter(p_leaves) - common).elements())))
+    leaves = match([(leaf,) for leaf in g_leaves], [(leaf,) for leaf in p_leaves])
     g_set, p_set = set(g_clades), set(p_clades)
     clades = Match(len(g_set), len(p_set), len(g_set & p_set),
                    tuple(sorted(",".join(sorted(c)) for c in g_set - p_set)),
