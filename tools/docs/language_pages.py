@@ -98,8 +98,8 @@ def _page(language, version: str, drawings: list[Drawing], details: str) -> Page
              "| property | value |", "|---|---|",
              *(f"| {k} | {v.replace('|', chr(92) + '|')} |" for k, v in rows), "",
              "## Examples", "",
-             f"The example files diagbench ships (`diagbench/languages/examples/`), each drawn "
-             f"by the `{language.engine}` engine when this page was built.", ""]
+             f"The example files diagbench ships (in the `examples/` folder of its package), "
+             f"each drawn by the `{language.engine}` engine when this page was built.", ""]
     images = {}
     for drawing in drawings:
         image = f"{Path(drawing.name).name}.png"

@@ -10,6 +10,7 @@ reading the table imports no parser, engine or comparison.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,7 +98,7 @@ class Language:
     - `node_limits`: (min, max) drawn nodes a generated diagram may have, counted by
       `size`, the key of its model's counts that measures it (None: entities, or
       participants for a sequence diagram);
-    - `examples`: file names under `diagbench/languages/examples/`, one per kind at
+    - `examples`: file names in its package's `examples/` folder, one per kind at
       least, that read without error and render;
     - `dialect`: what it can say when written from a graph (`GraphDialect`);
     - `libraries`: the Python distributions its reader, engine and similarity use (for
@@ -253,8 +254,10 @@ class Language:
         return next((counts[k] for k in keys if k in counts), 0)
 
     def example_paths(self) -> list[Path]:
-        """The example files, as paths."""
-        folder = Path(__file__).with_name("examples")
+        """The example files, as paths: in the `examples` folder of the language's package."""
+        package = sys.modules[type(self).__module__].__file__
+        assert package, f"{self.name}: its package has no file"
+        folder = Path(package).with_name("examples")
         return [folder / name for name in self.examples]
 
 
