@@ -47,7 +47,21 @@ def test_one_reversed_relation():
     assert c.entities.f1 == 1.0
     assert c.relations.matched == 4 and c.relations.f1 == pytest.approx(0.8)
     assert c.score == pytest.approx(0.9)
-    assert c.relations.missing == ("association/single/loan/item",)
+    assert c.relations.missing == ("association/single/loan/item/lends",)
+
+
+def test_a_relation_relabelled_is_a_relation_missed():
+    """Labels are part of a relation: `lends` → `borrows` on one of five relations is
+    relation F1 4/5, score (1 + 0.8) / 2; every label changed is relation F1 0."""
+    c = named("plantuml").compare_code(GOLD, GOLD.replace(": lends", ": borrows"), True)
+    assert (c.relations.matched, c.relations.f1, c.score) == (4, pytest.approx(0.8),
+                                                               pytest.approx(0.9))
+    assert c.relations.extra == ("association/single/loan/item/borrows",)
+    flow = "flowchart LR\n  A -->|yes| B\n  A -->|no| C\n"
+    relabelled = named("mermaid").compare_code(flow, flow.replace("yes", "ja")
+                                               .replace("no", "nein"), True)
+    assert relabelled.entities.f1 == 1.0 and relabelled.relations.f1 == 0.0
+    assert relabelled.score == 0.5
 
 
 def test_undirected_relation_either_way_and_names_normalised():

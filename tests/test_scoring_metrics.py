@@ -309,6 +309,10 @@ EDGE_CASES: dict[str, list[tuple[tuple, object]]] = {
                             ((True, 1.0, 0.5), 0.75), ((True, 1.5, 0.0), ValueError)],
     "count_f1": [(({}, {}), 1.0), (({"class": 2}, {}), 0.0), (({}, {"class": 1}), 0.0),
                  (({"class": 2}, {"class": 2}), 1.0), (({"class": 2}, {"enum": 2}), 0.0)],
+    # worked by hand: C = 1 − E/G (at least 0), times the mean of O and L (None → 1)
+    "sequence_code_score": [((False, 0, 4, 1.0, 1.0), 0.0), ((True, 0, 0, 1.0, None), 1.0),
+                            ((True, 1, 0, 1.0, 1.0), 0.0), ((True, 9, 4, 1.0, 1.0), 0.0),
+                            ((True, 1, 4, 0.0, None), 0.375), ((True, 0, 4, 0.5, 0.25), 0.375)],
     "strudel_count_score": [((True, {}, {}), 1.0), ((False, {}, {}), 0.5),
                             ((False, {"a": 1}, {}), 0.0), ((True, {"a": 2}, {"a": 2}), 1.0)],
     "code_lengths": [(([],), ("lines", [])), ((["a\n" * 5],), ("lines", [5])),

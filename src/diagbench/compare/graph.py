@@ -9,14 +9,16 @@ Mermaid, DOT, DBML), and their elements are matched as multisets:
   kind (`Entity.kind`; a participant's kind in a sequence diagram); an unnamed
   pseudo-state (``[*]``) is named after its kind;
 - a **relation** by its two ends (the normalised names of the entities — or
-  clusters — it links), its drawn direction ("single", "double", "none") and its
-  type (`Relation.type`; "message" in a sequence diagram). The ends are ordered
-  (source → target in the sense of the type) unless the relation is drawn without
-  any direction, when `A -- B` equals `B -- A`.
+  clusters — it links), its drawn direction ("single", "double", "none"), its
+  type (`Relation.type`; "message" in a sequence diagram) and its label, normalised as
+  names are (an unlabelled relation matches only an unlabelled one). The ends are
+  ordered (source → target in the sense of the type) unless the relation is drawn
+  without any direction, when `A -- B` equals `B -- A`.
 
 The score is `scoring.metrics.image_to_code_score`: 0 when the prediction does not
 render (the caller says whether it does: rendering is not this package's job), else
-the mean of entity F1 and relation F1. STRUDEL's counts-only score
+the mean of entity F1 and relation F1 (a sequence diagram is scored by
+`compare.sequence_code`, which sees the order of its messages too). STRUDEL's counts-only score
 (`strudel_count_score`, per-kind counts of entities and relation types) is given
 beside it.
 """
@@ -101,7 +103,7 @@ def elements(diagram: Any) -> tuple[list[Key], list[Key]]:
             direction = "double" if m.bidirectional else "single"
             if m.bidirectional:
                 a, b = sorted((a, b))
-            relations.append(("message", direction, a, b))
+            relations.append(_relation_key("message", direction, a, b, m.label))
         return entities, relations
     if not isinstance(diagram, GraphDiagram):
         return [], []
@@ -119,8 +121,15 @@ def elements(diagram: Any) -> tuple[list[Key], list[Key]]:
                                                                     graph_element_key(r.target))
         if r.direction == "none":
             a, b = sorted((a, b))
-        relations.append((r.type, r.direction, a, b))
+        relations.append(_relation_key(r.type, r.direction, a, b, r.label))
     return entities, relations
+
+
+def _relation_key(kind: str, direction: str, source: str, target: str, label: str) -> Key:
+    """A relation's key: its type, direction and ends, and its normalised label if any."""
+    label = graph_element_key(label)
+    return (kind, direction, source, target, label) if label else (kind, direction, source,
+                                                                   target)
 
 
 _UNNAMED = frozenset({"start", "end", "fork", "join", "choice", "history", "deep_history",

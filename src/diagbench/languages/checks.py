@@ -76,10 +76,11 @@ def check_parts(language: Language) -> None:
     assert language.categories and set(language.categories) <= set(categories)
     assert all(set(categories[c].kinds) & set(language.kinds) for c in language.categories)
     assert language.kinds and language.examples and language.engine
-    assert all(path.is_file() for path in language.example_paths())
     for part in ("read", "drawn", "compare", "edit"):
         assert getattr(type(language), part) is not getattr(Language, part) or (
             part == "edit" and language.writes_graphs), f"no {part}"
+    missing = [str(path) for path in language.example_paths() if not path.is_file()]
+    assert not missing, f"no example file {', '.join(missing)}"
     assert language.writes_graphs or language.generates, "neither written nor generated"
     low, high = language.node_limits
     assert 0 < low <= high

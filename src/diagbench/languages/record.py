@@ -254,19 +254,29 @@ class Language:
         return next((counts[k] for k in keys if k in counts), 0)
 
     def example_paths(self) -> list[Path]:
-        """The example files, as paths: in the `examples` folder of the language's package."""
-        package = sys.modules[type(self).__module__].__file__
-        assert package, f"{self.name}: its package has no file"
-        folder = Path(package).with_name("examples")
+        """The example files, as paths: in the `examples` folder of the language's package
+        (of the first class of its hierarchy whose package has them all, so a subclass
+        defined elsewhere keeps its parent's examples)."""
+        folders = [Path(file).with_name("examples") for cls in type(self).__mro__
+                   if (file := getattr(sys.modules.get(cls.__module__), "__file__", None))]
+        folder = next((f for f in folders if all((f / n).is_file() for n in self.examples)),
+                      folders[0])
         return [folder / name for name in self.examples]
 
 
 class GraphLanguage(Language):
     """A language read into the graph model (software diagrams), compared by the graph
-    comparison (`compare.graph`: entity and relation F1)."""
+    comparison (`compare.graph`: entity and relation F1), a sequence diagram by the
+    sequence comparison (`compare.sequence_code`: component errors, order, labels)."""
 
     def compare(self, gold: Parsed[Diagram], pred: Parsed[Diagram] | None,
                 valid: bool) -> Scored:
+        from diagbench.diagram.sequence import SequenceDiagram
+
+        if isinstance(gold.diagram, SequenceDiagram):
+            from diagbench.compare.sequence_code import compare_sequence_code
+
+            return compare_sequence_code(gold, pred, valid)
         from diagbench.compare.graph import compare_graphs
 
         return compare_graphs(gold, pred, valid)

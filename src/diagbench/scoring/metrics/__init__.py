@@ -121,6 +121,7 @@ from diagbench.scoring.metrics.structure import (
     complexity_consistency,
     count_f1,
     image_to_code_score,
+    sequence_code_score,
     set_f1,
     strudel_count_score,
 )
@@ -160,6 +161,7 @@ METRICS: dict[str, Callable] = {
     "image_to_code_score": image_to_code_score,
     "count_f1": count_f1,
     "strudel_count_score": strudel_count_score,
+    "sequence_code_score": sequence_code_score,
     "code_lengths": code_lengths,
     "complexity_consistency": complexity_consistency,
     "tanimoto": tanimoto,
@@ -256,6 +258,7 @@ __all__ = [
     "rna_score",
     "robinson_foulds_similarity",
     "sadu_retrieval",
+    "sequence_code_score",
     "sequence_similarity",
     "set_f1",
     "shape_iou",

@@ -41,7 +41,7 @@ def set_f1(matched: int, gold: int, pred: int) -> tuple[float, float, float]:
 def image_to_code_score(valid: bool, entity_f1: float, relation_f1: float) -> float:
     """diagbench's image-to-code score (the fix of 004_34f8485b6a3a0424.txt §5.1's score):
     S = 𝟙[valid] · (F1_entities + F1_relations) / 2, the F1s over elements matched by
-    normalised name and kind (entities) and by endpoints, direction and type
+    normalised name and kind (entities) and by endpoints, direction, type and label
     (relations) — `compare.graph`.
 
     Edge cases: a prediction that does not render scores 0 whatever its F1s; F1s
@@ -56,6 +56,34 @@ def image_to_code_score(valid: bool, entity_f1: float, relation_f1: float) -> fl
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"an F1 of {value}")
     return (entity_f1 + relation_f1) / 2 if valid else 0.0
+
+
+def sequence_code_score(valid: bool, errors: int, gold: int, ordering: float,
+                        labels: float | None) -> float:
+    """diagbench's image-to-code score of a sequence diagram, read as paper 000 reads
+    one (000_30f6dc923c2b066d.txt §2.3: component errors; the ordering and label
+    similarity of the matched messages, `ordering_score` and `mean_label_similarity`):
+    S = 𝟙[valid] · C · (O + L) / 2, with C = max(0, 1 − E / G) the share of the gold
+    elements (participants, messages, notes, groups, boxes and their parts) the
+    prediction gets right, E its insertions, deletions and substitutions, O the order
+    agreement and L the mean label similarity of the messages matched. The order and
+    the labels are graded on what was matched, so they are scaled by C: an empty
+    prediction scores 0, not the 1.0 that O and L give when nothing is matched.
+
+    Edge cases: G = 0 → C = 1 without errors, else 0; L = None (no matched labelled
+    message) → 1.0; an invalid prediction → 0.
+
+    >>> sequence_code_score(True, 0, 10, 1.0, 1.0)
+    1.0
+    >>> sequence_code_score(True, 2, 8, 0.5, 1.0)  # 0.75 · (0.5 + 1.0) / 2
+    0.5625
+    >>> sequence_code_score(True, 12, 10, 1.0, None)
+    0.0
+    """
+    if not valid:
+        return 0.0
+    components = (max(0.0, 1.0 - errors / gold) if gold else float(errors == 0))
+    return components * (ordering + (1.0 if labels is None else labels)) / 2
 
 
 def count_f1(gold: Mapping[str, int], pred: Mapping[str, int]) -> float:
