@@ -40,8 +40,9 @@ PACKAGE = "diagbench"
 #: (`python -m diagbench` runs the CLI). The last level holds the top-level modules,
 #: leaves every layer may use, so they import nothing of diagbench: the root package
 #: (`__version__`), `console` (exit codes and progress, shared by the CLI's commands and
-#: those a benchmark contributes) and `references` (the lazy loader every registry
-#: uses). Should one of them need a package, it belongs inside that package.
+#: those a benchmark contributes), `references` (the lazy loader every registry uses)
+#: and `records` (the one JSON serializer of the typed records). Should one of them need a
+#: package, it belongs inside that package.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__",),
     ("cli",),
@@ -51,7 +52,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("models", "render", "compare", "scoring", "report"),
     ("formats",),
     ("diagram",),
-    (PACKAGE, "console", "references"),
+    (PACKAGE, "console", "references", "records"),
 )
 #: The imports allowed between two parts of one level (importer, imported), each with its
 #: reason read from DESIGN.md's table (never both ways); any other is an error.
