@@ -106,7 +106,10 @@ def from_json(cls: type[T], data: Mapping[str, Any]) -> T:
                 raise RecordError(f"{cls.__name__}.{f.name}: {e}") from None
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             raise RecordError(f"{cls.__name__}: no {f.name!r}")
-    return cls(**values)
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as e:  # what the record itself refuses
+        raise RecordError(f"{cls.__name__}: {e}") from None
 
 
 @cache
@@ -125,6 +128,10 @@ def _load(hint: Any, value: Any) -> Any:
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         return _load_union(args, value)
+    if origin is typing.Literal:
+        if value not in args:
+            raise ValueError(f"{value!r} is not one of {', '.join(map(repr, args))}")
+        return value
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_load(args[0], v) for v in value)

@@ -40,7 +40,7 @@ import re
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,7 @@ from diagbench.benchmarks.archqa.records import (
     Relation,
 )
 from diagbench.diagram.graph import GraphDiagram
+from diagbench.records import OMIT_NONE, Record
 
 #: SADU's output-format instructions, as its generator appends them to each question.
 COUNTING_FORMAT = ("Required Output Format (strict).\n[start]\n{\"answer\": x}\n[end]\n"
@@ -339,17 +340,13 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
-class DiagramRejection:
+class DiagramRejection(Record):
     """A diagram left out, and why."""
 
     file: str
     block: int
     reason: str
-    detail: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        row: dict[str, Any] = {"file": self.file, "block": self.block, "reason": self.reason}
-        return row if self.detail is None else row | {"detail": self.detail}
+    detail: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 def _sources(paths: list[Path]) -> tuple[list[Source], list[DiagramRejection]]:
@@ -398,16 +395,12 @@ def _named(sources: list[Source]) -> list[Source]:
 # --- rendering and the engine check ---------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(Record):
     """Entities, relations and clusters, as read or as drawn."""
 
     entities: int
     relations: int
     clusters: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"entities": self.entities, "relations": self.relations,
-                "clusters": self.clusters}
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,8 +511,11 @@ def _render_all(sources: list[Source], out: Path, render: Render,
 # --- asking -----------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
-class EngineCheck:
-    """A diagram's counts as read and as its engine drew them."""
+class EngineCheck(Record):
+    """A diagram's counts as read and as its engine drew them (`equal`: whether they
+    agree)."""
+
+    json_computed = ("equal",)
 
     diagram: str
     engine: str
@@ -528,15 +524,13 @@ class EngineCheck:
     drawn: Counts | None
     notes: tuple[str, ...]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"diagram": self.diagram, "engine": self.engine, "kind": self.kind,
-                "read": self.read.to_json(),
-                "drawn": None if self.drawn is None else self.drawn.to_json(),
-                "equal": self.drawn == self.read, "notes": list(self.notes)}
+    @property
+    def equal(self) -> bool:
+        return self.drawn == self.read
 
 
 @dataclass(frozen=True, slots=True)
-class QuestionRejection:
+class QuestionRejection(Record):
     """A candidate question left out, and why."""
 
     diagram: str
@@ -544,10 +538,6 @@ class QuestionRejection:
     question: str
     reason: str
     detail: str | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"diagram": self.diagram, "subtype": self.subtype, "question": self.question,
-                "reason": self.reason, "detail": self.detail}
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,10 @@ one model × question)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from diagbench.records import OMIT_NONE, Record
 
 #: The diagram families, as diagbench names them (SADU: behavior, structural, ER).
 Family = Literal["behavioral", "structural", "er"]
@@ -66,7 +68,7 @@ class Relation:
 
 
 @dataclass(frozen=True, slots=True)
-class Annotation:
+class Annotation(Record):
     """One diagram: its id (``family/file``), family, image (a path into the source
     folder), entities, clusters and relations in annotation order, and difficulty."""
 
@@ -78,26 +80,6 @@ class Annotation:
     clusters: tuple[Cluster, ...]
     relations: tuple[Relation, ...]
     difficulty: str | None = None
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict) -> Annotation:
-        """An annotation from its JSON (KeyError, TypeError or ValueError when not one)."""
-        if data["family"] not in FAMILIES:
-            raise ValueError(f"unknown diagram family {data['family']!r}")
-        entities = tuple(
-            Entity(e["id"], e["name"],
-                   None if e.get("attributes") is None
-                   else tuple(Attribute(**a) for a in e["attributes"]),
-                   None if e.get("methods") is None else tuple(e["methods"]))
-            for e in data["entities"])
-        clusters = tuple(Cluster(c["id"], c["name"], tuple(c["entities"]),
-                                 tuple(c["clusters"])) for c in data["clusters"])
-        relations = tuple(Relation(**r) for r in data["relations"])
-        return cls(data["id"], data["family"], data["file"], data["image"], entities,
-                   clusters, relations, data.get("difficulty"))
 
     def entity(self, ident: str) -> Entity | None:
         return next((e for e in self.entities if e.id == ident), None)
@@ -112,7 +94,7 @@ class Annotation:
 
 
 @dataclass(frozen=True, slots=True)
-class Question:
+class Question(Record):
     """One question: id (``family/file/N``, N its place in the published QA file), the
     diagram it asks about, its text (with the strict output format), the gold answer as
     published, the gold answer diagbench recomputes from the annotation (None where it
@@ -129,21 +111,7 @@ class Question:
     kind: Kind
     difficulty: str | None = None
     recomputed: Any = None
-    pattern: str | None = None
-
-    def to_json(self) -> dict:
-        data = asdict(self)
-        if self.pattern is None:
-            del data["pattern"]
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict) -> Question:
-        if data["family"] not in FAMILIES or data["kind"] not in ("counting", "retrieval"):
-            raise ValueError(f"unknown family {data['family']!r} or kind {data['kind']!r}")
-        return cls(data["id"], data["diagram"], data["family"], data["text"], data["gold"],
-                   data["subtype"], data["kind"], data.get("difficulty"),
-                   data.get("recomputed"), data.get("pattern"))
+    pattern: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 Status = Literal["ok", "unparsable", "call_error", "image_error", "missing"]
@@ -153,7 +121,7 @@ Where = Literal["markers", "open_marker", "outside"]
 
 
 @dataclass(frozen=True, slots=True)
-class ArchQAScore:
+class ArchQAScore(Record):
     """One answer scored: `status` (ok: an answer was read; unparsable: none could be;
     call_error: the call failed; image_error: its image could not be sent; missing: no
     response for the question), `correct`, the
@@ -187,26 +155,12 @@ class ArchQAScore:
         """Whether the answer was read from outside the `[start]…[end]` markers."""
         return self.where in ("open_marker", "outside")
 
-    def to_json(self) -> dict:
-        return asdict(self) | {"notes": list(self.notes)}
-
-    @classmethod
-    def from_json(cls, data: dict) -> ArchQAScore:
-        return cls(**(data | {"notes": tuple(data.get("notes", ()))}))
-
 
 @dataclass(frozen=True, slots=True)
-class ArchQASummary:
+class ArchQASummary(Record):
     """summary.json: per model (`models`), its accuracies, counting and retrieval
     metrics, tokens and outcome counts; the paired comparisons between models."""
 
     scorer: str
     models: dict[str, dict]
     paired: list[dict] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict) -> ArchQASummary:
-        return cls(data["scorer"], data["models"], data.get("paired", []))

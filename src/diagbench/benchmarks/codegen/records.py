@@ -3,8 +3,10 @@ summary (the paper's Tables 2 and 4)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from diagbench.records import Record
 
 #: ok: the answer has code (then `valid`); no_code: it has none (invalid, counted);
 #: call_error: a call failed (left out of the rates, counted).
@@ -12,7 +14,7 @@ Status = Literal["ok", "no_code", "call_error"]
 
 
 @dataclass(frozen=True, slots=True)
-class CodegenScore:
+class CodegenScore(Record):
     """One model's code for one sample: `group` is the seed (category, FRL, persona
     number) shared by the levels of one persona; `length` is the code's length by
     `measure` ("lines" or "characters", chosen per model × FRL × prompting by
@@ -36,26 +38,12 @@ class CodegenScore:
     error: str | None = None
     drawn: str | None = None  # the code as its engine drew it, in the model's directory
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CodegenScore:
-        return cls(**data)
-
 
 @dataclass(frozen=True, slots=True)
-class CodegenSummary:
+class CodegenSummary(Record):
     """`models`: per model, its outcomes and per prompting the validity (overall and
     per complexity) and the complexity consistency (Table 2), with the cells per FRL;
     `promptings`: per prompting over all models (Table 4)."""
 
     models: dict[str, dict[str, Any]] = field(default_factory=dict)
     promptings: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"models": self.models, "promptings": self.promptings}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CodegenSummary:
-        return cls(dict(data["models"]), dict(data["promptings"]))

@@ -9,13 +9,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Literal
 
 from diagbench.benchmarks.protocol import Problem
 from diagbench.compare.methods import Method
 from diagbench.compare.report import FileResult
 from diagbench.compare.significance import PairedComparison
+from diagbench.records import Record
 
 ConversionStatus = Literal["converted", "no_script", "call_error", "image_error"]
 SCORED: tuple[ConversionStatus, ...] = ("converted", "no_script")  # a prediction to compare
@@ -29,7 +30,7 @@ class Tokens:
 
 
 @dataclass(frozen=True, slots=True)
-class Conversion:
+class Conversion(Record):
     """One image converted by one model (paths as strings, as the file keeps them)."""
 
     name: str
@@ -49,18 +50,6 @@ class Conversion:
     cached: bool | None = None
     finish_reason: str | None = None
     served_model: str | None = None
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict) -> Conversion:
-        known = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in known}
-        tokens = values.get("tokens")
-        return cls(**values | {"extraction": tuple(values.get("extraction", ())),
-                               "normalizations": tuple(values.get("normalizations", ())),
-                               "tokens": Tokens(**tokens) if tokens else None})
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,26 +98,10 @@ class ModelResults:
 
 
 @dataclass(frozen=True, slots=True)
-class ConversionSummary:
+class ConversionSummary(Record):
     """summary.json: every model's results, the paired comparisons of every two models
     per method, and the ground-truth files that could not be used."""
 
     models: dict[str, ModelResults]
     paired_tests: dict[str, list[PairedComparison]]
     gold_problems: list[Problem]
-
-    def to_json(self) -> dict:
-        return asdict(self) | {"gold_problems": [{"name": p.name, "gold": p.file,
-                                                  "error": p.error}
-                                                 for p in self.gold_problems]}
-
-    @classmethod
-    def from_json(cls, data: dict) -> ConversionSummary:
-        models = {name: ModelResults(ConversionCounts(**m["conversion"] | {
-            "tokens": Tokens(**m["conversion"]["tokens"])}), m["methods"],
-            m.get("intervals", {}))
-            for name, m in data["models"].items()}
-        paired = {method: [PairedComparison(**t) for t in tests]
-                  for method, tests in data["paired_tests"].items()}
-        return cls(models, paired, [Problem(p["name"], p["gold"], p["error"])
-                                    for p in data["gold_problems"]])

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Instance
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
+from diagbench.records import Record
 from diagbench.scoring.metrics import Prerequisite
 
 
@@ -23,7 +24,7 @@ class ImageFile:
 
 
 @dataclass(frozen=True, slots=True)
-class Item(Instance):
+class Item(Instance, Record):
     """One instance as the data directory lists it (the diagram it asks about, the
     relation and condition, the class names, the queried pair (A, B), the gold answer
     — A → B is drawn —, its matched instance), with its source and images by scale."""
@@ -31,32 +32,21 @@ class Item(Instance):
     source: str = ""
     images: dict[str, ImageFile] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if self.relation not in RELATIONS or self.condition not in CONDITIONS:
+            raise ValueError(f"unknown relation {self.relation!r} or condition "
+                             f"{self.condition!r}")
+        if len(self.query) != 2:
+            raise ValueError("query is not a pair of class names")
+
     @classmethod
     def of(cls, instance: Instance, images: dict[str, ImageFile]) -> Item:
         return cls(**{f.name: getattr(instance, f.name) for f in fields(Instance)},
                    source=f"diagrams/{instance.diagram}.puml", images=images)
 
-    def to_json(self) -> dict:
-        return asdict(self) | {"classes": list(self.classes), "query": list(self.query)}
-
-    @classmethod
-    def from_json(cls, data: dict) -> Item:
-        """An item from its manifest line; ValueError (or KeyError, TypeError) when the
-        line is not one."""
-        if data["relation"] not in RELATIONS or data["condition"] not in CONDITIONS:
-            raise ValueError(f"unknown relation {data['relation']!r} or condition "
-                             f"{data['condition']!r}")
-        query = tuple(data["query"])
-        if len(query) != 2:
-            raise ValueError("query is not a pair of class names")
-        return cls(data["id"], data["diagram"], data["relation"], data["condition"],
-                   tuple(data["classes"]), (query[0], query[1]), bool(data["gold"]),
-                   data.get("matched"), data.get("source", f"diagrams/{data['diagram']}.puml"),
-                   {scale: ImageFile(**image) for scale, image in data["images"].items()})
-
 
 @dataclass(frozen=True, slots=True)
-class PriorBiasScore:
+class PriorBiasScore(Record):
     """One answer pair scored: the relation answer (`label` as parsed, `correct`) and
     the class names listed in stage 1 (`names`, `em`); status `error` when either call
     failed (then it is counted, not scored)."""
@@ -75,15 +65,6 @@ class PriorBiasScore:
     names: tuple[str, ...] | None
     em: bool
 
-    def to_json(self) -> dict:
-        return asdict(self) | {"names": None if self.names is None else list(self.names)}
-
-    @classmethod
-    def from_json(cls, data: dict) -> PriorBiasScore:
-        values = {f.name: data[f.name] for f in fields(cls)}
-        names = values["names"]
-        return cls(**values | {"names": None if names is None else tuple(names)})
-
 
 @dataclass(frozen=True, slots=True)
 class Cell:
@@ -95,7 +76,7 @@ class Cell:
 
 
 @dataclass(frozen=True, slots=True)
-class ModelSummary:
+class ModelSummary(Record):
     """One model's results: answered and failed pairs; a `Cell` per condition and per
     condition × relation × scale (the paper's Table 2 layout); Δ overall with its 95 %
     bootstrap interval, per conflict condition, relation and scale; the prerequisite;
@@ -122,30 +103,10 @@ class ModelSummary:
     #: each condition's RelAcc ("RelAcc CONDITION") with its intervals.
     intervals: dict[str, dict] = field(default_factory=dict)
 
-    @classmethod
-    def from_json(cls, data: dict) -> ModelSummary:
-        ci = data["delta_ci"]
-        return cls(**data | {
-            "conditions": {c: Cell(**v) for c, v in data["conditions"].items()},
-            "cells": {c: {r: {s: Cell(**v) for s, v in by_scale.items()}
-                          for r, by_scale in by_relation.items()}
-                      for c, by_relation in data["cells"].items()},
-            "delta_ci": None if ci is None else (ci[0], ci[1]),
-            "prerequisite": Prerequisite(**data["prerequisite"]),
-            "unusable_images": tuple(data.get("unusable_images", ()))})
-
 
 @dataclass(frozen=True, slots=True)
-class PriorBiasSummary:
+class PriorBiasSummary(Record):
     """summary.json: every model's results, and Δ averaged over the models."""
 
     models: dict[str, ModelSummary]
     mean_delta: float | None
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict) -> PriorBiasSummary:
-        return cls({name: ModelSummary.from_json(m) for name, m in data["models"].items()},
-                   data["mean_delta"])
