@@ -118,7 +118,7 @@ class RowAsk:
 
 @dataclass(frozen=True, slots=True)
 class RowMetric:
-    """A figure: the one each exported row is scored by (`Benchmark.score_row`), or one
+    """A figure: the one each exported row is scored by (`RowExport.score_row`), or one
     a run is ranked by (`Benchmark.headline_metrics`)."""
 
     name: str
@@ -159,6 +159,20 @@ S = TypeVar("S", bound=Record)  # a score record
 T = TypeVar("T", bound=Record)  # the summary
 
 
+class RowExport(Protocol):
+    """A benchmark's data as rows (`Benchmark.rows`): `export_rows` the data directory
+    as rows of `columns`; `import_rows` the directory written back from them (as
+    `export_rows` gave them, in order, with what the export recorded), so that `eval`
+    runs on it unchanged; `ask_row` what `eval` asks about one row (JSON columns
+    decoded); `score_row` a model's answer to it, scored by the benchmark's own scorer."""
+
+    def export_rows(self, data: Path) -> Export: ...
+    def import_rows(self, rows: Iterator[dict[str, Any]], export: Mapping[str, Any],
+                    out: Path) -> list[str]: ...
+    def ask_row(self, row: Mapping[str, Any]) -> RowAsk: ...
+    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore: ...
+
+
 class Benchmark(ABC, Generic[S, T]):
     """One benchmark. Options of `build` and `eval` arrive as keyword arguments named
     after the options the benchmark declares."""
@@ -195,39 +209,17 @@ class Benchmark(ABC, Generic[S, T]):
         --benchmark)."""
         return False
 
-    def _export(self, what: str) -> Any:
-        """The benchmark package's `export` module (its rows, asked and scored one by
-        one), imported when first needed; NotImplementedError when it has none."""
+    def rows(self) -> RowExport:
+        """The benchmark's rows (`RowExport`: its data as rows, asked and scored one by
+        one, and back), from its package's `export` module, imported when first needed;
+        NotImplementedError when it has none."""
         import importlib
 
         package = type(self).__module__.rpartition(".")[0]
         try:
             return importlib.import_module(f"{package}.export")
         except ModuleNotFoundError:
-            raise NotImplementedError(f"{self.name} cannot {what}") from None
-
-    def export_rows(self, data: Path) -> Export:
-        """The data directory `data` as rows of `columns` (raises `DataError` when the
-        data cannot be used)."""
-        return self._export("be exported").export_rows(data)
-
-    def import_rows(self, rows: Iterator[dict[str, Any]], export: Mapping[str, Any],
-                    out: Path) -> list[str]:
-        """Write the data directory `out` back from exported rows (as `export_rows`
-        gave them, in order) and what the export recorded (`parameters`, `files`), so
-        that `eval` runs on it unchanged; return the lines to print."""
-        return self._export("be imported").import_rows(
-            rows, export, out)
-
-    def ask_row(self, row: Mapping[str, Any]) -> RowAsk:
-        """What `eval` asks about one row of `export_rows` (JSON columns decoded)."""
-        return self._export("ask one row").ask_row(row)
-
-    def score_row(self, row: Mapping[str, Any], response: str) -> RowScore:
-        """The model's answer `response` to `ask_row(row)`, scored as `eval` scores it
-        (by the benchmark's own scorer, never a copy of it)."""
-        return self._export("score one row").score_row(
-            row, response)
+            raise NotImplementedError(f"{self.name} has no rows to export") from None
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, **options: Any) -> Any:
         """`score NAME PATH… OPTIONS` for a benchmark with `score_options`: the
@@ -266,12 +258,21 @@ class Benchmark(ABC, Generic[S, T]):
         """The summary (summary.json) of every model's scores."""
 
     @abstractmethod
+    def records(self) -> tuple[type[Any], type[T]]:
+        """Its score record (one line of scores.jsonl) and its summary record
+        (summary.json), `diagbench.records.Record` types, imported when asked."""
+
     def read_summary(self, data: dict) -> T:
         """The summary from its JSON."""
+        return self.records()[1].from_json(data)  # type: ignore[attr-defined]
 
-    @abstractmethod
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[S]]:
-        """Every model's score records, read back from the files `score` wrote in `run`."""
+        """Every model's score records, read back from the scores.jsonl `score` wrote in
+        `run` (a `DataError` naming the line of one that is not a score)."""
+        from diagbench.benchmarks.jsonl import read_scores
+
+        return read_scores(run / "scores.jsonl", models, self.records()[0].from_json,
+                           f"a {self.name} score")
 
     @abstractmethod
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[S]],

@@ -1,9 +1,9 @@
 """A built benchmark in other ecosystems' formats, and back.
 
 `hf` writes a Hugging Face dataset (Parquet shards with an `Image` feature and a dataset
-card) from the rows a benchmark describes (`Benchmark.columns`, `Benchmark.export_rows`)
-and reads one back into a data directory that `diagbench eval` runs unchanged
-(`Benchmark.import_rows`). This package names no benchmark: the registry finds them. It
+card) from the rows a benchmark describes (`Benchmark.columns`, and `export_rows` of
+`Benchmark.rows()`) and reads one back into a data directory that `diagbench eval` runs
+unchanged (`import_rows`). This package names no benchmark: the registry finds them. It
 has no scoring logic of its own.
 """
 

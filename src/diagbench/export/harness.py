@@ -1,7 +1,7 @@
 """What the task files written by `export --format lmms-eval` and `--format inspect` call
 at run time (the harness's environment has diagbench installed): a row of the exported
 dataset, as either harness hands it over, asked and scored by its benchmark's own
-`Benchmark.ask_row` and `Benchmark.score_row`. Nothing here scores by itself."""
+`ask_row` and `score_row` (`Benchmark.rows()`). Nothing here scores by itself."""
 
 from __future__ import annotations
 
@@ -73,12 +73,12 @@ def data_uri(name: str, doc: Mapping[str, Any]) -> str:
 
 def ask(name: str, doc: Mapping[str, Any]) -> RowAsk:
     """What `diagbench eval NAME` asks about the row."""
-    return benchmark(name).ask_row(row(name, doc))
+    return benchmark(name).rows().ask_row(row(name, doc))
 
 
 def score(name: str, doc: Mapping[str, Any], response: str) -> RowScore:
     """The response to the row, scored as `diagbench eval NAME` scores it."""
-    return benchmark(name).score_row(row(name, doc), response)
+    return benchmark(name).rows().score_row(row(name, doc), response)
 
 
 def metadata(name: str, doc: Mapping[str, Any]) -> dict[str, Any]:

@@ -91,7 +91,7 @@ def export_hf(name: str, data: Path, out: Path, rows_per_shard: int = 1000,
     columns = bench.columns
     feats = features(columns)
     schema = feats.arrow_schema
-    export = bench.export_rows(data)
+    export = bench.rows().export_rows(data)
     images = [c.name for c in columns if c.type == "image"]
     (out / "data").mkdir(parents=True, exist_ok=True)
     for old in (out / "data").glob(f"{SPLIT}-*.parquet"):
@@ -228,4 +228,4 @@ def import_hf(source: Path, out: Path) -> tuple[str, list[str]]:
                     yield _decode(row, columns)
 
     out.mkdir(parents=True, exist_ok=True)
-    return bench.name, bench.import_rows(rows(), info, out)
+    return bench.name, bench.rows().import_rows(rows(), info, out)

@@ -176,16 +176,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         from diagbench.benchmarks.archqa.summary import summarize
         return summarize(self.scorer, scores, data.samples)
 
-    def read_summary(self, data: dict) -> ArchQASummary:
-        from diagbench.benchmarks.archqa.records import ArchQASummary
-        return ArchQASummary.from_json(data)
+    def records(self) -> tuple[type[ArchQAScore], type[ArchQASummary]]:
+        from diagbench.benchmarks.archqa.records import ArchQAScore, ArchQASummary
 
-    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[ArchQAScore]]:
-        from diagbench.benchmarks.archqa.records import ArchQAScore
-        from diagbench.benchmarks.jsonl import read_scores
-
-        return read_scores(run / "scores.jsonl", models, ArchQAScore.from_json,
-                           "an archqa score")
+        return ArchQAScore, ArchQASummary
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[ArchQAScore]],
                summary: ArchQASummary) -> Path:

@@ -100,15 +100,10 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
         from diagbench.benchmarks.codegen.scoring import summarize
         return summarize(scores)
 
-    def read_summary(self, data: dict) -> CodegenSummary:
-        from diagbench.benchmarks.codegen.records import CodegenSummary
-        return CodegenSummary.from_json(data)
+    def records(self) -> tuple[type[CodegenScore], type[CodegenSummary]]:
+        from diagbench.benchmarks.codegen.records import CodegenScore, CodegenSummary
 
-    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[CodegenScore]]:
-        from diagbench.benchmarks.codegen.records import CodegenScore
-        from diagbench.benchmarks.jsonl import read_scores
-        return read_scores(run / "scores.jsonl", models, CodegenScore.from_json,
-                           "a codegen score")
+        return CodegenScore, CodegenSummary
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[CodegenScore]],
                summary: CodegenSummary) -> Path:

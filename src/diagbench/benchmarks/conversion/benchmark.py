@@ -103,10 +103,6 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
         from diagbench.benchmarks.conversion.scoring import summarize_scores
         return summarize_scores(scores, data.problems)
 
-    def read_summary(self, data: dict) -> ConversionSummary:
-        from diagbench.benchmarks.conversion.records import ConversionSummary
-        return ConversionSummary.from_json(data)
-
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[ConversionScore]]:
         from diagbench.benchmarks.conversion.records import Conversion, ConversionScore
         from diagbench.benchmarks.jsonl import read_jsonl
@@ -123,6 +119,11 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
             scores[model] = [ConversionScore.from_json(line, records[k % len(records)])
                              for k, (_, line) in enumerate(mine)]
         return scores
+
+    def records(self) -> tuple[type[ConversionScore], type[ConversionSummary]]:
+        from diagbench.benchmarks.conversion.records import ConversionScore, ConversionSummary
+
+        return ConversionScore, ConversionSummary
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[ConversionScore]],
                summary: ConversionSummary) -> Path:

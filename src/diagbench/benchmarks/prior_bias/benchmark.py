@@ -152,16 +152,10 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         from diagbench.benchmarks.prior_bias.scoring import summarize_models
         return summarize_models(scores)
 
-    def read_summary(self, data: dict) -> PriorBiasSummary:
-        from diagbench.benchmarks.prior_bias.records import PriorBiasSummary
-        return PriorBiasSummary.from_json(data)
+    def records(self) -> tuple[type[PriorBiasScore], type[PriorBiasSummary]]:
+        from diagbench.benchmarks.prior_bias.records import PriorBiasScore, PriorBiasSummary
 
-    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[PriorBiasScore]]:
-        from diagbench.benchmarks.jsonl import read_scores
-        from diagbench.benchmarks.prior_bias.records import PriorBiasScore
-
-        return read_scores(run / "scores.jsonl", models, PriorBiasScore.from_json,
-                           "a prior-bias score")
+        return PriorBiasScore, PriorBiasSummary
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[PriorBiasScore]],
                summary: PriorBiasSummary) -> Path:

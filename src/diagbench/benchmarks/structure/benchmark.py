@@ -211,15 +211,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         from diagbench.benchmarks.structure.scoring import summarize
         return summarize(scores)
 
-    def read_summary(self, data: dict) -> StructureSummary:
-        from diagbench.benchmarks.structure.records import StructureSummary
-        return StructureSummary.from_json(data)
+    def records(self) -> tuple[type[StructureScore], type[StructureSummary]]:
+        from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
 
-    def load_scores(self, run: Path, models: list[str]) -> dict[str, list[StructureScore]]:
-        from diagbench.benchmarks.jsonl import read_scores
-        from diagbench.benchmarks.structure.records import StructureScore
-        return read_scores(run / "scores.jsonl", models, StructureScore.from_json,
-                           "a structure score")
+        return StructureScore, StructureSummary
 
     def report(self, run: Path, data: Dataset, scores: Mapping[str, list[StructureScore]],
                summary: StructureSummary) -> Path:
