@@ -18,7 +18,9 @@ import { layoutProcess } from 'bpmn-auto-layout'
 import { diagnostic } from './diagnostic.mjs'
 
 const here = path.dirname(url.fileURLToPath(import.meta.url))
-const job = JSON.parse(fs.readFileSync(0, 'utf8'))
+const chunks = []
+for await (const chunk of process.stdin) chunks.push(chunk)
+const job = JSON.parse(Buffer.concat(chunks).toString('utf8'))
 const moddle = new BpmnModdle()
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'diagbench-chromium-'))
 const browser = await puppeteer.launch({

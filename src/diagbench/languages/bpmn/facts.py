@@ -4,8 +4,8 @@
   exclusive gateway (named, or the only exclusive gateway);
 - quantification: how many tasks, gateways and events are drawn (the answers are the
   counts bpmn-js draws);
-- structural: which lane holds a task, and what comes right after a task (its one
-  outgoing sequence flow's target).
+- structural: which lane holds a task or sub-process, and what comes right after one
+  (its one outgoing sequence flow's target).
 
 A question is asked only when its subject has a name no other element of its kind has,
 and its answer has a name; at most `PER_QUESTION` of each kind of question.
@@ -28,6 +28,11 @@ def _unique(nodes: list[Node]) -> list[Node]:
 
 def _activities(model: BpmnModel) -> list[Node]:
     return [n for n in model.nodes if n.category in ("task", "subprocess")]
+
+
+def _named(node: Node) -> str:
+    """How a question names an activity: 'the task "X"' or 'the sub-process "X"'."""
+    return f'the {"task" if node.category == "task" else "sub-process"} "{node.name}"'
 
 
 def branch_facts(model: BpmnModel) -> list[Fact]:
@@ -65,8 +70,7 @@ def lane_facts(model: BpmnModel) -> list[Fact]:
     lane_names = Counter(lane.name for lane in model.lanes)
     lanes = {lane.id: lane.name for lane in model.lanes
              if lane.name and lane_names[lane.name] == 1}
-    facts = [Fact("structural", "lane", f'Which lane holds the task "{node.name}"?',
-                  lanes[node.lane])
+    facts = [Fact("structural", "lane", f"Which lane holds {_named(node)}?", lanes[node.lane])
              for node in _unique(_activities(model)) if node.lane in lanes]
     return facts[:PER_QUESTION]
 
@@ -80,7 +84,7 @@ def successor_facts(model: BpmnModel) -> list[Fact]:
         target = model.node(flows[0].target) if len(flows) == 1 else None
         if target is not None and target.name:
             facts.append(Fact("structural", "successor",
-                              f'What comes right after the task "{node.name}"?', target.name))
+                              f"What comes right after {_named(node)}?", target.name))
     return facts[:PER_QUESTION]
 
 
