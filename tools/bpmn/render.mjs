@@ -1,14 +1,16 @@
 // Draw many BPMN diagrams with bpmn-js in one headless Chromium (diagbench's BPMN engine).
-// stdin: {"out_dir": "...", "timeout_ms": 20000,
-//         "items": [{"id": "000003", "code": "<?xml …"}]}
-// stdout: one JSON line per item {"id", "ok", "error", "line", "seconds", "laid_out"},
-//         then {"browser_launches": 1}; each drawing is written as <id>.svg in out_dir.
+// A long-lived process: one job a line on stdin, {"out_dir": "...", "timeout_ms": 20000,
+// "items": [{"id": "000003", "code": "<?xml …"}]}; on stdout one JSON line per item
+// {"id", "ok", "error", "line", "seconds", "laid_out"}, then {"done": true} for the job;
+// each drawing is written as <id>.svg in out_dir. The browser and its page serve every
+// job until stdin ends.
 // A document without diagram interchange (no shape or edge) is first laid out by
 // bpmn-auto-layout (here, in Node: the first process only); bpmn-js then imports it
 // in one page, loaded once, and saves its SVG (`saveSVG`, page.html marks each drawn
 // element's type). The browser gets no network: every request goes to a proxy on a
 // closed port, loopback included.
 import fs from 'node:fs'
+import readline from 'node:readline'
 import os from 'node:os'
 import path from 'node:path'
 import url from 'node:url'
@@ -18,9 +20,6 @@ import { layoutProcess } from 'bpmn-auto-layout'
 import { diagnostic } from './diagnostic.mjs'
 
 const here = path.dirname(url.fileURLToPath(import.meta.url))
-const chunks = []
-for await (const chunk of process.stdin) chunks.push(chunk)
-const job = JSON.parse(Buffer.concat(chunks).toString('utf8'))
 const moddle = new BpmnModdle()
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'diagbench-chromium-'))
 const browser = await puppeteer.launch({
@@ -74,7 +73,7 @@ async function draw (page, code) {
   return [svg, laid]
 }
 
-async function renderOne (lane, item) {
+async function renderOne (lane, job, item) {
   const start = performance.now()
   const out = { id: item.id, ok: false, error: null, line: null, seconds: 0, laid_out: false }
   let timer
@@ -106,9 +105,14 @@ async function renderOne (lane, item) {
 
 try {
   const lane = { page: await openPage() }
-  for (const item of job.items) await renderOne(lane, item)
+  const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity })
+  for await (const line of input) {
+    if (!line.trim()) continue
+    const job = JSON.parse(line)
+    for (const item of job.items) await renderOne(lane, job, item)
+    process.stdout.write(JSON.stringify({ done: true }) + '\n')
+  }
 } finally {
   await browser.close()
   fs.rmSync(profile, { recursive: true, force: true })
 }
-process.stdout.write(JSON.stringify({ browser_launches: 1 }) + '\n')

@@ -1,11 +1,13 @@
 """The `bpmn` engine: bpmn-js draws BPMN 2.0 XML in Debian's Chromium.
 
 One Node process per worker (`tools/bpmn/render.mjs`) launches one browser, loads
-bpmn-js's viewer into one page once (`tools/bpmn/page.html`) and draws its share of the
-batch diagram after diagram, at most `process.DIAGRAMS_PER_BROWSER` a process, as a
-`render.process` warm process (an empty jail folder, where it writes the SVGs, and a
-minimal environment) whose every report is awaited with a time-out; when a process
-stops part-way, the diagram it stopped at is reported and the rest go to a new process.
+bpmn-js's viewer into one page once (`tools/bpmn/page.html`) and draws its share of
+each batch diagram after diagram. The processes stay warm from batch to batch (one per
+worker for the Python process, `_browser`), each a `render.process` warm process (an
+empty jail folder, where it writes the SVGs, and a minimal environment) whose every
+report is awaited with a time-out, and a fresh one takes over after
+`process.DIAGRAMS_PER_BROWSER` diagrams; when a process stops part-way, the diagram it
+stopped at is reported and the rest go to a new process.
 A document without diagram interchange is laid out by bpmn-auto-layout first (in
 Node; its first process only). The SVG is bpmn-js's own export (`saveSVG`), each drawn
 element marked with its BPMN type (`drawn_statistics` reads them back); the PNG is that
@@ -16,9 +18,11 @@ refused before Node sees it (`read.declaration`).
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +48,39 @@ PER_BROWSER_AT_LEAST = 20
 
 def _chromium() -> str:
     return os.environ.get(CHROMIUM_ENV, "/usr/bin/chromium")
+
+
+class _Browser:
+    """One warm Node process and its browser (one worker), and the diagrams it drew."""
+
+    def __init__(self) -> None:
+        self.node = WarmProcess(["node", str(TOOL / "render.mjs")], stderr="keep",
+                                extra_env={CHROMIUM_ENV: _chromium()})
+        self.drawn = 0
+        self.lock = threading.Lock()
+
+    def close(self) -> None:
+        self.node.close()
+        self.drawn = 0
+
+
+_BROWSERS: list[_Browser] = []
+_BROWSERS_LOCK = threading.Lock()
+
+
+def _close_all() -> None:
+    for browser in _BROWSERS:
+        browser.close()
+
+
+def _browser(worker: int) -> _Browser:
+    """The warm browser of `worker` in this Python process, stopped at exit."""
+    with _BROWSERS_LOCK:
+        if not _BROWSERS:
+            atexit.register(_close_all)
+        while len(_BROWSERS) <= worker:
+            _BROWSERS.append(_Browser())
+        return _BROWSERS[worker]
 
 
 class BpmnEngine:
@@ -79,58 +116,64 @@ class BpmnEngine:
         browsers = max(1, min(self.jobs, len(todo) // PER_BROWSER_AT_LEAST))
         lanes = [todo[i::browsers] for i in range(browsers) if todo[i::browsers]]
         with ThreadPoolExecutor(max_workers=max(1, len(lanes))) as pool:
-            list(pool.map(lambda lane: self._lane(lane, sources, results, out_dir, fmt,
-                                                  progress), lanes))
+            list(pool.map(lambda worker: self._lane(worker, lanes[worker], sources, results,
+                                                    out_dir, fmt, progress),
+                          range(len(lanes))))
         return results
 
-    def _lane(self, lane: list[int], sources: list[str], results: list[RenderResult],
-              out_dir: Path, fmt: str, progress: Callable[[], None]) -> None:
-        """Draw `lane` in Node processes of at most `DIAGRAMS_PER_BROWSER` diagrams, a
-        new one taking over after the diagram one stopped at; two processes in a row
-        that draw nothing end the lane."""
+    def _lane(self, worker: int, lane: list[int], sources: list[str],
+              results: list[RenderResult], out_dir: Path, fmt: str,
+              progress: Callable[[], None]) -> None:
+        """Draw `lane` in the worker's browser, in jobs of at most `DIAGRAMS_PER_BROWSER`
+        diagrams, a new process taking over after the diagram one stopped at; two
+        processes in a row that draw nothing end the lane."""
+        browser = _browser(worker)
         todo, idle = list(lane), 0
-        while todo and idle < 2:
-            size = process.DIAGRAMS_PER_BROWSER
-            drawn, left = self._process(todo[:size], sources, results, out_dir, fmt, progress)
-            todo = left + todo[size:]
-            idle = 0 if drawn else idle + 1
+        with browser.lock:
+            while todo and idle < 2:
+                size = process.DIAGRAMS_PER_BROWSER
+                drawn, left = self._job(browser, todo[:size], sources, results, out_dir, fmt,
+                                        progress)
+                todo = left + todo[size:]
+                idle = 0 if drawn else idle + 1
         for k in todo:
             results[k].error = "the BPMN renderer stopped before this diagram"
             progress()
 
-    def _process(self, chunk: list[int], sources: list[str], results: list[RenderResult],
-                 out_dir: Path, fmt: str, progress: Callable[[], None]
-                 ) -> tuple[int, list[int]]:
-        """Draw `chunk` in one Node process; return how many diagrams it reported on and
-        those after the one it stopped at (none when it finished)."""
-        node = WarmProcess(["node", str(TOOL / "render.mjs")], stderr="keep",
-                           extra_env={CHROMIUM_ENV: _chromium()})
+    def _job(self, browser: _Browser, chunk: list[int], sources: list[str],
+             results: list[RenderResult], out_dir: Path, fmt: str,
+             progress: Callable[[], None]) -> tuple[int, list[int]]:
+        """Draw `chunk` as one job of the warm browser (a fresh one when it has drawn
+        its share); return how many diagrams it reported on and those after the one it
+        stopped at (none when it finished)."""
+        if browser.drawn + len(chunk) > process.DIAGRAMS_PER_BROWSER:
+            browser.close()
+        node = browser.node
         seen: set[int] = set()
         why, start = "", time.perf_counter()
         try:
-            node.ensure()
+            wait = self.timeout + (START_SECONDS if node.ensure() else 0.0)
             assert node.jail is not None
             work = Path(node.jail)
             job = {"out_dir": str(work), "timeout_ms": int(self.timeout * 1000),
                    "items": [{"id": f"{k:06d}", "code": sources[k]} for k in chunk]}
-            node.send(json.dumps(job).encode("utf-8"), START_SECONDS)
-            node.end_input()
-            wait = START_SECONDS + self.timeout
+            node.send(json.dumps(job).encode("utf-8") + b"\n", wait)
             while True:
                 report = json.loads(node.read_line(wait))
                 wait = self.timeout + MARGIN_SECONDS
-                if "browser_launches" in report:
+                if report.get("done"):
                     break
                 k = int(report["id"])
                 seen.add(k)
                 self._finish(results[k], report, work, out_dir, fmt)
                 progress()
+            browser.drawn += len(chunk)
         except ProcessTimeout:
             why = "timed out"
+            browser.close()
         except (ProcessDied, OSError, ValueError):
             why = (node.stderr_tail().strip().splitlines() or [""])[-1][:200]
-        finally:
-            node.close()
+            browser.close()
         unseen = [k for k in chunk if k not in seen]
         if unseen:
             stopped = results[unseen[0]]
@@ -146,7 +189,9 @@ class BpmnEngine:
         if not report["ok"]:
             result.error, result.error_line = f"bpmn-js: {report['error']}", report["line"]
             return
-        svg = (work / f"{report['id']}.svg").read_bytes()
+        drawing = work / f"{report['id']}.svg"
+        svg = drawing.read_bytes()
+        drawing.unlink()
         if fmt == "png":
             try:
                 data = svg_to_png(svg, self.timeout)
