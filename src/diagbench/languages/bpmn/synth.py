@@ -1,6 +1,7 @@
 """Seeded BPMN processes without diagram interchange (the engine lays them out with
 bpmn-auto-layout): a start event, then blocks in sequence — a task, an exclusive choice
-(a named gateway whose "yes" and "no" branches each hold a task, joined again), a
+(a named gateway whose "yes" and "no" branches each hold a task, joined again; one at
+least in every process), a
 parallel split of two tasks (joined again) or a timer wait — then an end event. Task
 types (user, service, manual, …) and names are the generator's choice, every name
 distinct."""
@@ -65,14 +66,19 @@ def synth_bpmn(rng: random.Random, complexity: str) -> str:
     last = out.element("startEvent", "Start")
     questions = list(_QUESTIONS)
     rng.shuffle(questions)
-    tasks = 0
+    tasks, chosen = 0, False
+    choice_at = rng.randrange(wanted - 1)  # the tasks before the exclusive choice, at least
     while tasks < wanted:
-        block = rng.random() if wanted - tasks >= 2 else 0.0
+        left = wanted - tasks
+        block = rng.random() if left >= 2 else 0.0
+        if left >= 2 and not chosen and (tasks >= choice_at or left <= 3):
+            block = 0.5  # every process has an exclusive choice
         if block < 0.45:
             step = out.task()
             out.flow(last, step)
             last, tasks = step, tasks + 1
         elif block < 0.7 and questions:
+            chosen = True
             split = out.element("exclusiveGateway", questions.pop())
             join = out.element("exclusiveGateway")
             for branch in ("yes", "no"):
