@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from defusedxml.ElementTree import fromstring
-from domains_biology import main
 
 from diagbench.languages import named
+from domains_biology import main
 
 MIWG = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "realworld" / \
     "bpmn-miwg-test-suite"
