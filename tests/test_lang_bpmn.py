@@ -336,3 +336,11 @@ def test_parse_json_reports_the_process_counts():
                                    "message_flows", "lanes", "pools")} == {
         "tasks": 5, "events": 3, "gateways": 4, "sequence_flows": 13, "message_flows": 0,
         "lanes": 0, "pools": 0}
+
+
+def test_a_document_is_recognised_by_its_root_in_bpmns_namespace():
+    model = "http://www.omg.org/spec/BPMN/20100524/MODEL"
+    assert BPMN.recognises(f"<definitions xmlns='{model}' id='d'/>")
+    assert BPMN.recognises(f'<?xml version="1.0"?>\n<bpmn2:definitions xmlns:bpmn2="{model}">')
+    assert not BPMN.recognises(f'<process xmlns="{model}"/>')
+    assert not BPMN.recognises("graph TD; A-->B")

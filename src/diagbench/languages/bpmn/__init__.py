@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
-_DEFINITIONS = re.compile(r"<(?:\w+:)?definitions\b[^>]*\"http://www\.omg\.org/spec/BPMN/"
-                          r"20100524/MODEL\"", re.S)
+_DEFINITIONS = re.compile(r"<(?:\w+:)?definitions\b[^>]*[\"']http://www\.omg\.org/spec/BPMN/"
+                          r"20100524/MODEL[\"']", re.S)
 
 
 def recognises(text: str) -> bool:
