@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from diagbench.languages import (
     abc,
+    bpmn,
     dbml,
     dot,
     dotbracket,
@@ -38,6 +39,7 @@ LANGUAGES: tuple[Language, ...] = (
     geojson.LANGUAGE,
     fen.LANGUAGE,
     abc.LANGUAGE,
+    bpmn.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -58,4 +60,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
+    Category("business-process", "business process model", "business", ("process",)),
 )
