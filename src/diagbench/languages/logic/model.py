@@ -132,12 +132,13 @@ def column(node: Node, variables: Sequence[str]) -> int:
 
 
 def _variable_column(k: int, n: int) -> int:
-    """The column of the k-th of n variables: 1 in the rows whose bit n-1-k is set."""
-    half = 1 << (n - 1 - k)  # runs of `half` zeros then `half` ones
-    block = ((1 << half) - 1) << half
-    out, period = 0, 2 * half
-    for start in range(0, 1 << n, period):
-        out |= block << start
+    """The column of the k-th of n variables: 1 in the rows whose bit n-1-k is set (runs
+    of `half` zeros then `half` ones, doubled until the column is full)."""
+    half = 1 << (n - 1 - k)
+    out, period = ((1 << half) - 1) << half, 2 * half
+    while period < 1 << n:
+        out |= out << period
+        period *= 2
     return out
 
 
