@@ -19,10 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
-
-if TYPE_CHECKING:
-    from sympy.logic.boolalg import Boolean
+from typing import Any, Union
 
 #: The gate types, as schemdraw draws them (`schemdraw.logic`), in the order counts list them.
 GATE_TYPES = ("and", "nand", "or", "nor", "xor", "xnor", "not")
@@ -167,11 +164,11 @@ def row_values(row: int, variables: Sequence[str]) -> dict[str, bool]:
     return {name: bool(row >> (n - 1 - k) & 1) for k, name in enumerate(variables)}
 
 
-def sympy_expression(node: Node) -> Boolean:
-    """The function of `node` as a SymPy expression, built from the tree (never parsed
-    from text)."""
-    from sympy import Symbol, false, true
-    from sympy.logic.boolalg import And, Nand, Nor, Not, Or, Xnor, Xor
+def sympy_expression(node: Node) -> Any:
+    """The function of `node` as a SymPy expression (a `Boolean`), built from the tree
+    (never parsed from text)."""
+    from sympy import Symbol, false, true  # type: ignore[import-untyped]  # no stubs
+    from sympy.logic.boolalg import And, Nand, Nor, Not, Or, Xnor, Xor  # type: ignore[import-untyped]
 
     if isinstance(node, Input):
         if node.constant:
