@@ -65,19 +65,22 @@ def synth_logic(rng: random.Random, complexity: str) -> str:
 
 
 def _gate(rng: random.Random, names: list[str], budget: int) -> Gate:
-    """A random gate tree of `budget` gates at most over `names` (a NOT only over an
-    input, as the reader folds a NOT over a gate into the gate)."""
+    """A random gate tree of `budget` gates at most over `names` (a gate's direct
+    inputs distinct names; a NOT only over an input, as the reader folds a NOT over a
+    gate into the gate)."""
     if budget == 1 and rng.random() < 0.15:
         return Gate("not", (Input(rng.choice(names)),))
     kind = rng.choice(BINARY)
     width = 3 if rng.random() < 0.2 else 2
     left = budget - 1
-    inputs: list[Node] = []
+    shares = []
     for k in range(width):
         share = left if k == width - 1 else rng.randint(0, left)
         left -= share
-        inputs.append(_gate(rng, names, share) if share else Input(rng.choice(names)))
-    return Gate(kind, tuple(inputs))
+        shares.append(share)
+    leaves = iter(rng.sample(names, min(len(names), shares.count(0))) + names)
+    return Gate(kind, tuple(_gate(rng, names, share) if share else Input(next(leaves))
+                            for share in shares))
 
 
 def _gates_at(node: Node, path: tuple[int, ...] = ()) -> list[tuple[tuple[int, ...], Gate]]:
