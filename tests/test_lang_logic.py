@@ -76,6 +76,24 @@ def test_reader_binds_as_schemdraw_draws(text, tree):
     assert _gate(text) == tree
 
 
+@pytest.mark.parametrize(("text", "counts"), [
+    # STRUDEL's two sample expressions (its renderer's examples: words, and symbols)
+    ("(((A and B) and (not C)) or (D xor E)) and (not F)",
+     {"gates": 7, "and_gates": 3, "not_gates": 2, "or_gates": 1, "xor_gates": 1,
+      "variables": 6, "inputs": 6, "depth": 4}),
+    ("(A ∧ ¬B) ∨ (C ⊻ (A ∧ B))",
+     {"gates": 5, "and_gates": 2, "not_gates": 1, "or_gates": 1, "xor_gates": 1,
+      "variables": 3, "inputs": 5, "depth": 3}),
+    # as STRUDEL's renderer takes it too: an output name before `=`, upper-case words
+    ("out = (A AND B) OR NOT C", {"gates": 3, "and_gates": 1, "not_gates": 1, "or_gates": 1,
+                                  "variables": 3, "inputs": 3, "depth": 2}),
+])
+def test_reader_reads_strudels_samples(text, counts):
+    parsed = _read(text)
+    assert parsed.errors == ()
+    assert {k: parsed.counts()[k] for k in counts} == counts
+
+
 def test_reader_reads_names_comments_and_several_outputs():
     parsed = _read("// half adder\nS = A xor B   # sum\n\nC = A and B\n")
     assert parsed.errors == ()
@@ -102,6 +120,7 @@ def test_counts_of_the_majority_example_by_hand():
     ("b or not (not a)", 1, 6, "a double negation"),
     ("Y = a", 1, 5, "'a' alone is no gate"),
     ("a and (b or c", 1, 14, "expected ')', found the end of the line"),
+    ("a and   # b", 1, 6, "expected a name, true, false, 'not' or '(', found the end"),
     ("a and b)", 1, 8, "expected an operator or the end of the line"),
     ("a and", 1, 6, "expected a name"),
     ("a ^ b", 1, 3, "unexpected character '^'"),

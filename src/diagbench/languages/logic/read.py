@@ -194,7 +194,8 @@ def parse_line(line: str) -> tuple[str | None, Gate]:
     if equals is not None:
         raise LogicSyntaxError("'=' only after an output's name at the start of a line",
                                equals.column)
-    node = _Parser(items, len(line.rstrip()) + 1).expression()
+    end = items[-1].column + len(items[-1].text) if items else 1
+    node = _Parser(items, end).expression()
     if isinstance(node, Input):
         raise LogicSyntaxError(f"{node.name!r} alone is no gate: an output needs one at least",
                                items[0].column)
