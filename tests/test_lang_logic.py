@@ -16,7 +16,7 @@ import pytest
 from diagbench.languages import detect, named
 from diagbench.languages.logic.engine import SchemdrawLogicEngine, logic_statistics
 from diagbench.languages.logic.facts import logic_facts
-from diagbench.languages.logic.model import Gate, Input, column, sympy_expression
+from diagbench.languages.logic.model import Gate, Input, Node, column
 from diagbench.languages.logic.read import (
     MAX_GATES,
     MAX_NESTING,
@@ -228,6 +228,18 @@ def test_schemdraw_misdraws_what_the_reader_refuses():
 
 # --- truth tables: SymPy ----------------------------------------------------------------
 
+def _sympy(node: Node):
+    """The function of a gate tree as a SymPy expression, built from the tree."""
+    from sympy import Symbol, false, true
+    from sympy.logic.boolalg import And, Nand, Nor, Not, Or, Xnor, Xor
+
+    if isinstance(node, Input):
+        return (true if node.name == "true" else false) if node.constant else Symbol(node.name)
+    built = {"and": And, "nand": Nand, "or": Or, "nor": Nor, "xor": Xor, "xnor": Xnor,
+             "not": Not}[node.type]
+    return built(*(_sympy(child) for child in node.inputs))
+
+
 def test_truth_tables_agree_with_sympy():
     from sympy import Symbol, false, true
 
@@ -235,7 +247,7 @@ def test_truth_tables_agree_with_sympy():
         circuit = _read(synth_logic(random.Random(seed), ("low", "medium")[seed % 2])).diagram
         variables = circuit.variables()
         for output in circuit.outputs:
-            expression = sympy_expression(output.gate)
+            expression = _sympy(output.gate)
             bits = column(output.gate, variables)
             for row in range(1 << len(variables)):
                 values = {Symbol(v): true if row >> (len(variables) - 1 - k) & 1 else false

@@ -118,5 +118,5 @@ LANGUAGE = Logic(
     examples=("majority.bool", "strudel-style.bool", "symbols.bool", "half-adder.bool"),
     node_limits=(1, 40),
     size="gates",
-    libraries=("schemdraw", "sympy"),
+    libraries=("schemdraw",),
 )

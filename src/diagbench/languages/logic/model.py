@@ -10,8 +10,9 @@ parenthesised group its own gate.
 Truth tables are computed bit-parallel: a column of 2ⁿ rows is one Python integer whose
 bit r is the value in row r, where row r gives variable k (in sorted order) the bit
 n-1-k of r (the first variable is the most significant, as truth tables are printed).
-`sympy_expression` builds the same function as a SymPy expression from the tree (the
-tests check the two agree), never from text.
+(Not SymPy's evaluation: a row at a time, 16 variables and 34 gates take it over a
+minute, this 0.2 ms; the tests check every row against SymPy's evaluation of the same
+tree, built as SymPy expressions from the tree, never from text.)
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Union
 
 #: The gate types, as schemdraw draws them (`schemdraw.logic`), in the order counts list them.
 GATE_TYPES = ("and", "nand", "or", "nor", "xor", "xnor", "not")
@@ -163,17 +164,3 @@ def row_values(row: int, variables: Sequence[str]) -> dict[str, bool]:
     n = len(variables)
     return {name: bool(row >> (n - 1 - k) & 1) for k, name in enumerate(variables)}
 
-
-def sympy_expression(node: Node) -> Any:
-    """The function of `node` as a SymPy expression (a `Boolean`), built from the tree
-    (never parsed from text)."""
-    from sympy import Symbol, false, true  # type: ignore[import-untyped]  # no stubs
-    from sympy.logic.boolalg import And, Nand, Nor, Not, Or, Xnor, Xor  # type: ignore[import-untyped]
-
-    if isinstance(node, Input):
-        if node.constant:
-            return true if node.name == "true" else false
-        return Symbol(node.name)
-    built = {"and": And, "nand": Nand, "or": Or, "nor": Nor, "xor": Xor, "xnor": Xnor,
-             "not": Not}[node.type]
-    return built(*(sympy_expression(child) for child in node.inputs))
