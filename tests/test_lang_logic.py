@@ -19,6 +19,7 @@ from diagbench.languages.logic.facts import logic_facts
 from diagbench.languages.logic.model import Gate, Input, Node, column
 from diagbench.languages.logic.read import (
     MAX_GATES,
+    MAX_INPUTS,
     MAX_NESTING,
     MAX_VARIABLES,
     LogicSyntaxError,
@@ -132,10 +133,15 @@ def test_counts_of_the_majority_example_by_hand():
     ("(" * (MAX_NESTING + 1) + "a or b" + ")" * (MAX_NESTING + 1), 1, MAX_NESTING + 1,
      f"parentheses nested over {MAX_NESTING} deep"),
     ("a" * 65 + " or b", 1, 1, "a name of 65 characters"),
+    (" or ".join(["a"] * 300_000), 1, 20_001, "a line of 1,499,996 characters, over the 20,000"),
     (" or ".join(f"v{k}" for k in range(MAX_VARIABLES + 1)), 1, 0,
      f"{MAX_VARIABLES + 1} variables, over the {MAX_VARIABLES} read"),
     (" or ".join(f"(a and b{k % 3})" for k in range(MAX_GATES)), 1, 0,
      f"{MAX_GATES + 1} gates, over the {MAX_GATES} read"),
+    (" or ".join(["a"] * (MAX_INPUTS + 1)), 1, 0,
+     f"{MAX_INPUTS + 1} input terminals, over the {MAX_INPUTS} read"),
+    ("# nine outputs\n" + "".join(f"Y{k} = a and b\n" for k in range(9)), 10, 0,
+     "9 outputs, over the 8 read"),
     ("", 1, 0, "no Boolean expression"),
 ])
 def test_reader_refuses_with_line_column_and_reason(text, line, column, reason):

@@ -16,9 +16,10 @@ the expression says: two operators of one level mixed without parentheses (`a an
 nand c`: schemdraw draws one AND of three inputs), a double negation (`not not a`,
 `not (not a)`: schemdraw draws no gate for it), an output without a gate (`Y = a`).
 Refused as too large to draw or tabulate: parentheses nested over `MAX_NESTING` deep,
-over `MAX_GATES` gates, `MAX_VARIABLES` variables (a truth table of 2ⁿ rows) or
-`MAX_OUTPUTS` outputs, a name over `MAX_NAME` characters. Output names are distinct and
-no output is also a variable.
+over `MAX_GATES` gates, `MAX_INPUTS` input terminals (a chain of one operator is one
+gate of any number of inputs), `MAX_VARIABLES` variables (a truth table of 2ⁿ rows) or
+`MAX_OUTPUTS` outputs, a name over `MAX_NAME` characters or a line over `MAX_LINE`.
+Output names are distinct and no output is also a variable.
 """
 
 from __future__ import annotations
@@ -37,13 +38,16 @@ from diagbench.languages.logic.model import (
     Node,
     Output,
     gates,
+    terminals,
 )
 
 MAX_NESTING = 32
 MAX_GATES = 200
+MAX_INPUTS = 256
 MAX_VARIABLES = 16
 MAX_OUTPUTS = 8
 MAX_NAME = 64
+MAX_LINE = 20_000
 
 #: The operator families, lowest precedence first: each token's gate type.
 LEVELS: tuple[dict[str, str], ...] = (
@@ -53,8 +57,9 @@ LEVELS: tuple[dict[str, str], ...] = (
 )
 NOT_TOKENS = frozenset({"not", "~", "¬"})
 KEYWORDS = frozenset({"and", "nand", "or", "nor", "xor", "xnor", "not", *CONSTANTS})
-_TOKEN = re.compile(r"\s*(?:(?P<comment>#|//)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-                    r"|(?P<symbol>[()=&∧|∨+⊕⊻~¬]))")
+_TOKEN = re.compile(r"(?P<comment>#|//)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+                    r"|(?P<symbol>[()=&∧|∨+⊕⊻~¬])")
+_SPACE = re.compile(r"\s*")
 
 
 class LogicSyntaxError(ValueError):
@@ -75,21 +80,24 @@ class Token:
 
 
 def tokens(line: str) -> list[Token]:
-    """The tokens of one line, up to a comment (LogicSyntaxError at the first character
-    that starts none, a name over `MAX_NAME` characters, or parentheses too deep)."""
+    """The tokens of one line, up to a comment (LogicSyntaxError for a line over
+    `MAX_LINE` characters, at the first character that starts no token, a name over
+    `MAX_NAME` characters, or parentheses too deep)."""
+    if len(line) > MAX_LINE:
+        raise LogicSyntaxError(f"a line of {len(line):,} characters, over the {MAX_LINE:,} "
+                               "read", MAX_LINE + 1)
     out: list[Token] = []
     position, nesting = 0, 0
-    while position < len(line):
-        if not line[position:].strip():
+    while True:
+        position = _SPACE.match(line, position).end()  # type: ignore[union-attr]  # \s*
+        if position == len(line):
             break
         found = _TOKEN.match(line, position)
         if found is None:
-            column = position + len(line[position:]) - len(line[position:].lstrip()) + 1
-            raise LogicSyntaxError(f"unexpected character {line[column - 1]!r}", column)
+            raise LogicSyntaxError(f"unexpected character {line[position]!r}", position + 1)
         if found.group("comment"):
             break
-        column = found.start(found.lastgroup or "symbol") + 1
-        text = found.group(found.lastgroup or "symbol")
+        column, text = position + 1, found.group(0)
         if found.group("name"):
             if len(text) > MAX_NAME:
                 raise LogicSyntaxError(f"a name of {len(text):,} characters, over the "
@@ -205,14 +213,9 @@ def parse_line(line: str) -> tuple[str | None, Gate]:
 def expression_lines(text: str) -> list[tuple[int, str]]:
     """(line number, line) of each line of `text` that holds an expression (not blank,
     not only a comment)."""
-    out = []
-    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
-        try:
-            if tokens(line):
-                out.append((number, line))
-        except LogicSyntaxError:
-            out.append((number, line))
-    return out
+    return [(number, line)
+            for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1)
+            if line.strip() and not line.lstrip().startswith(("#", "//"))]
 
 
 def read_bool(text: str) -> list[Parsed[Circuit]]:
@@ -222,7 +225,12 @@ def read_bool(text: str) -> list[Parsed[Circuit]]:
     outputs: list[Output] = []
     lines: list[tuple[int, str]] = []
     problems: list[Diagnostic] = []
-    for number, line in expression_lines(text):
+    found = expression_lines(text)
+    if len(found) > MAX_OUTPUTS:
+        number, line = found[MAX_OUTPUTS]
+        return [Parsed(0, 1, "logic", "logic", Circuit(()), (Diagnostic(
+            number, line, f"{len(found)} outputs, over the {MAX_OUTPUTS} read"),))]
+    for number, line in found:
         try:
             name, gate = parse_line(line)
         except LogicSyntaxError as exc:
@@ -254,8 +262,9 @@ def _rules(circuit: Circuit, lines: list[tuple[int, str]]) -> list[Diagnostic]:
         seen.add(output.name)
     first = lines[0] if lines else (1, "")
     count = sum(1 for o in circuit.outputs for _ in gates(o.gate))
-    for what, have, limit in (("outputs", len(lines), MAX_OUTPUTS),
-                              ("gates", count, MAX_GATES),
+    inputs = sum(1 for o in circuit.outputs for _ in terminals(o.gate))
+    for what, have, limit in (("gates", count, MAX_GATES),
+                              ("input terminals", inputs, MAX_INPUTS),
                               ("variables", len(variables), MAX_VARIABLES)):
         if have > limit:
             out.append(Diagnostic(first[0], first[1], f"{have} {what}, over the {limit} "
