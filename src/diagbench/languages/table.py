@@ -18,6 +18,7 @@ from diagbench.languages import (
     fasta,
     fen,
     geojson,
+    logic,
     mermaid,
     newick,
     plantuml,
@@ -40,6 +41,7 @@ LANGUAGES: tuple[Language, ...] = (
     fen.LANGUAGE,
     abc.LANGUAGE,
     bpmn.LANGUAGE,
+    logic.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -61,4 +63,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
     Category("business-process", "business process model", "business", ("process",)),
+    Category("propositional-logic", "propositional logic", "engineering", ("logic",)),
 )
