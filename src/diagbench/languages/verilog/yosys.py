@@ -1,0 +1,156 @@
+"""Yosys and Icarus Verilog, run as separate programs on untrusted Verilog.
+
+Yosys (ISC) reads a source with the recipe `read_verilog; proc; opt` and writes its
+netlist as JSON (`write_json`); Icarus Verilog (GPL, `iverilog -t null`) elaborates it
+as a second opinion. Each run is `render.programs.run_program`'s: no shell, an empty
+temporary folder that is its working folder and HOME, a minimal environment and a
+time-out; `prlimit` caps its address space (`MEMORY_BYTES`).
+
+Verilog can read files: `` `include "f" `` and `$readmemh("f", mem)` / `$readmemb`,
+which Yosys evaluates while it elaborates (an absolute path reaches any file the user
+can read). `unsafe` refuses a source that names either, or pastes tokens (`` `` ``,
+with which a macro could spell `$readmemh` without writing it), before any program
+sees it; the programs then run in a folder holding nothing but the source.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from diagbench.formats.diagnostics import Diagnostic
+from diagbench.render.programs import program, program_version, run_program
+
+#: The name the source has in the programs' folder (their messages say `design.v:3:`).
+SOURCE = "design.v"
+#: Seconds one program may run on one source.
+TIMEOUT = 20.0
+#: The address space a program may use (bytes).
+MEMORY_BYTES = 2 << 30
+#: What Yosys runs on a source (the reader's normalisation).
+RECIPE = "read_verilog design.v; proc; opt"
+_FILE_READS = re.compile(r"`\s*include\b|readmem|``", re.I)
+_MESSAGE = re.compile(r"^design\.v:(\d+): (ERROR|Warning): (.*)$", re.M)
+_BARE_ERROR = re.compile(r"^ERROR: (.*)$", re.M)
+_IVERILOG = re.compile(r"^design\.v:(\d+): (?:error: |syntax error)(.*)$", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class YosysRun:
+    """What Yosys made of one source: its JSON netlist (None when it failed) and its
+    messages as diagnostics (errors, then its warnings), with their source lines."""
+
+    netlist: dict[str, Any] | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def unsafe(lines: list[str]) -> Diagnostic | None:
+    """The first line that reads a file (`` `include ``, `$readmemh`, `$readmemb`) or
+    pastes tokens, as an error; None when there is none."""
+    for number, line in enumerate(lines, 1):
+        found = _FILE_READS.search(line)
+        if found is not None:
+            what = found.group(0).lower()
+            why = ("`include reads a file" if "include" in what else
+                   "$readmemh/$readmemb read a file" if what == "readmem" else
+                   "token pasting (``) may spell a file read")
+            return Diagnostic(number, line, f"refused: {why}, which diagbench does not allow",
+                              column=found.start() + 1)
+    return None
+
+
+def _limited(command: list[str]) -> list[str]:
+    """`command` under `prlimit`'s cap on its address space."""
+    return [program("prlimit"), f"--as={MEMORY_BYTES}", "--", *command]
+
+
+def run_yosys(source: str, commands: str, outputs: tuple[str, ...],
+              timeout: float = TIMEOUT) -> tuple[subprocess.CompletedProcess[bytes],
+                                                 dict[str, bytes]]:
+    """Run Yosys's `commands` (a script; the source is `design.v` in its folder) on a
+    source `unsafe` accepted; its run and the files it wrote that `outputs` names.
+    `subprocess.TimeoutExpired` past `timeout`."""
+    with tempfile.TemporaryDirectory(prefix="diagbench-yosys-") as jail:
+        Path(jail, SOURCE).write_text(source, encoding="utf-8")
+        done = run_program(_limited([program("yosys"), "-q", "-p", commands]), timeout,
+                           jail=jail)
+        written = {name: Path(jail, name).read_bytes() for name in outputs
+                   if Path(jail, name).is_file()}
+    return done, written
+
+
+def diagnostics(messages: str, lines: list[str]) -> list[Diagnostic]:
+    """Yosys's errors (first) and warnings as diagnostics: `design.v:LINE: ERROR: …` at
+    its line; an error without a line at line 1."""
+    found = []
+    for line, level, message in _MESSAGE.findall(messages):
+        number = max(1, int(line))
+        severity = "error" if level == "ERROR" else "warning"
+        text = lines[number - 1] if number <= len(lines) else ""
+        found.append(Diagnostic(number, text, f"Yosys: {message.strip()}", severity))
+    if not any(d.severity == "error" for d in found):
+        for message in _BARE_ERROR.findall(messages):
+            found.append(Diagnostic(1, lines[0] if lines else "", f"Yosys: {message.strip()}"))
+    return sorted(found, key=lambda d: d.severity != "error")
+
+
+def read_netlist(source: str, timeout: float = TIMEOUT) -> YosysRun:
+    """Yosys's netlist of a source (`RECIPE`, then `write_json`), or why not."""
+    lines = source.split("\n")
+    try:
+        done, written = run_yosys(source, f"{RECIPE}; write_json netlist.json",
+                                  ("netlist.json",), timeout)
+    except subprocess.TimeoutExpired:
+        return YosysRun(None, (Diagnostic(1, lines[0], f"Yosys: timed out after {timeout:g} s "
+                                          "(a design too large to read)"),))
+    messages = (done.stderr + done.stdout).decode("utf-8", "replace")
+    found = diagnostics(messages, lines)
+    if done.returncode or "netlist.json" not in written:
+        if not any(d.severity == "error" for d in found):
+            why = "ran out of memory or crashed" if done.returncode < 0 or \
+                "alloc" in messages else f"exited with {done.returncode}"
+            found.insert(0, Diagnostic(1, lines[0], f"Yosys {why} (a design too large or "
+                                       "too deeply nested)"))
+        return YosysRun(None, tuple(found))
+    try:
+        netlist = json.loads(written["netlist.json"])
+    except json.JSONDecodeError as exc:
+        return YosysRun(None, (Diagnostic(1, lines[0], f"Yosys wrote no JSON: {exc}"),))
+    return YosysRun(netlist, tuple(found))
+
+
+def icarus_opinion(source: str, timeout: float = TIMEOUT) -> list[Diagnostic]:
+    """Icarus Verilog's errors on a source (`iverilog -t null`), as warnings: Yosys,
+    which draws, reads Verilog with some SystemVerilog in it (a function's output
+    argument, an empty generate branch) that Icarus 11 rejects."""
+    lines = source.split("\n")
+    with tempfile.TemporaryDirectory(prefix="diagbench-iverilog-") as jail:
+        Path(jail, SOURCE).write_text(source, encoding="utf-8")
+        try:
+            done = run_program(_limited([program("iverilog"), "-t", "null", "-o",
+                                         "/dev/null", SOURCE]), timeout, jail=jail)
+        except subprocess.TimeoutExpired:
+            return [Diagnostic(1, lines[0], f"Icarus Verilog: timed out after {timeout:g} s",
+                               "warning")]
+    messages = (done.stderr + done.stdout).decode("utf-8", "replace")
+    found = []
+    for line, message in _IVERILOG.findall(messages)[:5]:
+        number = max(1, int(line))
+        text = lines[number - 1] if number <= len(lines) else ""
+        found.append(Diagnostic(number, text, "Icarus Verilog rejects it: "
+                                + (message.strip() or "syntax error"), "warning"))
+    return found
+
+
+@cache
+def versions() -> str:
+    """"Yosys 0.23 + Icarus Verilog 11.0", as the programs say."""
+    yosys = program_version("yosys", "-V", r"Yosys (\S+)")
+    icarus = program_version("iverilog", "-V", r"version (\S+)")
+    return f"Yosys {yosys} + Icarus Verilog {icarus}"
