@@ -24,6 +24,7 @@ symbol for, a submodule's instance among them).
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import re
 import threading
@@ -51,6 +52,9 @@ MAX_DRAWN = 1_500
 START_SECONDS = 30.0
 #: Node's heap limit (MB).
 MAX_HEAP_MB = 1024
+#: V8's stack (KB): netlistsvg's bus splitting recurses once a bit, past Node's default
+#: (984 KB) on buses of a few hundred bits; the system's stack is 8 MB.
+STACK_KB = 6000
 #: Designs one Node process draws before a fresh one takes over.
 DRAWINGS_PER_PROCESS = 500
 #: netlistsvg's node templates that are not cells.
@@ -134,7 +138,8 @@ class Netlistsvg:
     """netlistsvg in one warm Node process (thread-safe: one drawing at a time)."""
 
     def __init__(self) -> None:
-        self.node = WarmProcess(["node", f"--max-old-space-size={MAX_HEAP_MB}", str(SCRIPT),
+        self.node = WarmProcess(["node", f"--max-old-space-size={MAX_HEAP_MB}",
+                                 f"--stack-size={STACK_KB}", str(SCRIPT),
                                  str(TOOL)], stderr="keep", max_requests=DRAWINGS_PER_PROCESS)
         self.lock = threading.Lock()
 
@@ -184,7 +189,8 @@ def draw_design(source: str, timeout: float) -> dict[str, Any]:
     except ProcessTimeout:
         return {"error": f"netlistsvg timed out after {timeout:g} s", "line": None}
     except (ValueError, ET.ParseError) as exc:
-        return {"error": str(exc), "line": None}
+        # netlistsvg's bus splitting recurses past any stack on a design wide enough
+        return {"error": str(exc), "line": None, "too_large": "call stack" in str(exc)}
     return {"svg": svg, "png": svg_to_png(svg, timeout)}
 
 
@@ -196,6 +202,7 @@ class NetlistsvgEngine:
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
+        self._drawn: dict[str, dict[str, Any]] = {}  # by source: both images of one pass
 
     def version(self) -> str:
         """"netlistsvg 1.0.2 + Yosys 0.23 + Icarus Verilog 11.0 + rsvg-convert 2.54.7"."""
@@ -216,7 +223,9 @@ class NetlistsvgEngine:
             result = RenderResult(k, self.name, version, error=refusal(sources[k]))
             if result.error is None:
                 start = time.perf_counter()
-                drawn = draw_design(sources[k], self.timeout)
+                key = hashlib.sha256(sources[k].encode("utf-8")).hexdigest()
+                drawn = self._drawn.get(key) or draw_design(sources[k], self.timeout)
+                self._drawn[key] = drawn
                 if "error" in drawn:
                     result.error, result.error_line = drawn["error"], drawn["line"]
                     result.too_large = bool(drawn.get("too_large"))

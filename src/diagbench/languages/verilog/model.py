@@ -93,9 +93,11 @@ class Module:
 
 @dataclass(frozen=True, slots=True)
 class Design:
-    """A Verilog design: its modules, in Yosys's order."""
+    """A Verilog design: its modules, in Yosys's order, and the names of the modules
+    it declares as black boxes (`(* blackbox *)`: cells defined elsewhere)."""
 
     modules: tuple[Module, ...] = ()
+    blackboxes: tuple[str, ...] = ()
 
     def module(self, name: str) -> Module | None:
         return next((m for m in self.modules if m.name == name), None)

@@ -6,6 +6,8 @@
   sees it; so is one over `MAX_CHARS` characters;
 - Yosys's errors (`design.v:LINE: ERROR: …`) are errors at their line, its warnings
   warnings; a time-out, a crash or its memory limit an error at line 1;
+- a module marked `(* blackbox *)` (a cell defined elsewhere) is not part of the
+  model, as `stat` leaves it out; an empty module is a module (`-noblackbox`);
 - an instance of a module the source does not define is an error at its line (what
   Yosys's `hierarchy -check` says; the recipe keeps every module as written, so it
   does not run `hierarchy`, which would add a derived copy of each module per
@@ -74,7 +76,7 @@ def _failed(*diagnostics: Diagnostic) -> Parsed[Design]:
 
 def _undefined(design: Design, lines: list[str]) -> list[Diagnostic]:
     """An error for each instance of a module the design does not define."""
-    names = {m.name for m in design.modules}
+    names = {m.name for m in design.modules} | set(design.blackboxes)
     found = []
     for module in design.modules:
         for cell in module.cells:
@@ -100,8 +102,11 @@ def _line(attributes: dict[str, Any]) -> int:
 
 def design_of(netlist: dict[str, Any]) -> Design:
     """The design of Yosys's JSON netlist (`write_json`)."""
-    modules = []
+    modules, blackboxes = [], set()
     for name, module in netlist.get("modules", {}).items():
+        if int(module.get("attributes", {}).get("blackbox", 0) or 0):
+            blackboxes.add(name)
+            continue
         nets = module.get("netnames", {})
         ports = tuple(Port(port, data["direction"], _bits(data["bits"]),
                            int(nets.get(port, {}).get("offset", 0)),
@@ -116,4 +121,4 @@ def design_of(netlist: dict[str, Any]) -> Design:
         wires = tuple(Net(net, _bits(data["bits"]), bool(data.get("hide_name", 0)))
                       for net, data in nets.items())
         modules.append(Module(name, ports, tuple(cells), wires))
-    return Design(tuple(modules))
+    return Design(tuple(modules), tuple(sorted(blackboxes)))

@@ -34,7 +34,7 @@ TIMEOUT = 20.0
 #: The address space a program may use (bytes).
 MEMORY_BYTES = 2 << 30
 #: What Yosys runs on a source (the reader's normalisation).
-RECIPE = "read_verilog design.v; proc; opt"
+RECIPE = "read_verilog -noblackbox design.v; proc; opt"
 _FILE_READS = re.compile(r"`\s*include\b|readmem|``", re.I)
 _MESSAGE = re.compile(r"^design\.v:(\d+): (ERROR|Warning): (.*)$", re.M)
 _BARE_ERROR = re.compile(r"^ERROR: (.*)$", re.M)
