@@ -10,7 +10,8 @@ output or inout port. Yosys's names of wires and of the cells it made (`$and$f.v
 which change with the line) are not compared. Modules are matched by name (those left
 over in order); the cells of two matched modules are matched within each type by
 colour refinement (Weisfeiler–Lehman, from the ports outwards), then the cells left
-unmatched by the rounds their colours agree (an assignment, `linear_sum_assignment`).
+unmatched by how many of their connections to nodes already matched agree (an
+assignment, `linear_sum_assignment`).
 
 With `c` the cells matched, `k` the connections that agree under that matching and
 `q` the ports equal in name, direction and width:
@@ -115,6 +116,19 @@ def _colours(graphs: tuple[Graph, Graph]) -> list[dict[Node, list[int]]]:
     return history
 
 
+def _neighbours(graph: Graph, mapping: dict[Node, Node]) -> dict[Node, set[tuple[Any, ...]]]:
+    """Each node's connections (direction, its pin and offset, the other's pin and
+    offset, the other node as `mapping` names it; those of unmapped others left out, when
+    a mapping is given)."""
+    near: dict[Node, set[tuple[Any, ...]]] = defaultdict(set)
+    for a, pa, ka, b, pb, kb in graph.connections:
+        if not mapping or b in mapping:
+            near[a].add(("out", pa, ka, pb, kb, mapping.get(b, b)))
+        if not mapping or a in mapping:
+            near[b].add(("in", pb, kb, pa, ka, mapping.get(a, a)))
+    return near
+
+
 def match_nodes(gold: Graph, pred: Graph) -> dict[Node, Node]:
     """A matching of pred's nodes to gold's of the same label (see the module's
     docstring)."""
@@ -131,11 +145,10 @@ def match_nodes(gold: Graph, pred: Graph) -> dict[Node, Node]:
     left_gold = [n for n in sorted(history[0]) if n not in set(mapping.values())]
     left_pred = [n for n in sorted(history[1]) if n not in mapping]
     if left_gold and left_pred:
-        def agree(g: Node, p: Node) -> int:
-            a, b = history[0][g], history[1][p]
-            return 0 if a[0] != b[0] else 1 + sum(x == y for x, y in zip(a, b, strict=True))
-
-        score = [[agree(g, p) for g in left_gold] for p in left_pred]
+        near_gold, near_pred = _neighbours(gold, {}), _neighbours(pred, mapping)
+        score = [[1 + len(near_gold[g] & near_pred[p])
+                  if gold.labels[g] == pred.labels[p] else 0 for g in left_gold]
+                 for p in left_pred]
         rows, cols = linear_sum_assignment(score, maximize=True)
         mapping.update((left_pred[r], left_gold[c]) for r, c in zip(rows, cols, strict=True)
                        if score[r][c] > 0)
