@@ -31,7 +31,7 @@ from diagbench.languages.verilog.yosys import icarus_opinion, read_netlist, unsa
 #: The largest source read (characters).
 MAX_CHARS = 200_000
 #: The most cells a design may have.
-MAX_CELLS = 5_000
+MAX_CELLS = 2_000
 KIND = "hardware"
 
 
