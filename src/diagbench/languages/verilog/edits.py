@@ -63,7 +63,7 @@ def _changes(code: str, language: Language) -> list[str]:
         for port in module.ports:
             if port.direction == "input" and port.name not in by_width.get(port.width, []):
                 by_width.setdefault(port.width, []).append(port.name)
-    rewire = {}
+    rewire: dict[str, str] = {}
     for names in by_width.values():
         if len(names) >= 3:
             ordered = sorted(names)

@@ -66,7 +66,7 @@ def reaching(module: Module, port: str) -> tuple[str, ...]:
             for b in p.bits:
                 sources[b].add(p.name)
     target = module.port(port)
-    todo = [b for b in target.bits if isinstance(b, int)] if target else []
+    todo: list[Bit] = [b for b in target.bits if isinstance(b, int)] if target else []
     seen: set[Bit] = set(todo)
     found: set[str] = set()
     while todo:

@@ -34,7 +34,7 @@ from typing import Any
 
 from diagbench.compare.graph import model_of
 from diagbench.formats.parsed import Diagram, Parsed
-from diagbench.languages.verilog.model import Design, Module
+from diagbench.languages.verilog.model import Bit, Design, Module
 from diagbench.scoring import metrics
 
 Node = tuple[str, str]  # ("port", name), ("cell", index), ("const", value)
@@ -59,8 +59,8 @@ class Graph:
 def graph_of(module: Module) -> Graph:
     """The graph of a module (see the module's docstring)."""
     labels: dict[Node, str] = {}
-    drivers: dict[object, list[tuple[Node, str, int]]] = defaultdict(list)
-    sinks: list[tuple[object, Node, str, int]] = []
+    drivers: dict[Bit, list[tuple[Node, str, int]]] = defaultdict(list)
+    sinks: list[tuple[Bit, Node, str, int]] = []
     for port in module.ports:
         node = ("port", port.name)
         labels[node] = f"port {port.direction} {port.name}"
@@ -78,14 +78,14 @@ def graph_of(module: Module) -> Graph:
                     drivers[bit].append((node, pin.name, k))
                 if pin.direction in ("input", "inout"):
                     sinks.append((bit, node, pin.name, k))
-    connections = set()
-    for bit, node, pin, k in sinks:
+    connections: set[Connection] = set()
+    for bit, sink, name, k in sinks:
         sources = drivers.get(bit) or ([(("const", str(bit)), "", 0)]
                                        if isinstance(bit, str) else [])
-        for source in sources:
-            if source[0][0] == "const":
-                labels[source[0]] = f"const {bit}"
-            connections.add((*source, node, pin, k))
+        for source, source_pin, offset in sources:
+            if source[0] == "const":
+                labels[source] = f"const {bit}"
+            connections.add((source, source_pin, offset, sink, name, k))
     return Graph(labels, frozenset(connections))
 
 

@@ -91,9 +91,9 @@ def diagnostics(messages: str, lines: list[str]) -> list[Diagnostic]:
     found = []
     for line, level, message in _MESSAGE.findall(messages):
         number = max(1, int(line))
-        severity = "error" if level == "ERROR" else "warning"
         text = lines[number - 1] if number <= len(lines) else ""
-        found.append(Diagnostic(number, text, f"Yosys: {message.strip()}", severity))
+        found.append(Diagnostic(number, text, f"Yosys: {message.strip()}",
+                                "error" if level == "ERROR" else "warning"))
     if not any(d.severity == "error" for d in found):
         for message in _BARE_ERROR.findall(messages):
             found.append(Diagnostic(1, lines[0] if lines else "", f"Yosys: {message.strip()}"))
