@@ -18,6 +18,7 @@ import pytest
 
 from diagbench.languages import detect, named
 from diagbench.languages.verilog.engine import NetlistsvgEngine
+from diagbench.languages.verilog.equivalence import proved_equivalent
 from diagbench.languages.verilog.facts import reaching
 from diagbench.languages.verilog.model import Design
 from diagbench.languages.verilog.yosys import RECIPE, read_netlist, run_yosys
@@ -46,7 +47,7 @@ def score(gold: str, pred: str) -> float:
 def yosys_stat(text: str) -> dict[str, int]:
     """Yosys's own `stat` of a source after the reader's recipe, summed over modules:
     modules, cells (and by type), wires and wire bits (its printed report)."""
-    _, written = run_yosys(text, f"{RECIPE}; tee -q -o stat.txt stat", ("stat.txt",))
+    _, written = run_yosys({"design.v": text}, f"{RECIPE}; tee -q -o stat.txt stat", ("stat.txt",))
     report = written["stat.txt"].decode("utf-8")
     out: Counter[str] = Counter(modules=report.count("\n=== "))
     for label, key in (("Number of wires", "nets"), ("Number of wire bits", "net_bits"),
@@ -153,6 +154,27 @@ def test_similarity_hand_worked():
     # a port renamed: ports 2·3/8; y's connection lost: 2·4/10
     renamed = SMALL.replace("output y", "output x").replace("assign y", "assign x")
     assert score(SMALL, renamed) == pytest.approx((1 + 0.8 + 0.75) / 3)
+
+
+@pytest.mark.parametrize("written", ["(b & a) | c", "c | (a & b)", "~(~a | ~b) | c"])
+def test_a_design_yosys_proves_equivalent_scores_one(written: str):
+    pred = SMALL.replace("(a & b) | c", written)
+    compared = VERILOG.compare_code(SMALL, pred, True)
+    assert compared.as_dict()["equivalent"] is True and compared.score == 1.0
+    # drawn otherwise: (b & a) | c keeps the cells and 3 of the 5 connections
+    assert compared.as_dict()["connections_f1"] < 1.0
+
+
+def test_equivalence_is_proved_for_registers_and_not_asked_across_modules():
+    gold = ("module m(input clk, input [1:0] a, b, output reg [1:0] q);\n"
+            "  always @(posedge clk) q <= a ^ b;\nendmodule\n")
+    assert proved_equivalent(design(gold), design(gold.replace("a ^ b", "b ^ a")))
+    assert not proved_equivalent(design(gold), design(gold.replace("a ^ b", "a | b")))
+    with_sub = ("module m(input clk, input [1:0] a, b, output reg [1:0] q);\n"
+                "  wire [1:0] t;\n  x u(.i(b ^ a), .o(t));\n"
+                "  always @(posedge clk) q <= t;\nendmodule\n"
+                "module x(input [1:0] i, output [1:0] o);\n  assign o = i;\nendmodule\n")
+    assert not proved_equivalent(design(gold), design(with_sub))
 
 
 def test_internal_names_and_statement_order_are_not_compared():
@@ -277,7 +299,7 @@ def test_the_canary_is_live_yosys_given_the_raw_text_reads_it(tmp_path):
     canary = tmp_path / "canary.hex"
     canary.write_text("a5\n5a\nff\n00\n", encoding="utf-8")
     attack = _attacks(canary, "")[0]
-    _, written = run_yosys(attack, f"{RECIPE}; write_json n.json", ("n.json",))
+    _, written = run_yosys({"design.v": attack}, f"{RECIPE}; write_json n.json", ("n.json",))
     # the memory's initial words, least significant bit first: 0xa5, 0x5a, read from the file
     data = re.sub(r"\s", "", written["n.json"].decode("utf-8"))
     assert '"DATA":["1","0","1","0","0","1","0","1","0","1","0","1","1","0","1","0"' in data
@@ -287,7 +309,7 @@ def test_yosys_runs_in_an_empty_folder(tmp_path, monkeypatch):
     # a relative `include would find only what is in Yosys's own folder: nothing else
     monkeypatch.chdir(tmp_path)
     (tmp_path / "near.v").write_text("module near(output o);\nendmodule\n", encoding="utf-8")
-    done, _ = run_yosys('`include "near.v"\nmodule m(output y);\nendmodule\n',
+    done, _ = run_yosys({"design.v": '`include "near.v"\nmodule m(output y);\nendmodule\n'},
                         RECIPE, ())
     assert done.returncode != 0 and b"near.v" in done.stderr + done.stdout
 

@@ -52,13 +52,14 @@ class Pin:
 @dataclass(frozen=True, slots=True)
 class Cell:
     """A cell: its name (Yosys's `$and$design.v:3$1` for one it named), its type
-    (`$and`, `$dff`, a submodule's name), its pins, and its first source line (0:
-    unknown)."""
+    (`$and`, `$dff`, a submodule's name), its pins, its first source line (0:
+    unknown) and its parameters as Yosys's JSON writes them (widths, polarities)."""
 
     name: str
     type: str
     pins: tuple[Pin, ...]
     line: int = 0
+    parameters: tuple[tuple[str, str | int], ...] = ()
 
     def bits(self, direction: str) -> list[Bit]:
         return [b for pin in self.pins if pin.direction == direction for b in pin.bits]

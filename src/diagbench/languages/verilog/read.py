@@ -117,7 +117,9 @@ def design_of(netlist: dict[str, Any]) -> Design:
             directions = cell.get("port_directions", {})
             pins = tuple(Pin(pin, directions.get(pin, "input"), _bits(bits))
                          for pin, bits in cell.get("connections", {}).items())
-            cells.append(Cell(cell_name, cell["type"], pins, _line(cell.get("attributes", {}))))
+            parameters = tuple(sorted(cell.get("parameters", {}).items()))
+            cells.append(Cell(cell_name, cell["type"], pins, _line(cell.get("attributes", {})),
+                              parameters))
         wires = tuple(Net(net, _bits(data["bits"]), bool(data.get("hide_name", 0)))
                       for net, data in nets.items())
         modules.append(Module(name, ports, tuple(cells), wires))

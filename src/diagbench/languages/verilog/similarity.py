@@ -21,7 +21,9 @@ With `c` the cells matched, `k` the connections that agree under that matching a
     ports F1       = 2q / (|ports gold| + |ports pred|)
     score          = 𝟙[valid] · (cells F1 + connections F1 + ports F1) / 3
 
-each F1 1 when both sides are empty. A prediction that does not read (a Yosys error)
+each F1 1 when both sides are empty. A prediction Yosys proves equivalent to the gold
+design (`equivalence.proved_equivalent`: small single-module designs) scores 1 when
+valid, however it is drawn. A prediction that does not read (a Yosys error)
 or does not render scores 0.
 """
 
@@ -34,6 +36,7 @@ from typing import Any
 
 from diagbench.compare.graph import model_of
 from diagbench.formats.parsed import Diagram, Parsed
+from diagbench.languages.verilog.equivalence import proved_equivalent
 from diagbench.languages.verilog.model import Bit, Design, Module
 from diagbench.scoring import metrics
 
@@ -195,6 +198,7 @@ class DesignComparison:
     cells_f1: float
     connections_f1: float
     ports_f1: float
+    equivalent: bool = False
     gold_counts: dict[str, int] = field(default_factory=dict)
     pred_counts: dict[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
@@ -205,6 +209,8 @@ class DesignComparison:
     def score(self) -> float:
         if not self.valid:
             return 0.0
+        if self.equivalent:
+            return 1.0
         return (self.cells_f1 + self.connections_f1 + self.ports_f1) / 3
 
     @property
@@ -215,7 +221,8 @@ class DesignComparison:
         return {"status": "ok", "kind": self.kind, "valid": self.valid,
                 "cells_f1": round(self.cells_f1, 6),
                 "connections_f1": round(self.connections_f1, 6),
-                "ports_f1": round(self.ports_f1, 6), "score": round(self.score, 6),
+                "ports_f1": round(self.ports_f1, 6), "equivalent": self.equivalent,
+                "score": round(self.score, 6),
                 "counts_score": round(self.counts_score, 6), "warnings": list(self.warnings)}
 
 
@@ -232,7 +239,7 @@ def compare_designs(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | Non
     gold, _ = _design(gold_read)
     pred, warnings = _design(pred_read)
     if gold is None or pred is None:
-        return DesignComparison(False, 0.0, 0.0, 0.0, gold.counts() if gold else {},
+        return DesignComparison(False, 0.0, 0.0, 0.0, False, gold.counts() if gold else {},
                                 pred.counts() if pred else {}, warnings)
     totals: Counter[str] = Counter()
     for g, p in module_pairs(gold, pred):
@@ -246,8 +253,11 @@ def compare_designs(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | Non
                          for m in gold.modules for p in m.ports)
     pred_ports = Counter((m.name, p.name, p.direction, p.width)
                          for m in pred.modules for p in m.ports)
-    return DesignComparison(
-        valid, f1(totals["cells agree"], totals["cells gold"], totals["cells pred"]),
-        f1(totals["connections agree"], totals["connections gold"], totals["connections pred"]),
-        f1(sum((gold_ports & pred_ports).values()), gold_ports.total(), pred_ports.total()),
-        gold.counts(), pred.counts(), warnings)
+    cells = f1(totals["cells agree"], totals["cells gold"], totals["cells pred"])
+    connections = f1(totals["connections agree"], totals["connections gold"],
+                     totals["connections pred"])
+    ports = f1(sum((gold_ports & pred_ports).values()), gold_ports.total(), pred_ports.total())
+    equivalent = valid and min(cells, connections, ports) < 1.0 \
+        and proved_equivalent(gold, pred)
+    return DesignComparison(valid, cells, connections, ports, equivalent, gold.counts(),
+                            pred.counts(), warnings)

@@ -70,14 +70,15 @@ def _limited(command: list[str]) -> list[str]:
     return [program("prlimit"), f"--as={MEMORY_BYTES}", "--", *command]
 
 
-def run_yosys(source: str, commands: str, outputs: tuple[str, ...],
+def run_yosys(files: dict[str, str], commands: str, outputs: tuple[str, ...],
               timeout: float = TIMEOUT) -> tuple[subprocess.CompletedProcess[bytes],
                                                  dict[str, bytes]]:
-    """Run Yosys's `commands` (a script; the source is `design.v` in its folder) on a
-    source `unsafe` accepted; its run and the files it wrote that `outputs` names.
-    `subprocess.TimeoutExpired` past `timeout`."""
+    """Run Yosys's `commands` (a script) in a folder holding only `files` (name → text:
+    a source `unsafe` accepted, as `design.v`, or JSON netlists); its run and the files
+    it wrote that `outputs` names. `subprocess.TimeoutExpired` past `timeout`."""
     with tempfile.TemporaryDirectory(prefix="diagbench-yosys-") as jail:
-        Path(jail, SOURCE).write_text(source, encoding="utf-8")
+        for name, text in files.items():
+            Path(jail, name).write_text(text, encoding="utf-8")
         done = run_program(_limited([program("yosys"), "-q", "-p", commands]), timeout,
                            jail=jail)
         written = {name: Path(jail, name).read_bytes() for name in outputs
@@ -104,7 +105,7 @@ def read_netlist(source: str, timeout: float = TIMEOUT) -> YosysRun:
     """Yosys's netlist of a source (`RECIPE`, then `write_json`), or why not."""
     lines = source.split("\n")
     try:
-        done, written = run_yosys(source, f"{RECIPE}; write_json netlist.json",
+        done, written = run_yosys({SOURCE: source}, f"{RECIPE}; write_json netlist.json",
                                   ("netlist.json",), timeout)
     except subprocess.TimeoutExpired:
         return YosysRun(None, (Diagnostic(1, lines[0], f"Yosys: timed out after {timeout:g} s "
