@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from diagbench.languages import detect, named
-from diagbench.languages.verilog.engine import NetlistsvgEngine
+from diagbench.languages.verilog.engine import TOOL, NetlistsvgEngine
 from diagbench.languages.verilog.equivalence import proved_equivalent
 from diagbench.languages.verilog.facts import reaching
 from diagbench.languages.verilog.model import Design
 from diagbench.languages.verilog.yosys import RECIPE, read_netlist, run_yosys
-from tests.sizes import sized
+from tests.sizes import FULL, sized
 
 VERILOG = named("verilog")
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "realworld" \
@@ -305,6 +305,14 @@ def test_the_canary_is_live_yosys_given_the_raw_text_reads_it(tmp_path):
     assert '"DATA":["1","0","1","0","0","1","0","1","0","1","0","1","1","0","1","0"' in data
 
 
+def test_fopen_is_an_error_and_writes_nothing(tmp_path):
+    target = tmp_path / "written.txt"
+    code = (f'module m(output y);\n  integer f;\n  initial begin f = $fopen("{target}", "w");'
+            ' $fdisplay(f, "x"); end\n  assign y = 1;\nendmodule\n')
+    [parsed] = VERILOG.read(code)
+    assert parsed.errors and "$fopen" in parsed.errors[0].reason and not target.exists()
+
+
 def test_yosys_runs_in_an_empty_folder(tmp_path, monkeypatch):
     # a relative `include would find only what is in Yosys's own folder: nothing else
     monkeypatch.chdir(tmp_path)
@@ -347,18 +355,40 @@ def test_a_design_that_never_elaborates_is_bounded_by_the_time_out():
 
 # --- the drawing ----------------------------------------------------------------------------
 
+def skin_templates() -> dict[str, str]:
+    """Each Yosys type netlistsvg's default skin draws with a symbol: its template (read
+    off the skin file itself, the oracle of what a cell is drawn as)."""
+    skin = (TOOL / "lib" / "default.svg").read_text(encoding="utf-8")
+    out = {}
+    for template, body in re.findall(r'<g s:type="(\w+)"(.*?)</g>', skin, re.S):
+        for alias in re.findall(r'<s:alias val="([^"]+)"/>', body):
+            out[alias] = template
+    return out
+
+
 @needs_real
 def test_the_schematic_draws_what_yosys_read(tmp_path):
-    names = ["dff_different_styles.v", "muxtree.v", "carryadd.v", "named_genblk.v"]
-    texts = [(REAL / "simple" / n).read_text(encoding="utf-8") for n in names
-             if (REAL / "simple" / n).is_file()]
-    texts.append(SMALL)
+    names = ["dff_different_styles.v", "muxtree.v", "carryadd.v", "named_genblk.v",
+             "verilog_primitives.v", "process.v"]
+    paths = REAL_FILES if FULL else [REAL / "simple" / n for n in names]
+    texts = [p.read_text(encoding="utf-8") for p in paths if p.is_file()]
+    texts = [t for t in texts if VERILOG.readable(t) is not None] + [SMALL]
     results = NetlistsvgEngine().render(texts, tmp_path, "svg")
+    templates = skin_templates()
+    drawn_count = 0
     for text, result in zip(texts, results, strict=True):
+        if result.too_large:  # netlistsvg's recursion on wide buses (case_large.v)
+            continue
         assert result.ok and result.image is not None, result.error
         drawn = VERILOG.drawn("hardware", result.image.read_text(encoding="utf-8"))
-        read = VERILOG.read(text)[0].counts()
+        [parsed] = VERILOG.read(text)
+        read = parsed.counts()
         for key in ("modules", "ports", "inputs", "port_bits", "cells"):
             assert drawn.counts[key] == read[key], (key, drawn.counts, read)
+        expected = Counter(templates.get(c.type, "generic")
+                           for m in parsed.diagram.modules for c in m.cells)
+        assert drawn.stats["templates"] == dict(expected)
+        drawn_count += 1
+    assert drawn_count >= len(texts) - 3
     assert json.dumps(VERILOG.drawn("hardware", results[-1].image.read_text(
         encoding="utf-8")).stats["templates"]) == '{"and": 1, "or": 1}'
