@@ -368,7 +368,7 @@ def skin_templates() -> dict[str, str]:
 
 @needs_real
 def test_the_schematic_draws_what_yosys_read(tmp_path):
-    names = ["dff_different_styles.v", "muxtree.v", "carryadd.v", "named_genblk.v",
+    names = ["dff_different_styles.v", "always02.v", "wandwor.v", "named_genblk.v",
              "verilog_primitives.v", "process.v"]
     paths = REAL_FILES if FULL else [REAL / "simple" / n for n in names]
     texts = [p.read_text(encoding="utf-8") for p in paths if p.is_file()]

@@ -27,6 +27,7 @@ import atexit
 import hashlib
 import json
 import re
+import shutil
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -188,6 +189,8 @@ def draw_design(source: str, timeout: float) -> dict[str, Any]:
         ET.fromstring(svg)
     except ProcessTimeout:
         return {"error": f"netlistsvg timed out after {timeout:g} s", "line": None}
+    except OSError as exc:  # Node missing or not started
+        return {"error": f"netlistsvg: Node does not start: {exc}", "line": None}
     except (ValueError, ET.ParseError) as exc:
         # netlistsvg's bus splitting recurses past any stack on a design wide enough
         return {"error": str(exc), "line": None, "too_large": "call stack" in str(exc)}
@@ -207,6 +210,9 @@ class NetlistsvgEngine:
     def version(self) -> str:
         """"netlistsvg 1.0.2 + Yosys 0.23 + Icarus Verilog 11.0 + rsvg-convert 2.54.7"."""
         package = TOOL / "package.json"
+        if shutil.which("node") is None:
+            raise EngineMissing("'node' not found: install Debian's nodejs "
+                                "(bash scripts/setup.sh does it)")
         if not package.is_file():
             raise EngineMissing("netlistsvg is not installed in tools/netlistsvg: "
                                 "bash scripts/setup.sh installs it")
