@@ -368,11 +368,15 @@ def skin_templates() -> dict[str, str]:
 
 @needs_real
 def test_the_schematic_draws_what_yosys_read(tmp_path):
+    # func_width_scope.v: a 2,324-bit design, past Node's default stack in netlistsvg's
+    # bus splitting (the engine gives Node a larger one)
     names = ["dff_different_styles.v", "always02.v", "wandwor.v", "named_genblk.v",
-             "verilog_primitives.v", "process.v"]
+             "verilog_primitives.v", "process.v", "func_width_scope.v"]
     paths = REAL_FILES if FULL else [REAL / "simple" / n for n in names]
     texts = [p.read_text(encoding="utf-8") for p in paths if p.is_file()]
-    texts = [t for t in texts if VERILOG.readable(t) is not None] + [SMALL]
+    texts = [t for t in texts if VERILOG.readable(t) is not None]
+    texts += [VERILOG.generate(random.Random(seed), ("low", "medium", "high")[seed % 3])
+              for seed in range(sized(3, 30))] + [SMALL]
     results = NetlistsvgEngine(timeout=120.0).render(texts, tmp_path, "svg")
     templates = skin_templates()
     drawn_count = 0
