@@ -335,6 +335,16 @@ def test_a_ten_thousand_gate_design_is_refused_with_a_clear_error():
     assert parsed.errors and "3,000 cells, over the 2,000" in parsed.errors[0].reason
 
 
+def test_yosys_runs_under_its_memory_cap_and_its_failure_is_a_clear_error(monkeypatch):
+    import diagbench.languages.verilog.yosys as yosys
+
+    assert read_netlist(SMALL).netlist is not None
+    monkeypatch.setattr(yosys, "MEMORY_BYTES", 10_000_000)  # less than Yosys itself maps
+    run = read_netlist(SMALL)
+    assert run.netlist is None
+    assert run.diagnostics[0].reason.startswith("Yosys ran out of memory or crashed")
+
+
 def test_deep_nesting_reads_and_noise_is_an_error_not_an_exception():
     deep = "module m(input a, output y);\n  assign y = " + "(" * 20_000 + "a" + ")" * 20_000 \
         + ";\nendmodule\n"
