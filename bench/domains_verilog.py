@@ -19,8 +19,8 @@ from pathlib import Path
 
 from diagbench.languages import named
 from diagbench.languages.verilog.read import _read
-from diagbench.languages.verilog.yosys import RECIPE, run_program, unsafe
-from diagbench.render.programs import program
+from diagbench.languages.verilog.yosys import RECIPE, unsafe
+from diagbench.render.programs import program, run_program
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "realworld" \
     / "yosys-tests-verilog" / "tests"

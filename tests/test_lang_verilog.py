@@ -268,12 +268,17 @@ def listener() -> Iterator[tuple[str, list[str]]]:
 
 
 def _attacks(canary: Path, url: str) -> list[str]:
-    mem = ("module m(input [1:0] a, output [7:0] y);\n  reg [7:0] mem [0:3];\n"
-           f"  initial $readmem{{}}(\"{canary}\", mem);\n  assign y = mem[a];\nendmodule\n")
-    return [mem.format("h"), mem.format("b"),
+    mem = ("{}module m(input [1:0] a, output [7:0] y);\n  reg [7:0] mem [0:3];\n"
+           f"  initial {{}}(\"{canary}\", mem);\n  assign y = mem[a];\nendmodule\n")
+    return [mem.format("", "$readmemh"), mem.format("", "$readmemb"),
+            # a macro glued to a name spells $readmemh without writing it (Yosys joins them)
+            mem.format("`define M memh\n", "$read`M"),
+            mem.format("`define R $read\n`define M memh\n", "`R`M"),
+            mem.format("`define R(x) x\n", "`R($read)memh"),
+            mem.format("`define R(x) $read``x\n", "`R(memh)"),
             f'`include "{canary}"\nmodule m(output y);\nendmodule\n',
-            f'`include "{url}"\nmodule m(output y);\nendmodule\n',
-            "`define R(x) $read``x\nmodule m(output y);\nendmodule\n"]
+            f'`\n  include "{canary}"\nmodule m(output y);\nendmodule\n',
+            f'`include "{url}"\nmodule m(output y);\nendmodule\n']
 
 
 def test_file_reads_are_refused_before_any_program(tmp_path, listener, monkeypatch):
@@ -295,11 +300,12 @@ def test_file_reads_are_refused_before_any_program(tmp_path, listener, monkeypat
     assert ran == [] and asked == []
 
 
-def test_the_canary_is_live_yosys_given_the_raw_text_reads_it(tmp_path):
+@pytest.mark.parametrize("attack", [0, 2, 3])
+def test_the_canary_is_live_yosys_given_the_raw_text_reads_it(tmp_path, attack: int):
     canary = tmp_path / "canary.hex"
     canary.write_text("a5\n5a\nff\n00\n", encoding="utf-8")
-    attack = _attacks(canary, "")[0]
-    _, written = run_yosys({"design.v": attack}, f"{RECIPE}; write_json n.json", ("n.json",))
+    text = _attacks(canary, "")[attack]
+    _, written = run_yosys({"design.v": text}, f"{RECIPE}; write_json n.json", ("n.json",))
     # the memory's initial words, least significant bit first: 0xa5, 0x5a, read from the file
     data = re.sub(r"\s", "", written["n.json"].decode("utf-8"))
     assert '"DATA":["1","0","1","0","0","1","0","1","0","1","0","1","1","0","1","0"' in data

@@ -8,9 +8,10 @@ time-out; `prlimit` caps its address space (`MEMORY_BYTES`).
 
 Verilog can read files: `` `include "f" `` and `$readmemh("f", mem)` / `$readmemb`,
 which Yosys evaluates while it elaborates (an absolute path reaches any file the user
-can read). `unsafe` refuses a source that names either, or pastes tokens (`` `` ``,
-with which a macro could spell `$readmemh` without writing it), before any program
-sees it; the programs then run in a folder holding nothing but the source.
+can read). `unsafe` refuses a source that names either, pastes tokens (`` `` ``) or
+uses a macro glued to a name (`$read`M`, with `` `define M memh ``): the two ways a
+macro could spell `$readmemh` without writing it; before any program sees it. The
+programs then run in a folder holding nothing but the source.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ MEMORY_BYTES = 2 << 30
 #: What Yosys runs on a source (the reader's normalisation).
 RECIPE = "read_verilog -noblackbox design.v; proc; opt"
 _FILE_READS = re.compile(r"`\s*include\b|readmem|``", re.I)
+_MACRO = re.compile(r"`[A-Za-z_]\w*")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$`\\")
 _MESSAGE = re.compile(r"^design\.v:(\d+): (ERROR|Warning): (.*)$", re.M)
 _BARE_ERROR = re.compile(r"^ERROR: (.*)$", re.M)
 _IVERILOG = re.compile(r"^design\.v:(\d+): (?:error: |syntax error)(.*)$", re.M)
@@ -51,18 +54,54 @@ class YosysRun:
 
 
 def unsafe(lines: list[str]) -> Diagnostic | None:
-    """The first line that reads a file (`` `include ``, `$readmemh`, `$readmemb`) or
-    pastes tokens, as an error; None when there is none."""
-    for number, line in enumerate(lines, 1):
-        found = _FILE_READS.search(line)
-        if found is not None:
-            what = found.group(0).lower()
-            why = ("`include reads a file" if "include" in what else
-                   "$readmemh/$readmemb read a file" if what == "readmem" else
-                   "token pasting (``) may spell a file read")
-            return Diagnostic(number, line, f"refused: {why}, which diagbench does not allow",
-                              column=found.start() + 1)
+    """The first place that reads a file (`` `include ``, `$readmemh`, `$readmemb`) or
+    may spell one (see `_glued`), as an error at its line; None when there is none."""
+    text = "\n".join(lines)
+    found = _FILE_READS.search(text)
+    if found is not None:
+        what = found.group(0).lower()
+        why = ("`include reads a file" if "include" in what else
+               "$readmemh/$readmemb read a file" if what == "readmem" else
+               "token pasting (``) may spell a file read")
+        return _at(lines, found.start(), why)
+    glued = _glued(text)
+    if glued is not None:
+        return _at(lines, glued, "a macro written against a name (`$read`M`) may spell a "
+                   "file read")
     return None
+
+
+def _glued(text: str) -> int | None:
+    """Where a macro is used glued to a name before or after it (`$read`M`, `` `R`M ``,
+    `` `R(x)memh ``), which Yosys's preprocessor joins into one token; None when no
+    macro is. Whitespace and comments separate tokens, so such a use is the only way
+    a macro spells a name it does not hold."""
+    for use in _MACRO.finditer(text):
+        if use.start() and text[use.start() - 1] in _NAME_CHARS:
+            return use.start()
+        end = _closed(text, use.end()) if text[use.end():use.end() + 1] == "(" else use.end()
+        if end < len(text) and text[end] in _NAME_CHARS:
+            return use.start()
+    return None
+
+
+def _closed(text: str, start: int) -> int:
+    """The offset after the parenthesised list that opens at `start` (the text's end
+    when it is not closed)."""
+    depth = 0
+    for k in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            return k + 1
+    return len(text)
+
+
+def _at(lines: list[str], offset: int, why: str) -> Diagnostic:
+    """A refusal at the line and column of `offset` in the joined `lines`."""
+    before = "\n".join(lines)[:offset]
+    number = before.count("\n") + 1
+    return Diagnostic(number, lines[number - 1], f"refused: {why}, which diagbench does "
+                      "not allow", column=offset - (before.rfind("\n") + 1) + 1)
 
 
 def _limited(command: list[str]) -> list[str]:
