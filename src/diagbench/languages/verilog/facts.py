@@ -103,9 +103,11 @@ def design_facts(design: Design) -> list[Fact]:
     symbols = Counter(drawn_as(t) for t in types)
     for cell_type, count in sorted(types.items()):
         if cell_type.startswith("$") and symbols[drawn_as(cell_type)] == 1:
+            drawn = drawn_as(cell_type)
+            shown = f"boxes labelled {cell_type}" if drawn == cell_type else f"{drawn}s"
             facts.append(Fact("quantification", f"cells:{cell_type}",
-                              f"How many cells of type {cell_type} (drawn as "
-                              f"{drawn_as(cell_type)}) does the design have?", count))
+                              f"How many cells of type {cell_type} (drawn as {shown}) does "
+                              "the design have?", count))
             break
     inputs = sum(p.direction == "input" for p in top.ports)
     facts.append(Fact("quantification", "top_inputs",
