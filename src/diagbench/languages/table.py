@@ -24,6 +24,7 @@ from diagbench.languages import (
     plantuml,
     reaction_smiles,
     smiles,
+    verilog,
 )
 from diagbench.languages.record import Category, Language
 
@@ -42,6 +43,7 @@ LANGUAGES: tuple[Language, ...] = (
     abc.LANGUAGE,
     bpmn.LANGUAGE,
     logic.LANGUAGE,
+    verilog.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -64,4 +66,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("music", "musical notation", "games-music", ("tune",)),
     Category("business-process", "business process model", "business", ("process",)),
     Category("propositional-logic", "propositional logic", "engineering", ("logic",)),
+    Category("digital-hardware", "digital hardware design", "engineering", ("hardware",)),
 )
