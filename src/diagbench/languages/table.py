@@ -22,6 +22,7 @@ from diagbench.languages import (
     plantuml,
     reaction_smiles,
     smiles,
+    spice,
 )
 from diagbench.languages.record import Category, Language
 
@@ -38,6 +39,7 @@ LANGUAGES: tuple[Language, ...] = (
     geojson.LANGUAGE,
     fen.LANGUAGE,
     abc.LANGUAGE,
+    spice.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -58,4 +60,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
+    Category("electrical-circuit", "electrical circuit", "engineering", ("circuit",)),
 )

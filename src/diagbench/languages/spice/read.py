@@ -323,6 +323,9 @@ def _element(reading: _Reading, line: Line) -> None:
     nodes, value = parsed
     nodes = tuple(GROUND if n == "gnd" else n for n in nodes)
     scope = reading.open or reading.top
+    if any(c.name == name for c in scope.components):
+        reading.error(line, f"a second element named {name}")
+        return
     scope.components.append(Component(name, letter, nodes, value, line.number))
     reading.count += 1
     reading.nodes.update(nodes)
@@ -353,8 +356,8 @@ def _source(reading: _Reading, rest: tuple[str, ...]) -> Element:
         if at + 1 >= len(spec):
             return "DC without a value"
         return rest[:2], _value(reading, spec[at + 1])
-    if spec and spice_number(spec[0].strip("{}'")) is not None or \
-            spec and spec[0].strip("{}'") in reading.params:
+    first = spec[0].strip("{}'") if spec else ""
+    if first and (spice_number(first) is not None or first in reading.params):
         return rest[:2], _value(reading, spec[0])
     waveform = next((w for w in spec if w in WAVEFORMS), None)
     return rest[:2], waveform or "0"
