@@ -96,13 +96,15 @@ class Subcircuit:
 
 @dataclass(frozen=True, slots=True)
 class Circuit:
-    """One netlist: its title line, top-level components, subcircuit definitions, and
-    device models by name (name → type: `npn`, `nmos`, `d` …)."""
+    """One netlist: its title line, top-level components, subcircuit definitions,
+    device models by name (name → type: `npn`, `nmos`, `d` …) and its global nodes
+    (`.global`: the same node inside every subcircuit)."""
 
     title: str
     components: tuple[Component, ...]
     subcircuits: tuple[Subcircuit, ...] = ()
     models: tuple[tuple[str, str], ...] = ()
+    global_nodes: tuple[str, ...] = ()
 
     def nodes(self) -> tuple[str, ...]:
         """The top level's nodes, ground first when used, then in order of first use."""
@@ -123,14 +125,15 @@ class Circuit:
     def flat(self) -> tuple[Component, ...]:
         """Every component with subcircuit instances expanded, named and connected as
         ngspice expands them: `r1` of instance `x1` is `r.x1.r1`, its inner node `n` is
-        `x1.n`, its ports are the instance's nodes (ground stays ground)."""
+        `x1.n`, its ports are the instance's nodes (ground and global nodes stay)."""
         subckts = {s.name: s for s in self.subcircuits}
         out: list[Component] = []
 
         def expand(components: tuple[Component, ...], path: str,
                    ports: dict[str, str], depth: int) -> None:
             for c in components:
-                nodes = tuple(n if n == GROUND else ports.get(n, f"{path}{n}" if path else n)
+                nodes = tuple(n if n == GROUND or n in self.global_nodes
+                              else ports.get(n, f"{path}{n}" if path else n)
                               for n in c.nodes)
                 name = f"{c.letter}.{path}{c.name}" if path else c.name
                 inner = subckts.get(c.value) if c.letter == "x" else None

@@ -8,8 +8,9 @@ A netlist's first line is its title. Then, one a line (`+` continues the line be
   fourth word names no model, as ngspice decides), M (`M1 d g s b model`, or three nodes
   for a VDMOS) and X (`X1 nodes… subckt [params: …]`);
 - `.subckt name ports… [params: …]` … `.ends`, `.model name type(…)`, `.param
-  name=value`, `.global`, `.end` (the last line read), and the analysis and output
-  lines (`.tran`, `.ac`, `.op`, `.print`, `.options` …), which draw nothing;
+  name=value` (arithmetic values evaluated, `expression`), `.global`, `.end` (the
+  last line read), the settings (`.options`, `.temp`) and the analysis and output
+  lines (`.tran`, `.ac`, `.op`, `.print` …), which draw nothing;
 - refused, as errors, so that nothing reads the machine: `.control` … `.endc` (it runs
   commands, `shell` among them), `.include`, `.lib` and every other dot line that
   loads or reads a file, and a quoted word in an element line (a file name).
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 
 from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.parsed import Parsed
+from diagbench.languages.spice.expression import evaluate_with
 from diagbench.languages.spice.model import (
     GROUND,
     TYPES,
@@ -44,11 +46,14 @@ MAX_NODES = 10_000
 
 #: Dot lines read and kept (they shape the circuit).
 STRUCTURE = frozenset({".subckt", ".ends", ".model", ".param", ".global", ".end"})
+#: Dot lines accepted and kept for the oracle, though they draw nothing: settings that
+#: change how ngspice reads the circuit (`.option scale` picks a binned model).
+SETTINGS = frozenset({".option", ".options", ".opt", ".temp"})
 #: Dot lines accepted and left out: analyses and outputs, which draw nothing.
 IGNORED = frozenset({".tran", ".ac", ".dc", ".op", ".noise", ".tf", ".disto", ".sens",
                      ".pz", ".four", ".fourier", ".print", ".plot", ".probe", ".save",
-                     ".meas", ".measure", ".option", ".options", ".opt", ".temp", ".ic",
-                     ".nodeset", ".width", ".func", ".csparam"})
+                     ".meas", ".measure", ".ic", ".nodeset", ".width", ".func",
+                     ".csparam"})
 #: Dot lines refused: they read files or run commands.
 REFUSED = {".control": "a .control block runs commands (shell among them)",
            ".include": "it reads a file", ".inc": "it reads a file",
@@ -130,6 +135,7 @@ class _Scope:
     ports: tuple[str, ...] = ()
     line: int = 0
     components: list[Component] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -146,6 +152,7 @@ class _Reading:
     count: int = 0
     nodes: set[str] = field(default_factory=set)
     accepted: list[Line] = field(default_factory=list)
+    global_nodes: list[str] = field(default_factory=list)
 
     def error(self, line: Line, reason: str) -> None:
         self.diagnostics.append(Diagnostic(line.number, line.text, reason))
@@ -204,7 +211,7 @@ def read_netlist(text: str) -> tuple[Parsed[Circuit], list[str]]:
             last = len(text.splitlines())
             reading.diagnostics.append(Diagnostic(last, "", "no .end line"))
     circuit = Circuit(title, tuple(reading.top.components), tuple(reading.done),
-                      tuple(sorted(reading.models.items())))
+                      tuple(sorted(reading.models.items())), tuple(reading.global_nodes))
     return _parsed(circuit, reading.diagnostics), \
         [title or "netlist"] + [line.text for line in reading.accepted]
 
@@ -243,7 +250,7 @@ def _dot_line(reading: _Reading, line: Line) -> None:
         reading.error(line, f"refused: {REFUSED[head]}")
     elif head in IGNORED:
         pass
-    elif head not in STRUCTURE:
+    elif head not in STRUCTURE and head not in SETTINGS:
         reading.error(line, f"unknown control line {head}")
     elif head == ".subckt":
         ports = _ports(rest[1:])
@@ -265,6 +272,8 @@ def _dot_line(reading: _Reading, line: Line) -> None:
         reading.error(line, ".model without a name and type")
     elif head == ".param":
         _params(reading, line)
+    elif head == ".global":
+        reading.global_nodes += [n for n in rest if n != "gnd" and n != GROUND]
 
 
 _ASSIGNMENT = re.compile(r"([a-z_]\w*)\s*=\s*(.+?)\s*(?=\s[a-z_]\w*\s*=|$)")
@@ -298,11 +307,11 @@ def _undefined(reading: _Reading, word: str) -> str | None:
 
 
 def _value(reading: _Reading, word: str) -> str:
-    """A value word: a number canonical, a parameter's number resolved, else its text."""
-    inner = word.strip("{}'") if word[:1] in "{'" else word
-    inner = reading.params.get(inner, inner)
-    inner = inner.strip("{}'") if inner[:1] in "{'" else inner
-    number = spice_number(inner)
+    """A value word: a number canonical, a parameter or an arithmetic expression
+    evaluated (`expression`), else its text."""
+    number = spice_number(word)
+    if number is None:
+        number = evaluate_with(word.strip("{}'"), reading.params)
     return canonical_number(number) if number is not None else word
 
 
@@ -323,9 +332,10 @@ def _element(reading: _Reading, line: Line) -> None:
     nodes, value = parsed
     nodes = tuple(GROUND if n == "gnd" else n for n in nodes)
     scope = reading.open or reading.top
-    if any(c.name == name for c in scope.components):
+    if name in scope.names:
         reading.error(line, f"a second element named {name}")
         return
+    scope.names.add(name)
     scope.components.append(Component(name, letter, nodes, value, line.number))
     reading.count += 1
     reading.nodes.update(nodes)
@@ -357,7 +367,8 @@ def _source(reading: _Reading, rest: tuple[str, ...]) -> Element:
             return "DC without a value"
         return rest[:2], _value(reading, spec[at + 1])
     first = spec[0].strip("{}'") if spec else ""
-    if first and (spice_number(first) is not None or first in reading.params):
+    if first and (spice_number(first) is not None
+                  or evaluate_with(first, reading.params) is not None):
         return rest[:2], _value(reading, spec[0])
     waveform = next((w for w in spec if w in WAVEFORMS), None)
     return rest[:2], waveform or "0"
@@ -372,8 +383,8 @@ def _with_model(count: int, optional: int, reading: _Reading,
             return rest[:nodes], rest[nodes]
     if len(rest) <= count:
         return f"{count} nodes and a model expected"
-    return f"no .model defines {rest[min(count, len(rest) - 1)]!r}" if optional == 0 \
-        else f"no .model defines {rest[count]!r} (nor the next word)"
+    tried = [repr(word) for word in rest[count:count + optional + 1]]
+    return f"no .model defines {' or '.join(tried)}"
 
 
 def _is_model(reading: _Reading, name: str) -> bool:

@@ -5,8 +5,10 @@ Both codes are read by the language's reader; what is scored is the top level, a
 schematic draws it. The predicted nodes are first matched to the gold ones by the
 assignment (`scipy.optimize.linear_sum_assignment`) that maximises the agreement of
 their signatures — the multiset of (type, value, pin) of the component pins on a node,
-refined twice by the signatures of the nodes across each component (Weisfeiler–Lehman
-rounds), summed over the rounds; ground is fixed to ground. Then the score is
+refined three times by the signatures of the nodes across each component (Weisfeiler–Lehman
+rounds), summed over the rounds; ground is fixed to ground; where nodes tie (the
+symmetric halves of a flip-flop), one is individualised and the signatures refined
+again, then swaps of two nodes that raise the agreeing connections. Then the score is
 `metrics.image_to_code_score`: 𝟙[valid] · (F1 of the component multisets (type, value)
 + F1 of the connection multisets (type, the matched nodes in pin order; the two ends
 of a resistor, capacitor or inductor unordered)) / 2. Component names and node names
@@ -17,7 +19,7 @@ prediction that does not read (an error) scores 0.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,22 +31,35 @@ from diagbench.scoring import metrics
 #: Letters whose two ends are interchangeable in the drawing.
 UNORDERED = frozenset("rcl")
 #: Weisfeiler–Lehman rounds that refine the node signatures.
-ROUNDS = 2
+ROUNDS = 3
 #: The weight that pins ground to ground (above any agreement of signatures).
 _FIXED = 1e9
+#: Passes of pairwise swaps after the assignment (`_improved`).
+MAX_PASSES = 3
+#: Nodes individualised at most where signatures tie (`match_nodes`).
+MAX_INDIVIDUALISED = 8
 
 
 def _role(c: Component, pin: int) -> int:
     return -1 if c.letter in UNORDERED else pin
 
 
-def signatures(circuit: Circuit) -> list[dict[str, Counter[Hashable]]]:
-    """Each round's signature of every node (see the module's docstring)."""
+Rounds = list[dict[str, Counter[Hashable]]]
+
+
+def signatures(circuit: Circuit, fixed: Mapping[str, str] | None = None
+               ) -> tuple[Rounds, dict[str, Hashable]]:
+    """Each round's signature of every node (see the module's docstring), and each
+    node's label after the last round; `fixed` gives nodes a mark of their own (a node
+    individualised, `match_nodes`)."""
+    fixed = fixed or {}
     nodes = circuit.nodes()
-    labels: dict[str, Hashable] = dict.fromkeys(nodes, "")
+    labels: dict[str, Hashable] = {n: fixed.get(n, "") for n in nodes}
     rounds = []
     for _ in range(ROUNDS + 1):
         signature: dict[str, Counter[Hashable]] = {n: Counter() for n in nodes}
+        for n in fixed:
+            signature[n][("fixed", fixed[n])] += 1
         for c in circuit.components:
             for pin, node in enumerate(c.nodes):
                 across = tuple(sorted(str(labels[n]) for k, n in enumerate(c.nodes)
@@ -53,23 +68,88 @@ def signatures(circuit: Circuit) -> list[dict[str, Counter[Hashable]]]:
                 signature[node][(c.letter, c.value, _role(c, pin), across)] += 1
         rounds.append(signature)
         labels = {n: hash(tuple(sorted(map(repr, signature[n].elements())))) for n in nodes}
-    return rounds
+    return rounds, labels
+
+
+def _assign(gold: Circuit, pred: Circuit, fixed: list[tuple[str, str]]
+            ) -> tuple[dict[str, str], dict[str, Hashable]]:
+    """The assignment maximising the agreement of signatures, the (pred, gold) pairs of
+    `fixed` marked alike; and the predicted nodes' last labels."""
+    from scipy.optimize import linear_sum_assignment
+
+    gold_nodes, pred_nodes = gold.nodes(), pred.nodes()
+    gold_rounds, _ = signatures(gold, {g: f"#{k}" for k, (_, g) in enumerate(fixed)})
+    pred_rounds, labels = signatures(pred, {p: f"#{k}" for k, (p, _) in enumerate(fixed)})
+    weights = [[_agreement(g, p, gold_rounds, pred_rounds) for g in gold_nodes]
+               for p in pred_nodes]
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    names = {pred_nodes[r]: gold_nodes[c] for r, c in zip(rows, cols, strict=True)
+             if (pred_nodes[r] == GROUND) == (gold_nodes[c] == GROUND)}
+    return names, labels
 
 
 def match_nodes(gold: Circuit, pred: Circuit) -> dict[str, str]:
     """Predicted node → gold node, by the assignment that maximises the agreement of
-    their signatures (ground to ground); unmatched predicted nodes are left out."""
-    from scipy.optimize import linear_sum_assignment
-
-    gold_nodes, pred_nodes = gold.nodes(), pred.nodes()
-    if not gold_nodes or not pred_nodes:
+    their signatures (ground to ground); unmatched predicted nodes are left out. Where
+    predicted nodes tie (the same label), one is individualised — fixed to the gold
+    node it was given, both marked alike — and the signatures refined again, up to
+    `MAX_INDIVIDUALISED` times while the connections do not all agree."""
+    if not gold.nodes() or not pred.nodes():
         return {}
-    gold_rounds, pred_rounds = signatures(gold), signatures(pred)
-    weights = [[_agreement(g, p, gold_rounds, pred_rounds) for g in gold_nodes]
-               for p in pred_nodes]
-    rows, cols = linear_sum_assignment(weights, maximize=True)
-    return {pred_nodes[r]: gold_nodes[c] for r, c in zip(rows, cols, strict=True)
-            if (pred_nodes[r] == GROUND) == (gold_nodes[c] == GROUND)}
+    wanted = connections(gold, {n: n for n in gold.nodes()})
+    fixed: list[tuple[str, str]] = []
+    names, labels = _assign(gold, pred, fixed)
+    best, best_score = names, _agreeing(wanted, pred, names)
+    for _ in range(MAX_INDIVIDUALISED):
+        if best_score == sum(wanted.values()):
+            break
+        ties = Counter(labels.values())
+        done = {p for p, _ in fixed}
+        tied = [p for p in pred.nodes() if p != GROUND and p in names and p not in done
+                and ties[labels[p]] > 1]
+        if not tied:
+            break
+        fixed.append((tied[0], names[tied[0]]))
+        names, labels = _assign(gold, pred, fixed)
+        score = _agreeing(wanted, pred, names)
+        if score > best_score:
+            best, best_score = names, score
+    return _improved(gold, pred, best)
+
+
+def _improved(gold: Circuit, pred: Circuit, names: dict[str, str]) -> dict[str, str]:
+    """`names` after swaps of two predicted nodes' gold nodes (or a move to a gold node
+    left unmatched) while one raises the connections that agree: signatures tie
+    between the nodes of symmetric halves (a flip-flop's two sides), where the
+    assignment may pick the wrong one of equals. At most `MAX_PASSES` passes."""
+    wanted = connections(gold, {n: n for n in gold.nodes()})
+    best = _agreeing(wanted, pred, names)
+    movable = [n for n in pred.nodes() if n != GROUND]
+    free = [n for n in gold.nodes() if n != GROUND and n not in names.values()]
+    for _ in range(MAX_PASSES):
+        if best == sum(wanted.values()):
+            break
+        improved = False
+        for k, a in enumerate(movable):
+            for b in [*movable[k + 1:], *free]:
+                trial = dict(names)
+                if b in movable:
+                    trial[a], trial[b] = names.get(b, ""), names.get(a, "")
+                else:
+                    trial[a] = b
+                trial = {p: g for p, g in trial.items() if g}
+                score = _agreeing(wanted, pred, trial)
+                if score > best:
+                    best, names, improved = score, trial, True
+                    free = [n for n in gold.nodes()
+                            if n != GROUND and n not in names.values()]
+        if not improved:
+            break
+    return names
+
+
+def _agreeing(wanted: Counter[Hashable], pred: Circuit, names: dict[str, str]) -> int:
+    return sum((wanted & connections(pred, names)).values())
 
 
 def _agreement(g: str, p: str, gold: Sequence[dict[str, Counter[Hashable]]],
