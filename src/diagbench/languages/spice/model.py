@@ -10,6 +10,7 @@ else the model or subcircuit name (D, Q, M, X) or the written text, lower case.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -37,12 +38,13 @@ _SCALES = (("meg", 1e6), ("mil", 25.4e-6), ("t", 1e12), ("g", 1e9), ("k", 1e3),
            ("a", 1e-18))
 
 
+_NUMBER = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)([a-zµ]*)")
+
+
 def spice_number(text: str) -> float | None:
     """The number a SPICE token writes (`4.7k`, `1meg`, `10uF`, `2.2e-9`), or None: a
     leading number, an optional scale suffix, then any letters (units) ignored."""
-    import re
-
-    found = re.fullmatch(r"([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)([a-zµ]*)", text.lower())
+    found = _NUMBER.fullmatch(text.lower())
     if found is None:
         return None
     number, rest = float(found.group(1)), found.group(2)
