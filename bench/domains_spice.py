@@ -5,8 +5,8 @@ statistics, and the similarity of a netlist with another writing of it — on th
 generator's netlists, and how many the reader, ngspice and the drawing count alike.
 
 `--diagrams` netlists per complexity level (seeded); Node's start (netlistsvg loading)
-is one untimed drawing, scipy's import one untimed comparison; the engine draws `--jobs` netlists at a time (they share the
-one Node process).
+is one untimed drawing, scipy's import one untimed comparison; the engine draws
+`--jobs` netlists at a time (they share the one Node process).
 Usage: python bench/domains_spice.py [--diagrams N] [--jobs J]  (default 10, 2)
 """
 

@@ -11,9 +11,11 @@ A netlist's first line is its title. Then, one a line (`+` continues the line be
   name=value` (arithmetic values evaluated, `expression`), `.global`, `.end` (the
   last line read), the settings (`.options`, `.temp`) and the analysis and output
   lines (`.tran`, `.ac`, `.op`, `.print` …), which draw nothing;
-- refused, as errors, so that nothing reads the machine: `.control` … `.endc` (it runs
-  commands, `shell` among them), `.include`, `.lib` and every other dot line that
-  loads or reads a file, and a quoted word in an element line (a file name).
+- refused, so that nothing reads the machine: a `.control` … `.endc` block (it runs
+  commands, `shell` among them) is left out with a warning (what it does is
+  simulation, not the circuit); `.include`, `.lib` and every other dot line that
+  loads or reads a file, and a quoted word (a file name) anywhere, are errors (the
+  circuit they complete is not there).
 
 What else breaks a netlist in ngspice is an error here too: an unknown element letter, a
 missing value or model, a model or subcircuit never defined, an instance whose node
@@ -187,8 +189,9 @@ def read_netlist(text: str) -> tuple[Parsed[Circuit], list[str]]:
         errors = len(reading.diagnostics)
         if line.head == ".end":
             ended = True
-        elif line.head == ".control":
-            reading.error(line, "refused: " + REFUSED[".control"])
+        elif line.head == ".control":  # left out, the circuit drawn without it
+            reading.diagnostics.append(Diagnostic(
+                line.number, line.text, "left out: " + REFUSED[".control"], "warning"))
             skipping = line
         elif line.head.startswith("."):
             _dot_line(reading, line)
@@ -248,6 +251,8 @@ def _dot_line(reading: _Reading, line: Line) -> None:
     head, rest = line.head, line.words[1:]
     if head in REFUSED:
         reading.error(line, f"refused: {REFUSED[head]}")
+    elif '"' in line.text:
+        reading.error(line, "refused: a quoted word (a file name) in a control line")
     elif head in IGNORED:
         pass
     elif head not in STRUCTURE and head not in SETTINGS:
