@@ -5,15 +5,17 @@ element lines in another order).
 
 A generated circuit, as STRUDEL's circuits are: a DC source on node 1, then components
 each joining a node already used to a new node or one already used (ground among
-them), so that the circuit is connected; R, C and L from the E6 series; at "medium" a
-diode and a bipolar transistor with their `.model` lines, at "high" a MOSFET and a
-subcircuit (a two-port RC section) used twice.
+them), so that the circuit is connected, and a resistor to ground from every node
+only one pin is on; R, C and L from the E6 series; at "medium" a diode and a bipolar
+transistor with their `.model` lines, at "high" a MOSFET and a subcircuit (a two-port
+RC section) used twice.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 
 from diagbench.languages.spice.model import GROUND, canonical_number, spice_number
 from diagbench.languages.spice.read import logical_lines, read_spice
@@ -67,8 +69,11 @@ def synth_spice(rng: random.Random, complexity: str) -> str:
             lines.append(f"{name('x')} {a} {b} rcsection")
         models += [".subckt rcsection in out", f"R1 in out {_value(rng, 'r')}",
                    f"C1 out 0 {_value(rng, 'c')}", ".ends rcsection"]
-    # every node but ground is joined to something at both ends: a last resistor to ground
-    lines.append(f"{name('r')} {nodes[-1]} 0 {_value(rng, 'r')}")
+    # no node left hanging: a resistor to ground from each node only one pin is on
+    [parsed] = read_spice("\n".join([*lines, *models, ".end"]) + "\n")
+    pins = Counter(n for c in parsed.diagram.components for n in c.nodes)
+    lines += [f"{name('r')} {node} 0 {_value(rng, 'r')}"
+              for node in nodes if pins[node] == 1]
     return "\n".join([*lines, *models, ".end"]) + "\n"
 
 
