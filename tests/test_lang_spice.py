@@ -218,7 +218,7 @@ def test_ngspice_agrees_with_the_reader_on_its_example_files():
         text = path.read_text(encoding="utf-8", errors="replace")
         assert disagreements(text) == [], path.name
         accepted += not read_spice(text)[0].errors
-    assert accepted == 20
+    assert accepted == 21
 
 
 @pytest.mark.parametrize(("netlist", "expected"), [
@@ -273,7 +273,7 @@ def _accepted_real() -> list[tuple[str, str]]:
 
 def test_real_files_score_one_against_themselves_and_less_after_one_change():
     real = _accepted_real()
-    assert len(real) == 18
+    assert len(real) == 19
     edited = 0
     for name, code in real:
         assert _score(code, code) == 1.0, name
@@ -377,6 +377,51 @@ def test_edit_multiplies_one_value_and_rewrite_renames_and_reorders():
 def test_detect_by_suffix_and_content():
     assert detect(Path("a.sp"), DIVIDER) is SPICE and detect(None, DIVIDER) is SPICE
     assert detect(None, "graph TD\nA-->B\n") is not SPICE
+
+
+EVERY_TYPE = """every element type
+V1 1 0 dc 5
+Vsense 1 2 0
+R1 2 3 1k
+C1 3 0 1n
+L1 3 4 1u
+I1 4 0 1m
+D1 4 5 dm
+Q1 5 4 0 qm
+M1 5 4 0 0 mm
+J1 5 4 0 jm
+E1 6 0 3 0 10
+G1 6 0 4 0 1m
+F1 7 0 vsense 2
+H1 7 0 vsense 1k
+R2 6 7 1k
+X1 7 0 two
+.subckt two a b
+R1 a b 1
+.ends
+.model dm d
+.model qm npn
+.model mm nmos
+.model jm njf
+.end
+"""
+
+
+def test_every_element_type_is_read_as_ngspice_reads_it_and_drawn(tmp_path):
+    circuit = _circuit(EVERY_TYPE)
+    assert {c.name: c.value for c in circuit.components if c.letter in "efghj"} == \
+        {"j1": "jm", "e1": "10", "g1": "1m", "f1": "2", "h1": "1k"}
+    assert disagreements(EVERY_TYPE) == []
+    [result] = SchematicEngine().render([EVERY_TYPE], tmp_path, "svg")
+    assert result.ok and result.image is not None, result.error
+    drawn = schematic_statistics(result.image.read_text(encoding="utf-8"))
+    counts = circuit.counts()
+    assert drawn == {k: counts[k] for k in drawn} and drawn["components"] == 16
+    [parsed] = read_spice(EVERY_TYPE.replace("E1 6 0 3 0 10", "E1 6 0 poly(1) 3 0 0 10")
+                          .replace("vsense 2", "vnone 2"))
+    assert [e.reason for e in parsed.errors] == [
+        "element e1: the POLY form is not read (a linear gain only)",
+        "element f1: no voltage source 'vnone' controls it"]
 
 
 def test_the_schematic_draws_every_component_and_node(tmp_path):

@@ -1,7 +1,8 @@
 """SPICE netlists: electrical circuits (STRUDEL's "Electrical & Computer Engineering"
 domain, "electrical circuit"), `.cir` and `.sp` files, read by diagbench's own strict
-reader of the netlist subset schematics use (`read`: R, C, L, V, I, D, Q, M and X
-elements, subcircuits, models, parameters; `.control`, `.include` and `.lib` refused),
+reader of the netlist subset schematics use (`read`: R, C, L, V, I, D, Q, M, J, linear
+controlled sources and X elements, subcircuits, models, parameters; `.control`,
+`.include` and `.lib` refused),
 checked against ngspice's own expanded listing (`ngspice`, a separate program), and
 drawn as a schematic by netlistsvg's analog skin from a Yosys-style JSON netlist, as
 STRUDEL draws them (`engine`); scored by a graph F1 over components and connections
@@ -22,12 +23,12 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
-_ELEMENT = re.compile(r"^[rclvidqmx]\w*\s+\S+\s+\S+", re.IGNORECASE)
+_ELEMENT = re.compile(r"^[rclvidqmjefghx]\w*\s+\S+\s+\S+", re.IGNORECASE)
 
 
 def recognises(text: str) -> bool:
     """A netlist: a title line, then element lines, dot lines and comments, one element
-    line (R C L V I D Q M X) at least, and an `.end` line."""
+    line (R C L V I D Q M J E F G H X) at least, and an `.end` line."""
     lines = [line.strip() for line in text.removeprefix("\ufeff").splitlines()[1:]]
     lines = [line for line in lines if line and not line.startswith(("*", "+"))]
     return any(line.lower() == ".end" for line in lines) and \

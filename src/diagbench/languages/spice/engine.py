@@ -5,9 +5,10 @@ As STRUDEL does (SPICE → Yosys-style JSON → netlistsvg), the reader's model 
 Yosys JSON module (`yosys_netlist`): one cell a top-level component, named by it and
 labelled with its value — resistors, capacitors, inductors, sources, diodes and
 three-terminal transistors (NPN or PNP by their model's type) as the skin's symbols,
-MOSFETs, four-terminal BJTs and subcircuit instances as its generic box, titled with the
-component's name and model or subcircuit and with its pins named; one ground symbol for
-each pin on ground, and one named net label (a module port) for every other node, so
+MOSFETs, JFETs, four-terminal BJTs, controlled sources and subcircuit instances as its
+generic box, titled with the component's name and model, gain or subcircuit and with
+its pins named; one ground symbol for each pin on ground (no wire between them), and
+one named net label (a module port) for every other node, so
 that the drawing says which component joins which nodes. ELK lays it out (top to bottom).
 
 netlistsvg runs in one long-lived Node process (`netlistsvg.cjs`, a `WarmProcess`: an
@@ -24,6 +25,7 @@ import re
 import shutil
 import threading
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +49,9 @@ MAX_DRAWN = 400
 _SYMBOLS = {"r": ("r_v", ("A", "B")), "c": ("c_v", ("A", "B")), "l": ("l_v", ("A", "B")),
             "v": ("v", ("+", "-")), "i": ("i", ("+", "-")), "d": ("d_v", ("+", "-"))}
 #: The pin names of a generic box, by letter.
-_PINS = {"m": ("d", "g", "s", "b"), "q": ("c", "b", "e", "s")}
+_PINS = {"m": ("d", "g", "s", "b"), "q": ("c", "b", "e", "s"), "j": ("d", "g", "s"),
+         "e": ("+", "-", "c+", "c-"), "g": ("+", "-", "c+", "c-"), "f": ("+", "-"),
+         "h": ("+", "-")}
 #: The drawn symbol types (`s:type` in the SVG) and the count each adds to.
 _DRAWN = {"resistor_v": "resistors", "capacitor_v": "capacitors",
           "inductor_v": "inductors", "voltage_source": "voltage_sources",
@@ -57,7 +61,7 @@ _S = "{https://github.com/nturley/netlistsvg}"
 _SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _cell(c: Component, circuit: Circuit, bits: dict[str, int]) -> dict[str, Any]:
+def _cell(c: Component, circuit: Circuit, bit: Callable[[str], int]) -> dict[str, Any]:
     """The Yosys JSON cell of one component."""
     if c.letter in _SYMBOLS or (c.letter == "q" and len(c.nodes) == 3):
         if c.letter == "q":
@@ -67,34 +71,42 @@ def _cell(c: Component, circuit: Circuit, bits: dict[str, int]) -> dict[str, Any
             kind, pins = _SYMBOLS[c.letter]
         directions = dict(zip(pins, ("output", "input", "input"), strict=False))
         return {"type": kind, "port_directions": directions,
-                "connections": {p: [bits[n]] for p, n in zip(pins, c.nodes, strict=True)},
+                "connections": {p: [bit(n)] for p, n in zip(pins, c.nodes, strict=True)},
                 "attributes": {"ref": c.name.upper(), "value": c.value}}
     subckt = next((s for s in circuit.subcircuits if s.name == c.value), None)
     pins = subckt.ports if c.letter == "x" and subckt else _PINS.get(c.letter, ())
     pins = pins[:len(c.nodes)]
     return {"type": f"{c.name.upper()} {c.value}",
             "port_directions": {p: "input" if k % 2 else "output" for k, p in enumerate(pins)},
-            "connections": {p: [bits[n]] for p, n in zip(pins, c.nodes, strict=True)},
+            "connections": {p: [bit(n)] for p, n in zip(pins, c.nodes, strict=True)},
             "attributes": {"ref": c.name.upper()}}
 
 
 def yosys_netlist(circuit: Circuit) -> dict[str, Any]:
-    """The Yosys-style JSON netlist netlistsvg draws (see the module)."""
-    bits = {node: k + 2 for k, node in enumerate(circuit.nodes())}
-    cells = {c.name.upper(): _cell(c, circuit, bits) for c in circuit.components}
-    grounds = [n for c in circuit.components for n in c.nodes if n == GROUND]
-    for k, _ in enumerate(grounds):
-        cells[f"$gnd{k}"] = {"type": "gnd", "port_directions": {"A": "input"},
-                             "connections": {"A": [bits[GROUND]]}, "attributes": {}}
-    ports = {node: {"direction": "output", "bits": [bit]}
-             for node, bit in bits.items() if node != GROUND}
+    """The Yosys-style JSON netlist netlistsvg draws (see the module): a net a node but
+    ground, whose every pin gets a net and a ground symbol of its own (as schematics
+    draw ground: no wire between the symbols)."""
+    bits = {node: k + 2 for k, node in enumerate(n for n in circuit.nodes() if n != GROUND)}
+    cells: dict[str, Any] = {}
+
+    def bit(node: str) -> int:
+        if node != GROUND:
+            return bits[node]
+        net = len(bits) + 2 + sum(name.startswith("$gnd") for name in cells)
+        cells[f"$gnd{net}"] = {"type": "gnd", "port_directions": {"A": "input"},
+                               "connections": {"A": [net]}, "attributes": {}}
+        return net
+
+    for c in circuit.components:
+        cells[c.name.upper()] = _cell(c, circuit, bit)
+    ports = {node: {"direction": "output", "bits": [net]} for node, net in bits.items()}
     return {"modules": {"circuit": {"ports": ports, "cells": cells}}}
 
 
 def schematic_statistics(svg: str) -> dict[str, Any]:
     """What a schematic shows, read back from its SVG: components by the symbol drawn
-    (a generic box by the letter of the name it is titled with: M a MOSFET, Q a BJT, X a
-    subcircuit instance), and nodes (the net labels, and ground when a ground symbol is
+    (a generic box by the letter of the name it is titled with: M a MOSFET, Q a BJT, E
+    a voltage-controlled voltage source, X a subcircuit instance …), and nodes (the net labels, and ground when a ground symbol is
     drawn), keyed as `Circuit.counts()` keys them."""
     root = ET.fromstring(svg)
     counts = dict.fromkeys(("components", "nodes", *(key for _, key in TYPES.values())), 0)

@@ -4,8 +4,9 @@ models it names (`.model`), as diagbench's reader (`read`) gives them.
 
 Node names are lower case (SPICE ignores case); ground is `0`, which `gnd` is too (as
 ngspice treats it). A component's `value` is what the drawing labels it with: a number
-in SPICE's canonical form for R, C, L and a source's DC value (`canonical_number`),
-else the model or subcircuit name (D, Q, M, X) or the written text, lower case.
+in SPICE's canonical form for R, C, L, a source's DC value and a controlled source's
+gain (`canonical_number`), else the model or subcircuit name (D, Q, M, J, X) or the
+written text, lower case.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ TYPES: dict[str, tuple[str, str]] = {
     "d": ("diode", "diodes"),
     "q": ("bipolar transistor", "bjts"),
     "m": ("mosfet", "mosfets"),
+    "j": ("JFET", "jfets"),
+    "e": ("voltage-controlled voltage source", "vcvs"),
+    "g": ("voltage-controlled current source", "vccs"),
+    "f": ("current-controlled current source", "cccs"),
+    "h": ("current-controlled voltage source", "ccvs"),
     "x": ("subcircuit instance", "subcircuit_instances"),
 }
 #: The count keys of the component types, in the order of `TYPES`.

@@ -78,8 +78,8 @@ def ngspice_listing(text: str, timeout: float = 30.0) -> OracleAnswer:
 
 def disagreements(text: str, timeout: float = 30.0) -> list[str]:
     """Where ngspice's listing of `text` and the reader's expanded components differ
-    (names, nodes in pin order, and for R, C and L the value as a number; for D, Q and
-    M the model): [] when they agree; ngspice's refusal when it refuses what the
+    (names, nodes in pin order, and for R, C, L and the controlled sources the value
+    as a number; for D, Q, M and J the model): [] when they agree; ngspice's refusal when it refuses what the
     reader accepted."""
     parsed, _ = read_netlist(text)
     answer = ngspice_listing(text, timeout)
@@ -95,11 +95,13 @@ def disagreements(text: str, timeout: float = 30.0) -> list[str]:
         said = words[n] if len(words) > n else ""
         if words[:n] != c.nodes:
             out.append(f"{name}: nodes {c.nodes} read, {words[:n]} listed")
-        elif c.letter in "rcl":
+        elif c.letter in "rclegfh":
+            if c.letter in "fh":  # after the controlling source
+                said = words[n + 1] if len(words) > n + 1 else ""
             said = said.removeprefix(f"{c.letter}=")
             number = spice_number(said.strip("{}'"))
             if number is None or canonical_number(number) != c.value:
                 out.append(f"{name}: value {c.value} read, {said} listed")
-        elif c.letter in "dqm" and said != c.value:
+        elif c.letter in "dqmj" and said != c.value:
             out.append(f"{name}: model {c.value} read, {said} listed")
     return sorted(out)

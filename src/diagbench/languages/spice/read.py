@@ -6,7 +6,9 @@ A netlist's first line is its title. Then, one a line (`+` continues the line be
 - elements R, C, L (`R1 n1 n2 value`), V and I (`V1 n+ n- [DC] value [AC …] [PULSE(…)
   …]`), D (`D1 a k model`), Q (`Q1 c b e [substrate] model`: a fourth node only when the
   fourth word names no model, as ngspice decides), M (`M1 d g s b model`, or three nodes
-  for a VDMOS) and X (`X1 nodes… subckt [params: …]`);
+  for a VDMOS), J (`J1 d g s model`), the linear controlled sources E and G (`E1 n+ n-
+  nc+ nc- gain`) and F and H (`F1 n+ n- vsense gain`; not their POLY, VALUE, TABLE or
+  LAPLACE forms) and X (`X1 nodes… subckt [params: …]`);
 - `.subckt name ports… [params: …]` … `.ends`, `.model name type(…)`, `.param
   name=value` (arithmetic values evaluated, `expression`), `.global`, `.end` (the
   last line read), the settings (`.options`, `.temp`) and the analysis and output
@@ -146,6 +148,7 @@ class _Reading:
 
     models: dict[str, str]
     subckts: dict[str, int]  # name → port count, all definitions of the file
+    sources: set[str]  # the voltage sources' names, all of the file
     params: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     top: _Scope = field(default_factory=_Scope)
@@ -224,17 +227,22 @@ def _parsed(circuit: Circuit, diagnostics: list[Diagnostic]) -> Parsed[Circuit]:
                   tuple(sorted(diagnostics, key=lambda d: d.line)))
 
 
-def _definitions(lines: list[Line]) -> tuple[dict[str, str], dict[str, int]]:
+def _definitions(lines: list[Line]
+                 ) -> tuple[dict[str, str], dict[str, int], set[str]]:
     """The models (name → type) and subcircuits (name → port count) the file defines,
-    wherever it defines them (an element may name one defined further down)."""
+    and its voltage sources' names, wherever it defines them (an element may name one
+    defined further down)."""
     models: dict[str, str] = {}
     subckts: dict[str, int] = {}
+    sources: set[str] = set()
     for line in lines:
         if line.head == ".model" and len(line.words) >= 3:
             models[line.words[1]] = line.words[2]
         elif line.head == ".subckt" and len(line.words) >= 2:
             subckts[line.words[1]] = len(_ports(line.words[2:]))
-    return models, subckts
+        elif line.head.startswith("v"):
+            sources.add(line.head)
+    return models, subckts, sources
 
 
 def _ports(rest: tuple[str, ...]) -> tuple[str, ...]:
@@ -325,7 +333,7 @@ def _element(reading: _Reading, line: Line) -> None:
     letter = name[0]
     if letter not in TYPES:
         reading.error(line, f"element {name!r}: type {letter.upper()!r} is not one this "
-                      "reader knows (R C L V I D Q M X)")
+                      f"reader knows ({' '.join(TYPES).upper()})")
         return
     if any('"' in word for word in rest):
         reading.error(line, "refused: a quoted word (a file name) in an element line")
@@ -392,6 +400,31 @@ def _with_model(count: int, optional: int, reading: _Reading,
     return f"no .model defines {' or '.join(tried)}"
 
 
+#: The first words of the controlled sources' forms this reader does not read.
+BEHAVIOURAL = frozenset({"poly", "value", "table", "laplace", "freq", "vol", "cur", "ch"})
+
+
+def _controlled(nodes: int, controller: bool, reading: _Reading,
+                rest: tuple[str, ...]) -> Element:
+    """E and G: four nodes and a gain; F and H (`controller`): two nodes, the voltage
+    source whose current controls them, and a gain."""
+    form = next((w.split("=")[0] for w in rest if w.split("=")[0] in BEHAVIOURAL), None)
+    if form is not None:
+        return f"the {form.upper()} form is not read (a linear gain only)"
+    if len(rest) < nodes + controller + 1:
+        return f"{nodes} nodes{', a voltage source' if controller else ''} and a gain expected"
+    first = rest[nodes]
+    if controller and first not in reading.sources:
+        return f"no voltage source {first!r} controls it"
+    gain = rest[nodes + controller]
+    if _undefined(reading, gain):
+        return f"parameter {_undefined(reading, gain)!r} is not defined"
+    value = _value(reading, gain)
+    if spice_number(value) is None:
+        return f"a gain expected, not {gain}"
+    return rest[:nodes], value
+
+
 def _is_model(reading: _Reading, name: str) -> bool:
     """Whether a `.model` defines `name`, or binned models `name.1`, `name.2` … do (which
     ngspice picks among by the device's size)."""
@@ -417,5 +450,10 @@ _PARSERS = {
     "d": lambda reading, rest: _with_model(2, 0, reading, rest),
     "q": lambda reading, rest: _with_model(3, 1, reading, rest),
     "m": lambda reading, rest: _with_model(3, 1, reading, rest),
+    "j": lambda reading, rest: _with_model(3, 0, reading, rest),
+    "e": lambda reading, rest: _controlled(4, False, reading, rest),
+    "g": lambda reading, rest: _controlled(4, False, reading, rest),
+    "f": lambda reading, rest: _controlled(2, True, reading, rest),
+    "h": lambda reading, rest: _controlled(2, True, reading, rest),
     "x": _instance,
 }
