@@ -106,8 +106,9 @@ def yosys_netlist(circuit: Circuit) -> dict[str, Any]:
 def schematic_statistics(svg: str) -> dict[str, Any]:
     """What a schematic shows, read back from its SVG: components by the symbol drawn
     (a generic box by the letter of the name it is titled with: M a MOSFET, Q a BJT, E
-    a voltage-controlled voltage source, X a subcircuit instance …), and nodes (the net labels, and ground when a ground symbol is
-    drawn), keyed as `Circuit.counts()` keys them."""
+    a voltage-controlled voltage source, X a subcircuit instance …), and nodes (the net
+    labels, and ground when a ground symbol is drawn), keyed as `Circuit.counts()` keys
+    them."""
     root = ET.fromstring(svg)
     counts = dict.fromkeys(("components", "nodes", *(key for _, key in TYPES.values())), 0)
     labels: set[str] = set()

@@ -79,8 +79,8 @@ def ngspice_listing(text: str, timeout: float = 30.0) -> OracleAnswer:
 def disagreements(text: str, timeout: float = 30.0) -> list[str]:
     """Where ngspice's listing of `text` and the reader's expanded components differ
     (names, nodes in pin order, and for R, C, L and the controlled sources the value
-    as a number; for D, Q, M and J the model): [] when they agree; ngspice's refusal when it refuses what the
-    reader accepted."""
+    as a number; for D, Q, M and J the model): [] when they agree; ngspice's refusal
+    when it refuses what the reader accepted."""
     parsed, _ = read_netlist(text)
     answer = ngspice_listing(text, timeout)
     if not answer.ok:
