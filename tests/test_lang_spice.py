@@ -113,6 +113,7 @@ def test_spice_numbers_and_their_canonical_writing():
     ("R9 1 0 {undefined_name}", "parameter 'undefined_name' is not defined"),
     ('.model src filesource(file="/etc/passwd")', "refused: a quoted word (a file name)"),
     ('V9 1 0 pwl file="/etc/passwd"', "refused: a quoted word (a file name)"),
+    (".model src filesource(file=/etc/passwd)", "refused: a filesource model reads a file"),
 ])
 def test_a_malformed_line_is_an_error_on_its_line(line: str, reason: str):
     text = f"t\nR1 1 0 1k\n.subckt sect a b\nR1 a b 1\n.ends\n{line}\n.end\n"

@@ -87,10 +87,6 @@ class Component:
     value: str
     line: int = 0
 
-    @property
-    def type(self) -> str:
-        return TYPES[self.letter][0]
-
 
 @dataclass(frozen=True, slots=True)
 class Subcircuit:

@@ -16,8 +16,8 @@ A netlist's first line is its title. Then, one a line (`+` continues the line be
 - refused, so that nothing reads the machine: a `.control` … `.endc` block (it runs
   commands, `shell` among them) is left out with a warning (what it does is
   simulation, not the circuit); `.include`, `.lib` and every other dot line that
-  loads or reads a file, and a quoted word (a file name) anywhere, are errors (the
-  circuit they complete is not there).
+  loads or reads a file, a model that reads one (XSPICE's `filesource` …), and a quoted
+  word (a file name) anywhere, are errors (the circuit they complete is not there).
 
 What else breaks a netlist in ngspice is an error here too: an unknown element letter, a
 missing value or model, a model or subcircuit never defined, an instance whose node
@@ -64,6 +64,8 @@ REFUSED = {".control": "a .control block runs commands (shell among them)",
            ".lib": "it reads a file", ".libs": "it reads a file",
            ".osdi": "it loads a program", ".load": "it loads a program",
            ".exec": "it runs commands"}
+#: Device models (XSPICE's) that read a file named in their parameters.
+FILE_MODELS = frozenset({"filesource", "d_source", "d_state", "table2d", "table3d"})
 #: A source's transient functions (its value when it gives no DC value).
 WAVEFORMS = frozenset({"pulse", "sin", "pwl", "exp", "sffm", "am", "trnoise", "trrandom"})
 
@@ -283,6 +285,8 @@ def _dot_line(reading: _Reading, line: Line) -> None:
             reading.open = None
     elif head == ".model" and len(rest) < 2:
         reading.error(line, ".model without a name and type")
+    elif head == ".model" and rest[1] in FILE_MODELS:
+        reading.error(line, f"refused: a {rest[1]} model reads a file")
     elif head == ".param":
         _params(reading, line)
     elif head == ".global":
