@@ -343,6 +343,18 @@ def test_ground_is_fixed():
     assert _score(gold, "t\nV1 0 1 5\nR1 1 0 1k\n.end\n") == pytest.approx(0.75)
 
 
+def test_a_huge_prediction_is_scored_by_node_names_without_hanging():
+    # 2,000 resistors in a chain: no assignment of 2,001 × 3 nodes, names matched;
+    # components: 2 of 3 gold (V1, R1 1k) matched of 2,001 (F1 = 2·(2/2001)(2/3) /
+    # (2/2001 + 2/3)); connections: V1 (1, 0) and R1 (1, 2) of the chain, as for the
+    # components
+    chain = "".join(f"R{k} {k} {k + 1} 1k\n" for k in range(1, 2001))
+    pred = "t\nV1 1 0 5\n" + chain + ".end\n"
+    p, r = 2 / 2001, 2 / 3
+    f1 = 2 * p * r / (p + r)
+    assert _score(DIVIDER, pred) == pytest.approx(f1)
+
+
 def test_invalid_or_unread_predictions_score_zero():
     assert _score(DIVIDER, DIVIDER, valid=False) == 0.0
     assert _score(DIVIDER, "divider\nR1 1 2\n.end\n") == 0.0

@@ -8,7 +8,8 @@ their signatures — the multiset of (type, value, pin) of the component pins on
 refined three times by the signatures of the nodes across each component (Weisfeiler–Lehman
 rounds), summed over the rounds; ground is fixed to ground; where nodes tie (the
 symmetric halves of a flip-flop), one is individualised and the signatures refined
-again, then swaps of two nodes that raise the agreeing connections. Then the score is
+again, then swaps of two nodes that raise the agreeing connections (circuits of over
+`MAX_MATCHED` nodes are matched by node name). Then the score is
 `metrics.image_to_code_score`: 𝟙[valid] · (F1 of the component multisets (type, value)
 + F1 of the connection multisets (type, the matched nodes in pin order; the two ends
 of a resistor, capacitor or inductor unordered)) / 2. Component names and node names
@@ -38,6 +39,10 @@ _FIXED = 1e9
 MAX_PASSES = 3
 #: Nodes individualised at most where signatures tie (`match_nodes`).
 MAX_INDIVIDUALISED = 8
+#: Nodes above which circuits are matched by node name alone (the assignment's cost
+#: grows with the product of the node counts), and above which no swaps are tried.
+MAX_MATCHED = 300
+MAX_SWAPPED = 80
 
 
 def _role(c: Component, pin: int) -> int:
@@ -96,6 +101,8 @@ def match_nodes(gold: Circuit, pred: Circuit) -> dict[str, str]:
     `MAX_INDIVIDUALISED` times while the connections do not all agree."""
     if not gold.nodes() or not pred.nodes():
         return {}
+    if max(len(gold.nodes()), len(pred.nodes())) > MAX_MATCHED:
+        return {n: n for n in pred.nodes() if n in set(gold.nodes())}
     wanted = connections(gold, {n: n for n in gold.nodes()})
     fixed: list[tuple[str, str]] = []
     names, labels = _assign(gold, pred, fixed)
@@ -122,6 +129,8 @@ def _improved(gold: Circuit, pred: Circuit, names: dict[str, str]) -> dict[str, 
     left unmatched) while one raises the connections that agree: signatures tie
     between the nodes of symmetric halves (a flip-flop's two sides), where the
     assignment may pick the wrong one of equals. At most `MAX_PASSES` passes."""
+    if max(len(gold.nodes()), len(pred.nodes())) > MAX_SWAPPED:
+        return names
     wanted = connections(gold, {n: n for n in gold.nodes()})
     best = _agreeing(wanted, pred, names)
     movable = [n for n in pred.nodes() if n != GROUND]
