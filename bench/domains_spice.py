@@ -5,7 +5,7 @@ statistics, and the similarity of a netlist with another writing of it — on th
 generator's netlists, and how many the reader, ngspice and the drawing count alike.
 
 `--diagrams` netlists per complexity level (seeded); Node's start (netlistsvg loading)
-is one untimed drawing, scipy's import one untimed comparison; the engine draws
+is an untimed batch, scipy's import one untimed comparison; the engine draws
 `--jobs` netlists at a time (they share the one Node process).
 Usage: python bench/domains_spice.py [--diagrams N] [--jobs J]  (default 10, 2)
 """
@@ -41,8 +41,9 @@ def main() -> None:
     print(engine.version())
     out = Path(tempfile.mkdtemp(prefix="diagbench-bench-"))
     try:
-        warm = synth_spice(random.Random(-1), "low")
-        engine.render([warm], out, "svg")  # Node starts
+        warm = [synth_spice(random.Random(-k), "low") for k in range(1, 2 * args.jobs + 1)]
+        engine.render(warm, out, "svg")  # the Node processes start
+        warm = warm[0]
         named("spice").compare_code(warm, warm, True)  # imports scipy
         print(f"{'level':6} {'nets':>4} {'parts':>5} {'read/s':>8} {'ngspice/s':>9} "
               f"{'render/s':>8} {'stats/s':>8} {'compare/s':>9} {'agree':>5}")

@@ -11,16 +11,17 @@ its pins named; one ground symbol for each pin on ground (no wire between them),
 one named net label (a module port) for every other node, so
 that the drawing says which component joins which nodes. ELK lays it out (top to bottom).
 
-netlistsvg runs in one long-lived Node process (`netlistsvg.cjs`, a `WarmProcess`: an
-empty jail folder, a minimal environment, a bounded heap, a time-out on every answer)
-that every source of a batch shares. A netlist the reader rejects is not drawn: its
-first error (reason, line) is the render's error.
+netlistsvg runs in long-lived Node processes (`netlistsvg.cjs`, each a `WarmProcess`:
+an empty jail folder, a minimal environment, a bounded heap, a time-out on every
+answer), `PROCESSES` of them that every source of a batch shares (`POOL`). A netlist
+the reader rejects is not drawn: its first error (reason, line) is the render's error.
 """
 
 from __future__ import annotations
 
 import atexit
 import json
+import queue
 import re
 import shutil
 import threading
@@ -44,6 +45,8 @@ MAX_HEAP_MB = 1024
 MAX_ANSWER_BYTES = 64_000_000
 #: Components drawn at most (ELK's layout grows fast with the size).
 MAX_DRAWN = 400
+#: Warm netlistsvg processes (ELK's layout is CPU-bound: one a core).
+PROCESSES = 2
 
 #: The skin's symbol of each two-terminal letter and its pins in SPICE's order.
 _SYMBOLS = {"r": ("r_v", ("A", "B")), "c": ("c_v", ("A", "B")), "l": ("l_v", ("A", "B")),
@@ -133,8 +136,7 @@ def schematic_statistics(svg: str) -> dict[str, Any]:
 class NetlistSvg:
     """One warm netlistsvg process, drawing one netlist at a time (thread-safe)."""
 
-    def __init__(self, timeout: float = 20.0) -> None:
-        self.timeout = timeout
+    def __init__(self) -> None:
         self._node = WarmProcess(["node", f"--max-old-space-size={MAX_HEAP_MB}",
                                   str(SCRIPT), str(TOOL)])
         self._lock = threading.Lock()
@@ -169,17 +171,33 @@ class NetlistSvg:
         self._node.close()
 
 
-_SHARED: list[NetlistSvg] = []
-_SHARED_LOCK = threading.Lock()
+class Pool:
+    """`size` warm netlistsvg processes, started on first use and stopped at exit; a
+    drawing takes the first free one."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._free: queue.Queue[NetlistSvg] = queue.Queue()
+        self._lock = threading.Lock()
+        self._started = False
+
+    def draw(self, netlist: dict[str, Any], timeout: float) -> str:
+        with self._lock:
+            if not self._started:
+                for _ in range(self._size):
+                    process = NetlistSvg()
+                    atexit.register(process.close)
+                    self._free.put(process)
+                self._started = True
+        process = self._free.get()
+        try:
+            return process.draw(netlist, timeout)
+        finally:
+            self._free.put(process)
 
 
-def shared() -> NetlistSvg:
-    """The warm netlistsvg process of this Python process, stopped at exit."""
-    with _SHARED_LOCK:
-        if not _SHARED:
-            _SHARED.append(NetlistSvg())
-            atexit.register(_SHARED[0].close)
-    return _SHARED[0]
+#: The warm netlistsvg processes of this Python process.
+POOL = Pool(PROCESSES)
 
 
 def draw_schematic(source: str, timeout: float) -> dict[str, Any]:
@@ -195,7 +213,7 @@ def draw_schematic(source: str, timeout: float) -> dict[str, Any]:
     if len(circuit.components) > MAX_DRAWN:
         return {"error": f"{len(circuit.components):,} components: over the "
                 f"{MAX_DRAWN}-component drawing limit", "line": None, "too_large": True}
-    svg = shared().draw(yosys_netlist(circuit), timeout)
+    svg = POOL.draw(yosys_netlist(circuit), timeout)
     svg = re.sub(r"^<\?xml[^>]*>\s*", "", svg)
     data = svg.encode("utf-8")
     return {"svg": data, "png": svg_to_png(data, timeout)}
