@@ -375,6 +375,11 @@ def test_facts_of_a_small_circuit():
     assert facts["parallel"][1:] == ("Which components are in parallel with C1?", ("C2",))
     # V1 and R1 are the only two components on node 1
     assert facts["series"][1:] == ("Which component is in series with V1 at node 1?", "R1")
+    # a transistor across nodes 1 and ground too: V1 no longer alone joins them
+    with_q = _circuit("t\nV1 1 0 5\nQ1 1 2 0 qn\nR1 1 2 1k\nR2 2 0 1k\n"
+                      ".model qn npn\n.end\n")
+    joins = [f.question for f in circuit_facts(with_q) if f.subject == "joins"]
+    assert joins == []
 
 
 def test_edit_multiplies_one_value_and_rewrite_renames_and_reorders():

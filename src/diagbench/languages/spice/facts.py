@@ -2,7 +2,7 @@
 off the reader's model of the top level (what the schematic draws; components by their
 names in capitals, as the drawing labels them):
 
-- identification: which component joins two nodes (a pair only one component joins);
+- identification: which component joins two nodes (a pair no other component is on);
 - quantification: how many components of each type the circuit has, and how many nodes;
 - structural analysis: which components are connected to the busiest node, which are in
   parallel with a component (across the same two nodes), and which two-terminal
@@ -12,7 +12,7 @@ names in capitals, as the drawing labels them):
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 from diagbench.diagram.facts import Fact
 from diagbench.languages.spice.model import GROUND, TYPES, Circuit, Component
@@ -34,9 +34,8 @@ def circuit_facts(circuit: Circuit) -> list[Fact]:
     out.append(Fact("quantification", "nodes",
                     "How many distinct nodes (ground included) does the circuit have?",
                     circuit.counts()["nodes"]))
-    pairs = Counter(frozenset(c.nodes) for c in parts if len(set(c.nodes)) == 2)
     joining = next((c for c in parts if len(set(c.nodes)) == 2 and len(c.nodes) == 2
-                    and pairs[frozenset(c.nodes)] == 1), None)
+                    and sum(set(c.nodes) <= set(d.nodes) for d in parts) == 1), None)
     if joining is not None:
         a, b = joining.nodes
         out.append(Fact("identification", "joins", f"Which component joins {_node(a)} and "

@@ -27,7 +27,7 @@ TYPES: dict[str, tuple[str, str]] = {
     "i": ("current source", "current_sources"),
     "d": ("diode", "diodes"),
     "q": ("bipolar transistor", "bjts"),
-    "m": ("mosfet", "mosfets"),
+    "m": ("MOSFET", "mosfets"),
     "j": ("JFET", "jfets"),
     "e": ("voltage-controlled voltage source", "vcvs"),
     "g": ("voltage-controlled current source", "vccs"),
