@@ -27,14 +27,14 @@ _ELEMENT = re.compile(r"^[rclvidqmjefghx]\w*\s+\S+\s+\S+", re.IGNORECASE)
 
 
 def recognises(text: str) -> bool:
-    """A netlist: a title line, then element lines, dot lines and comments, one element
-    line (R C L V I D Q M J E F G H X) at least, and an `.end` line."""
+    """A netlist: a title line, then lines that start with a letter (elements) or a dot,
+    and comments; one element line of a type read here (R C L V I D Q M J E F G H X)
+    at least, and an `.end` line."""
     lines = [line.strip() for line in text.removeprefix("\ufeff").splitlines()[1:]]
     lines = [line for line in lines if line and not line.startswith(("*", "+"))]
     return any(line.lower() == ".end" for line in lines) and \
         any(_ELEMENT.match(line) for line in lines) and \
-        all(line.startswith(".") or _ELEMENT.match(line) or line[0].isalpha()
-            for line in lines)
+        all(line.startswith(".") or line[0].isalpha() for line in lines)
 
 
 class Spice(Language):
