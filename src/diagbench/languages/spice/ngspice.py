@@ -2,10 +2,11 @@
 is given only the lines the reader accepted (title, elements, `.subckt`/`.ends`,
 `.model`, `.param`, `.global`, `.options`; never a `.control` block, an `.include` or
 a `.lib`, which the reader refuses, nor an analysis), followed by a control block of
-ours that prints ngspice's own expanded `listing`, and run in batch mode (`-b`, no init file `-n`) sandboxed by
-`render.programs` (an empty folder that is its home, a minimal environment, a
-time-out). `ngspice_listing` gives the elements ngspice read (name, nodes, value word)
-or its error.
+ours that prints ngspice's own expanded `listing`, and run in batch mode (`-b`, no
+init file `-n`) sandboxed by `render.programs` (an empty folder that is its home, a
+minimal environment, a time-out). `ngspice_listing` gives the elements ngspice read
+(name and the words after it) or its error; `disagreements`, where they and the
+reader differ.
 """
 
 from __future__ import annotations
