@@ -25,6 +25,7 @@ from diagbench.languages import (
     reaction_smiles,
     smiles,
     verilog,
+    spice,
 )
 from diagbench.languages.record import Category, Language
 
@@ -44,6 +45,7 @@ LANGUAGES: tuple[Language, ...] = (
     bpmn.LANGUAGE,
     logic.LANGUAGE,
     verilog.LANGUAGE,
+    spice.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -67,4 +69,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("business-process", "business process model", "business", ("process",)),
     Category("propositional-logic", "propositional logic", "engineering", ("logic",)),
     Category("digital-hardware", "digital hardware design", "engineering", ("hardware",)),
+    Category("electrical-circuit", "electrical circuit", "engineering", ("circuit",)),
 )
