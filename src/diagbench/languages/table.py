@@ -24,8 +24,8 @@ from diagbench.languages import (
     plantuml,
     reaction_smiles,
     smiles,
-    verilog,
     spice,
+    verilog,
 )
 from diagbench.languages.record import Category, Language
 
@@ -42,10 +42,10 @@ LANGUAGES: tuple[Language, ...] = (
     geojson.LANGUAGE,
     fen.LANGUAGE,
     abc.LANGUAGE,
-    bpmn.LANGUAGE,
-    logic.LANGUAGE,
-    verilog.LANGUAGE,
     spice.LANGUAGE,
+    verilog.LANGUAGE,
+    logic.LANGUAGE,
+    bpmn.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -66,8 +66,8 @@ CATEGORIES: tuple[Category, ...] = (
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
-    Category("business-process", "business process model", "business", ("process",)),
-    Category("propositional-logic", "propositional logic", "engineering", ("logic",)),
-    Category("digital-hardware", "digital hardware design", "engineering", ("hardware",)),
     Category("electrical-circuit", "electrical circuit", "engineering", ("circuit",)),
+    Category("digital-hardware", "digital hardware design", "engineering", ("hardware",)),
+    Category("propositional-logic", "propositional logic", "engineering", ("logic",)),
+    Category("business-process", "business process model", "business", ("process",)),
 )
