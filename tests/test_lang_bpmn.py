@@ -5,13 +5,11 @@ no entity or URL ever read. One render batch (one browser) serves the module."""
 
 from __future__ import annotations
 
-import http.server  # a real listener on loopback, not a mock
 import json
 import os
 import random
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ from diagbench.languages import named
 from diagbench.languages.bpmn.moddle import shared
 from diagbench.languages.bpmn.model import label
 from diagbench.languages.bpmn.synth import TASKS
+from tests.canary import canary_server
 
 BPMN = named("bpmn")
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,22 +78,9 @@ def test_the_oracle_covers_four_tools_and_every_reference():
 @pytest.fixture(scope="module")
 def listener():
     """A real HTTP server on 127.0.0.1 that records every request it gets."""
-    hits: list[str] = []
+    with canary_server(CANARY_SECRET.encode()) as (port, hits):
+        yield port, hits
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(CANARY_SECRET.encode())
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server.server_address[1], hits
-    server.shutdown()
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,8 @@ HTTP server, canary command)."""
 
 from __future__ import annotations
 
-import http.server  # a real listener on loopback, not a mock
 import random
 import re
-import threading
 from collections import Counter
 from pathlib import Path
 
@@ -28,6 +26,7 @@ from diagbench.languages.spice.ngspice import (
 from diagbench.languages.spice.read import MAX_CHARS, MAX_NODES, read_spice
 from diagbench.languages.spice.synth import edit_spice, rewrite_spice, synth_spice
 from diagbench.render.programs import program, run_program
+from tests.canary import canary_server
 from tests.sizes import sized
 
 SPICE = named("spice")
@@ -144,22 +143,9 @@ def test_a_million_nodes_is_refused_with_a_clear_error(tmp_path):
 @pytest.fixture
 def listener():
     """A real HTTP server on 127.0.0.1 that records every request."""
-    hits: list[str] = []
+    with canary_server(b"rleak 1 0 1\n") as (port, hits):
+        yield port, hits
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(b"rleak 1 0 1\n")
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server.server_address[1], hits
-    server.shutdown()
 
 
 def _attack(tmp_path: Path, port: int) -> tuple[str, Path, Path]:

@@ -5,11 +5,9 @@ canary HTTP server) or is too large."""
 
 from __future__ import annotations
 
-import http.server
 import json
 import random
 import re
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +20,7 @@ from diagbench.languages.verilog.equivalence import proved_equivalent
 from diagbench.languages.verilog.facts import reaching
 from diagbench.languages.verilog.model import Design
 from diagbench.languages.verilog.yosys import RECIPE, read_netlist, run_yosys
+from tests.canary import canary_server
 from tests.sizes import FULL, sized
 
 VERILOG = named("verilog")
@@ -245,26 +244,9 @@ def test_edit_changes_one_operator_or_operand_and_rewrite_renames():
 @pytest.fixture
 def listener() -> Iterator[tuple[str, list[str]]]:
     """A canary HTTP server on 127.0.0.1 that records every request."""
-    asked: list[str] = []
+    with canary_server(b"module canary_http(output o);\nendmodule\n") as (port, hits):
+        yield f"http://127.0.0.1:{port}/x.v", hits
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(b"module canary_http(output o);\nendmodule\n")
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/x.v", asked
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _attacks(canary: Path, url: str) -> list[str]:

@@ -2,36 +2,20 @@
 
 from __future__ import annotations
 
-import http.server  # a real listener on loopback, not a mock
-import threading
-
 import pytest
 from PIL import Image
 
 from diagbench.render.graphviz import GraphvizEngine
 from diagbench.render.plantuml_pipe import PlantUMLEngine
+from tests.canary import canary_server
 
 
 @pytest.fixture
 def listener():
     """A real HTTP server on 127.0.0.1 that counts the requests it gets."""
-    hits: list[str] = []
+    with canary_server(b"@startuml\nA -> B : LEAKED_FROM_URL\n@enduml\n") as (port, hits):
+        yield port, hits
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-            self.wfile.write(b"@startuml\nA -> B : LEAKED_FROM_URL\n@enduml\n")
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.server_address[1], hits
-    server.shutdown()
 
 
 def test_plantuml_reads_no_file_env_url_or_image(tmp_path, listener, monkeypatch):

@@ -6,11 +6,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
-from diagbench.benchmarks.protocol import DataError, Record
+from diagbench.benchmarks.errors import DataError
 
 R = TypeVar("R")
+
+
+class Record(Protocol):
+    """A typed record that one line of a JSON file holds."""
+
+    def to_json(self) -> dict: ...
 
 
 def read_text(path: Path) -> str:

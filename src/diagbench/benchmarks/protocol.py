@@ -23,6 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
+from diagbench.benchmarks.errors import DataError as DataError
+from diagbench.benchmarks.errors import IncompleteBuild as IncompleteBuild
+from diagbench.benchmarks.jsonl import Record, read_scores
 from diagbench.benchmarks.progress import Bars
 from diagbench.report.leaderboard import Headline
 from diagbench.report.view import SampleView
@@ -33,25 +36,6 @@ if TYPE_CHECKING:
 
 #: A command option, as a click decorator (`click.option(...)`).
 Option = Callable[[Callable[..., Any]], Callable[..., Any]]
-
-
-class Record(Protocol):
-    """A typed record that one line of a JSON file holds."""
-
-    def to_json(self) -> dict: ...
-
-
-class DataError(ValueError):
-    """Data a benchmark cannot use; str() names the file (and line) and the reason."""
-
-
-class IncompleteBuild(DataError):
-    """A build that wrote its data but fell short of what was asked: `lines` are what it
-    prints, str() why it fails (the command then exits 1)."""
-
-    def __init__(self, lines: list[str], reason: str) -> None:
-        super().__init__(reason)
-        self.lines = lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,8 +253,6 @@ class Benchmark(ABC, Generic[S, T]):
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[S]]:
         """Every model's score records, read back from the scores.jsonl `score` wrote in
         `run` (a `DataError` naming the line of one that is not a score)."""
-        from diagbench.benchmarks.jsonl import read_scores
-
         return read_scores(run / "scores.jsonl", models, self.records()[0].from_json,
                            f"a {self.name} score")
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from diagbench.benchmarks.protocol import Export, Record
+from diagbench.benchmarks.jsonl import Record
+from diagbench.benchmarks.protocol import Export
 
 
 @dataclass(frozen=True, slots=True)
