@@ -20,6 +20,7 @@ from diagbench.languages import (
     mermaid,
     newick,
     plantuml,
+    plotly,
     reaction_smiles,
     smiles,
 )
@@ -35,6 +36,7 @@ LANGUAGES: tuple[Language, ...] = (
     newick.LANGUAGE,
     dotbracket.LANGUAGE,  # before FASTA, which recognises any `>` text
     fasta.LANGUAGE,
+    plotly.LANGUAGE,  # before GeoJSON: a figure may hold a GeoJSON object
     geojson.LANGUAGE,
     fen.LANGUAGE,
     abc.LANGUAGE,
@@ -58,4 +60,6 @@ CATEGORIES: tuple[Category, ...] = (
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
+    Category("chart", "chart", "business", ("chart",)),
+    Category("table", "table", "business", ("table",)),
 )

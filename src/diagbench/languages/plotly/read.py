@@ -70,7 +70,7 @@ def validated(text: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     shape = _shape_error(raw)
     if shape:
         return None, [Diagnostic(1, _line(text, 1), shape)]
-    import plotly.graph_objects as go
+    import plotly.graph_objects as go  # type: ignore[import-untyped]
 
     for k, trace in enumerate(raw.get("data", [])):
         try:
