@@ -42,6 +42,7 @@ from diagbench.languages.plotly.model import (
 DATA_KEYS = ("x", "y", "z", "labels", "values", "r", "theta", "header", "cells",
              "orientation", "mode")
 _AXIS = re.compile(r"^[xy]axis\d*$")
+_NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 _PROPERTY = re.compile(r"'(\w+)' property|: '(\w+)'")
 
 
@@ -72,19 +73,34 @@ def validated(text: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
         return None, [Diagnostic(1, _line(text, 1), shape)]
     import plotly.graph_objects as go  # type: ignore[import-untyped]
 
-    for k, trace in enumerate(raw.get("data", [])):
-        try:
-            go.Figure({"data": [_data_of(trace)]}, skip_invalid=False)
-        except (ValueError, TypeError) as exc:
-            return None, [_diagnostic(text, f"trace {k}: {_plotly_message(exc)}", "error")]
     try:
         figure = go.Figure(copy.deepcopy(raw), skip_invalid=False)  # Plotly takes from it
         diagnostics = []
     except (ValueError, TypeError) as exc:
+        error = _data_error(go, raw.get("data", []))
+        if error:
+            return None, [_diagnostic(text, error, "error")]
         figure = go.Figure(raw, skip_invalid=True)
         diagnostics = [_diagnostic(text, _plotly_message(exc) + " (not drawn)", "warning")]
     return {"data": [t.to_plotly_json() for t in figure.data],
             "layout": figure.layout.to_plotly_json()}, diagnostics
+
+
+def _data_error(go: Any, data: list[dict[str, Any]]) -> str | None:
+    """Plotly's message on the first trace whose type or data it refuses ("trace N: …"),
+    or None: all traces validated at once, then one by one to name the first refused."""
+    def refused(traces: list[dict[str, Any]]) -> str | None:
+        try:  # no template: only the traces are validated here
+            go.Figure({"data": [_data_of(t) for t in traces], "layout": {"template": {}}},
+                      skip_invalid=False)
+        except (ValueError, TypeError) as exc:
+            return _plotly_message(exc)
+        return None
+
+    if refused(data) is None:
+        return None
+    return next(f"trace {k}: {message}" for k, trace in enumerate(data)
+                if (message := refused([trace])) is not None)
 
 
 def _data_of(trace: dict[str, Any]) -> dict[str, Any]:
@@ -200,12 +216,23 @@ def _array(value: object) -> list[Any]:
 
 
 def _value(value: object) -> float | str | None:
-    """A data value: a number as a float, None for none, anything else as its text."""
+    """A data value: a number (or a text of a number, which plotly.js draws as one) as a
+    float, None for none, anything else as its text."""
     if value is None:
         return None
+    as_number = number(value)
+    if as_number is not None:
+        return as_number
+    return json.dumps(value) if isinstance(value, (bool, list, dict)) else str(value)
+
+
+def number(value: object) -> float | None:
+    """A number, or a text of one (plotly.js draws it as one), as a float; else None."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
-    return json.dumps(value) if isinstance(value, (bool, list, dict)) else str(value)
+    if isinstance(value, str) and _NUMBER.match(value):
+        return float(value)
+    return None
 
 
 def _key(value: object, index: int) -> Value:
@@ -263,5 +290,8 @@ def _cell(value: object) -> Value:
     """A cell typed: a number, else its text ("" for none; a list's items on lines)."""
     if isinstance(value, (list, tuple)):
         return "\n".join(str(_cell(v)) for v in value)
-    cell = _value(value)
-    return "" if cell is None else cell
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return json.dumps(value) if isinstance(value, bool) else str(value)

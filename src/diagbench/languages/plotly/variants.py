@@ -1,12 +1,13 @@
 """The edit and the rewrite of a Plotly figure, on its JSON.
 
-`edited`: one data point of a chart (a numeric value of a drawn trace: a bar's or a
-point's y, x when horizontal, a slice's value, a heatmap cell) made half as large
-again plus one, or one cell of a table (a number plus one, a text with "x" added),
-`rng`'s choice. `rewritten`: the same figure written another way — members in another
-order (the figure's still opening with "data" or "layout"), whole numbers of the data
-written as floats, defaults written out (`visible: true`, a cartesian trace's axes
-"x" and "y") and another indentation.
+`edited`: one data point of a chart changed (a value of a drawn trace: a bar's or a
+point's y, x when horizontal, a slice's value, a sample, a heatmap cell; a number, or
+a text of one, made half as large again plus one, another text given an "x"), or one
+cell of a table (a number plus one, a text with "x" added), `rng`'s choice.
+`rewritten`: the same figure written another way — members in another order (the
+figure's still opening with "data" or "layout"), whole numbers of the data written as
+floats, defaults written out (`visible: true`, a cartesian trace's axes "x" and "y")
+and another indentation.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ import json
 import random
 from typing import Any
 
+from diagbench.languages.plotly.read import number, validated
+
 #: Trace types drawn on the cartesian axes "x" and "y" by default.
 _CARTESIAN = ("bar", "scatter", "box", "histogram", "heatmap", "violin")
 
 
 def _figure(code: str) -> dict[str, Any] | None:
     """The figure of `code` when it reads without error (None otherwise)."""
-    from diagbench.languages.plotly.read import validated
-
     figure, diagnostics = validated(code)
     if figure is None or any(d.severity == "error" for d in diagnostics):
         return None
@@ -41,10 +42,11 @@ def edited(code: str, rng: random.Random) -> str | None:
         return None
     array, index, cell = rng.choice(places)
     value = array[index]
-    if isinstance(value, str):
-        array[index] = value + "x"
+    as_number = None if cell else number(value)
+    if as_number is not None:
+        array[index] = as_number * 1.5 + 1
     else:
-        array[index] = value + 1 if cell else value * 1.5 + 1
+        array[index] = value + "x" if isinstance(value, str) else value + 1
     return json.dumps(raw, indent=2) + "\n"
 
 
@@ -55,7 +57,7 @@ def _places(trace: dict[str, Any]) -> list[tuple[list[Any], int, bool]]:
     if kind == "table":
         columns = (trace.get("cells") or {}).get("values") or []
         return [(column, r, True) for column in columns if isinstance(column, list)
-                for r, v in enumerate(column) if _changeable(v, text=True)]
+                for r, v in enumerate(column) if _changeable(v)]
     if kind == "pie":
         arrays = [trace.get("values")]
     elif "z" in trace:
@@ -65,12 +67,13 @@ def _places(trace: dict[str, Any]) -> list[tuple[list[Any], int, bool]]:
         horizontal = trace.get("orientation") == "h" or (not trace.get("y") and trace.get("x"))
         arrays = [trace.get("x") if horizontal else trace.get("y")]
     return [(array, i, False) for array in arrays if isinstance(array, list)
-            for i, v in enumerate(array) if _changeable(v, text=False)]
+            for i, v in enumerate(array) if _changeable(v)]
 
 
-def _changeable(value: object, text: bool) -> bool:
+def _changeable(value: object) -> bool:
+    """Whether an edit may change `value`: a number or a text but an empty one."""
     return (isinstance(value, (int, float)) and not isinstance(value, bool)) or (
-        text and isinstance(value, str) and bool(value.strip()))
+        isinstance(value, str) and bool(value.strip()))
 
 
 def rewritten(code: str, rng: random.Random) -> str | None:
