@@ -19,7 +19,6 @@ large.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import json
 import os
 import re
@@ -126,7 +125,6 @@ class PlotlyEngine:
 
     def __init__(self, jobs: int = 1, timeout: float = 20.0) -> None:
         self.timeout = timeout
-        self._drawn: dict[tuple[str, str], tuple[bool, Any]] = {}
 
     def version(self) -> str:
         return kaleido_version()
@@ -147,12 +145,9 @@ class PlotlyEngine:
         if figure is None:
             result.error, result.error_line, result.too_large = error, line, too_large
             return
-        text = json.dumps(figure, default=_listed)
-        key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), fmt)
         start = time.perf_counter()
-        if key not in self._drawn:
-            self._drawn[key] = shared_browser().draw(text, fmt, self.timeout)
-        ok, value = self._drawn[key]
+        ok, value = shared_browser().draw(json.dumps(figure, default=_listed), fmt,
+                                          self.timeout)
         if not ok:
             result.error = f"Kaleido: {value}"
             return
@@ -179,7 +174,8 @@ def figure_statistics(svg: str) -> dict[str, Any]:
       `g.trace` in the pie layer, a heatmap's `g.hm`), by type (`trace_types`);
       its `points` — bars (`g.point` of a bar trace), markers (`path.point` of a
       scatter trace) and slices (`g.slice`) — when every trace drawn is one of
-      those (a line, a box, a heatmap has no mark per point);
+      those (a line, a box, a heatmap has no mark per point; a histogram's bars, drawn
+      as a bar trace's, are its bins, not its samples);
     - a table's `tables` (`g.table`), `columns` (`g.y-column`), `rows` (the cells of
       a table's first column outside its header block, summed over the tables) and
       `cells` (every cell outside the header blocks), and the `header` texts.

@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 #: A point's key (its category, x value or label) or a cell's value: a number or a text.
 Value = float | str
-#: Trace types whose points are drawn one mark each (a bar, a marker, a slice).
-MARKED = ("bar", "scatter", "pie")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,11 +31,6 @@ class Trace:
     points: tuple[Point, ...]
     mode: str = ""
     orientation: str = "v"
-
-    @property
-    def marked(self) -> bool:
-        """Whether each point is drawn as a mark of its own (a bar, a marker, a slice)."""
-        return self.type in MARKED and (self.type != "scatter" or "markers" in self.mode)
 
     def numbers(self) -> list[float]:
         """The point values that are numbers."""
