@@ -185,6 +185,30 @@ def test_the_examples_are_drawn_as_read(engine: PlotlyEngine, tmp_path: Path):
     assert pngs[0].image.read_bytes().startswith(b"\x89PNG")
 
 
+def test_the_engine_draws_what_is_read_on_real_and_generated_charts(engine: PlotlyEngine,
+                                                                     tmp_path: Path):
+    """Differential: every count the drawing shows is the one read, on plotly.js' own
+    charts (but histograms, whose bars are bins, and figures with an empty trace, which
+    plotly.js does not draw) and on generated figures."""
+    real = [p.read_text(encoding="utf-8") for p in CHARTS]
+    real = [code for code in real if all(
+        t.type != "histogram" and t.points for t in _one(code).diagram.traces)]
+    generated = [PLOTLY.generate(random.Random(100 + k), ("low", "medium", "high")[k % 3])
+                 for k in range(sized(4, 30))]
+    codes = real + generated
+    results = engine.render(codes, tmp_path, "svg")
+    compared = 0
+    for code, result in zip(codes, results, strict=True):
+        assert result.ok, result.error
+        read = _one(code)
+        drawn = PLOTLY.drawn(read.kind, result.image.read_text(encoding="utf-8")).counts
+        shared = {k for k in drawn if k in read.counts()}
+        assert shared and {k: drawn[k] for k in shared} == {
+            k: read.counts()[k] for k in shared}, (code[:80], drawn, read.counts())
+        compared += "points" in shared or "rows" in shared
+    assert len(real) >= 4 and compared >= len(generated)
+
+
 def test_a_real_table_is_drawn_with_its_columns(engine: PlotlyEngine, tmp_path: Path):
     [result] = engine.render([TABLES[0].read_text(encoding="utf-8")], tmp_path, "svg")
     assert result.ok, result.error

@@ -25,7 +25,7 @@ import re
 import threading
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -171,7 +171,8 @@ def figure_statistics(svg: str) -> dict[str, Any]:
     """What a Kaleido SVG of a figure shows, read off plotly.js' classes:
 
     - a chart's `traces` (a cartesian `g.trace` (bars, scatter, boxes …), a pie's
-      `g.trace` in the pie layer, a heatmap's `g.hm`), by type (`trace_types`);
+      `g.trace` in the pie layer, a heatmap's `g.hm`; not a range slider's copies),
+      by type (`trace_types`);
       its `points` — bars (`g.point` of a bar trace), markers (`path.point` of a
       scatter trace) and slices (`g.slice`) — when every trace drawn is one of
       those (a line, a box, a heatmap has no mark per point; a histogram's bars, drawn
@@ -183,7 +184,7 @@ def figure_statistics(svg: str) -> dict[str, Any]:
     plotly.js draws only the rows a table's height shows: `rows` and `cells` are what
     is drawn."""
     root = ET.fromstring(svg)
-    groups = list(root.iter(f"{_SVG}g"))
+    groups = list(_drawn_groups(root))
     tables = [g for g in groups if _classes(g)[:1] == ["table"]]
     if tables:
         return _table_statistics(tables)
@@ -213,6 +214,17 @@ def figure_statistics(svg: str) -> dict[str, Any]:
     if marked and types:
         stats["points"] = points
     return stats | {"trace_types": ",".join(types)}
+
+
+def _drawn_groups(element: ET.Element) -> Iterator[ET.Element]:
+    """The `g` elements of the figure, those of a range slider (which draws the traces
+    again, small) left out."""
+    for child in element:
+        if child.tag == f"{_SVG}g":
+            if "rangeslider-container" in _classes(child):
+                continue
+            yield child
+        yield from _drawn_groups(child)
 
 
 def _table_statistics(tables: list[ET.Element]) -> dict[str, Any]:

@@ -247,10 +247,7 @@ def _trace(trace: dict[str, Any]) -> Trace:
     horizontal = trace.get("orientation") == "h" or (
         kind in ("bar", "histogram", "box") and x and not y and "orientation" not in trace)
     if kind == "pie":
-        labels, values = _array(trace.get("labels")), _array(trace.get("values"))
-        n = len(labels) or len(values)
-        points = [Point(_key(labels[k] if k < len(labels) else None, k),
-                        _value(values[k]) if k < len(values) else None) for k in range(n)]
+        points = _slices(_array(trace.get("labels")), _array(trace.get("values")))
     elif "z" in trace:
         points = [Point(f"{r},{c}", _value(z)) for r, row in enumerate(_array(trace["z"]))
                   for c, z in enumerate(_array(row))]
@@ -272,6 +269,20 @@ def _trace(trace: dict[str, Any]) -> Trace:
                   for k in range(n)]
     return Trace(kind, str(trace.get("name", "")), tuple(points),
                  str(trace.get("mode", "")), "h" if horizontal else "v")
+
+
+def _slices(labels: list[Any], values: list[Any]) -> list[Point]:
+    """A pie's slices as plotly.js draws them: one a label (its position without
+    labels), the values of a label given more than once summed (counted, without
+    values), in the order labels first come."""
+    slices: dict[Value, float | str | None] = {}
+    for k in range(len(labels) or len(values)):
+        key = _key(labels[k] if k < len(labels) else None, k)
+        value = number(values[k]) if k < len(values) else (1.0 if not values else None)
+        before = slices.get(key)
+        slices[key] = value if key not in slices else (
+            before + value if isinstance(before, float) and value is not None else before)
+    return [Point(key, value) for key, value in slices.items()]
 
 
 def _table(trace: dict[str, Any]) -> Table:
