@@ -261,9 +261,15 @@ def _magenta_pixels(png: Path) -> int:
     return int(np.all(pixels == MAGENTA, axis=-1).sum())
 
 
-def _with_image(source: str) -> str:
+def _with_image(source: str, template: bool = False) -> str:
+    """The example chart covered by a layout image (of its template's layout)."""
     image = {"source": source, "xref": "paper", "yref": "paper", "x": 0, "y": 1,
              "sizex": 1, "sizey": 1, "sizing": "stretch", "layer": "above"}
+    if template:  # the layout's image takes its source from the template's
+        named = {"name": "canary", "source": image.pop("source")}
+        return _changed(CHART, lambda f: f["layout"].update(
+            images=[image | {"templateitemname": "canary"}],
+            template={"layout": {"images": [named]}}))
     return _changed(CHART, lambda f: f["layout"].update(images=[image]))
 
 
@@ -289,8 +295,10 @@ def test_layout_images_are_neither_fetched_nor_read(engine: PlotlyEngine, tmp_pa
 
     inline = "data:image/png;base64," + base64.b64encode(_png(MAGENTA)).decode()
     try:
-        sources = [_with_image(f"http://127.0.0.1:{server.server_port}/canary.png"),
-                   _with_image(canary.as_uri()), _with_image(str(canary)), _with_image(inline)]
+        remote = f"http://127.0.0.1:{server.server_port}/canary.png"
+        sources = [_with_image(remote), _with_image(canary.as_uri()), _with_image(str(canary)),
+                   _with_image(remote, template=True), _with_image(canary.as_uri(), template=True),
+                   _with_image(inline), _with_image(inline, template=True)]
         results = engine.render(sources, tmp_path, "png")
         svgs = engine.render(sources, tmp_path, "svg")
     finally:
@@ -298,7 +306,7 @@ def test_layout_images_are_neither_fetched_nor_read(engine: PlotlyEngine, tmp_pa
     assert all(r.ok for r in results + svgs), [r.error for r in results + svgs]
     assert requests == []
     # the canary's colour is drawn only from the inline image: the others were not read
-    assert [_magenta_pixels(r.image) > 1000 for r in results] == [False, False, False, True]
+    assert [_magenta_pixels(r.image) > 1000 for r in results] == [False] * 5 + [True] * 2
     assert not any("canary" in r.image.read_text(encoding="utf-8") for r in svgs)
 
 
@@ -378,7 +386,11 @@ def test_the_facts_of_the_examples():
     chart = {f.subject: f.answer for f in PLOTLY.facts(_one(CHART).diagram)}
     assert chart == {"traces": 2, "points": 8, "highest": "Q4"}
     table = {f.subject: f.answer for f in PLOTLY.facts(_one(TABLE).diagram)}
-    assert table == {"rows": 5, "columns": 4, "cell": "59.9", "largest_column": "Price"}
+    assert table == {"rows": 5, "columns": 4, "cell": "59.9", "largest_row": "Laptop"}
+    pie = {"data": [{"type": "pie", "labels": ["a", "b", "a", "c"], "values": [2, 3, 2, 1]}]}
+    # "a" twice: one slice of 4, larger than "b"'s 3
+    assert {f.subject: f.answer for f in PLOTLY.facts(_one(json.dumps(pie)).diagram)} == {
+        "traces": 1, "points": 3, "largest_slice": "a"}
     tie = _changed(CHART, lambda f: f["data"][0]["y"].__setitem__(0, 210))
     assert "highest" not in {f.subject for f in PLOTLY.facts(_one(tie).diagram)}
 

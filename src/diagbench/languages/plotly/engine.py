@@ -7,13 +7,16 @@ environment) that starts Kaleido once (a few seconds) and draws figure after fig
 a figure that takes longer than the time-out has its worker (and its browser) killed,
 and the next figure starts a fresh one. A figure is read first (`read.validated`): a
 figure Plotly refuses is not drawn, its first error (reason, line) is the render's
-error. Before drawing, a figure is made safe (`drawable`): a layout image (of the
-layout or its template) whose source is not a `data:` URI (an `http://…` or
-`file://…` address) is left out, so that the browser neither fetches nor reads it;
-trace types that fetch map tiles or topojson (geo and map traces) are refused; MathJax
-is off (LaTeX is drawn as its text) and every other request that would leave the
-machine goes to a closed proxy port. Figures over `MAX_PIXELS` are refused as too
-large.
+error.
+
+Before drawing, a figure is made safe (`drawable`), so that the browser neither
+fetches nor reads anything: a layout image (of the layout or its template) whose
+source is not a `data:` URI (an `http://…` or `file://…` address) is left out, and so
+is such a source of the images' defaults; trace types that fetch map tiles or topojson
+(geo and map traces) are refused; MathJax is off (LaTeX is drawn as its text); and a
+request that would still leave the machine goes to a closed proxy port (Chromium does
+not proxy loopback addresses: what could ask for one, a layout image, is left out
+before). Figures over `MAX_PIXELS` are refused as too large.
 """
 
 from __future__ import annotations
@@ -88,8 +91,16 @@ def drawable(source: str) -> tuple[dict[str, Any] | None, str | None, int | None
     for part in (layout, layout.get("template", {}).get("layout", {})):
         if "images" in part:
             part["images"] = [image for image in part["images"]
-                              if str(image.get("source", "")).startswith("data:")]
+                              if _inline(image.get("source"))]
+        if not _inline(part.get("imagedefaults", {}).get("source")):
+            del part["imagedefaults"]["source"]
     return figure, None, None, False
+
+
+def _inline(source: object) -> bool:
+    """Whether an image's source is none (the template's, by `templateitemname`) or a
+    `data:` URI: nothing to fetch or read."""
+    return source is None or str(source).startswith("data:")
 
 
 class _Browser:

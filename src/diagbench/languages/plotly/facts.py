@@ -2,19 +2,21 @@
 read off the reader's model.
 
 A chart: how many traces it draws and how many data points (quantification); which
-category has the highest bar, when one bar is higher than every other
+category has the highest bar, when one bar is higher than every other, and which
+label a pie's largest slice has, when one is larger than every other
 (identification); which trace has the most points, when one has (structural). A table:
 how many rows and columns it has (quantification), the value in row 3 of a column
 whose header is unique — "Price" when there is one (identification, as drawn: a
-whole number without ".0"), and which column holds the largest number, when one
-does (structural). A figure of several tables asks of its first.
+whole number without ".0"), and which row (named by its first column) has the
+largest value of a column of numbers — "Price" when there is one — when one has
+(structural). A figure of several tables asks of its first.
 """
 
 from __future__ import annotations
 
 from diagbench.diagram.facts import Fact
 from diagbench.formats.parsed import Diagram
-from diagbench.languages.plotly.model import Chart, Table, TableFigure, number_text
+from diagbench.languages.plotly.model import Chart, Table, TableFigure, Value, number_text
 
 
 def figure_facts(diagram: Diagram) -> list[Fact]:
@@ -32,14 +34,13 @@ def chart_facts(chart: Chart) -> list[Fact]:
                   "chart draw?", counts["traces"]),
              Fact("quantification", "points", "How many data points does the chart draw "
                   "in all?", counts["points"])]
-    bars = [(p.value, p.key) for t in chart.traces if t.type == "bar" for p in t.points
-            if isinstance(p.value, float)]
-    if bars:
-        top = max(value for value, _ in bars)
-        keys = {number_text(key) for value, key in bars if value == top}
-        if len(keys) == 1 and sum(1 for value, _ in bars if value == top) == 1:
-            facts.append(Fact("identification", "highest", "Which category has the highest "
-                              "bar?", keys.pop()))
+    for kind, subject, question in (
+            ("bar", "highest", "Which category has the highest bar?"),
+            ("pie", "largest_slice", "Which label has the largest slice of the pie?")):
+        top = _unique_top([(p.value, p.key) for t in chart.traces if t.type == kind
+                           for p in t.points if isinstance(p.value, float)])
+        if top is not None and (kind == "bar" or sum(t.type == "pie" for t in chart.traces) == 1):
+            facts.append(Fact("identification", subject, question, number_text(top)))
     sizes = [(len(t.points), t.name) for t in chart.traces]
     if len(sizes) > 1:
         most = max(n for n, _ in sizes)
@@ -48,6 +49,15 @@ def chart_facts(chart: Chart) -> list[Fact]:
             facts.append(Fact("structural", "largest_trace", "Which trace has the most data "
                               "points?", named[0]))
     return facts
+
+
+def _unique_top(items: list[tuple[float, Value]]) -> Value | None:
+    """The key of the one greatest value, None when there is none or a tie."""
+    if not items:
+        return None
+    top = max(value for value, _ in items)
+    keys = [key for value, key in items if value == top]
+    return keys[0] if len(keys) == 1 else None
 
 
 def table_facts(table: Table, tables: int) -> list[Fact]:
@@ -62,12 +72,15 @@ def table_facts(table: Table, tables: int) -> list[Fact]:
         facts.append(Fact("identification", "cell", f'What is the value in row 3 of column '
                           f'"{table.header[column]}" of {which}?',
                           number_text(table.cell(2, column))))
-    largest = [(value, c) for c in unique for value in table.columns[c]
-               if isinstance(value, float)]
-    if largest:
-        top = max(value for value, _ in largest)
-        holding = {c for value, c in largest if value == top}
-        if len(holding) == 1:
-            facts.append(Fact("structural", "largest_column", f"Which column of {which} holds "
-                              "its largest number?", table.header[holding.pop()]))
+    numeric = [c for c in unique if c > 0 and any(isinstance(v, float)
+                                                  for v in table.columns[c])]
+    measure = next((c for c in numeric if table.header[c] == "Price"),
+                   numeric[0] if numeric else None)
+    if measure is not None and 0 in unique:
+        top = _unique_top([(value, number_text(table.cell(r, 0)))
+                           for r, value in enumerate(table.columns[measure])
+                           if isinstance(value, float)])
+        if top is not None and str(top).strip():
+            facts.append(Fact("structural", "largest_row", f'Which "{table.header[0]}" has '
+                              f'the largest "{table.header[measure]}" in {which}?', top))
     return facts
