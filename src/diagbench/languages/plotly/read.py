@@ -4,13 +4,14 @@ The text is parsed by Python's json (an error gives its line and column), then c
 by the figure class `plotly.io.from_json` builds (`plotly.graph_objects.Figure`, Plotly
 7's validators, `skip_invalid=False`):
 
-- every trace reduced to its type and its data (x, y, z, labels, values, r, theta, a
-  table's header and cells) is validated strictly: a trace type Plotly does not know,
-  or data it refuses, is an error with Plotly's own message (the figure is broken);
-- the whole figure is validated strictly too: a property Plotly refuses elsewhere (a
-  style attribute plotly.js dropped, such as `titlefont` or a heatmap's `scl`) is a
-  warning with Plotly's message, and the figure is read and drawn without it
-  (`skip_invalid=True`), as plotly.js draws it.
+- the whole figure is validated strictly; when Plotly refuses it, every trace reduced
+  to its type and its data (x, y, z, labels, values, r, theta, a table's header and
+  cells) is validated strictly: a trace type Plotly does not know, or data it refuses,
+  is an error with Plotly's own message (the figure is broken);
+- a property Plotly refuses outside the data (a style attribute plotly.js dropped,
+  such as `titlefont` or a heatmap's `scl`) is a warning with Plotly's message, and
+  the figure is read and drawn without it (`skip_invalid=True`), as plotly.js draws
+  it.
 
 A diagnostic's line and column are those of the property Plotly names, where the text
 holds it. A figure whose every trace is a `table` is a table (kind "table"); any
@@ -43,6 +44,8 @@ DATA_KEYS = ("x", "y", "z", "labels", "values", "r", "theta", "header", "cells",
              "orientation", "mode")
 _AXIS = re.compile(r"^[xy]axis\d*$")
 _NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+#: What Plotly's validation raises on a figure it refuses (nesting too deep included).
+_REFUSED = (ValueError, TypeError, KeyError, RecursionError)
 _PROPERTY = re.compile(r"'(\w+)' property|: '(\w+)'")
 
 
@@ -76,31 +79,35 @@ def validated(text: str) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     try:
         figure = go.Figure(copy.deepcopy(raw), skip_invalid=False)  # Plotly takes from it
         diagnostics = []
-    except (ValueError, TypeError) as exc:
-        error = _data_error(go, raw.get("data", []))
+    except _REFUSED as exc:
+        error = _data_error(go, raw.get("data", []), _plotly_message(exc))
         if error:
             return None, [_diagnostic(text, error, "error")]
-        figure = go.Figure(raw, skip_invalid=True)
+        try:
+            figure = go.Figure(raw, skip_invalid=True)
+        except _REFUSED as again:
+            return None, [_diagnostic(text, _plotly_message(again), "error")]
         diagnostics = [_diagnostic(text, _plotly_message(exc) + " (not drawn)", "warning")]
     return {"data": [t.to_plotly_json() for t in figure.data],
             "layout": figure.layout.to_plotly_json()}, diagnostics
 
 
-def _data_error(go: Any, data: list[dict[str, Any]]) -> str | None:
+def _data_error(go: Any, data: list[dict[str, Any]], whole: str) -> str | None:
     """Plotly's message on the first trace whose type or data it refuses ("trace N: …"),
-    or None: all traces validated at once, then one by one to name the first refused."""
+    or None: all traces validated at once, then one by one to name the first refused
+    (`whole`, the whole figure's message, if none is refused alone)."""
     def refused(traces: list[dict[str, Any]]) -> str | None:
         try:  # no template: only the traces are validated here
             go.Figure({"data": [_data_of(t) for t in traces], "layout": {"template": {}}},
                       skip_invalid=False)
-        except (ValueError, TypeError) as exc:
+        except _REFUSED as exc:
             return _plotly_message(exc)
         return None
 
     if refused(data) is None:
         return None
-    return next(f"trace {k}: {message}" for k, trace in enumerate(data)
-                if (message := refused([trace])) is not None)
+    return next((f"trace {k}: {message}" for k, trace in enumerate(data)
+                 if (message := refused([trace])) is not None), whole)
 
 
 def _data_of(trace: dict[str, Any]) -> dict[str, Any]:
