@@ -88,6 +88,8 @@ def test_a_real_figure_reads_as_plotly_counts_it(path: Path):
         assert read.type == trace.type
         if trace.type in ("bar", "scatter") and trace.x is not None and trace.y is not None:
             assert len(read.points) == min(len(trace.x), len(trace.y))
+        elif trace.type in ("bar", "scatter"):
+            assert len(read.points) == len(trace.y if trace.y is not None else trace.x)
 
 
 @pytest.mark.parametrize("path", CHARTS + COMPARED_TABLES, ids=lambda p: p.name)
@@ -120,9 +122,11 @@ def test_a_broken_figure_scores_0_with_plotlys_own_error():
     not_data = _changed(gold, lambda f: f["data"][0].update(y="many"))
     assert "Plotly: Invalid value of type 'builtins.str' received for the 'y' property" in \
         _one(not_data).errors[0].reason
-    cut = _one(gold[:200])
-    assert cut.kind == "unknown" and cut.errors[0].reason.startswith("JSON: ")
-    assert (cut.errors[0].line, cut.errors[0].column) > (1, 0)
+    cut = _one(gold[:200])  # json's position: just past the cut text's last character
+    [error] = cut.errors
+    assert cut.kind == "unknown" and error.reason == "JSON: Expecting value"
+    assert (error.line, error.column) == (gold[:200].count("\n") + 1,
+                                          len(gold[:200].splitlines()[-1]) + 1)
 
 
 # --- reading ------------------------------------------------------------------------
