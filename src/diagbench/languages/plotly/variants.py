@@ -60,9 +60,9 @@ def _places(trace: dict[str, Any]) -> list[tuple[list[Any], int, bool]]:
                 for r, v in enumerate(column) if _changeable(v)]
     if kind == "pie":
         arrays = [trace.get("values")]
-    elif "z" in trace:
-        arrays = [row for row in trace["z"] if isinstance(row, list)] \
-            if isinstance(trace["z"], list) else []
+    elif "z" in trace:  # rows of cells, or one cell an (x, y); not a typed array
+        z = trace["z"] if isinstance(trace["z"], list) else []
+        arrays = [row for row in z if isinstance(row, list)] or [z]
     else:
         horizontal = trace.get("orientation") == "h" or (not trace.get("y") and trace.get("x"))
         arrays = [trace.get("x") if horizontal else trace.get("y")]
