@@ -22,6 +22,7 @@ from diagbench.languages import (
     mermaid,
     newick,
     plantuml,
+    plotly,
     reaction_smiles,
     smiles,
     spice,
@@ -39,6 +40,7 @@ LANGUAGES: tuple[Language, ...] = (
     newick.LANGUAGE,
     dotbracket.LANGUAGE,  # before FASTA, which recognises any `>` text
     fasta.LANGUAGE,
+    plotly.LANGUAGE,  # before GeoJSON: a figure may hold a GeoJSON object
     geojson.LANGUAGE,
     fen.LANGUAGE,
     abc.LANGUAGE,
@@ -70,4 +72,6 @@ CATEGORIES: tuple[Category, ...] = (
     Category("digital-hardware", "digital hardware design", "engineering", ("hardware",)),
     Category("propositional-logic", "propositional logic", "engineering", ("logic",)),
     Category("business-process", "business process model", "business", ("process",)),
+    Category("chart", "chart", "business", ("chart",)),
+    Category("table", "table", "business", ("table",)),
 )

@@ -73,10 +73,13 @@ def serve(function: str, preload: list[str]) -> None:
         answers.flush()
 
 
-class _Worker:
-    """One worker process, started when first needed."""
+class Worker:
+    """One worker process, started when first needed; `memory_bytes`: its address-space
+    limit (None for a worker that starts a browser, whose address-space reservations
+    exceed any useful limit)."""
 
-    def __init__(self, function: str, preload: tuple[str, ...]) -> None:
+    def __init__(self, function: str, preload: tuple[str, ...],
+                 memory_bytes: int | None = MEMORY_BYTES) -> None:
         # the worker runs in a jail: our import path made absolute
         path = os.pathsep.join([_SRC, *(os.path.abspath(p) for p in
                                         os.environ.get("PYTHONPATH", "").split(os.pathsep)
@@ -84,7 +87,7 @@ class _Worker:
         self.process = WarmProcess(
             [sys.executable, "-m", "diagbench.render.worker", function, *preload],
             passed=_PASSED, extra_env={"PYTHONPATH": path, "MPLBACKEND": "Agg"},
-            memory_bytes=MEMORY_BYTES)
+            memory_bytes=memory_bytes)
 
     def run(self, job: Any, timeout: float) -> Outcome:
         try:
@@ -118,7 +121,7 @@ def run_jobs(function: str, jobs: list[Any], workers: int, timeout: float,
         todo.put(k)
 
     def drain() -> None:
-        worker = _Worker(function, preload)
+        worker = Worker(function, preload)
         try:
             while True:
                 try:

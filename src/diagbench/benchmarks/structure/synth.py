@@ -336,22 +336,25 @@ def synth_answer(prompt: str) -> str:
                        f"they relate: each element is one concept of the domain, and each "
                        f"link shows how two of them depend on or lead to each other.")
     else:
-        code = _within_limits(own, rng, complexity)
+        code = _within_limits(own, rng, complexity, found.kinds if found else ())
         description = _described(title, own.read(code))
     solution = (f"Functionality:\n\n{description}\n\nCode:\n\n```\n{code.rstrip()}\n```\n\n"
                 f"Answer:\n\nHere is the {title} you asked for.\n")
     return solution if kind == "solution" else f"Problem:\n\n{problem}\n\n{solution}"
 
 
-def _within_limits(own: Language, rng: random.Random, complexity: str, tries: int = 20) -> str:
+def _within_limits(own: Language, rng: random.Random, complexity: str,
+                   kinds: tuple[str, ...] = (), tries: int = 20) -> str:
     """A code of the language `own`'s generator whose node count is within its
-    `node_limits` (the build's filter), drawn again up to `tries` times (the last one
-    otherwise)."""
+    `node_limits` (the build's filter) and, for a language of several categories (charts
+    and tables), of one of the category's `kinds`, drawn again up to `tries` times (the
+    last one otherwise)."""
     low, high = own.node_limits
     for _ in range(tries):
         code = own.generate(rng, complexity)
         parsed = own.read(code)
-        if parsed and low <= own.nodes(parsed[0].counts()) <= high:
+        if parsed and low <= own.nodes(parsed[0].counts()) <= high and (
+                not kinds or parsed[0].kind in kinds):
             break
     return code
 

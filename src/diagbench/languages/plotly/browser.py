@@ -1,0 +1,34 @@
+"""The worker side of the `plotly` engine: one Kaleido browser kept warm in a drawing
+worker (`render.worker`'s loop), drawing one figure a job.
+
+A job is `("start", chromium)`: start Kaleido's browser (Debian's Chromium at that
+path, through Kaleido's sync server: one tab, MathJax off, so nothing is loaded from a
+CDN, and every request that leaves the machine sent to a closed proxy port) and draw an
+empty figure, so that the browser and plotly.js are up before the first figure's
+time-out runs; or `("draw", (figure, fmt))`: the image bytes of `figure` (JSON of a
+figure the engine has made safe, `engine.drawable`) in `fmt` ("svg" or "png").
+Kaleido's or plotly.js' error is the job's error.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: The one proxy of the browser: a closed port (no request leaves through it).
+CLOSED_PROXY = "127.0.0.1:9"
+
+
+def draw(job: tuple[str, Any]) -> bytes:
+    """The answer to one job (see the module's docstring)."""
+    import kaleido  # type: ignore[import-untyped]
+
+    what, payload = job
+    if what == "start":
+        kaleido.start_sync_server(n=1, timeout=None, mathjax=False, path=payload,
+                                  proxy_server=CLOSED_PROXY, silence_warnings=True)
+        kaleido.calc_fig_sync({"data": [], "layout": {}}, opts={"format": "svg"})
+        return b""
+    figure, fmt = payload
+    image: bytes = kaleido.calc_fig_sync(json.loads(figure), opts={"format": fmt})
+    return image
