@@ -8,9 +8,10 @@ empty include path. Qiskit reads with its legacy custom instructions
 added (`sx`, `swap`, `cswap`, `rzz`, `cry`, `cp`, …), which circuits exported by Qiskit
 and benchmark suites such as QASMBench use without defining them. Qiskit's own error
 (`QASM2ParseError`, "<input>:line,column: reason", its column 0-based) becomes the
-diagnostic, with a 1-based column. The gates a file defines are kept as written
-(`Definition`), from diagbench's tokens; the depth is Qiskit's
-(`QuantumCircuit.depth()`). `read_qasm` never raises.
+diagnostic, with a 1-based column. A source must start (after comments) with its
+version, `OPENQASM 2.0;`, as the language's specification asks (Qiskit does not).
+The gates a file defines are kept as written (`Definition`), from diagbench's tokens;
+the depth is Qiskit's (`QuantumCircuit.depth()`). `read_qasm` never raises.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from diagbench.languages.qasm.limits import Refused, check_size, check_tokens
 from diagbench.languages.qasm.model import Circuit, Condition, Definition, Operation, Register
 
 if TYPE_CHECKING:
-    from qiskit import QuantumCircuit
+    from qiskit import QuantumCircuit  # type: ignore[import-untyped]
 
 _QISKIT_ERROR = re.compile(r"<input>:(\d+),(\d+): (.*)", re.S)
 
@@ -40,7 +41,7 @@ class QasmError(Exception):
 
 def load(source: str) -> tuple[QuantumCircuit, list[Token]]:
     """Qiskit's circuit of `source` and diagbench's tokens of it (QasmError: why not)."""
-    import qiskit.qasm2
+    import qiskit.qasm2  # type: ignore[import-untyped]
 
     source = source.removeprefix("\ufeff")
     lines = source.splitlines() or [""]
@@ -52,6 +53,9 @@ def load(source: str) -> tuple[QuantumCircuit, list[Token]]:
     try:
         check_size(source)
         found = tokens(source)
+        if found[0].text != "OPENQASM":
+            raise Refused(found[0].line, found[0].column, "an OpenQASM 2 program starts "
+                          "with its version, 'OPENQASM 2.0;'")
         check_tokens(found)
     except (LexError, Refused) as exc:
         raise error(exc.line, exc.column, exc.reason) from None
