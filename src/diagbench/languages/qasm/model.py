@@ -14,8 +14,9 @@ qubits it names. `if (c == n) op;` is the operation with its `condition`.
 barriers), `two_qubit_gates` (gates on exactly two qubits), `measurements`,
 `barriers`, `resets`, `conditionals` (operations under an `if`), and `depth` (the
 operations on the longest path through the wires, as Qiskit's `QuantumCircuit.depth`
-counts it: barriers take no layer; a conditioned operation also occupies the bits of
-its condition's register).
+counts it: a barrier takes no layer but lines up the wires it spans — what follows it
+starts after all that precedes it on them; a conditioned operation also occupies the
+bits of its condition's register).
 """
 
 from __future__ import annotations
