@@ -12,9 +12,9 @@ gate applications (`U` and `CX` built in, named `u` and `cx`), `measure`, `reset
 `barrier` and `if (creg == n)`, broadcasting statements over whole registers (each
 whole register of one size, single qubits repeated), and evaluates the parameters:
 `+ - * / ^`, unary minus, `sin cos tan exp ln sqrt`, `pi`. Like Qiskit (not the
-paper's grammar) it reads an empty statement, a lone `;`, as nothing, and `barrier;`
-as a barrier on every qubit. The depth is counted as the
-model's docstring says.
+paper's grammar) it reads a source without its version line, an empty statement (a
+lone `;`) as nothing, and `barrier;` as a barrier on every qubit. The depth is counted
+as the model's docstring says.
 """
 
 from __future__ import annotations
@@ -103,12 +103,14 @@ class _Parser:
     # --- statements ------------------------------------------------------------------
 
     def program(self) -> Circuit:
-        self.take("OPENQASM")
-        version = self.at
-        if version.kind not in ("real", "int") or not version.text.startswith("2"):
-            raise self.fail("OpenQASM version 2 expected")
-        self.k += 1
-        self.take(";")
+        if self.at.kind == "end":
+            raise self.fail("no OpenQASM statement")
+        if self.accept("OPENQASM"):
+            version = self.at
+            if version.kind not in ("real", "int") or not version.text.startswith("2"):
+                raise self.fail("OpenQASM version 2 expected")
+            self.k += 1
+            self.take(";")
         while self.at.kind != "end":
             self.statement()
         qregs = tuple(Register(n, size) for n, (_, size) in self.qregs.items())
