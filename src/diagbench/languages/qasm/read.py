@@ -18,6 +18,8 @@ the depth is Qiskit's (`QuantumCircuit.depth()`). `read_qasm` never raises.
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from diagbench.formats.diagnostics import Diagnostic
@@ -29,6 +31,10 @@ from diagbench.languages.qasm.model import Circuit, Condition, Definition, Opera
 if TYPE_CHECKING:
     from qiskit import QuantumCircuit  # type: ignore[import-untyped]
 
+#: Held around every call into Qiskit in diagbench's process: the structure benchmark
+#: reads from several threads at once, and Qiskit's parser crashed the process
+#: (a segmentation fault) when called so.
+QISKIT_LOCK = threading.RLock()
 _QISKIT_ERROR = re.compile(r"<input>:(\d+),(\d+): (.*)", re.S)
 
 
@@ -42,8 +48,6 @@ class QasmError(Exception):
 
 def load(source: str) -> tuple[QuantumCircuit, list[Token]]:
     """Qiskit's circuit of `source` and diagbench's tokens of it (QasmError: why not)."""
-    import qiskit.qasm2  # type: ignore[import-untyped]
-
     source = source.removeprefix("\ufeff")
     lines = source.splitlines() or [""]
 
@@ -59,9 +63,16 @@ def load(source: str) -> tuple[QuantumCircuit, list[Token]]:
         check_tokens(found)
     except (LexError, Refused) as exc:
         raise error(exc.line, exc.column, exc.reason) from None
+    with QISKIT_LOCK:
+        return _qiskit(source, error), found
+
+
+def _qiskit(source: str, error: Callable[[int, int, str], QasmError]) -> QuantumCircuit:
+    import qiskit.qasm2  # type: ignore[import-untyped]
+
     try:
-        circuit = qiskit.qasm2.loads(source, include_path=(),
-                                     custom_instructions=qiskit.qasm2.LEGACY_CUSTOM_INSTRUCTIONS)
+        return qiskit.qasm2.loads(source, include_path=(),
+                                  custom_instructions=qiskit.qasm2.LEGACY_CUSTOM_INSTRUCTIONS)
     except qiskit.qasm2.QASM2ParseError as exc:
         match = _QISKIT_ERROR.match(str(exc).strip("'\""))
         if match is None:
@@ -69,16 +80,17 @@ def load(source: str) -> tuple[QuantumCircuit, list[Token]]:
         raise error(int(match[1]), int(match[2]) + 1, f"Qiskit: {match[3]}") from None
     except (ValueError, TypeError, RecursionError, MemoryError) as exc:
         raise error(1, 0, f"Qiskit: {exc}") from None
-    return circuit, found
 
 
 def read_qasm(text: str) -> list[Parsed[Circuit]]:
     """The circuit of an OpenQASM 2 source, with Qiskit's error as a diagnostic."""
     try:
         circuit, found = load(text)
+        with QISKIT_LOCK:
+            model = circuit_model(circuit, found)
     except QasmError as exc:
         return [Parsed(0, 1, "qasm", "circuit", Circuit(), (exc.diagnostic,))]
-    return [Parsed(0, 1, "qasm", "circuit", circuit_model(circuit, found))]
+    return [Parsed(0, 1, "qasm", "circuit", model)]
 
 
 def circuit_model(circuit: QuantumCircuit, found: list[Token]) -> Circuit:

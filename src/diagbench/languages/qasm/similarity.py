@@ -131,16 +131,17 @@ def same_operator(gold: Circuit, pred: Circuit) -> bool:
 
     from qiskit.quantum_info import Operator  # type: ignore[import-untyped]
 
-    from diagbench.languages.qasm.read import QasmError, load
+    from diagbench.languages.qasm.read import QISKIT_LOCK, QasmError, load
 
-    operators = []
-    for circuit, (unitary, _) in ((gold, gold_parts), (pred, pred_parts)):
-        try:
-            qc, _ = load(replace(circuit, operations=tuple(unitary), cregs=()).qasm())
-            operators.append(Operator(qc))
-        except (QasmError, ValueError, TypeError):
-            return False
-    return bool(operators[0].equiv(operators[1]))
+    with QISKIT_LOCK:
+        operators = []
+        for circuit, (unitary, _) in ((gold, gold_parts), (pred, pred_parts)):
+            try:
+                qc, _ = load(replace(circuit, operations=tuple(unitary), cregs=()).qasm())
+                operators.append(Operator(qc))
+            except (QasmError, ValueError, TypeError):
+                return False
+        return bool(operators[0].equiv(operators[1]))
 
 
 @dataclass(frozen=True, slots=True)
