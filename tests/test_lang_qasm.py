@@ -24,13 +24,16 @@ from diagbench.languages.qasm.read import read_qasm
 from diagbench.languages.qasm.spec import SpecError, read_spec
 from diagbench.languages.qasm.synth import synth_qasm
 from tests.conftest import REALWORLD
-from tests.sizes import sized
+from tests.sizes import FULL, sized
 
 QASM = named("qasm")
 QASMBENCH = REALWORLD / "qasmbench"
 #: QASMBench's one file that Qiskit refuses: it measures an undeclared register `q`.
 BROKEN = QASMBENCH / "small" / "vqe_uccsd_n6" / "vqe_uccsd_n6.qasm"
 HEADER = 'OPENQASM 2.0;\ninclude "qelib1.inc";\n'
+#: QASMBench's sizes read by the tests on every file (its large circuits, hundreds of
+#: qubits, at full size).
+SIZES = ("small", "medium", "large") if FULL else ("small", "medium")
 
 
 def _real(sizes: tuple[str, ...] = ("small", "medium")) -> list[Path]:
@@ -47,19 +50,13 @@ def _score(gold: str, pred: str, valid: bool = True) -> float:
     return QASM.compare_code(HEADER + gold, HEADER + pred, valid).score
 
 
-@pytest.fixture(scope="module")
-def engine():
-    """One warm worker of the qiskit engine, shared by the module's drawings."""
-    return QASM.make_engine(jobs=1, timeout=120.0)
-
-
 # --- the reader against Qiskit -------------------------------------------------------
 
 def test_counts_agree_with_qiskits_count_ops_and_depth_on_real_files():
     import qiskit.qasm2
 
-    files = _real(("small", "medium", "large"))
-    assert len(files) >= 50
+    files = _real(SIZES)
+    assert len(files) >= 29
     for path in files:
         text = path.read_text(encoding="utf-8")
         circuit = qiskit.qasm2.loads(
@@ -134,7 +131,7 @@ def _agree(text: str) -> None:
 
 
 def test_the_second_reader_agrees_with_qiskit_on_real_and_generated_circuits():
-    for path in [*_real(("small", "medium", "large")), BROKEN]:
+    for path in [*_real(SIZES), BROKEN]:
         _agree(path.read_text(encoding="utf-8"))
     for k in range(sized(60, 600)):
         _agree(synth_qasm(random.Random(k), ("low", "medium", "high")[k % 3]))
@@ -249,7 +246,7 @@ def test_real_files_score_1_against_themselves_and_between_after_a_moved_gate():
 
 # --- limits and includes ---------------------------------------------------------------
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def listener():
     """A real HTTP server on 127.0.0.1 that records the requests it gets."""
     hits: list[str] = []
@@ -270,23 +267,49 @@ def listener():
     server.shutdown()
 
 
-def test_includes_other_than_qelib1_are_refused_and_read_nothing(tmp_path, listener,
-                                                                 monkeypatch, engine):
+@pytest.fixture(scope="module")
+def canary(tmp_path_factory) -> Path:
+    """A file outside any sandbox whose content would show in the circuit if read."""
+    path = tmp_path_factory.mktemp("canary") / "canary.inc"
+    path.write_text("qreg leaked[7];\n", encoding="utf-8")
+    return path
+
+
+def _includes(canary: Path, port: int) -> list[str]:
+    return [f'OPENQASM 2.0;\ninclude "{name}";\nqreg q[1];\nh q[0];\n'
+            for name in (str(canary), "canary.inc", f"http://127.0.0.1:{port}/x.inc",
+                         "/etc/passwd", "../qelib1.inc")]
+
+
+DRAWN = [QASMBENCH / "small" / "ipea_n2" / "ipea_n2.qasm",  # defined gates, if, reset
+         QASMBENCH / "small" / "qft_n4" / "qft_n4.qasm"]    # a barrier, cu1
+TOO_LARGE = HEADER + "qreg q[2];\n" + "h q[0];\n" * 400
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory, canary, listener):
+    """The module's drawings, in one call of the qiskit engine (each call starts its
+    worker): the real files, the circuit too large to draw, the includes (SVG)."""
+    sources = [p.read_text(encoding="utf-8") for p in DRAWN] + [TOO_LARGE] + \
+        _includes(canary, listener[0])
+    out = tmp_path_factory.mktemp("drawn")
+    return dict(zip(sources, QASM.make_engine(jobs=1, timeout=120.0).render(sources, out,
+                                                                            "svg"),
+                    strict=True))
+
+
+def test_includes_other_than_qelib1_are_refused_and_read_nothing(canary, listener,
+                                                                 monkeypatch, rendered):
     port, hits = listener
-    canary = tmp_path / "canary.inc"
-    canary.write_text("qreg leaked[7];\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    sources = [f'OPENQASM 2.0;\ninclude "{name}";\nqreg q[1];\nh q[0];\n'
-               for name in (str(canary), "canary.inc", f"http://127.0.0.1:{port}/x.inc",
-                            "/etc/passwd", "../qelib1.inc")]
+    monkeypatch.chdir(canary.parent)
+    sources = _includes(canary, port)
     for source in sources:
         [error] = _read(source).errors
         assert (error.line, error.column) == (2, 9)
         assert "diagbench reads only the standard library" in error.reason
         with pytest.raises(SpecError):
             read_spec(source)
-    results = engine.render(sources, tmp_path, "svg")
-    assert all(not r.ok and "standard library" in (r.error or "") for r in results)
+        assert not rendered[source].ok and "standard library" in (rendered[source].error or "")
     assert hits == []
 
 
@@ -314,12 +337,10 @@ def test_a_10000_gate_circuit_and_huge_registers_are_refused():
 
 # --- the engine ------------------------------------------------------------------------
 
-def test_the_drawing_shows_the_wires_and_operations_read(tmp_path, engine):
-    files = [QASMBENCH / "small" / "ipea_n2" / "ipea_n2.qasm",   # defined gates, if, reset
-             QASMBENCH / "small" / "qft_n4" / "qft_n4.qasm"]     # a barrier, cu1
-    texts = [p.read_text(encoding="utf-8") for p in files]
-    results = engine.render(texts, tmp_path, "svg")
-    for text, result in zip(texts, results, strict=True):
+def test_the_drawing_shows_the_wires_and_operations_read(rendered):
+    for path in DRAWN:
+        text = path.read_text(encoding="utf-8")
+        result = rendered[text]
         assert result.ok, result.error
         drawn = circuit_statistics(result.image.read_text(encoding="utf-8"))
         circuit = _read(text).diagram
@@ -330,8 +351,8 @@ def test_the_drawing_shows_the_wires_and_operations_read(tmp_path, engine):
     assert drawn["gate_names"] == {"cu1": 6, "h": 4, "x": 2}
 
 
-def test_a_circuit_too_large_to_draw_is_refused_as_such(tmp_path, engine):
-    [result] = engine.render([HEADER + "qreg q[2];\n" + "h q[0];\n" * 400], tmp_path, "png")
+def test_a_circuit_too_large_to_draw_is_refused_as_such(rendered):
+    result = rendered[TOO_LARGE]
     assert not result.ok and result.too_large and "drawing limit" in (result.error or "")
 
 
