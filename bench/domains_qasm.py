@@ -11,6 +11,7 @@ Usage: python bench/domains_qasm.py [--diagrams N] [--jobs J] [--realworld DIR]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from pathlib import Path
 
@@ -31,10 +32,8 @@ def realworld(folder: Path) -> str:
     qiskit = len(texts) / (time.perf_counter() - start)
     start = time.perf_counter()
     for text in texts:
-        try:
+        with contextlib.suppress(SpecError):
             read_spec(text)
-        except SpecError:
-            pass
     spec = len(texts) / (time.perf_counter() - start)
     operations = sum(len(p.diagram.operations) for p in parsed)
     return (f"real files: {len(texts)} ({operations:,} operations), read/s Qiskit "

@@ -213,6 +213,13 @@ def test_the_same_operator_scores_1_and_a_mid_circuit_measurement_does_not():
                   "qreg q[1];\ncreg c[1];\nh q[0];\nmeasure q[0] -> c[0];\n") == 0.75
 
 
+def test_a_circuit_with_an_opaque_gate_is_scored_by_its_wires():
+    gold = "opaque magic(a) x,y;\nqreg q[2];\nmagic(0.5) q[0],q[1];\nh q[0];\n"
+    # q0: [magic, h] vs [magic] → 1/2; q1: [magic] vs [magic, h] → 1/2 (no matrix to compare)
+    assert _score(gold, gold.replace("h q[0]", "h q[1]")) == 0.5
+    assert QASM.edit(HEADER + gold, random.Random(0)) is not None
+
+
 def test_measurements_into_other_bits_and_extra_wires_cost():
     # q0 [x, m→c0] vs [x, m→c1] → 1/2, q1 → 1, c0 [m] vs [] → 0, c1 [] vs [m] → 0
     assert _score("qreg q[2];\ncreg c[2];\nx q[0];\nmeasure q[0] -> c[0];\n",

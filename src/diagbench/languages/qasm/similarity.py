@@ -15,12 +15,13 @@ normalised edit distance of its two sequences (`metrics.sequence_similarity`:
 
 Operator equivalence: when both circuits have the same number of qubits, at most
 `MAX_OPERATOR_QUBITS` (8), and at most `MAX_OPERATOR_GATES` gates once their defined
-gates are expanded, and their only non-unitary operations are measurements at the end
-(no gate, reset or condition after a measurement on its qubit or bit, no reset, no
-condition), the score is 1 when the unitary parts (the measurements left out) are the
-same operator up to global phase (`qiskit.quantum_info.Operator.equiv`) and the two
-circuits measure the same qubits into the same classical bits (as multisets of
-(qubit, bit) pairs); otherwise the score is the wires' score. A circuit with a
+gates are expanded, their only non-unitary operations are measurements at the end (no
+gate, reset or condition after a measurement on its qubit or bit, no reset, no
+condition), and every gate has a matrix (no `opaque` gate), the score is 1 when the
+unitary parts (the measurements left out) are the same operator up to global phase
+(`qiskit.quantum_info.Operator.equiv`) and the two circuits measure the same qubits
+into the same classical bits (as multisets of (qubit, bit) pairs); otherwise the
+score is the wires' score. A circuit with a
 mid-circuit measurement, a reset or a condition is scored by its wires only.
 A prediction that does not read scores 0.
 """
@@ -129,6 +130,7 @@ def same_operator(gold: Circuit, pred: Circuit) -> bool:
         return False
     from dataclasses import replace
 
+    from qiskit.exceptions import QiskitError  # type: ignore[import-untyped]
     from qiskit.quantum_info import Operator  # type: ignore[import-untyped]
 
     from diagbench.languages.qasm.read import QISKIT_LOCK, QasmError, load
@@ -139,8 +141,8 @@ def same_operator(gold: Circuit, pred: Circuit) -> bool:
             try:
                 qc, _ = load(replace(circuit, operations=tuple(unitary), cregs=()).qasm())
                 operators.append(Operator(qc))
-            except (QasmError, ValueError, TypeError):
-                return False
+            except (QasmError, QiskitError, ValueError, TypeError):
+                return False  # an opaque gate has no matrix
         return bool(operators[0].equiv(operators[1]))
 
 
