@@ -21,9 +21,8 @@ condition), and every gate has a matrix (no `opaque` gate), the score is 1 when 
 unitary parts (the measurements left out) are the same operator up to global phase
 (`qiskit.quantum_info.Operator.equiv`) and the two circuits measure the same qubits
 into the same classical bits (as multisets of (qubit, bit) pairs); otherwise the
-score is the wires' score. A circuit with a
-mid-circuit measurement, a reset or a condition is scored by its wires only.
-A prediction that does not read scores 0.
+score is the wires' score. A circuit with a mid-circuit measurement, a reset or a
+condition is scored by its wires only. A prediction that does not read scores 0.
 """
 
 from __future__ import annotations
