@@ -161,9 +161,17 @@ def test_the_second_reader_agrees_with_qiskit_on_mutated_sources():
     ("qreg q[1]; ; h q[0];;", "an empty statement"),
     ("qreg q[2]; qreg r[1]; h q[0]; barrier; h r[0];", "'barrier;' spans every qubit"),
     ("qreg q[4]; creg c[1]; measure q -> c;", "a measurement broadcast needs equal sizes"),
+    ("qreg q[1]; delay(10) q[0];", "delay must be declared before it is used"),
 ])
 def test_each_disagreement_found_stays_fixed(source, what):
     _agree(HEADER + source + "\n")
+
+
+def test_qiskits_legacy_gates_need_no_include():
+    """A disagreement found: Qiskit knows its legacy gates without qelib1.inc."""
+    source = "OPENQASM 2.0;\nqreg q[2];\nsx q[0];\nswap q[0],q[1];\n"
+    _agree(source)
+    assert [op.name for op in _read(source).diagram.operations] == ["sx", "swap"]
 
 
 def test_a_barrier_lines_up_its_wires_in_the_depth():

@@ -5,9 +5,10 @@ independent reader that the differential tests hold Qiskit's reading against
 (`read_spec` gives the same `Circuit` as `read.read_qasm`, or a `SpecError` where
 Qiskit reports an error).
 
-It reads the version header, `include "qelib1.inc"` (its gates, and those Qiskit's
-legacy qelib1.inc added: `LEGACY`), registers, `gate` and `opaque` definitions (their
-bodies checked: gates defined before, arities, their own parameters and qubits only),
+It reads the version header, `include "qelib1.inc"` (its gates; those Qiskit's legacy
+qelib1.inc added, `LEGACY`, are known with or without it), registers, `gate` and
+`opaque` definitions (their bodies checked: gates defined before, arities, their own
+parameters and qubits only),
 gate applications (`U` and `CX` built in, named `u` and `cx`), `measure`, `reset`,
 `barrier` and `if (creg == n)`, broadcasting statements over whole registers (each
 whole register of one size, single qubits repeated), and evaluates the parameters:
@@ -32,12 +33,15 @@ QELIB1 = {"u3": (3, 1), "u2": (2, 1), "u1": (1, 1), "cx": (0, 2), "id": (0, 1),
           "t": (0, 1), "tdg": (0, 1), "rx": (1, 1), "ry": (1, 1), "rz": (1, 1),
           "cz": (0, 2), "cy": (0, 2), "ch": (0, 2), "ccx": (0, 3), "crz": (1, 2),
           "cu1": (1, 2), "cu3": (3, 2)}
-#: The gates Qiskit's legacy qelib1.inc added (read by Qiskit's legacy custom
-#: instructions), and `u0`, `u`, `p` it always knows.
+#: The gates Qiskit's legacy qelib1.inc added, and `u0`, `u`, `p`: Qiskit's legacy
+#: custom instructions know them with or without an include, and a file may define
+#: them again (its `delay` must be declared before it is used).
 LEGACY = {"u0": (1, 1), "u": (3, 1), "p": (1, 1), "sx": (0, 1), "sxdg": (0, 1),
           "swap": (0, 2), "cswap": (0, 3), "crx": (1, 2), "cry": (1, 2), "cp": (1, 2),
           "csx": (0, 2), "cu": (4, 2), "rxx": (1, 2), "rzz": (1, 2), "rccx": (0, 3),
-          "rc3x": (0, 4), "c3x": (0, 4), "c3sqrtx": (0, 4), "c4x": (0, 5), "delay": (1, 1)}
+          "rc3x": (0, 4), "c3x": (0, 4), "c3sqrtx": (0, 4), "c4x": (0, 5)}
+#: Names a file may define although Qiskit knows them.
+_REDEFINABLE = frozenset({*LEGACY, "delay"})
 _BUILTIN = {"U": ("u", 3, 1), "CX": ("cx", 0, 2)}
 _FUNCTIONS: dict[str, Callable[[float], float]] = {
     "sin": math.sin, "cos": math.cos, "tan": math.tan, "exp": math.exp, "ln": math.log,
@@ -166,7 +170,7 @@ class _Parser:
     def definition(self, opaque: bool) -> None:
         self.k += 1
         name = self.take(kind="ident")
-        if self._defined(name.text) and name.text not in LEGACY:
+        if self._defined(name.text) and name.text not in _REDEFINABLE:
             raise self.fail(f"{name.text!r} is already defined", name)
         params = self.names("(", ")") if self.at.text == "(" else []
         qubits = self.names(None, "{" if not opaque else ";")
@@ -219,8 +223,7 @@ class _Parser:
     def gate_of(self, word: Token) -> tuple[str, int, int]:
         if word.text in _BUILTIN:
             return _BUILTIN[word.text]
-        known = self.gates.get(word.text) or (LEGACY.get(word.text) if "u3" in self.gates
-                                               or word.text in ("u", "p", "u0") else None)
+        known = self.gates.get(word.text) or LEGACY.get(word.text)
         if known is None:
             raise self.fail(f"{word.text!r} is not a defined gate", word)
         return word.text, known[0], known[1]
