@@ -167,6 +167,27 @@ def test_each_disagreement_found_stays_fixed(source, what):
     _agree(HEADER + source + "\n")
 
 
+@pytest.mark.parametrize("source", [
+    "qreg q[2]; creg c[2]; if(c==1) barrier q;", "qreg q[2]; creg c[2]; measure q[0] -> c;",
+    "qreg q[2]; U(0,0,0) q;", "qreg q[2]; qreg r[3]; CX q, r;",
+    "gate g() a { } qreg q[1]; g q[0];", "opaque g a; qreg q[1]; g q[0];",
+    "qreg q[2]; x q[0], q[1];", "qreg q[1]; rz(2^3) q[0]; rz(--1) q[0]; rz(-2^2) q[0];",
+    "qreg q[1]; rz(ln(-1)) q[0];", "qreg q[1]; rz(1/0) q[0];", "qreg h[1];",
+    "qreg q[1]; rz(1.) q[0]; rz(.5) q[0]; rz(1E2) q[0];",
+    "qreg q[1]; reset q; measure q[0]->q[0];",
+    "gate g(a,b) x,y { rz(a*b) x; cx x,y; barrier x,y; } qreg q[2]; g(1,2) q[0],q[1];",
+    "gate g(a) x { rz(c) x; } qreg q[1];", "gate g x { h y; } qreg q[1];",
+    "gate g x,x { h x; } qreg q[1];",
+    "qreg q[2]; creg c[2]; if(c==4) x q[0]; if (c == 1) measure q[1] -> c[0];",
+    "qreg q[2]; creg c[2]; if(c==1) if(c==1) x q[0];", "qreg q[2]; creg c[2]; if(q==1) x q[0];",
+    "qreg q[2]; gate g a { h a; } g q;", "qreg q[1]; qreg q[2];", "qreg q[1]; rz(pi q[0];",
+    "qreg q[3]; barrier q[0], q;", "qreg q[2]; cswap q[0],q[1],q[1];",
+    "qreg q[1]; rz(sqrt(2)*exp(1)/tan(1)-cos(0)) q[0];", "qreg q[1]; u0(1) q[0]; u2(1,2) q[0];",
+])
+def test_the_second_reader_agrees_on_the_grammars_corners(source):
+    _agree(HEADER + source + "\n")
+
+
 def test_qiskits_legacy_gates_need_no_include():
     """A disagreement found: Qiskit knows its legacy gates without qelib1.inc."""
     source = "OPENQASM 2.0;\nqreg q[2];\nsx q[0];\nswap q[0],q[1];\n"
