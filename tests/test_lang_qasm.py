@@ -402,3 +402,23 @@ def test_parse_json_reports_the_fields_own_counts():
                                    "two_qubit_gates")} == {
         "qubits": 4, "clbits": 4, "gates": 12, "depth": 9, "measurements": 4,
         "two_qubit_gates": 6}
+
+
+@pytest.mark.skipif(not FULL, reason="every drawable real file: DIAGBENCH_TEST_SIZE=full")
+def test_every_drawable_real_file_is_drawn_as_read(tmp_path):
+    files = _real(("small", "medium"))
+    texts = [p.read_text(encoding="utf-8") for p in files]
+    results = QASM.make_engine(jobs=2, timeout=300.0).render(texts, tmp_path, "svg")
+    drawn_files = 0
+    for path, text, result in zip(files, texts, results, strict=True):
+        if result.too_large:
+            continue
+        assert result.ok, (path.name, result.error)
+        drawn = circuit_statistics(result.image.read_text(encoding="utf-8"))
+        circuit = _read(text).diagram
+        read = circuit.counts()
+        assert {k: drawn[k] for k in read if k in drawn} == {
+            k: read[k] for k in read if k != "depth"}, path.name
+        assert drawn["gate_names"] == dict(sorted(circuit.gate_names().items())), path.name
+        drawn_files += 1
+    assert drawn_files >= 24
