@@ -23,6 +23,7 @@ from diagbench.languages import (
     newick,
     plantuml,
     plotly,
+    qasm,
     reaction_smiles,
     smiles,
     spice,
@@ -48,6 +49,7 @@ LANGUAGES: tuple[Language, ...] = (
     verilog.LANGUAGE,
     logic.LANGUAGE,
     bpmn.LANGUAGE,
+    qasm.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -74,4 +76,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("business-process", "business process model", "business", ("process",)),
     Category("chart", "chart", "business", ("chart",)),
     Category("table", "table", "business", ("table",)),
+    Category("quantum-circuit", "quantum circuit", "engineering", ("circuit",)),
 )
