@@ -28,6 +28,8 @@ def test_the_table_has_one_home_per_name_and_suffix():
     assert sum(x.fallback for x in LANGUAGES) == 1
     # every category is drawn in some language, and categories are named once
     assert len({c.name for c in CATEGORIES}) == len(CATEGORIES)
+    kinds = [kind for c in CATEGORIES for kind in c.kinds]
+    assert len(set(kinds)) == len(kinds), "a diagram kind names one category only"
     assert all(languages_of(c.name) for c in CATEGORIES)
 
 

@@ -47,9 +47,9 @@ LANGUAGES: tuple[Language, ...] = (
     abc.LANGUAGE,
     spice.LANGUAGE,
     verilog.LANGUAGE,
+    qasm.LANGUAGE,
     logic.LANGUAGE,
     bpmn.LANGUAGE,
-    qasm.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -72,9 +72,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category("music", "musical notation", "games-music", ("tune",)),
     Category("electrical-circuit", "electrical circuit", "engineering", ("circuit",)),
     Category("digital-hardware", "digital hardware design", "engineering", ("hardware",)),
+    Category("quantum-circuit", "quantum circuit", "engineering", ("quantum",)),
     Category("propositional-logic", "propositional logic", "engineering", ("logic",)),
     Category("business-process", "business process model", "business", ("process",)),
     Category("chart", "chart", "business", ("chart",)),
     Category("table", "table", "business", ("table",)),
-    Category("quantum-circuit", "quantum circuit", "engineering", ("circuit",)),
 )

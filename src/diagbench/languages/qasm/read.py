@@ -89,8 +89,8 @@ def read_qasm(text: str) -> list[Parsed[Circuit]]:
         with QISKIT_LOCK:
             model = circuit_model(circuit, found)
     except QasmError as exc:
-        return [Parsed(0, 1, "qasm", "circuit", Circuit(), (exc.diagnostic,))]
-    return [Parsed(0, 1, "qasm", "circuit", model)]
+        return [Parsed(0, 1, "qasm", "quantum", Circuit(), (exc.diagnostic,))]
+    return [Parsed(0, 1, "qasm", "quantum", model)]
 
 
 def circuit_model(circuit: QuantumCircuit, found: list[Token]) -> Circuit:

@@ -155,7 +155,7 @@ class CircuitComparison:
     gold_counts: dict[str, int] = field(default_factory=dict)
     pred_counts: dict[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-    kind = "circuit"
+    kind = "quantum"
 
     @property
     def score(self) -> float:
