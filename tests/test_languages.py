@@ -30,6 +30,12 @@ def test_the_table_has_one_home_per_name_and_suffix():
     assert len({c.name for c in CATEGORIES}) == len(CATEGORIES)
     kinds = [kind for c in CATEGORIES for kind in c.kinds]
     assert len(set(kinds)) == len(kinds), "a diagram kind names one category only"
+    # an engine of a language's own is started by that language alone (`make_engine`
+    # finds the language by its engine's name); the shared engines serve several
+    from diagbench.render.engines import ENGINES
+
+    own = [language.engine for language in LANGUAGES if language.engine not in ENGINES]
+    assert len(set(own)) == len(own), "two languages name one engine of their own"
     assert all(languages_of(c.name) for c in CATEGORIES)
 
 

@@ -222,7 +222,7 @@ def draw_schematic(source: str, timeout: float) -> dict[str, Any]:
 class SchematicEngine(DrawingEngine):
     """Draw SPICE netlists by netlistsvg's analog skin (SVG) and rsvg-convert (PNG)."""
 
-    name = "netlistsvg"
+    name = "netlistsvg-analog"
     drawer = "diagbench.languages.spice.engine:draw_schematic"
     programs = True
 

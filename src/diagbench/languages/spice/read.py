@@ -334,6 +334,9 @@ def _value(reading: _Reading, word: str) -> str:
 
 def _element(reading: _Reading, line: Line) -> None:
     name, rest = line.head, line.words[1:]
+    if not name:
+        reading.error(line, "a line that names no element")
+        return
     letter = name[0]
     if letter not in TYPES:
         reading.error(line, f"element {name!r}: type {letter.upper()!r} is not one this "
