@@ -20,6 +20,7 @@ from diagbench.languages import (
     mermaid,
     newick,
     plantuml,
+    rdf,
     reaction_smiles,
     smiles,
 )
@@ -38,6 +39,7 @@ LANGUAGES: tuple[Language, ...] = (
     geojson.LANGUAGE,
     fen.LANGUAGE,
     abc.LANGUAGE,
+    rdf.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -58,4 +60,5 @@ CATEGORIES: tuple[Category, ...] = (
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
+    Category("knowledge-graph", "knowledge graph", "computer-science", ("knowledge-graph",)),
 )
