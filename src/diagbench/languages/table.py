@@ -19,6 +19,7 @@ from diagbench.languages import (
     geojson,
     mermaid,
     newick,
+    onnx_text,
     plantuml,
     rdf,
     reaction_smiles,
@@ -40,6 +41,7 @@ LANGUAGES: tuple[Language, ...] = (
     fen.LANGUAGE,
     abc.LANGUAGE,
     rdf.LANGUAGE,
+    onnx_text.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -60,5 +62,6 @@ CATEGORIES: tuple[Category, ...] = (
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
+    Category("deep-learning", "deep learning architecture", "computer-science", ("network",)),
     Category("knowledge-graph", "knowledge graph", "computer-science", ("knowledge-graph",)),
 )
