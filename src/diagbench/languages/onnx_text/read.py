@@ -126,5 +126,5 @@ def read_onnx_text(text: str) -> list[Parsed[NeuralGraph]]:
         shown = lines[exc.line - 1] if 0 < exc.line <= len(lines) else ""
         return [Parsed(0, 1, "onnx", "network", NeuralGraph(),
                        (Diagnostic(max(exc.line, 1), shown, str(exc), column=exc.column),))]
-    diagnostics = () if diagram.ops else (Diagnostic(1, "", "the graph has no ops"),)
+    diagnostics = () if diagram.ops else (Diagnostic(1, "", "the graph has no ops", "warning"),)
     return [Parsed(0, 1, "onnx", "network", diagram, diagnostics)]

@@ -142,18 +142,18 @@ def model(graph: Graph) -> KnowledgeGraph:
 
 
 def _where(exc: Exception) -> tuple[int, int, str]:
-    """(line, column, reason) of an RDFLib or XML error."""
-    line = getattr(exc, "line", 0)
-    column = getattr(exc, "column", 0)
+    """(line, column, reason) of a refusal, an XML error or an RDFLib error."""
+    from xml.sax import SAXParseException
+
+    if isinstance(exc, Refused):
+        return exc.line, exc.column, str(exc)
+    if isinstance(exc, SAXParseException):
+        return exc.getLineNumber() or 0, (exc.getColumnNumber() or 0) + 1, exc.getMessage()
     reason = str(exc)
-    getter: Any = getattr(exc, "getLineNumber", None)
-    if callable(getter):
-        line, column = getter() or 0, (exc.getColumnNumber() or 0) + 1  # type: ignore[attr-defined]
-        reason = exc.getMessage()  # type: ignore[attr-defined]
     m = _WHERE.match(reason)
     if m:
-        line, column, reason = int(m.group(1)), int(m.group(2)) + 1, reason[m.end():]
-    return line, column, reason
+        return int(m.group(1)), int(m.group(2)) + 1, reason[m.end():]
+    return 0, 0, reason
 
 
 def read_rdfxml(text: str) -> list[Parsed[KnowledgeGraph]]:
@@ -161,13 +161,13 @@ def read_rdfxml(text: str) -> list[Parsed[KnowledgeGraph]]:
     the line and column the parser gives)."""
     text = text.removeprefix("\ufeff")
     try:
-        graph = parse_graph(text)
+        diagram = model(parse_graph(text))  # an IRI RDFLib cannot write raises here
     except Exception as exc:  # RDFLib raises many types; each becomes a diagnostic
         line, column, reason = _where(exc)
         lines = text.splitlines()
         shown = lines[line - 1] if 0 < line <= len(lines) else ""
         return [Parsed(0, 1, "rdf", "knowledge-graph", KnowledgeGraph(),
                        (Diagnostic(max(line, 1), shown, reason, column=column),))]
-    diagram = model(graph)
-    diagnostics = () if diagram.triples else (Diagnostic(1, "", "the graph has no triples"),)
+    diagnostics = () if diagram.triples else (
+        Diagnostic(1, "", "the graph has no triples", "warning"),)
     return [Parsed(0, 1, "rdf", "knowledge-graph", diagram, diagnostics)]
