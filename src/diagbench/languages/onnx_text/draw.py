@@ -1,7 +1,8 @@
 """An ONNX graph drawn by Graphviz, from the graph ONNX read: one box per op (its type,
 the initialisers it reads with their shapes, its attributes), one ellipse per graph
 input and output, one edge per tensor edge labelled with the tensor's name and
-inferred shape — so the SVG counts exactly the graph's `ops` (by type), `inputs`,
+inferred shape (and, into an op that reads several, with the input's position at its
+head) — so the SVG counts exactly the graph's `ops` (by type), `inputs`,
 `outputs` and `edges`.
 
 Not Netron (STRUDEL's choice): it draws in a browser page, one Chromium page per
@@ -13,6 +14,7 @@ milliseconds and marks every element in its SVG.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from diagbench.languages.onnx_text.model import NeuralGraph, Tensor
@@ -52,10 +54,14 @@ def graph_dot(graph: NeuralGraph) -> str:
     for k, t in enumerate(graph.outputs):
         lines.append(f'  "out:{k}" [shape=ellipse, class="onnxoutput", label=<{_h(t.name)}'
                      f'<br/><font point-size="9">{t.dtype}[{shape_text(t)}]</font>>];')
-    for e in graph.edges():
+    edges = graph.edges()
+    into = Counter(e.target for e in edges)
+    for e in edges:
         shape = shape_text(shapes[e.tensor]) if e.tensor in shapes else ""
+        slot = (f', headlabel="{e.target_slot}", labelfontsize=8' if into[e.target] > 1
+                else "")
         lines.append(f'  "{e.source}" -> "{e.target}" [label=<{_h(e.tensor)}'
-                     f'<br/><font point-size="8">{shape}</font>>];')
+                     f'<br/><font point-size="8">{shape}</font>>{slot}];')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
