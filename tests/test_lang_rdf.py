@@ -196,6 +196,10 @@ def test_w3c_files_read_render_and_score(tmp_path: Path):
         [parsed] = RDF.read(text)
         assert parsed.errors == (), (path.name, parsed.errors)
         assert RDF.compare_code(text, text, True).score == 1.0, path.name
+        same = RDF.rewrite(text, random.Random(0))  # None: RDF/XML cannot say a predicate
+        assert same is None or RDF.compare_code(text, same, True).score == 1.0, path.name
+        changed = RDF.edit(text, random.Random(0))  # None: fewer than two triples
+        assert changed is None or 0.0 < RDF.compare_code(text, changed, True).score < 1.0
     rendered = RDF.make_engine(2, 60.0).render(texts, tmp_path, "svg")
     assert all(r.ok for r in rendered), [r.error for r in rendered if not r.ok]
     # one triple's object changed: strictly between; a broken file: 0 with RDFLib's error

@@ -6,7 +6,11 @@ other prefixes, serialised by RDFLib with or without typed-node abbreviations)."
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
+
+if TYPE_CHECKING:
+    from rdflib import Graph
 
 NS = "http://example.org/kg#"
 #: Individuals per complexity (low, medium, high).
@@ -79,13 +83,14 @@ def edited(code: str, rng: random.Random) -> str | None:
            else URIRef(f"{o}_changed"))
     graph.remove((s, p, o))
     graph.add((s, p, new))
-    return graph.serialize(format="xml")
+    return _serialised(graph, "xml")
 
 
 def rewritten(code: str, rng: random.Random) -> str | None:
     """The same graph under other prefixes, in another order and form: RDFLib's
     `pretty-xml` (typed nodes, nested blank nodes) or its plain `xml` serialiser."""
-    from rdflib import Graph
+    from rdflib import RDF
+    from rdflib import Graph as RdfGraph
 
     from diagbench.languages.rdf.read import parse_graph
 
@@ -93,11 +98,22 @@ def rewritten(code: str, rng: random.Random) -> str | None:
         graph = parse_graph(code)
     except Exception:  # an unreadable code has no other writing
         return None
-    other = Graph(bind_namespaces="none")
-    for n, (_, namespace) in enumerate(sorted(graph.namespaces())):
+    other = RdfGraph(bind_namespaces="none")
+    other.bind("rdf", RDF)  # RDFLib's serialisers name RDF's own terms with "rdf"
+    others = sorted(str(ns) for _, ns in graph.namespaces() if str(ns) != str(RDF))
+    for n, namespace in enumerate(others):
         other.bind(f"p{n}", namespace)
     triples = sorted(graph, key=lambda t: tuple(str(x) for x in t))
     rng.shuffle(triples)
     for triple in triples:
         other.add(triple)
-    return other.serialize(format=rng.choice(["pretty-xml", "xml"]))
+    return _serialised(other, rng.choice(["pretty-xml", "xml"]))
+
+
+def _serialised(graph: Graph, form: str) -> str | None:
+    """The graph in RDF/XML by RDFLib's serialiser `form`; None where RDF/XML cannot say
+    it (a predicate IRI with no local name to split off)."""
+    try:
+        return graph.serialize(format=form)
+    except Exception:  # RDFLib's serialisers raise plain Exceptions
+        return None
