@@ -164,3 +164,12 @@ def test_edit_and_rewrite_of_generated_networks():
         nodes = len(ONNX.read(code)[0].diagram.ops) + 2  # and one input, one output
         # one op changed: nodes (n-1)/n, every edge kept
         assert score(code, changed) == pytest.approx(((nodes - 1) / nodes + 1) / 2)
+
+
+def test_a_long_chain_of_like_ops_is_paired_by_place():
+    n = 40
+    body = "\n".join(f"  t{k + 1} = Relu (t{k})" for k in range(n))
+    chain = HEAD + f"chain (float[1] t0) => (float[1] t{n})\n{{\n{body}\n}}\n"
+    changed = chain.replace("t21 = Relu", "t21 = Sigmoid")
+    # n + 2 nodes, one changed: node F1 (n+1)/(n+2); every edge kept
+    assert score(chain, changed) == pytest.approx((1 + (n + 1) / (n + 2)) / 2)

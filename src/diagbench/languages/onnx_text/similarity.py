@@ -7,14 +7,14 @@ shows: the op type, its attributes and the shapes of the weights it reads (their
 values are not drawn, so not scored); a graph input's or output's, its type and
 shape. The nodes of the two graphs are paired by the assignment
 (`scipy.optimize.linear_sum_assignment`) that maximises their agreement: the same op
-type, the same label, and the same neighbourhood after each of `ROUNDS` rounds of
-Weisfeiler–Lehman refinement (a node's label with the labels of its producers and
-consumers, slot by slot). A node counts as matched when its paired node has its
-label; an edge (producer, output slot, consumer, input slot) when the paired ends are
-joined at the same slots. The score is
-`scoring.metrics.image_to_code_score`: 𝟙[valid] · (node F1 + edge F1) / 2, so
-renamed tensors and another topological order score 1, a changed op costs one node,
-and a rewired edge one edge of each side.
+type, the same distances from the inputs and to the outputs, the same label, and the
+same neighbourhood after each of `ROUNDS` rounds of Weisfeiler–Lehman refinement (a
+node's label with the labels of its producers and consumers, slot by slot). A node
+counts as matched when its paired node has its label; an edge (producer, output slot,
+consumer, input slot) when the paired ends are joined at the same slots. The score is
+`scoring.metrics.image_to_code_score`: 𝟙[valid] · (node F1 + edge F1) / 2, so renamed
+tensors and another topological order score 1, a changed op costs one node, and a
+rewired edge one edge of each side.
 """
 
 from __future__ import annotations
@@ -65,6 +65,22 @@ def refinements(graph: NeuralGraph) -> dict[str, list[str]]:
     return history
 
 
+def positions(graph: NeuralGraph) -> dict[str, tuple[int, int]]:
+    """Each drawn node's longest distance from an input and to an output (in edges): its
+    place along the graph, which a chain of like ops has nothing else to tell by."""
+    edges = graph.edges()
+    nodes = list(node_labels(graph))
+    down = {n: 0 for n in nodes}
+    up = {n: 0 for n in nodes}
+    # the edges come by their consumer in the file's order, which the checker holds to
+    # be topological: one pass forward, one backward
+    for e in edges:
+        down[e.target] = max(down[e.target], down[e.source] + 1)
+    for e in reversed(edges):
+        up[e.source] = max(up[e.source], up[e.target] + 1)
+    return {n: (down[n], up[n]) for n in nodes}
+
+
 def pairing(gold: NeuralGraph, pred: NeuralGraph) -> dict[str, str]:
     """The gold node → predicted node assignment that maximises agreement."""
     import numpy as np
@@ -74,13 +90,19 @@ def pairing(gold: NeuralGraph, pred: NeuralGraph) -> dict[str, str]:
     g_nodes, p_nodes = sorted(g), sorted(p)
     if not g_nodes or not p_nodes:
         return {}
-    g_types = {n: node_labels(gold)[n].split(" ")[0] for n in g_nodes}
-    p_types = {n: node_labels(pred)[n].split(" ")[0] for n in p_nodes}
-    agree = np.zeros((len(g_nodes), len(p_nodes)))
-    for i, a in enumerate(g_nodes):
-        for j, b in enumerate(p_nodes):
-            same = sum(x == y for x, y in zip(g[a], p[b], strict=True))
-            agree[i, j] = same + (g_types[a] == p_types[b])
+    # each node as a row of integer codes: its op type, its distances from the inputs
+    # and to the outputs, then its label at each round
+    codes: dict[str, int] = {}
+    g_types, p_types = node_labels(gold), node_labels(pred)
+    g_at, p_at = positions(gold), positions(pred)
+
+    def row(labels: list[str], label: str, at: tuple[int, int]) -> list[int]:
+        return [codes.setdefault(x, len(codes))
+                for x in (label.split(" ")[0], f"from {at[0]}", f"to {at[1]}", *labels)]
+
+    a = np.array([row(g[n], g_types[n], g_at[n]) for n in g_nodes])
+    b = np.array([row(p[n], p_types[n], p_at[n]) for n in p_nodes])
+    agree = (a[:, None, :] == b[None, :, :]).sum(axis=2)
     rows, cols = linear_sum_assignment(agree, maximize=True)
     return {g_nodes[i]: p_nodes[j] for i, j in zip(rows, cols, strict=True)}
 
