@@ -16,6 +16,7 @@ import pytest
 from diagbench.languages import named
 from diagbench.languages.rdf.model import KnowledgeGraph
 from diagbench.languages.rdf.read import MAX_EXPANDED, MAX_TRIPLES, parse_graph
+from diagbench.languages.rdf.similarity import CANONICAL_BLANK_NODES
 
 RDF = named("rdf")
 REALWORLD = (Path(__file__).resolve().parents[1].parent / "shared" / "data" / "realworld"
@@ -259,3 +260,18 @@ def test_edit_and_rewrite_of_generated_graphs():
         triples = graph(code).counts()["triples"]
         # one object changed in a graph of n triples: (n-1)/n
         assert score(code, changed) == pytest.approx((triples - 1) / triples)
+
+
+def test_many_blank_nodes_are_named_by_their_neighbourhood():
+    n = CANONICAL_BLANK_NODES + 1
+    body = "\n".join(f'<rdf:Description rdf:about="http://example.org/#n{k}"><ex:v>{k}</ex:v>'
+                     f'<ex:o rdf:parseType="Resource"><ex:w>{k % 7}</ex:w></ex:o>'
+                     "</rdf:Description>" for k in range(n))
+    text = doc(body)
+    assert graph(text).counts()["blank_nodes"] == n
+    other = RDF.rewrite(text, random.Random(1))
+    assert other is not None and score(text, other) == 1.0
+    # one blank node's value changed: its name changes, so both its triples differ;
+    # 3n triples a side, 3n - 2 matched
+    changed = text.replace("<ex:w>3</ex:w>", "<ex:w>9</ex:w>", 1)
+    assert score(text, changed) == pytest.approx((3 * n - 2) / (3 * n))
