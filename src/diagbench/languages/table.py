@@ -21,9 +21,11 @@ from diagbench.languages import (
     logic,
     mermaid,
     newick,
+    onnx_text,
     plantuml,
     plotly,
     qasm,
+    rdf,
     reaction_smiles,
     smiles,
     spice,
@@ -50,6 +52,8 @@ LANGUAGES: tuple[Language, ...] = (
     qasm.LANGUAGE,
     logic.LANGUAGE,
     bpmn.LANGUAGE,
+    rdf.LANGUAGE,
+    onnx_text.LANGUAGE,
 )
 
 #: The categories (paper 004 §3.1: STRUDEL's software rows, then its other domains as
@@ -77,4 +81,6 @@ CATEGORIES: tuple[Category, ...] = (
     Category("business-process", "business process model", "business", ("process",)),
     Category("chart", "chart", "business", ("chart",)),
     Category("table", "table", "business", ("table",)),
+    Category("deep-learning", "deep learning architecture", "computer-science", ("network",)),
+    Category("knowledge-graph", "knowledge graph", "computer-science", ("knowledge-graph",)),
 )
