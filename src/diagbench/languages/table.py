@@ -58,4 +58,6 @@ CATEGORIES: tuple[Category, ...] = (
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
+    Category("gantt", "Gantt diagram", "business", ("gantt",)),
+    Category("mind-map", "mind map", "business", ("mindmap",)),
 )
