@@ -179,7 +179,9 @@ async function serveOne (lane, request) {
     out.ok = true
   } catch (err) {
     const message = String(err && err.message ? err.message : err)
-    out.error = message.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').slice(0, 300)
+    out.error = message.split('\n') // Mermaid's message, without the page's stack
+      .filter((l) => l.trim() && !/^\s*at |\.js:\d+:\d+\)?$/.test(l))
+      .slice(0, 4).join(' ').slice(0, 300)
     const line = /line (\d+)/i.exec(message)
     out.line = line ? Number(line[1]) : null
     if (out.error.startsWith('timed out')) {

@@ -93,12 +93,12 @@ def from_database(db: dict[str, Any]) -> Gantt:
                  tuple(str(s).strip() for s in db.get("sections") or ()), tasks)
 
 
-#: The date format diagbench writes charts in (dates with times when a task needs one).
-WRITTEN_FORMAT = "YYYY-MM-DD HH:mm"
+#: The date format diagbench writes charts in (to the second, as Mermaid computes them).
+WRITTEN_FORMAT = "YYYY-MM-DD HH:mm:ss"
 
 
 def _written_date(iso: str) -> str:
-    return iso.replace("T", " ")[:16]
+    return iso.replace("T", " ")[:19]
 
 
 def write_gantt(chart: Gantt) -> str:
@@ -117,7 +117,7 @@ def write_gantt(chart: Gantt) -> str:
         tags = [tag for tag, on in (("milestone", t.milestone), ("vert", t.vert),
                                     ("crit", t.critical), ("done", t.done),
                                     ("active", t.active)) if on]
-        end = f"{t.duration_days * 24 * 60:g}m" if t.milestone or t.vert \
+        end = f"{round(t.duration_days * 86400)}s" if t.milestone or t.vert \
             else _written_date(t.end)
         ident = t.id if t.id and not re.fullmatch(r"task\d+", t.id) else f"t{k + 1}"
         data = ", ".join([*tags, ident, _written_date(t.start), end])
