@@ -158,8 +158,12 @@ async function database (page, code) {
     return {
       kind,
       db: {
-        nodes: data.nodes.map((n) => ({ id: String(n.id), group: !!n.isGroup, shape: n.shape || '' })),
-        edges: data.edges.map((e) => ({ start: String(e.start), end: String(e.end) }))
+        nodes: data.nodes.map((n) => ({
+          id: String(n.id), group: !!n.isGroup, shape: n.shape || '', parent: n.parentId || ''
+        })),
+        edges: data.edges.map((e) => ({
+          start: String(e.start), end: String(e.end), stroke: e.stroke || e.thickness || ''
+        }))
       }
     }
   }, code)
