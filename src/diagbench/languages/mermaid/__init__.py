@@ -137,5 +137,5 @@ LANGUAGE = Mermaid(
               "mermaid-state.mmd", "mermaid-gantt.mmd", "mermaid-mindmap.mmd"),
     fallback=True,
     dialect=GraphDialect(flowchart=("flowchart", "process"), er_label="has"),
-    libraries=("apted", "lxml"),
+    libraries=("apted", "defusedxml"),
 )

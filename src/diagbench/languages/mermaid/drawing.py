@@ -17,10 +17,9 @@ _SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _tree(svg: str) -> Any:
-    from lxml import etree  # type: ignore[import-untyped]  # no stubs
+    from defusedxml import ElementTree  # type: ignore[import-untyped]  # no stubs
 
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
-    return etree.fromstring(svg.encode("utf-8"), parser=parser)
+    return ElementTree.fromstring(svg)
 
 
 def _classes(element: Any) -> list[str]:
