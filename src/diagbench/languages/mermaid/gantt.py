@@ -88,7 +88,7 @@ def from_database(db: dict[str, Any]) -> Gantt:
         after=_ids(t["start_data"], "after"), until=_ids(t["end_data"], "until"),
         milestone=bool(t["milestone"]), vert=bool(t["vert"]), critical=bool(t["crit"]),
         done=bool(t["done"]), active=bool(t["active"])) for t in db["tasks"])
-    return Gantt(str(db.get("title") or "").strip(), str(db.get("date_format") or ""),
+    return Gantt(str(db.get("title") or "").strip(), str(db.get("date_format") or "").strip(),
                  tuple(db.get("excludes") or ()),
                  tuple(str(s).strip() for s in db.get("sections") or ()), tasks)
 
