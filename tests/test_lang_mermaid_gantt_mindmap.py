@@ -151,6 +151,10 @@ def test_facts_of_real_files():
     assert facts["How many levels below the root does the deepest node of the mind map "
                  "lie?"] == 4
     assert facts['Which node is the parent of "Uses"?'] == "On Automatic creation"
+    assert facts["What is the label of the central (root) node of the mind map?"] == "mindmap"
+    # Origins 4 nodes, Research 7, Tools 3
+    assert facts["Which child of the root node has the most nodes in its branch (itself "
+                 "included)?"] == "Research"
     assert isinstance(mind, MindMap) and mind.root is not None
     assert mind.root.shape == "circle"
     assert mind.root.children[0].children[0].icon == "fa fa-book"

@@ -36,8 +36,9 @@ def gantt_facts(chart: Gantt) -> list[Fact]:
 
 
 def mindmap_facts(mind: MindMap) -> list[Fact]:
-    """How many children the root has, the depth of the tree, how many nodes, and the
-    parent of each node whose label (and its parent's) is drawn once."""
+    """The root's label, its branch with the most nodes below it, how many children the
+    root has, the depth of the tree, how many nodes, and the parent of each node whose
+    label (and its parent's) is drawn once."""
     if mind.root is None:
         return []
     nodes = mind.nodes()
@@ -47,7 +48,15 @@ def mindmap_facts(mind: MindMap) -> list[Fact]:
              Fact("structural", "depth", "How many levels below the root does the deepest "
                   "node of the mind map lie?", mind.depth),
              Fact("quantification", "nodes", "How many nodes does the mind map have?",
-                  len(nodes))]
+                  len(nodes)),
+             Fact("identification", "root", "What is the label of the central (root) node "
+                  "of the mind map?", mind.root.label)]
+    sizes = {child.label: len(list(child.walk())) for child in mind.root.children}
+    largest = [label for label, n in sizes.items() if n == max(sizes.values(), default=0)]
+    if len(largest) == 1 and labels[largest[0]] == 1:
+        facts.append(Fact("identification", "largest_branch", "Which child of the root "
+                          "node has the most nodes in its branch (itself included)?",
+                          largest[0]))
     for node, _, parent in nodes:
         if parent is not None and node.label and labels[node.label] == 1 \
                 and labels[parent.label] == 1:
