@@ -7,7 +7,9 @@ a Gantt chart's tasks with the dates Mermaid computed, a mind map's node tree; s
 `MermaidOwn` starts the process on first use and keeps it warm; a process that ends or
 takes longer than the time-out is killed and the next source starts a new one. The
 browser has no network and Mermaid runs with `securityLevel: "strict"` (as for
-rendering, `render.mermaid`). `shared()` is the process of this Python process.
+rendering, `render.mermaid`); its clock is in UTC, so that the dates Mermaid computes
+(days of 24 hours) are the same on every machine. `shared()` is the process of this
+Python process.
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ class MermaidOwn:
         self._node = WarmProcess(["node", str(TOOL / "render.mjs"), "--serve"],
                                  stderr="keep", extra_env={
                                      CHROMIUM_ENV: os.environ.get(CHROMIUM_ENV,
-                                                                  "/usr/bin/chromium")})
+                                                                  "/usr/bin/chromium"),
+                                     "TZ": "UTC"})
         self._lock = threading.Lock()
         self._sequence = 0
 
