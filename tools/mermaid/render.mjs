@@ -3,6 +3,11 @@
 //         "items": [{"id": "000003", "code": "graph TD; A-->B"}]}
 // stdout: one JSON line per item {"id", "ok", "error", "line", "seconds"},
 //         then {"browser_launches": 1}.
+// With --serve: one JSON request a line on stdin {"id", "op": "read"|"svg", "code"},
+// one JSON answer a line {"id", "ok", "error", "line", "kind", "db"|"svg"}: "read" is
+// Mermaid's own parser (mermaid.mermaidAPI.getDiagramFromText) and the diagram's
+// database it fills (see `database` below), "svg" the drawing; the page stays warm
+// until stdin ends.
 // One page loads Mermaid once (the page of @mermaid-js/mermaid-cli, with its
 // bundled scripts) and then renders diagram after diagram (one page only:
 // headless Chromium stalls screenshots of pages in the background). The browser gets no
@@ -12,6 +17,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import url from 'node:url'
+import readline from 'node:readline'
 import puppeteer from 'puppeteer'
 
 const here = path.dirname(url.fileURLToPath(import.meta.url))
@@ -20,7 +26,8 @@ const scripts = [
   path.join(here, 'node_modules', 'mermaid', 'dist', 'mermaid.js'),
   path.join(here, 'node_modules', '@mermaid-js', 'mermaid-zenuml', 'dist', 'mermaid-zenuml.js')
 ]
-const job = JSON.parse(fs.readFileSync(0, 'utf8'))
+const serving = process.argv.includes('--serve')
+const job = serving ? { format: 'svg' } : JSON.parse(fs.readFileSync(0, 'utf8'))
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'diagbench-chromium-'))
 const browser = await puppeteer.launch({
   executablePath: process.env.DIAGBENCH_CHROMIUM || '/usr/bin/chromium',
@@ -97,11 +104,112 @@ async function renderOne (lane, item) {
   process.stdout.write(JSON.stringify(out) + '\n')
 }
 
+// The diagram's database as JSON: a Gantt chart's sections and tasks with the dates
+// Mermaid computed (`after`, `until`, `excludes`, durations resolved; local time, ISO
+// 8601), a mind map's node tree, and for the other kinds the nodes and edges Mermaid
+// lays out (`db.getData()`).
+async function database (page, code) {
+  return page.evaluate(async (code) => {
+    const diagram = await globalThis.mermaid.mermaidAPI.getDiagramFromText(code)
+    const db = diagram.db
+    const iso = (d) => (d instanceof Date && !isNaN(d))
+      ? new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 19)
+      : null
+    const kind = diagram.type
+    if (kind === 'gantt') {
+      const tasks = db.getTasks().map((t) => ({
+        id: t.id,
+        name: t.task,
+        section: t.section,
+        start: iso(t.startTime),
+        end: iso(t.endTime),
+        start_data: t.raw && t.raw.startTime ? (t.raw.startTime.startData || '') : '',
+        end_data: t.raw && t.raw.endTime ? (t.raw.endTime.data || '') : '',
+        milestone: !!t.milestone,
+        vert: !!t.vert,
+        done: !!t.done,
+        active: !!t.active,
+        crit: !!t.crit
+      }))
+      return {
+        kind,
+        db: {
+          title: db.getDiagramTitle ? db.getDiagramTitle() : '',
+          date_format: db.getDateFormat(),
+          excludes: db.getExcludes(),
+          sections: db.getSections(),
+          tasks
+        }
+      }
+    }
+    if (kind === 'mindmap') {
+      const node = (n) => ({
+        id: n.nodeId,
+        label: n.descr,
+        depth: n.level,
+        shape: n.type,
+        icon: n.icon || '',
+        children: n.children.map(node)
+      })
+      const root = db.getMindmap()
+      return { kind, db: { root: root ? node(root) : null } }
+    }
+    const data = db.getData ? db.getData() : { nodes: [], edges: [] }
+    return {
+      kind,
+      db: {
+        nodes: data.nodes.map((n) => ({
+          id: String(n.id), group: !!n.isGroup, shape: n.shape || '', parent: n.parentId || ''
+        })),
+        edges: data.edges.map((e) => ({
+          start: String(e.start), end: String(e.end), stroke: e.stroke || e.thickness || ''
+        }))
+      }
+    }
+  }, code)
+}
+
+async function serveOne (lane, request) {
+  const out = { id: request.id, ok: false, error: null, line: null }
+  let timer
+  try {
+    const work = request.op === 'svg'
+      ? draw(lane.page, request.code).then((svg) => ({ svg: svg.toString() }))
+      : database(lane.page, request.code)
+    Object.assign(out, await Promise.race([work, new Promise((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${request.timeout_ms / 1000} s`)),
+        request.timeout_ms || 20000)
+    })]))
+    out.ok = true
+  } catch (err) {
+    const message = String(err && err.message ? err.message : err)
+    out.error = message.split('\n') // Mermaid's message, without the page's stack
+      .filter((l) => l.trim() && !/^\s*at |\.js:\d+:\d+\)?$/.test(l))
+      .slice(0, 4).join(' ').slice(0, 300)
+    const line = /line (\d+)/i.exec(message)
+    out.line = line ? Number(line[1]) : null
+    if (out.error.startsWith('timed out')) {
+      lane.page.close().catch(() => {})
+      lane.page = await openPage()
+    }
+  } finally {
+    clearTimeout(timer)
+  }
+  process.stdout.write(JSON.stringify(out) + '\n')
+}
+
 try {
   const lane = { page: await openPage() }
-  for (const item of job.items) await renderOne(lane, item)
+  if (serving) {
+    process.stdout.write(JSON.stringify({ ready: true }) + '\n')
+    for await (const line of readline.createInterface({ input: process.stdin })) {
+      if (line.trim()) await serveOne(lane, JSON.parse(line))
+    }
+  } else {
+    for (const item of job.items) await renderOne(lane, item)
+  }
 } finally {
   await browser.close()
   fs.rmSync(profile, { recursive: true, force: true })
 }
-process.stdout.write(JSON.stringify({ browser_launches: 1 }) + '\n')
+if (!serving) process.stdout.write(JSON.stringify({ browser_launches: 1 }) + '\n')

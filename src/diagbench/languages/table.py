@@ -83,4 +83,6 @@ CATEGORIES: tuple[Category, ...] = (
     Category("table", "table", "business", ("table",)),
     Category("deep-learning", "deep learning architecture", "computer-science", ("network",)),
     Category("knowledge-graph", "knowledge graph", "computer-science", ("knowledge-graph",)),
+    Category("gantt", "Gantt diagram", "business", ("gantt",)),
+    Category("mind-map", "mind map", "business", ("mindmap",)),
 )

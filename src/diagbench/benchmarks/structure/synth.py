@@ -115,6 +115,9 @@ def synth_diagram(category: str, language: str, complexity: str, domain: str,
     if category == "sequence":
         return _sequence(names, actions, n, rng)
     own = named(language)
+    if category in ("gantt", "mind-map"):
+        planned = _planned(category, domain, names, actions, n, rng)
+        return planned, own.write(planned)
     if category == "state":
         diagram = _state(language, actions, n, rng)
     elif category == "flowchart":
@@ -128,6 +131,19 @@ def synth_diagram(category: str, language: str, complexity: str, domain: str,
     else:
         diagram = _class(own, names, rng)
     return diagram, write(diagram)
+
+
+def _planned(category: str, domain: str, names: list[str], actions: list[str], n: int,
+             rng: random.Random) -> Any:
+    """A Gantt chart of `n` steps of the domain, or a mind map of it (its things as
+    branches, steps as leaves), as Mermaid's models."""
+    from diagbench.languages.mermaid.synth import plan_gantt, plan_mindmap
+
+    if category == "gantt":
+        return plan_gantt(f"{domain.capitalize()} roll-out", rng.sample(actions, n), rng)
+    branches = names[:max(2, n // 3)]
+    return plan_mindmap(domain.capitalize(), branches,
+                        rng.sample(actions, max(1, n - len(branches))), rng)
 
 
 def write(diagram: GraphDiagram) -> str:
