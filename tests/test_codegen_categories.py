@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -130,6 +131,21 @@ def test_printed_lines_report_and_leaderboard(fake_run, tmp_path):
             cells["codegen validity class/plantuml"]["n"]) == (100.0, 3)
     assert (cells["codegen validity sequence/plantuml"]["value"],
             cells["codegen validity sequence/plantuml"]["n"]) == (pytest.approx(100 / 3), 3)
+
+
+def test_a_summary_without_the_cells_is_a_clear_error(fake_run, tmp_path):
+    run, _ = fake_run
+    old = tmp_path / "old"
+    shutil.copytree(run, old)
+    summary = json.loads((old / "summary.json").read_text(encoding="utf-8"))
+    for m in summary["models"].values():
+        del m["cells"]  # as diagbench wrote it before it scored per category × FRL
+    (old / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    done = _cli("report", "codegen", str(old))
+    assert done.returncode == 3
+    assert "not a summary of codegen (ValueError: openai:coder has no cells per " \
+           "category × FRL" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 # --- baseline:synth covers every category × FRL of the table ---------------------------

@@ -103,7 +103,13 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
 
     def read_summary(self, data: dict) -> CodegenSummary:
         from diagbench.benchmarks.codegen.records import CodegenSummary
-        return CodegenSummary.from_json(data)
+        summary = CodegenSummary.from_json(data)
+        for name, m in summary.models.items():
+            if "cells" not in m:
+                raise ValueError(f"{name} has no cells per category × FRL (a summary of an "
+                                 f"older diagbench: `diagbench score codegen RUN` writes it "
+                                 f"again from the saved answers, no model called)")
+        return summary
 
     def load_scores(self, run: Path, models: list[str]) -> dict[str, list[CodegenScore]]:
         from diagbench.benchmarks.codegen.records import CodegenScore
