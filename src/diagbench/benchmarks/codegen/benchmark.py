@@ -24,7 +24,7 @@ from diagbench.benchmarks.protocol import (
 )
 from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
-from diagbench.languages import category_names, names
+from diagbench.languages import category_names, languages_of, names
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
@@ -41,8 +41,9 @@ _LANGUAGES = names()
 
 @benchmark("codegen")
 class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
-    description = ("Diagram code written by a model (paper 004 §4, STRUDEL): validity per FRL "
-                   "and complexity, complexity consistency, all-in-one vs sequential prompts")
+    description = ("Diagram code written by a model (paper 004 §4, STRUDEL): validity per "
+                   "category × FRL and complexity, complexity consistency, all-in-one vs "
+                   "sequential prompts")
     eval_options = (
         click.option("--categories", default=",".join(_CATEGORIES), show_default=True,
                      callback=comma_list(_CATEGORIES), help="Comma-separated categories."),
@@ -110,9 +111,13 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
         from diagbench.benchmarks.codegen.report import write_report
         return write_report(run, summary, scores)
 
-    headline_metrics = tuple(RowMetric(f"validity {p}", True, f"% of codes written with "
-                                       f"{p} prompting that render", scale=100)
-                             for p in PROMPTINGS)
+    headline_metrics = (
+        *(RowMetric(f"validity {p}", True, f"% of codes written with {p} prompting that "
+                    f"render as the category asked", scale=100) for p in PROMPTINGS),
+        *(RowMetric(f"validity {category}/{language}", True,
+                    f"% of {category} codes written in {language} (every level and "
+                    f"prompting) that render as {category}", scale=100)
+          for category in _CATEGORIES for language in languages_of(category)))
 
     def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
         from diagbench.benchmarks.codegen.view import sample_views
@@ -128,9 +133,14 @@ class CodegenBenchmark(Benchmark["CodegenScore", "CodegenSummary"]):
 
     def headlines(self, summary: CodegenSummary) -> list[Headline]:
         from diagbench.benchmarks.intervals import clustered
-        return [Headline(name, f"validity {p}", cell["validity"], cell["n"],
-                         clustered=clustered(m.get("intervals"), f"validity {p}"))
-                for name, m in summary.models.items() for p, cell in m["promptings"].items()]
+        known = {metric.name for metric in self.headline_metrics}
+        return [*(Headline(name, f"validity {p}", cell["validity"], cell["n"],
+                           clustered=clustered(m.get("intervals"), f"validity {p}"))
+                  for name, m in summary.models.items()
+                  for p, cell in m["promptings"].items()),
+                *(Headline(name, metric, cell["validity"], cell["n"])
+                  for name, m in summary.models.items() for key, cell in m["frls"].items()
+                  if (metric := f"validity {key.replace('|', '/')}") in known)]
 
     def sample_values(self, scores: Mapping[str, list[CodegenScore]]) -> list[SampleValue]:
         from diagbench.benchmarks.codegen.scoring import sample_values

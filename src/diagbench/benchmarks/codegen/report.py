@@ -1,6 +1,7 @@
 """The report of a codegen run: the paper's Table 2 (validity overall and per complexity,
 complexity consistency) per model and prompting, Table 4 (prompting approaches over all
-models), the cells per FRL, and two plots."""
+models), Tables 6–8 (validity per category × FRL, a column per model), the cells per
+category × FRL × prompting, the codes drawn as another category, and two plots."""
 
 from __future__ import annotations
 
@@ -33,7 +34,25 @@ def table_lines(summary: CodegenSummary) -> list[str]:
     out.append("all models: " + "; ".join(
         f"{p} validity {_f(c['validity'])}, consistency {_f(c['consistency'])}"
         for p, c in summary.promptings.items()))
+    out.append("category / FRL: validity per model and prompting (Tables 6–8)")
+    for category, language in _category_frls(summary):
+        out.append(f"  {category} / {language}: " + "; ".join(
+            f"{name} {p} {_f(c['validity'])} of {c['n']}" + _wrong(c)
+            for name, m in summary.models.items() for p in summary.promptings
+            if (c := m["cells"].get(f"{category}|{language}|{p}"))))
     return out
+
+
+def _wrong(cell: dict[str, Any]) -> str:
+    """", 2 wrong category" — or nothing."""
+    return f", {cell['wrong_category']} wrong category" if cell["wrong_category"] else ""
+
+
+def _category_frls(summary: CodegenSummary) -> list[tuple[str, str]]:
+    """Every (category, FRL) of the run, in the order of the models' cells (the
+    table's)."""
+    keys = dict.fromkeys(key for m in summary.models.values() for key in m["frls"])
+    return [(category, language) for category, language in (k.split("|") for k in keys)]
 
 
 def write_report(run: Path, summary: CodegenSummary,
@@ -45,7 +64,10 @@ def write_report(run: Path, summary: CodegenSummary,
     from diagbench.report.usage import usage_section
 
     report = HtmlReport("codegen — diagram code written by models (paper 004 §4, STRUDEL)")
-    report.paragraph("Valid: the code renders with the real engine (diagbench.render). "
+    report.paragraph("Valid: the code renders with the real engine (diagbench.render) as "
+                     "the category asked: its language's reader reads it as a diagram of "
+                     "one of the category's kinds (else it is invalid, counted apart as "
+                     "wrong category). "
                      "Complexity consistency: per persona and FRL, medium longer than low, "
                      "high than medium, high than low, each by at least 10 % (lines of code; "
                      "characters for an FRL whose code is usually under 5 lines); the share "
@@ -65,14 +87,28 @@ def write_report(run: Path, summary: CodegenSummary,
                  [["code validity", *(_f(c["validity"]) for c in summary.promptings.values())],
                   ["complexity consistency",
                    *(_f(c["consistency"]) for c in summary.promptings.values())]])
-    report.heading("Per FRL")
-    report.table(["model", "FRL", "prompting", "n", "validity", *_LEVELS, "measure",
-                  "mean length (low / medium / high)", "consistency"],
+    for p in summary.promptings:
+        report.heading(f"Validity per category × FRL, {p} prompting (%, the paper's "
+                       f"Tables 6–8)")
+        report.table(["category", "FRL", *summary.models],
+                     [[category, language, *(_frl(m["cells"].get(f"{category}|{language}|{p}"))
+                                             for m in summary.models.values())]
+                      for category, language in _category_frls(summary)])
+    report.heading("Per category × FRL × prompting")
+    report.table(["model", "category", "FRL", "prompting", "n", "validity", *_LEVELS,
+                  "wrong category", "measure", "mean length (low / medium / high)",
+                  "consistency"],
                  [[name, *key.split("|"), c["n"], _f(c["validity"]), *_levels(c),
-                   c["measure"] or "—",
+                   c["wrong_category"], c["measure"] or "—",
                    " / ".join(_f(c["mean_length"].get(level)) for level in _LEVELS),
                    _f(c["consistency"])]
-                  for name, m in summary.models.items() for key, c in m["frls"].items()])
+                  for name, m in summary.models.items() for key, c in m["cells"].items()])
+    report.heading("Codes drawn as another category (invalid)")
+    report.table(["model", "category", "FRL", "prompting", "kinds read"],
+                 [[name, *key.split("|"),
+                   ", ".join(f"{kind} {n}" for kind, n in c["kinds_read"].items())]
+                  for name, m in summary.models.items() for key, c in m["cells"].items()
+                  if c["wrong_category"]])
     for src, caption in _plots(run, summary):
         report.figure(src, caption)
     report.heading("Samples without valid code")
@@ -81,6 +117,11 @@ def write_report(run: Path, summary: CodegenSummary,
                   for name, records in scores.items()
                   for s in [r for r in records if r.valid is not True][:shown]])
     return report.write(run / "report.html")
+
+
+def _frl(cell: dict[str, Any] | None) -> str:
+    """A cell of Tables 6–8: "validity (n[, k wrong category])", or "—"."""
+    return "—" if cell is None else f"{_f(cell['validity'])} (n {cell['n']}{_wrong(cell)})"
 
 
 def _plots(run: Path, summary: CodegenSummary) -> list[tuple[str, str]]:

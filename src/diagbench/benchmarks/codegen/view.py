@@ -27,7 +27,7 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
             code.read_text(encoding="utf-8") if code and code.is_file() else None, None,
             correct=s.valid, parts={"language": s.language, "complexity": s.complexity,
                                     "length": s.length, "measure": s.measure,
-                                    "fenced": s.fenced},
+                                    "fenced": s.fenced, "kind": s.kind},
             error=s.error, reasoning=back.reasoning(model, s.id), language=s.language,
             prediction_image=model_dir(run, model) / s.drawn if s.drawn else None,
             flags=back.flags(model, s.id))
