@@ -143,8 +143,8 @@ def test_a_summary_without_the_cells_is_a_clear_error(fake_run, tmp_path):
     (old / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
     done = _cli("report", "codegen", str(old))
     assert done.returncode == 3
-    assert "not a summary of codegen (ValueError: openai:coder has no cells per " \
-           "category × FRL" in done.stderr
+    assert "not a summary of codegen" in done.stderr
+    assert "openai:coder has no cells per category × FRL" in done.stderr
     assert "Traceback" not in done.stderr
 
 
