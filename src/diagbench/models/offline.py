@@ -98,6 +98,11 @@ class OfflineBaseline:
 
     def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
         self.timeout = timeout
+        # The baselines answer in worker threads, and their first answers import the
+        # domains' libraries (Biopython, RDKit, Qiskit …), which all import NumPy: two
+        # threads importing it at once may see it half initialised. Imported here, once,
+        # before any thread starts.
+        import numpy  # noqa: F401
 
     async def call(self, request: Request) -> Response:
         if request.model not in BASELINES:
