@@ -1,5 +1,6 @@
 """The facts STRUDEL's task types ask of a neural network's graph, read off the graph
-ONNX read: which op follows the first convolution (identification), how many ops of
+ONNX read: which op follows the first convolution and which op produces each output
+(identification; an output has one producer in a valid graph), how many ops of
 each type and how many parameters it has (quantification), and which op consumes a
 tensor (structural analysis). A question is asked only where it has one answer: the
 first convolution is the one nearest the inputs (alone at its level), followed by one
@@ -37,6 +38,10 @@ def network_facts(graph: NeuralGraph) -> list[Fact]:
         if len(readers) == 1:
             facts.append(Fact("identification", "after-conv", "Which op follows the first "
                               "convolution (Conv)?", readers[0].op_type))
+    producer = {name: op.op_type for op in graph.ops for name in op.outputs}
+    facts += [Fact("identification", f"produces:{t.name}", "Which op produces the "
+                   f"network's output {t.name}?", producer[t.name])
+              for t in graph.outputs[:TENSORS] if t.name in producer]
     counts = graph.op_counts()
     asked: list[str] = [t for t in ("Conv", "Relu") if t in counts]
     asked += [t for t in counts if t not in asked]
