@@ -23,7 +23,7 @@ from diagbench.languages import (
     reaction_smiles,
     smiles,
 )
-from diagbench.languages.record import Category, Language
+from diagbench.languages.record import Category, Domain, Language
 
 LANGUAGES: tuple[Language, ...] = (
     plantuml.LANGUAGE,
@@ -58,4 +58,16 @@ CATEGORIES: tuple[Category, ...] = (
     Category("map", "geographic map", "geography", ("map",)),
     Category("chess-board", "chess board", "games-music", ("board",)),
     Category("music", "musical notation", "games-music", ("tune",)),
+)
+
+#: The domains (paper 004, Table 1), in the order of Table 3's columns, with its titles.
+DOMAINS: tuple[Domain, ...] = (
+    Domain("engineering", "Electrical & Computer Eng."),
+    Domain("chemistry", "Chemistry"),
+    Domain("biology", "Biology"),
+    Domain("computer-science", "Computer Science & AI"),
+    Domain("software", "System Modeling & Softw. Eng."),
+    Domain("business", "Business & Process Mgmt."),
+    Domain("geography", "Geography"),
+    Domain("games-music", "Games & Music"),
 )
