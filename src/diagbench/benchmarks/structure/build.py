@@ -53,7 +53,7 @@ from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.questions import ask_questions
 from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
 from diagbench.benchmarks.structure.tasks import derive, without_duplicates
-from diagbench.benchmarks.structure.templates import template_facts, unambiguous
+from diagbench.benchmarks.structure.templates import asked_facts
 from diagbench.benchmarks.synthesis import (
     COMPLEXITIES,
     DOMAIN_NAMES,
@@ -143,8 +143,7 @@ def read_all(samples: list[Planned]) -> None:
             continue
         s.statistics, s.counts = statistics(parsed[0],
                                             named(s.language).domain == "software")
-        own = named(s.language).facts(parsed[0].diagram)
-        asked = unambiguous(own) if own else template_facts(parsed[0], s.statistics)
+        asked = asked_facts(named(s.language), parsed[0], s.statistics)
         s.facts, s.ambiguous = asked.facts, asked.ambiguous
 
 

@@ -300,6 +300,14 @@ def _sequence(d: Any, out: Templated) -> None:
                     f"message '{first}' in the diagram?", False)
 
 
+def asked_facts(language: Any, parsed: Any, stats: Any) -> Templated:
+    """The facts a sample is asked: its language's own (`Language.facts`, without the
+    ambiguous ones), else the templates over its parsed model (`stats`: its
+    statistics)."""
+    own = language.facts(parsed.diagram)
+    return unambiguous(own) if own else template_facts(parsed, stats)
+
+
 def unambiguous(facts: list[Fact]) -> Templated:
     """A language's own facts without the questions asked twice with different answers
     (each such question dropped and counted under "asked twice, two answers")."""
