@@ -80,8 +80,8 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     report.heading("Accuracy per task (%)")
     report.paragraph("Every task asked is in its denominator (n): an unusable image, a "
                      "failed call or an unreadable answer counts as wrong. Chance: a blind "
-                     "guess — association 20 % (four options and NONE), the matching tasks "
-                     "50 % (yes or no).", note=True)
+                     "guess — association and caption_match 20 % (four options and NONE), "
+                     "the matching tasks 50 % (yes or no).", note=True)
     report.table(["model", *tasks], [[name, *(f"{_f(m.accuracy.get(t))} (n {_n(m, t)})"
                                               for t in tasks)]
                                      for name, m in summary.models.items()])
@@ -207,8 +207,9 @@ def _fig1(run: Path, summary: StructureSummary, name: str, domains: int) -> str 
 
 
 #: The share a blind guess gets right, per task (None: no chance level): association
-#: has four options and NONE, the matching tasks yes or no.
-CHANCE = {"association": 20.0, "problem_match": 50.0, "description_match": 50.0}
+#: and caption_match have four options and NONE, the matching tasks yes or no.
+CHANCE = {"association": 20.0, "caption_match": 20.0, "problem_match": 50.0,
+          "description_match": 50.0}
 
 
 def _plot(run: Path, summary: StructureSummary, tasks: list[str]) -> str | None:
