@@ -43,6 +43,7 @@ def data(tmp_path_factory):
     out = tmp_path_factory.mktemp("structure") / "data"
     done = _cli("build", "structure", "--out", str(out), *ARGS)
     assert done.returncode == 0, done.stderr
+    (out.parent / "build.stdout").write_text(done.stdout, encoding="utf-8")
     return out
 
 
@@ -112,6 +113,10 @@ def test_build_offline_counts_filters_and_engine_check(data, tmp_path):
     assert set(info["filters"]) == {"node limits", "aspect ratio", "low variance",
                                     "duplicate code", "perceptual-hash duplicate", "judge"}
     assert sum(info["filters"].values()) == sum(info["removed"].values())
+    printed = (data.parent / "build.stdout").read_text(encoding="utf-8")
+    assert "filters (§3.3), samples removed: node limits 0, " in printed
+    assert f"captions: {info['captions']['kept']}/{info['captions']['asked']} kept" in printed
+    assert "templated questions not asked (no single answer): " in printed
     asked = info["questions"]  # one model-written question per kept sample, or dropped
     assert asked["asked"] == len(samples)
     assert asked["kept"] + sum(asked["dropped"].values()) == asked["asked"]

@@ -174,6 +174,13 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                  f"judge: {judged}",
                  f"model-written questions: {asked.kept}/{asked.asked} kept"
                  + "".join(f", {k} {v}" for k, v in asked.dropped.items()),
+                 *([f"captions: {info.captions.kept}/{info.captions.asked} kept" + "".join(
+                     f", {k} {v}" for k, v in info.captions.dropped.items())]
+                   if info.captions else []),
+                 "filters (§3.3), samples removed: " + ", ".join(
+                     f"{k} {v}" for k, v in info.filters.items()),
+                 "templated questions not asked (no single answer): " + (", ".join(
+                     f"{k} {v}" for k, v in info.ambiguous_questions.items()) or "none"),
                  f"duplicate tasks dropped (same image, prompt and gold): "
                  f"{info.duplicate_tasks}",
                  f"-> {out} (details in {out / 'build.json'})"]
