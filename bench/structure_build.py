@@ -3,9 +3,9 @@
 Builds the structure data set with baseline:synth writing the diagrams and
 baseline:judge judging them (no key, no network), and prints, per stage —
 synthesis, statistics (parse), render (PNG + SVG by the real engines, drawn counts),
-filters, judge, questions (model-written, Fig. 10), tasks — the seconds, the samples
-going in and samples per second, with each stage's share of the whole build. With
---runs N, every figure is the median of N builds (each into a fresh directory).
+filters, judge, questions (model-written, Fig. 10), captions (Fig. 10), tasks — the
+seconds, the samples going in and samples per second, with each stage's share of the
+whole build. With --runs N, every figure is the median of N builds (each into a fresh directory).
 
 Usage: python bench/structure_build.py [--per-category 2] [--categories LIST]
        [--languages LIST] [--seed 0] [--jobs 2] [--runs 1] [--json]
@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from diagbench.benchmarks.structure.build import build_structure
 from diagbench.benchmarks.structure.records import generator_settings
 
-STAGES = ("synthesis", "statistics", "render", "filters", "judge", "questions", "tasks")
+STAGES = ("synthesis", "statistics", "render", "filters", "judge", "questions", "captions",
+          "tasks")
 
 
 def one_build(args: argparse.Namespace, out: Path) -> dict:

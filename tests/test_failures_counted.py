@@ -119,13 +119,16 @@ def test_the_leaderboard_labels_every_split_column_and_shows_the_failures(handma
     header, _, *rows = done.stdout.splitlines()
     # baseline:synth is in both runs: every structure column says its run, judge's too
     assert header.count("structure accuracy (") == 2 and "accuracy ↑" not in header
+    titles = [t.strip("| ") for t in header.split(" | ")[1:]]
+    at_first, at_second = (titles.index(f"structure accuracy ({run}) ↑")
+                           for run in (first, second))
     cells = {row.split(" | ")[0].strip("| "): row.split(" | ")[1:] for row in rows}
-    synth = cells["baseline:synth"][0]  # 1 right of 4 (its intervals tested elsewhere)
+    synth = cells["baseline:synth"][at_first]  # 1 right of 4 (intervals tested elsewhere)
     assert synth.startswith("25.00 ") and synth.endswith(" (n 4, 2 failed)")
-    second = cells["baseline:synth"][2]  # golds 3, 3, 5, 3: 3 of 4
+    second = cells["baseline:synth"][at_second]  # golds 3, 3, 5, 3: 3 of 4
     assert second.startswith("75.00 ") and second.endswith(" (n 4)")
-    assert cells["baseline:judge"][0] == "—"
-    judge = cells["baseline:judge"][2]  # no readable number
+    assert cells["baseline:judge"][at_first] == "—"
+    judge = cells["baseline:judge"][at_second]  # no readable number
     assert judge.startswith("0.00 ") and judge.endswith(" (n 4, 4 failed)")
     alone = _cli("leaderboard", str(tmp_path / "notarun"))
     assert alone.returncode == 3 and alone.stdout == ""

@@ -43,6 +43,7 @@ def data(tmp_path_factory):
     out = tmp_path_factory.mktemp("structure") / "data"
     done = _cli("build", "structure", "--out", str(out), *ARGS)
     assert done.returncode == 0, done.stderr
+    (out.parent / "build.stdout").write_text(done.stdout, encoding="utf-8")
     return out
 
 
@@ -95,9 +96,27 @@ def test_build_offline_counts_filters_and_engine_check(data, tmp_path):
         assert s["drawn"] == s["counts"], s["id"]
         assert (data / s["image"]).is_file() and s["problem"] and s["description"]
     tasks = _rows(data / "tasks.jsonl")
-    assert {t["task"] for t in tasks} == {"structural", "association", "problem_match",
-                                           "description_match", "model_question",
-                                           "image_to_code"}
+    assert {t["task"] for t in tasks} == {"identification", "quantification", "structural",
+                                           "association", "problem_match",
+                                           "description_match", "caption_match",
+                                           "model_question", "image_to_code"}
+    captions = info["captions"]  # one caption per kept sample (Fig. 10), or dropped
+    assert captions["asked"] == len(samples)
+    assert captions["kept"] + sum(captions["dropped"].values()) == captions["asked"]
+    assert sum(bool(s.get("caption")) for s in samples) == captions["kept"]
+    # STRUDEL's five task types and Table 1's domain on every task
+    assert {t["task_type"] for t in tasks} == {"identification", "quantification",
+                                                "structural_analysis", "association",
+                                                "image_to_code"}
+    assert {t["domain"] for t in tasks} == {"System Modeling & Softw. Eng."}
+    assert all(t["answer_type"] == "number" for t in tasks if t["task"] == "quantification")
+    assert set(info["filters"]) == {"node limits", "aspect ratio", "low variance",
+                                    "duplicate code", "perceptual-hash duplicate", "judge"}
+    assert sum(info["filters"].values()) == sum(info["removed"].values())
+    printed = (data.parent / "build.stdout").read_text(encoding="utf-8")
+    assert "filters (§3.3), samples removed: node limits 0, " in printed
+    assert f"captions: {info['captions']['kept']}/{info['captions']['asked']} kept" in printed
+    assert "templated questions not asked (no single answer): " in printed
     asked = info["questions"]  # one model-written question per kept sample, or dropped
     assert asked["asked"] == len(samples)
     assert asked["kept"] + sum(asked["dropped"].values()) == asked["asked"]
@@ -138,8 +157,19 @@ def test_eval_offline_and_report(data, tmp_path):
     assert summary["accuracy"]["problem_match"] is not None
     assert (run / "report.html").is_file()
     scores = _rows(run / "scores.jsonl")
-    structural = [s for s in scores if s["task"] == "structural"]
-    assert all(s["correct"] is (s["gold"] == 3) for s in structural)  # blind answer "3"
+    counting = [s for s in scores if s["task"] == "quantification"]
+    assert counting and all(s["correct"] is (s["gold"] == 3) for s in counting)  # blind "3"
+    table = summary["table3"]  # every task in Overall, each in its task type's column
+    assert table["Overall"]["n"] == len(scores) == sum(
+        table[c]["n"] for c in ("Identification", "Quantification", "Structural",
+                                "Association", "Code translation"))
+    assert table["System Modeling & Softw. Eng."]["n"] == len(scores)
+    assert "Table 3 by task type" in done.stdout and "Code translation" in done.stdout
+    assert (run / "plots" / "task_types.png").is_file()
+    assert (run / "plots" / "domains.png").is_file()
+    board = _cli("leaderboard", str(run), "--format", "json")
+    assert board.returncode == 0, board.stderr
+    assert "Table 3: Overall" in board.stdout and "Table 3: Code translation" in board.stdout
     text = (run / "summary.json").read_text(encoding="utf-8")
     assert _dumped(StructureSummary.from_json(json.loads(text)), indent=1) == text
     # each predicted code the engine drew is kept, and the viewer shows it beside the image
@@ -154,6 +184,13 @@ def test_eval_offline_and_report(data, tmp_path):
     shown = {s[fields.index("id")]: s[fields.index("prediction_image")]
              for s in view["samples"]}
     assert all(shown[s["id"]] for s in drawn)
+    # the viewer filters by STRUDEL's task type and domain
+    assert {s[fields.index("task_type")] for s in view["samples"]} == {
+        s["task_type"] for s in scores}
+    assert {s[fields.index("domain")] for s in view["samples"]} == {
+        "System Modeling & Softw. Eng."}
+    html = (tmp_path / "v" / "index.html").read_text(encoding="utf-8")
+    assert 'id="f-task_type"' in html and 'id="f-domain"' in html
 
 
 def _dumped(record, indent: int | None = None) -> str:
@@ -180,7 +217,8 @@ def test_eval_against_fake_openai_server(data, tmp_path):
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
     with FakeServer(reply=reply) as server:
         done = _cli("eval", "structure", "--data", str(data), "--tasks",
-                    "structural,association", "--model", f"openai:vlm@{server.base_url}",
+                    "quantification,association", "--model",
+                    f"openai:vlm@{server.base_url}",
                     "--out", str(tmp_path / "run"), env=env)
     assert done.returncode == 0, done.stderr
     scores = _rows(tmp_path / "run" / "scores.jsonl")

@@ -152,13 +152,14 @@ def test_model_question_becomes_a_task():
         {"entities": 2, "relations": 0, "clusters": 0}, None,
         {"entities": {"class": 2}, "relations": {}, "clusters": 0, "notes": 0},
         model_question=ModelQuestion("label", "Which class is on top?", "Order"))
-    # one counting question (the total: one kind, no relation) comes first: N is 1
+    # no facts given: the model-written question is the sample's first task
     tasks = [t for t in derive([sample], 0) if t.task == "model_question"]
     assert len(tasks) == 1
     assert tasks[0].question == f"Which class is on top?\n{ANSWER_BY_TYPE['label']}"
     assert (tasks[0].gold, tasks[0].answer_type) == ("Order", "label")
     assert tasks[0].to_json() == {
-        "id": "s/model_question/1", "sample": "s", "task": "model_question",
+        "id": "s/model_question/0", "sample": "s", "task": "model_question",
         "category": "class", "language": "plantuml", "frl": "PlantUML",
         "image": "images/s.png", "question": tasks[0].question, "gold": "Order",
-        "answer_type": "label"}
+        "answer_type": "label", "task_type": "identification",
+        "domain": "System Modeling & Softw. Eng."}

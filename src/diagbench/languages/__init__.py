@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
-from diagbench.languages.record import Category, Drawn, Language
-from diagbench.languages.table import CATEGORIES, LANGUAGES
+from diagbench.languages.record import Category, Domain, Drawn, Language
+from diagbench.languages.table import CATEGORIES, DOMAINS, LANGUAGES
 
 if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
@@ -23,6 +23,7 @@ _BY_SUFFIX = {suffix: language for language in LANGUAGES for suffix in language.
 _LONGEST_FIRST = sorted(_BY_SUFFIX, key=len, reverse=True)  # ".rxn.smi" before ".smi"
 _CATEGORY = {category.name: category for category in CATEGORIES}
 _CATEGORY_BY_TITLE = {category.title: category for category in CATEGORIES}
+_DOMAIN = {domain.name: domain for domain in DOMAINS}
 [_FALLBACK] = [language for language in LANGUAGES if language.fallback]
 
 
@@ -119,12 +120,25 @@ def category_names() -> tuple[str, ...]:
     return tuple(_CATEGORY)
 
 
+def domain_of(category_name: str) -> Domain | None:
+    """The domain of the category called `category_name` (None for a category the table
+    does not have: an imported data set's own)."""
+    category = _CATEGORY.get(category_name)
+    return None if category is None else _DOMAIN[category.domain]
+
+
+def domain_titles() -> tuple[str, ...]:
+    """Every domain's title (Table 3's columns), in table order."""
+    return tuple(domain.title for domain in DOMAINS)
+
+
 def languages_of(category_name: str) -> tuple[str, ...]:
     """The names of the languages drawn in a category, in table order."""
     return tuple(lang.name for lang in LANGUAGES if category_name in lang.categories)
 
 
-__all__ = ["CATEGORIES", "LANGUAGES", "Category", "Drawn", "Language", "category_named",
-           "category_names", "category_titled", "detect", "diagram_files", "drawing",
+__all__ = ["CATEGORIES", "DOMAINS", "LANGUAGES", "Category", "Domain", "Drawn", "Language",
+           "category_named", "category_names", "category_titled", "detect", "diagram_files",
+           "domain_of", "domain_titles", "drawing",
            "has_suffix", "languages_of", "make_engine", "named", "names", "read",
            "source_files", "titled", "unclaimed_files"]

@@ -1,5 +1,5 @@
 """The protocol of one formal language (`Language`), what its engine drew (`Drawn`) and
-the record of one category (`Category`).
+the records of one category (`Category`) and of one domain (`Domain`).
 
 A language is a plug-in: a package `diagbench.languages.<name>` whose `LANGUAGE` is an
 instance of a `Language` subclass. Its descriptive fields are data; its parts are
@@ -44,6 +44,15 @@ class Category:
     title: str
     domain: str
     kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Domain:
+    """A domain of STRUDEL's Table 1: `name` as `Category.domain` gives it, `title` as
+    the paper's Table 3 heads its column ("System Modeling & Softw. Eng.")."""
+
+    name: str
+    title: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from diagbench.languages import (
     spice,
     verilog,
 )
-from diagbench.languages.record import Category, Language
+from diagbench.languages.record import Category, Domain, Language
 
 LANGUAGES: tuple[Language, ...] = (
     plantuml.LANGUAGE,
@@ -85,4 +85,16 @@ CATEGORIES: tuple[Category, ...] = (
     Category("knowledge-graph", "knowledge graph", "computer-science", ("knowledge-graph",)),
     Category("gantt", "Gantt diagram", "business", ("gantt",)),
     Category("mind-map", "mind map", "business", ("mindmap",)),
+)
+
+#: The domains (paper 004, Table 1), in the order of Table 3's columns, with its titles.
+DOMAINS: tuple[Domain, ...] = (
+    Domain("engineering", "Electrical & Computer Eng."),
+    Domain("chemistry", "Chemistry"),
+    Domain("biology", "Biology"),
+    Domain("computer-science", "Computer Science & AI"),
+    Domain("software", "System Modeling & Softw. Eng."),
+    Domain("business", "Business & Process Mgmt."),
+    Domain("geography", "Geography"),
+    Domain("games-music", "Games & Music"),
 )

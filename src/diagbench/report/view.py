@@ -27,7 +27,8 @@ from pathlib import Path
 #: The fields of a sample in samples.js, in order (each sample is one array).
 FIELDS = ("benchmark", "run", "model", "id", "task", "category", "status", "correct",
           "score", "prompt", "image", "answer", "reasoning", "read", "gold", "parts",
-          "error", "prediction_image", "differences", "language", "flags")
+          "error", "prediction_image", "differences", "language", "flags", "task_type",
+          "domain")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,9 @@ class SampleView:
     `differences` what the comparison counted, one line each; `language` the formal
     language of the diagram ("" where the benchmark has no such thing); `flags` what a
     reader of the answer should know, shown beside its status ("cut by the token
-    limit", "the judge disagrees")."""
+    limit", "the judge disagrees"); `task_type` and `domain` a wider grouping of the
+    task and category where the benchmark has one (STRUDEL's task types and domains;
+    "" where none), each a filter of the viewer."""
 
     benchmark: str
     model: str
@@ -66,6 +69,8 @@ class SampleView:
     run: str = ""
     language: str = ""
     flags: tuple[str, ...] = ()
+    task_type: str = ""
+    domain: str = ""
 
 
 def as_text(value: object) -> str | None:
@@ -103,7 +108,7 @@ def write_view(views: Iterable[SampleView], out: Path, title: str) -> int:
                      v.correct, v.score, text(v.prompt), image(v.image), v.answer,
                      v.reasoning, v.read, v.gold, dict(v.parts), v.error,
                      image(v.prediction_image), list(v.differences), v.language,
-                     list(v.flags)])
+                     list(v.flags), v.task_type, v.domain])
     data = {"title": title, "fields": FIELDS, "texts": list(texts), "samples": rows}
     (out / "samples.js").write_text(
         "window.DIAGBENCH_VIEW = " + json.dumps(data, ensure_ascii=False, default=str)

@@ -21,6 +21,7 @@ from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric, SampleValue
 from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
+from diagbench.benchmarks.structure.table3 import columns as table3_columns
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
 from diagbench.languages import category_names, names
 from diagbench.report.leaderboard import Headline
@@ -35,11 +36,12 @@ if TYPE_CHECKING:
     from diagbench.executors.protocol import Executor
     from diagbench.report.view import SampleView
 
-#: Every task a build derives: the counting and association tasks, the model-written
-#: question, the facts a language gives (identification, quantification, structural
-#: share the counting tasks' name) and image-to-code.
+#: Every task a build derives: the facts (identification, quantification — the counting
+#: questions —, structural), the association, matching and caption tasks, the
+#: model-written question and image-to-code.
 _TASKS = ("structural", "association", "problem_match", "description_match",
-          "model_question", "identification", "quantification", "image_to_code")
+          "model_question", "identification", "quantification", "image_to_code",
+          "caption_match")
 
 
 def _check_pairs(categories: list[str], languages: list[str]) -> None:
@@ -124,7 +126,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         RowMetric("image-to-code", True, "mean image-to-code score, 0 to 1: each "
                                          "language's own similarity (software diagrams: "
                                          "renders × mean of entity and relation F1; "
-                                         "molecules: Tanimoto; trees: Robinson–Foulds; …)"))
+                                         "molecules: Tanimoto; trees: Robinson–Foulds; …)"),
+        *(RowMetric(f"Table 3: {column}", True, "STRUDEL's Table 3 column (paper 004 §5.2), "
+                    "%: a right answer 100, image-to-code its score × 100, averaged",
+                    scale=100) for column in table3_columns()))
 
     def __init__(self) -> None:
         self.data_dir = Path(".")
@@ -169,6 +174,13 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                  f"judge: {judged}",
                  f"model-written questions: {asked.kept}/{asked.asked} kept"
                  + "".join(f", {k} {v}" for k, v in asked.dropped.items()),
+                 *([f"captions: {info.captions.kept}/{info.captions.asked} kept" + "".join(
+                     f", {k} {v}" for k, v in info.captions.dropped.items())]
+                   if info.captions else []),
+                 "filters (§3.3), samples removed: " + ", ".join(
+                     f"{k} {v}" for k, v in info.filters.items()),
+                 "templated questions not asked (no single answer): " + (", ".join(
+                     f"{k} {v}" for k, v in info.ambiguous_questions.items()) or "none"),
                  f"duplicate tasks dropped (same image, prompt and gold): "
                  f"{info.duplicate_tasks}",
                  f"-> {out} (details in {out / 'build.json'})"]
@@ -235,7 +247,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      sum(cell.n for cell in m.accuracy_cells.values()),
                      clustered=clustered(m.intervals, "accuracy")),
             Headline(name, "image-to-code", m.image_to_code.score, m.image_to_code.n,
-                     clustered=clustered(m.intervals, "image-to-code")))]
+                     clustered=clustered(m.intervals, "image-to-code")),
+            *(Headline(name, f"Table 3: {column}", cell["estimate"], cell["n"],
+                       clustered=clustered(m.table3, column))
+              for column, cell in m.table3.items()))]
 
     def sample_values(self, scores: Mapping[str, list[StructureScore]]) -> list[SampleValue]:
         from diagbench.benchmarks.structure.scoring import sample_values

@@ -19,15 +19,16 @@
    LLM-as-judge filter (Fig. 9, `judging`: below `--judge-threshold`, an unparsable
    verdict or a failed judge call removes the sample; without it build.json says the
    judge was not run);
-5. **closed-ended questions** (§3.4, Fig. 10, `questions`): the generating model writes
-   one question with its answer about each kept sample; malformed ones are dropped
-   and counted;
+5. **closed-ended questions and captions** (§3.4, Fig. 10, `questions`, `captions`):
+   the generating model writes one question with its answer and one caption about
+   each kept sample; malformed ones are dropped and counted;
 6. **tasks** (§3.4, `tasks.derive`).
 
 DATA/samples.jsonl, DATA/tasks.jsonl, DATA/images/*.png, DATA/sources/*, DATA/build.json
 (deterministic for a seed and deterministic models), DATA/generation/*.jsonl (the
-runner's responses: generation, judge, questions) and DATA/timings.json (seconds per
-stage — synthesis, statistics, render, filters, judge, questions, tasks — not
+runner's responses: generation, judge, questions, captions) and DATA/timings.json
+(seconds per stage — synthesis, statistics, render, filters, judge, questions,
+captions, tasks — not
 deterministic).
 """
 
@@ -44,12 +45,15 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.jsonl import write_jsonl
+from diagbench.benchmarks.structure.captions import ask_captions
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.judging import judge_info, judge_samples, rule_checks
+from diagbench.benchmarks.structure.limits import limits_of, outside
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.questions import ask_questions
 from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
 from diagbench.benchmarks.structure.tasks import derive, without_duplicates
+from diagbench.benchmarks.structure.templates import asked_facts
 from diagbench.benchmarks.synthesis import (
     COMPLEXITIES,
     DOMAIN_NAMES,
@@ -62,6 +66,23 @@ from diagbench.languages import category_named, languages_of, named
 
 ASPECT = (0.25, 4.0)
 PHASH_DISTANCE = 4
+NODE_LIMITS = "node count outside the category's limits"
+#: The filters of §3.3 after the engine check, in the order applied, by the name
+#: build.json counts them under (`filter_counts`), with the reason a sample removed
+#: by each is given; the judge's reasons are `judging.JUDGE_REASONS`.
+FILTERS = {"node limits": NODE_LIMITS, "aspect ratio": "aspect ratio outside [0.25, 4]",
+           "low variance": "near-blank image", "duplicate code": "duplicate code",
+           "perceptual-hash duplicate": "perceptual-hash duplicate"}
+
+
+def filter_counts(samples: list[Planned], judged: bool) -> dict[str, int]:
+    """How many samples each filter of §3.3 removed, every filter named (0 where it
+    removed none; the judge's only when it was run)."""
+    from diagbench.benchmarks.structure.judging import JUDGE_REASONS
+
+    reasons = Counter(s.reason for s in samples)
+    out = {name: reasons[reason] for name, reason in FILTERS.items()}
+    return out | ({"judge": sum(reasons[r] for r in JUDGE_REASONS)} if judged else {})
 
 
 def plan(categories: list[str], languages: list[str], per_category: int,
@@ -122,7 +143,8 @@ def read_all(samples: list[Planned]) -> None:
             continue
         s.statistics, s.counts = statistics(parsed[0],
                                             named(s.language).domain == "software")
-        s.facts = named(s.language).facts(parsed[0].diagram)
+        asked = asked_facts(named(s.language), parsed[0], s.statistics)
+        s.facts, s.ambiguous = asked.facts, asked.ambiguous
 
 
 def render_all(samples: list[Planned], out: Path, jobs: int,
@@ -182,18 +204,17 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
             s.detail = f"read {s.counts}, drawn {s.drawn}"
     for s in samples:
         if s.reason is None:
-            language = named(s.language)
-            nodes = language.nodes(s.counts)
-            low, high = language.node_limits
-            if not low <= nodes <= high:
-                s.reason, s.detail = "node count outside the category's limits", str(nodes)
+            why = outside(limits_of(s.category, s.language), s.counts, s.language)
+            if why is not None:
+                s.reason, s.detail = NODE_LIMITS, why
     alive = [s for s in samples if s.reason is None]
     steps: list[tuple[str, Callable[[list[Planned]], tuple[list[Planned], list]]]] = [
-        ("aspect ratio outside [0.25, 4]",
+        (FILTERS["aspect ratio"],
          lambda xs: filters.aspect_ratio(xs, lambda s: (s.width, s.height), *ASPECT)),
-        ("near-blank image", lambda xs: filters.near_blank(xs, lambda s: out / s.image)),
-        ("duplicate code", lambda xs: filters.code_duplicates(xs, lambda s: s.code or "")),
-        ("perceptual-hash duplicate",
+        (FILTERS["low variance"], lambda xs: filters.near_blank(xs, lambda s: out / s.image)),
+        (FILTERS["duplicate code"],
+         lambda xs: filters.code_duplicates(xs, lambda s: s.code or "")),
+        (FILTERS["perceptual-hash duplicate"],
          lambda xs: filters.perceptual_duplicates(xs, lambda s: out / s.image, PHASH_DISTANCE)),
     ]
     for reason, step in steps:
@@ -260,6 +281,11 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     for s in kept:
         s.model_question = questions.get(s.id)
     timings["questions"] = time.perf_counter() - t
+    t = enter("captions", kept)
+    captions, captioned = ask_captions(kept, settings, out, max_connections)
+    for s in kept:
+        s.caption = captions.get(s.id)
+    timings["captions"] = time.perf_counter() - t
     t = enter("tasks", kept)
     records = [s.sample() for s in kept]
     for s in kept:
@@ -282,7 +308,11 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         _rates(samples), dict(sorted(Counter(t.task for t in tasks).items())),
         [Rejection(s.id, s.reason, s.detail) for s in samples if s.reason is not None],
         versions, "diagbench's bundled list (benchmarks/personas.txt)",
-        _kept_cells(samples, kept), duplicates)
+        _kept_cells(samples, kept), duplicates,
+        {f"{c}|{lang}": list(limits_of(c, lang)) for c, lang in dict.fromkeys(
+            (s.category, s.language) for s in samples)},
+        filter_counts(samples, judge is not None),
+        dict(sorted(sum((s.ambiguous for s in kept), Counter()).items())), captioned)
     (out / "build.json").write_text(json.dumps(info.to_json(), indent=1, ensure_ascii=False)
                                     + "\n", encoding="utf-8")
     timings["total"] = time.perf_counter() - t0

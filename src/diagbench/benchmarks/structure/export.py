@@ -15,20 +15,26 @@ if TYPE_CHECKING:
 COLUMNS = (
     Column("id", "string", "The task (sample/task/N)."),
     Column("sample", "string", "The sample (diagram) it asks about."),
-    Column("task", "string", "structural, association, problem_match, description_match, "
-           "model_question or image_to_code (paper 004 §3.4)."),
+    Column("task", "string", "identification, quantification, structural, association, "
+           "problem_match, description_match, caption_match, model_question or "
+           "image_to_code (paper 004 §3.4)."),
+    Column("task_type", "string", "STRUDEL's task type (Table 3): identification, "
+           "quantification, structural_analysis, association or image_to_code."),
+    Column("domain", "string", "The category's domain as Table 3 titles it."),
     Column("category", "string", "The diagram category (class, sequence, component, …)."),
     Column("language", "string", "The language of the code (plantuml, mermaid, dot, dbml)."),
     Column("frl", "string", "The language's name as prompts give it."),
     Column("complexity", "string", "low, medium or high."),
     Column("question", "string", "The question asked with the image."),
-    Column("gold", "json", "The gold answer as the data set has it: a number (structural), "
-           "a letter or NONE (association), yes or no (matching), the code's path "
+    Column("gold", "json", "The gold answer as the data set has it: a number "
+           "(quantification), a letter or NONE (association, caption_match), yes or no "
+           "(matching), the code's path "
            "(image_to_code), a label or a list of items (a language's fact)."),
-    Column("gold_number", "int64", "The gold count (structural tasks).", nullable=True),
+    Column("gold_number", "int64", "The gold count (quantification tasks).", nullable=True),
     Column("gold_text", "string", "The gold answer as text: the letter, yes/no, or the code "
            "(image_to_code).", nullable=True),
-    Column("options", "list<string>", "The four personas offered (association).",
+    Column("options", "list<string>", "The four personas (association) or captions "
+           "(caption_match) offered.",
            nullable=True),
     Column("answer_type", "string", "How the answer to a model-written question or a "
            "language's fact is read: choice, yes_no, number, label or set.", nullable=True),
@@ -70,7 +76,8 @@ def export_rows(data: Path) -> Export:
         for t in tasks:
             s = samples[t.sample]
             code = read_text(inside(data, s.code))
-            yield {"id": t.id, "sample": t.sample, "task": t.task, "category": t.category,
+            yield {"id": t.id, "sample": t.sample, "task": t.task, "task_type": t.task_type,
+                   "domain": t.domain, "category": t.category,
                    "language": t.language, "frl": t.frl, "complexity": s.complexity,
                    "question": t.question, "gold": t.gold,
                    "gold_number": t.gold if isinstance(t.gold, int) else None,

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import JudgeInfo, Verdict
-from diagbench.benchmarks.structure.tasks import PLURAL, RELATION_PLURAL
+from diagbench.benchmarks.structure.templates import PLURAL, RELATION_PLURAL
 
 if TYPE_CHECKING:
     from diagbench.models.request import Request
@@ -70,6 +70,8 @@ DEFAULT_THRESHOLD = 0.5
 UNPARSABLE = "judge reply unparsable"
 CALL_FAILED = "the judge call failed"
 BELOW = "judged incorrect (below the threshold)"
+#: The reasons the judge removes a sample for.
+JUDGE_REASONS = (CALL_FAILED, UNPARSABLE, BELOW)
 _VERDICT = re.compile(r"^[\s*_`>#-]*correct[\s*_`]*:[\s*_`\"'<]*(true|false|null)"
                       r"[\s*_`\"'>.]*$", re.I | re.M)
 _EXPLANATION = re.compile(r"^[\s*_`>#-]*explanation[\s*_`]*:[\s*_`]*(.*?)[\s*_`]*$",

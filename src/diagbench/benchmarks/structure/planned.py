@@ -1,9 +1,10 @@
 """A sample of the structure build while it is made: planned, then filled in (texts and
-code, kind, statistics, image, drawn counts, verdict, question) by the build's stages,
+code, kind, statistics, image, drawn counts, verdict, question, caption) by the build's stages,
 or given the `reason` it was removed; a kept one becomes a `StructureSample`."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from diagbench.benchmarks.structure.records import (
@@ -36,6 +37,7 @@ class Planned:
     counts: Counts = field(default_factory=dict)
     drawn: Counts | None = None
     facts: list[Fact] = field(default_factory=list)  # STRUDEL's facts of its model
+    ambiguous: Counter[str] = field(default_factory=Counter)  # questions left out, by template
     image: str = ""
     width: int = 0
     height: int = 0
@@ -44,6 +46,7 @@ class Planned:
     detail: str = ""
     judge: Verdict | None = None
     model_question: ModelQuestion | None = None
+    caption: str | None = None
 
     def drawn_as_read(self) -> bool:
         """Whether the engine drew every count it shows as the model counts it."""
@@ -58,4 +61,4 @@ class Planned:
             self.complexity, self.persona, self.domain, self.problem, self.description,
             f"sources/{self.id}.txt", self.fenced, self.kind, self.image, self.width,
             self.height, self.sha256, len(code.splitlines()), len(code), self.counts,
-            self.drawn, self.statistics, self.judge, self.model_question)
+            self.drawn, self.statistics, self.judge, self.model_question, self.caption)

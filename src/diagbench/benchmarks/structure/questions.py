@@ -33,7 +33,7 @@ from typing import Any
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import ModelQuestion, QuestionsInfo, Rejection
-from diagbench.benchmarks.structure.tasks import counting_questions
+from diagbench.benchmarks.structure.templates import counting_questions, shown_names
 
 QUESTION_SYSTEM = ("You are an helpful AI assistant expert in generating realistic "
                    "question-answer pairs.")
@@ -185,22 +185,6 @@ _PROMPT = re.compile(r"in the code language (?P<lang>.+?), generate a natural us
                      r".*?visual interpretation of the rendered image\. (?P<type>.*?)\n\n"
                      r"Code:\n\n```\n(?P<code>.*)\n```\n\nNow, please output", re.S)
 PROMPT_START = "Given a code representation in the code language "
-#: Entity kinds drawn without a name (pseudo-states).
-_UNNAMED = frozenset({"start", "end", "choice", "fork", "join", "history", "deep_history",
-                      "junction", "entry_point", "exit_point"})
-
-
-def _named(d: Any) -> dict[str, str]:
-    """id → displayed name (its name, else its id; pseudo-states show none) of the
-    elements whose name is unique, non-empty and one line."""
-    from diagbench.diagram.graph import GraphDiagram
-
-    items = d.entities if isinstance(d, GraphDiagram) else d.participants
-    shown = {x.id: (x.name or ("" if getattr(x, "kind", "") in _UNNAMED else x.id)).strip()
-             for x in items}
-    names = Counter(shown.values())
-    return {i: n for i, n in shown.items() if n and names[n] == 1 and "\n" not in n
-            and "\\n" not in n}
 
 
 def _links(d: Any) -> list[tuple[str, str]]:
@@ -272,7 +256,7 @@ def synth_question(parsed: Any, answer_type: str, rng: random.Random
         rng.shuffle(options)
         listed = "\n".join(f"({x}) {o}" for x, o in zip("ABCD", options, strict=True))
         return f"{question}\n{listed}", "ABCD"[options.index(n)]
-    named = _named(d)
+    named = shown_names(d)[0]
     links = _links(d)
     if answer_type == "yes_no":
         linked = {frozenset(p) if graph else p for p in links}

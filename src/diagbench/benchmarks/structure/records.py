@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.protocol import DataError
+from diagbench.benchmarks.structure.limits import Limit
+from diagbench.benchmarks.structure.taxonomy import domain_title, task_type
 from diagbench.records import OMIT_EMPTY, OMIT_NONE, Record, RecordError
 
 #: A gold answer, as tasks.jsonl holds it: a number, a letter, yes/no, a label, a path,
@@ -61,7 +63,8 @@ class StructureSample(Record):
     """A kept diagram (a line of samples.jsonl): what it was asked for (category, FRL,
     complexity, persona, domain), the texts and code the model wrote (`code`: the path
     of its source file), its image, the statistics and counts parsed from the code, the
-    counts the engine drew, the judge's verdict and the question the model wrote."""
+    counts the engine drew, the judge's verdict, the question and the caption the model
+    wrote."""
 
     id: str
     category: str
@@ -86,16 +89,20 @@ class StructureSample(Record):
     statistics: Statistics
     judge: Verdict | None = None
     model_question: ModelQuestion | None = None
+    caption: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
 class StructureTask(Record):
-    """A question about one sample (a line of tasks.jsonl): `task` (structural,
-    association, problem_match, description_match, model_question, image_to_code, or a
-    language fact's task type), the question asked with the sample's image and its gold
-    answer (image_to_code: the path of the code); `options` the personas offered
-    (association), `answer_type` how the answer to a model-written question or a fact is
-    read."""
+    """A question about one sample (a line of tasks.jsonl): `task` (identification,
+    quantification, structural — a fact's task type —, association, problem_match,
+    description_match, model_question, image_to_code), the question asked with the
+    sample's image and its gold answer (image_to_code: the path of the code); `options`
+    the personas offered (association), `answer_type` how the answer to a model-written
+    question or a fact is read. Written with it: STRUDEL's `task_type` and the `domain`
+    (Table 3's titles, `taxonomy`)."""
+
+    json_computed = ("task_type", "domain")
 
     id: str
     sample: str
@@ -108,6 +115,14 @@ class StructureTask(Record):
     gold: Gold
     options: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     answer_type: str | None = field(default=None, metadata=OMIT_NONE)
+
+    @property
+    def task_type(self) -> str:
+        return task_type(self.task, self.answer_type)
+
+    @property
+    def domain(self) -> str:
+        return domain_title(self.category)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +168,26 @@ class QuestionsInfo(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class CaptionsInfo(Record):
+    """What build.json records about the captions (Fig. 10): the prompt hash, how many
+    were asked and kept, the dropped ones counted by reason and listed."""
+
+    prompt_hash: str
+    asked: int
+    kept: int
+    dropped: dict[str, int]
+    rejected: list[Rejection]
+
+
+@dataclass(frozen=True, slots=True)
 class BuildInfo(Record):
     """build.json: the build's parameters, the samples at each stage and those removed
     (by reason and one by one), the judge (or why it was not run), the model-written
     questions, the engine check (counts read = counts drawn), validity per
     "frl/complexity", the tasks per kind and the engines' versions; the samples kept per
     "category|frl" planned and the duplicate tasks dropped (same image, prompt and
-    gold as an earlier task)."""
+    gold as an earlier task); the node limits per cell, the samples each filter of §3.3
+    removed, and the templated questions dropped as ambiguous."""
 
     model: str
     seed: int
@@ -181,6 +209,14 @@ class BuildInfo(Record):
     personas: str
     kept: dict[str, int] = field(default_factory=dict)
     duplicate_tasks: int = 0
+    #: the node limits per "category|FRL" built (`limits`)
+    limits: dict[str, list[Limit]] = field(default_factory=dict)
+    #: how many samples each filter of §3.3 removed (`build.filter_counts`)
+    filters: dict[str, int] = field(default_factory=dict)
+    #: the templated questions left out as ambiguous, by template (`templates`)
+    ambiguous_questions: dict[str, int] = field(default_factory=dict)
+    #: the captions the generating model wrote (`captions`)
+    captions: CaptionsInfo | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,8 +228,11 @@ class StructureScore(Record):
     image-to-code: code or no_code); `predicted`: what it states; `correct` for the
     question tasks; `score` (image-to-code score), `counts_score` (STRUDEL's), `valid`,
     `entity_f1`, `relation_f1` for image-to-code; `answer_type` of a model-written
-    question or a language's fact (choice, yes_no, number, label, set).
+    question or a language's fact (choice, yes_no, number, label, set). Written with it:
+    STRUDEL's `task_type` and the `domain` (Table 3's titles, `taxonomy`).
     """
+
+    json_computed = ("task_type", "domain")
 
     model: str
     id: str
@@ -214,6 +253,14 @@ class StructureScore(Record):
     answer_type: str | None = None
     parts: dict[str, float] | None = None  # image-to-code: its language's own measures
     drawn: str | None = None  # image-to-code: the predicted code as drawn, in the model's dir
+
+    @property
+    def task_type(self) -> str:
+        return task_type(self.task, self.answer_type)
+
+    @property
+    def domain(self) -> str:
+        return domain_title(self.category)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +305,10 @@ class ModelSummary(Record):
     #: Per headline metric, its naive and sample-clustered intervals
     #: (`diagbench.benchmarks.intervals`).
     intervals: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: STRUDEL's Table 3: per column (Overall, task types, domains) its intervals in %
+    #: (`table3.table3`), and the same mean per "task type|category|FRL" cell
+    table3: dict[str, dict[str, Any]] = field(default_factory=dict)
+    table3_cells: dict[str, Accuracy] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 from diagbench.benchmarks.failures import report_failures
 from diagbench.benchmarks.structure.records import StructureSummary
+from diagbench.benchmarks.structure.table3 import OVERALL
 from diagbench.languages import named
 
 
@@ -32,6 +33,7 @@ def table_lines(summary: StructureSummary) -> list[str]:
         if types:
             out.append("  model-written questions, accuracy % by answer type: " + ", ".join(
                 f"{k} {_f(v.accuracy)} (n {v.n})" for k, v in types.items()))
+        out += table3_lines(m.table3)
         out.append(f"  image-to-code: score {_f(i2c.score, 3)} (STRUDEL counts-only "
                    f"{_f(i2c.counts_score, 3)}), valid {i2c.valid}/{i2c.n}")
         unread = {task: sum(n for k, n in reads.items() if k != "parsed")
@@ -40,6 +42,31 @@ def table_lines(summary: StructureSummary) -> list[str]:
             f"{k} {v}" for k, v in unread.items()) + "; outcomes " + ", ".join(
             f"{k} {v}" for k, v in m.outcomes.items()))
     return out
+
+
+def _cell(column: dict[str, Any] | None) -> str:
+    """A Table 3 cell: the estimate (%) and its clustered 95 % interval."""
+    if column is None:
+        return "—"
+    ci = column.get("ci95_clustered")
+    span = "" if ci is None else f" [{ci[0]:.1f}–{ci[1]:.1f}]"
+    return f"{_f(column['estimate'])}{span}"
+
+
+def table3_lines(table: dict[str, dict[str, Any]]) -> list[str]:
+    """Table 3's row of one model as `eval` prints it: its overall score and task types,
+    then its domains, each with its 95 % interval clustered by diagram and its n (the
+    columns without a task left out)."""
+    from diagbench.benchmarks.structure.table3 import TYPE_TITLES, columns
+
+    if not table:
+        return []
+    types = (OVERALL, *TYPE_TITLES.values())
+    domains = [c for c in columns() if c not in types]
+    return [f"  Table 3 {label} (%, 95 % CI clustered by diagram): " + " | ".join(
+        f"{c} {_cell(table[c])} (n {table[c]['n']})" for c in group if c in table)
+        for label, group in (("by task type", types), ("by domain", domains))
+        if any(c in table for c in group)]
 
 
 def write_report(run: Path, summary: StructureSummary) -> Path:
@@ -53,11 +80,12 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     report.heading("Accuracy per task (%)")
     report.paragraph("Every task asked is in its denominator (n): an unusable image, a "
                      "failed call or an unreadable answer counts as wrong. Chance: a blind "
-                     "guess — association 20 % (four options and NONE), the matching tasks "
-                     "50 % (yes or no).", note=True)
+                     "guess — association and caption_match 20 % (four options and NONE), "
+                     "the matching tasks 50 % (yes or no).", note=True)
     report.table(["model", *tasks], [[name, *(f"{_f(m.accuracy.get(t))} (n {_n(m, t)})"
                                               for t in tasks)]
                                      for name, m in summary.models.items()])
+    _table3_section(run, report, summary)
     report_failures(report, {name: m.failures for name, m in summary.models.items()})
     intervals_section(report, {name: m.intervals for name, m in summary.models.items()})
     usage_section(report, run)
@@ -112,9 +140,76 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     return report.write(run / "report.html")
 
 
+def _table3_section(run: Path, report: Any, summary: StructureSummary) -> None:
+    """STRUDEL's Table 3 (every column; "—" where no task is of it) with each cell's
+    clustered 95 % interval, Fig. 1's plots, and the task type × category × FRL cells."""
+    from diagbench.benchmarks.structure.table3 import columns
+
+    if not any(m.table3 for m in summary.models.values()):
+        return
+    report.heading("STRUDEL's Table 3: per task type and domain (%)")
+    report.paragraph("Each task counts 100 when answered right and 0 otherwise (a failure "
+                     "counts 0), an image-to-code task its score × 100; a column is the "
+                     "mean over its tasks (paper 004 §5.2). In brackets: the 95 % bootstrap "
+                     "interval clustered by source diagram.", note=True)
+    shown = list(columns())
+    report.table(["model", *shown], [[name, *(_cell(m.table3.get(c)) for c in shown)]
+                                     for name, m in summary.models.items()])
+    for name, title, picked in (("task_types", "Fig. 1: score per task type", 0),
+                                ("domains", "Fig. 1: score per domain", 1)):
+        plot = _fig1(run, summary, name, picked)
+        if plot:
+            report.figure(plot, title)
+    report.heading("Per task type × category × FRL (%)", level=3)
+    report.table(["model", "task type", "category", "FRL", "n", "score"],
+                 [[name, *cell.split("|"), v.n, _f(v.accuracy)]
+                  for name, m in summary.models.items()
+                  for cell, v in m.table3_cells.items()])
+
+
+def _fig1(run: Path, summary: StructureSummary, name: str, domains: int) -> str | None:
+    """One of Fig. 1's plots: per task type (`domains` 0) or per domain (1), a bar per
+    model with its clustered 95 % interval, in plots/NAME.png."""
+    from diagbench.benchmarks.structure.table3 import TYPE_TITLES, columns
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    types = list(TYPE_TITLES.values())
+    shown = [c for c in columns() if c != OVERALL and (c in types) != bool(domains)
+             and any(c in m.table3 for m in summary.models.values())]
+    if not shown:
+        return None
+    (run / "plots").mkdir(exist_ok=True)
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    width = 0.8 / max(1, len(summary.models))
+    for k, (model, m) in enumerate(summary.models.items()):
+        xs = [x + k * width for x in range(len(shown))]
+        cells = [m.table3.get(c) for c in shown]
+        values = [(c["estimate"] or 0.0) if c else 0.0 for c in cells]
+        low = [v - c["ci95_clustered"][0] if c and c.get("ci95_clustered") else 0.0
+               for v, c in zip(values, cells, strict=True)]
+        high = [c["ci95_clustered"][1] - v if c and c.get("ci95_clustered") else 0.0
+                for v, c in zip(values, cells, strict=True)]
+        ax.bar(xs, values, width, yerr=[low, high], capsize=2, label=model)
+    ax.set_xticks([x + 0.4 - width / 2 for x in range(len(shown))], shown, rotation=25,
+                  ha="right", fontsize=7)
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("score (%)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(run / "plots" / f"{name}.png", dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return f"plots/{name}.png"
+
+
 #: The share a blind guess gets right, per task (None: no chance level): association
-#: has four options and NONE, the matching tasks yes or no.
-CHANCE = {"association": 20.0, "problem_match": 50.0, "description_match": 50.0}
+#: and caption_match have four options and NONE, the matching tasks yes or no.
+CHANCE = {"association": 20.0, "caption_match": 20.0, "problem_match": 50.0,
+          "description_match": 50.0}
 
 
 def _plot(run: Path, summary: StructureSummary, tasks: list[str]) -> str | None:

@@ -28,6 +28,7 @@ from diagbench.benchmarks.structure.records import (
     StructureSummary,
     StructureTask,
 )
+from diagbench.benchmarks.structure.table3 import table3, table3_cells
 from diagbench.scoring import metrics
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.M | re.S)
@@ -43,7 +44,7 @@ def extract_code(text: str | None) -> str | None:
 
 #: How the answer to each question task is read (model_question: its `answer_type`).
 ANSWER_TYPE = {"structural": "number", "association": "choice", "problem_match": "yes_no",
-               "description_match": "yes_no"}
+               "description_match": "yes_no", "caption_match": "choice"}
 _ENVELOPE = re.compile(r"^(?:final\s+answer|the\s+answer\s+is|answer|label)\s*(?:is|:|-|=)\s*",
                        re.I)
 _WRAPPERS = " \t*_`\"'“”‘’."
@@ -202,7 +203,8 @@ def sample_values(rows: list[StructureScore]) -> list[SampleValue]:
 def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
     """Per model: outcomes, failures, reads, accuracy per task and per task × category ×
     FRL, and the image-to-code scores (mean, counts-only mean, validity) overall and per
-    cell, and the headline metrics' naive and sample-clustered intervals. Every task is
+    cell, the headline metrics' naive and sample-clustered intervals, and STRUDEL's
+    Table 3 (`table3`). Every task is
     in its denominators: a failed call or an unusable image is a wrong answer
     (image-to-code: score 0)."""
     models: dict[str, ModelSummary] = {}
@@ -235,7 +237,8 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
             image_to_code_cells={k: _i2c(v) for k, v in sorted(i2c_cells.items())},
             intervals={metric: metric_intervals(values[metric], scale)
                        for metric, scale in (("accuracy", 100), ("image-to-code", 1))
-                       if metric in values})
+                       if metric in values},
+            table3=table3(rows, sample_of), table3_cells=table3_cells(rows))
     return StructureSummary(models)
 
 

@@ -352,24 +352,26 @@ def synth_answer(prompt: str) -> str:
                        f"they relate: each element is one concept of the domain, and each "
                        f"link shows how two of them depend on or lead to each other.")
     else:
-        code = _within_limits(own, rng, complexity, found.kinds if found else ())
+        code = _within_limits(own, category, rng, complexity, found.kinds if found else ())
         description = _described(title, own.read(code))
     solution = (f"Functionality:\n\n{description}\n\nCode:\n\n```\n{code.rstrip()}\n```\n\n"
                 f"Answer:\n\nHere is the {title} you asked for.\n")
     return solution if kind == "solution" else f"Problem:\n\n{problem}\n\n{solution}"
 
 
-def _within_limits(own: Language, rng: random.Random, complexity: str,
+def _within_limits(own: Language, category: str, rng: random.Random, complexity: str,
                    kinds: tuple[str, ...] = (), tries: int = 20) -> str:
-    """A code of the language `own`'s generator whose node count is within its
-    `node_limits` (the build's filter) and, for a language of several categories (charts
-    and tables), of one of the category's `kinds`, drawn again up to `tries` times (the
-    last one otherwise)."""
-    low, high = own.node_limits
+    """A code of the language `own`'s generator within the node limits of `category`
+    (`limits.limits_of`, the build's filter) and, for a language of several categories
+    (charts and tables), of one of the category's `kinds`, drawn again up to `tries`
+    times (the last one otherwise)."""
+    from diagbench.benchmarks.structure.limits import limits_of, outside
+
+    limits = limits_of(category, own.name)
     for _ in range(tries):
         code = own.generate(rng, complexity)
         parsed = own.read(code)
-        if parsed and low <= own.nodes(parsed[0].counts()) <= high and (
+        if parsed and outside(limits, parsed[0].counts(), own.name) is None and (
                 not kinds or parsed[0].kind in kinds):
             break
     return code
@@ -412,12 +414,15 @@ def blind_answer(prompt: str) -> str:
 def answer_synth(request: Any) -> str:
     """baseline:synth as an offline model: a generation prompt (all-in-one or either
     sequential one) → its answer (`synth_answer`); a closed-ended question prompt (Fig.
-    10) → a question about the code (`questions.answer_question`); any other prompt — a
+    10) → a question about the code (`questions.answer_question`); a caption prompt (Fig.
+    10) → a caption of the code (`captions.answer_caption`); any other prompt — a
     task of `eval structure` — → the blind answer (`blind_answer`)."""
+    from diagbench.benchmarks.structure.captions import answer_caption
     from diagbench.benchmarks.structure.questions import PROMPT_START, answer_question
     from diagbench.models.offline import prompt_text
 
     text = prompt_text(request)
     if text.startswith(PROMPT_START):
-        return answer_question(text)
+        caption = answer_caption(text)
+        return answer_question(text) if caption is None else caption
     return synth_answer(text) if prompt_kind(text) else blind_answer(text)

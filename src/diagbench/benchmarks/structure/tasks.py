@@ -1,8 +1,10 @@
 """The tasks of the structure benchmark (paper 004 §3.4), each with a gold answer from
-the code's parsed statistics or from the generated texts:
+the code's parsed model or from the generated texts:
 
-- `structural` — counting questions from templates over the statistics ("How many
-  interfaces are shown in the diagram?"); gold a number;
+- `identification` / `quantification` / `structural` — the facts about the drawing:
+  a language's own (`Language.facts`), else the templates over the shared graph and
+  sequence models (`templates`: counting questions are quantification), read as yes/no,
+  a number, a label or a set of items;
 - `association` — which persona would have asked for this diagram: four options
   (A–D), one of them right, or — one time in five — none of them (gold NONE);
   distractors are personas of other samples;
@@ -10,11 +12,14 @@ the code's parsed statistics or from the generated texts:
   description) belong to the diagram? Yes for its own, no for another sample's of the
   same category (the harder negative of §3.4) when there is one, else of any;
 - `image_to_code` — write the diagram's code in its FRL; gold the code;
+- `caption_match` — which of four captions (the generating model's, Fig. 10) is this
+  diagram's, or none of them (NONE); distractors from the same category first
+  (`captions.caption_options`);
 - `model_question` — the closed-ended question the generating model wrote about its
   diagram (Fig. 10, `questions`), with its answer as gold; `answer_type` says how the
-  answer is read (choice, yes_no, number, label);
-- `identification` / `quantification` / `structural` — a language's facts about its
-  drawing (`diagram.facts`), read as yes/no, a number, a label or a set of items.
+  answer is read (choice, yes_no, number, label).
+
+Each task is of one of STRUDEL's five task types (`task_type`, Table 3's columns).
 """
 
 from __future__ import annotations
@@ -23,25 +28,11 @@ import json
 import random
 from collections.abc import Mapping
 
-from diagbench.benchmarks.structure.records import (
-    Gold,
-    Statistics,
-    StructureSample,
-    StructureTask,
-)
-from diagbench.diagram.facts import TASK_TYPES, Fact
+from diagbench.benchmarks.structure.captions import caption_options
+from diagbench.benchmarks.structure.records import Gold, StructureSample, StructureTask
+from diagbench.diagram.facts import TASK_TYPES as FACT_TYPES
+from diagbench.diagram.facts import Fact
 
-#: Plural nouns per entity kind / relation type, as questions name them.
-PLURAL = {"class": "classes", "interface": "interfaces", "abstract": "abstract classes",
-           "enum": "enumerations", "component": "components", "database": "databases",
-           "queue": "queues", "actor": "actors", "usecase": "use cases", "state": "states",
-           "table": "tables", "process": "process boxes", "vertex": "nodes",
-           "decision": "decision nodes", "participant": "participants"}
-RELATION_PLURAL = {"association": "associations", "inheritance": "inheritance relations",
-             "composition": "compositions", "aggregation": "aggregations",
-             "dependency": "dependencies", "transition": "transitions",
-             "non_identifying": "relationships", "identifying": "identifying relationships",
-             "flow": "arrows", "link": "edges", "include": "include relations"}
 ANSWER_NUMBER = "Answer with the number only."
 ANSWER_CHOICE = ("Answer with the letter of the right option (A, B, C or D), or NONE if "
                  "none of them fits.")
@@ -56,31 +47,6 @@ ANSWER_SET = ("Answer with the items only, each once, separated by commas, as th
 #: The answer instruction of each answer type of a model-written question.
 ANSWER_BY_TYPE = {"choice": ANSWER_CHOICE, "yes_no": ANSWER_YES_NO, "number": ANSWER_NUMBER,
                   "label": ANSWER_LABEL}
-
-
-def counting_questions(stats: Statistics) -> list[tuple[str, int]]:
-    """(question, count) pairs about a sample's statistics."""
-    out: list[tuple[str, int]] = []
-    if "participants" not in stats and "entities" not in stats:
-        return out  # another domain's model: its language's facts ask about it
-    if "participants" in stats:
-        participants, messages = stats["participants"], stats["messages"]
-        assert isinstance(participants, dict) and isinstance(messages, int)
-        out.append(("How many participants (lifelines) are shown in the diagram?",
-                    sum(participants.values())))
-        out.append(("How many messages are drawn in the diagram?", messages))
-        return out
-    entities, relations = stats["entities"], stats["relations"]
-    assert isinstance(entities, dict) and isinstance(relations, dict)
-    out.append(("How many elements (boxes or nodes) are shown in the diagram in total?",
-                sum(entities.values())))
-    for kind, n in entities.items():
-        if kind in PLURAL and len(entities) > 1:
-            out.append((f"How many {PLURAL[kind]} are shown in the diagram?", n))
-    for rtype, n in relations.items():
-        if rtype in RELATION_PLURAL:
-            out.append((f"How many {RELATION_PLURAL[rtype]} are drawn in the diagram?", n))
-    return out
 
 
 def fact_question(fact: Fact) -> tuple[str, Gold, str]:
@@ -111,8 +77,8 @@ def without_duplicates(tasks: list[StructureTask]) -> tuple[list[StructureTask],
 
 def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
            facts: Mapping[str, list[Fact]] | None = None) -> list[StructureTask]:
-    """Every task of every sample (`per_sample` counting questions at most, and as many
-    of its language's facts of each task type), seeded."""
+    """Every task of every sample (`per_sample` of its facts of each task type at most),
+    seeded."""
     rng = random.Random(seed)
     tasks: list[StructureTask] = []
     by_category: dict[str, list[StructureSample]] = {}
@@ -127,12 +93,8 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
             None if options is None else tuple(options), answer_type))
 
     for s in samples:
-        # a language with facts of its own is asked those, not the software counts
-        counting = [] if (facts or {}).get(s.id) else counting_questions(s.statistics)
-        for question, n in rng.sample(counting, min(per_sample, len(counting))):
-            add(s, "structural", f"{question}\n{ANSWER_NUMBER}", n)
         asked = [(f.task, fact_question(f)) for f in (facts or {}).get(s.id, [])]
-        for task in TASK_TYPES:
+        for task in FACT_TYPES:
             of_type = [q for t, q in asked if t == task]
             for question, gold, kind in rng.sample(of_type, min(per_sample, len(of_type))):
                 add(s, task, question, gold, answer_type=kind)
@@ -160,6 +122,15 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
             text = own if positive else text_of(rng.choice(pool))
             add(s, task, f"Does this {noun} correspond to the diagram?\n\n\"{text}\"\n\n"
                 f"{ANSWER_YES_NO}", "yes" if positive else "no")
+        if s.caption:
+            made = caption_options(
+                s.caption, [o.caption for o in by_category[s.category] if o.caption],
+                [o.caption for o in samples if o.caption], rng)
+            if made is not None:
+                listed = "\n".join(f"({letter}) {c}" for letter, c in zip("ABCD", made[0],
+                                                                          strict=True))
+                add(s, "caption_match", "Which of these captions describes this diagram?\n"
+                    f"{listed}\n{ANSWER_CHOICE}", made[1], options=made[0])
         mq = s.model_question
         if mq:
             add(s, "model_question", f"{mq.question}\n{ANSWER_BY_TYPE[mq.type]}",

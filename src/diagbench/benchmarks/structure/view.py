@@ -34,4 +34,4 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
             parts={k: v for k, v in parts.items() if v is not None}, error=s.error,
             reasoning=back.reasoning(model, s.id), language=s.language,
             prediction_image=model_dir(run, model) / s.drawn if s.drawn else None,
-            flags=back.flags(model, s.id))
+            flags=back.flags(model, s.id), task_type=s.task_type, domain=s.domain)
