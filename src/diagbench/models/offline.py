@@ -10,6 +10,7 @@ newer diagbench may read better.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 
@@ -80,16 +81,25 @@ def read_sequence_image(request: Request) -> str:
 BASELINES.register("ocr", "diagbench.models.offline:read_sequence_image")
 
 
+#: One baseline answers at a time. They answer in the runner's worker threads, and
+#: their answers read and write code with the domains' C libraries (Qiskit, ONNX, RDKit,
+#: Graphviz …), several of which are not safe to call from two threads at once (a
+#: structure build over every category crashed with a segmentation fault), and whose
+#: first imports race (NumPy seen half initialised).
+_ONE_AT_A_TIME = threading.Lock()
+
+
 def _answer(request: Request) -> str:
     """The answer of the first function of `baseline:MODEL` that answers `request`
     (ValueError giving each one's reason when none does)."""
     reasons = []
-    for reference in BASELINES[request.model]:
-        baseline: Baseline = load(reference)
-        try:
-            return baseline(request)
-        except ValueError as exc:
-            reasons.append(str(exc))
+    with _ONE_AT_A_TIME:
+        for reference in BASELINES[request.model]:
+            baseline: Baseline = load(reference)
+            try:
+                return baseline(request)
+            except ValueError as exc:
+                reasons.append(str(exc))
     raise ValueError("; ".join(reasons))
 
 
@@ -98,11 +108,6 @@ class OfflineBaseline:
 
     def __init__(self, api_key: str, base_url: str | None = None, timeout: float = 120.0) -> None:
         self.timeout = timeout
-        # The baselines answer in worker threads, and their first answers import the
-        # domains' libraries (Biopython, RDKit, Qiskit …), which all import NumPy: two
-        # threads importing it at once may see it half initialised. Imported here, once,
-        # before any thread starts.
-        import numpy  # noqa: F401
 
     async def call(self, request: Request) -> Response:
         if request.model not in BASELINES:
