@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from diagbench.executors.protocol import Executor
     from diagbench.report.view import SampleView
 
+#: The generating model's sampling, paper 004 §A.1.
+GENERATION_TEMPERATURE, GENERATION_TOP_P = 0.6, 0.95
+
 #: Every task a build derives: the counting and association tasks, the model-written
 #: question, the facts a language gives (identification, quantification, structural
 #: share the counting tasks' name) and image-to-code.
@@ -89,8 +92,13 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      help="One call per sample (Fig. 7), or the problem statement first and "
                           "then the description and code given it (§3.1)."),
         click.option("--seed", type=int, default=0, show_default=True),
-        click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.7,
-                     show_default=True, help="Of the generating model."),
+        click.option("--temperature", type=click.FloatRange(0.0, 2.0),
+                     default=GENERATION_TEMPERATURE, show_default=True,
+                     help="Of the generating model (the paper's, §A.1)."),
+        click.option("--top-p", type=click.FloatRange(0.0, 1.0, min_open=True),
+                     default=GENERATION_TOP_P, show_default=True,
+                     help="Of the generating model (the paper's, §A.1); sent where the "
+                          "provider takes it."),
         click.option("--max-tokens", type=click.IntRange(1), default=4096, show_default=True),
         click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
                      help="Processes per rendering engine."),
@@ -114,8 +122,11 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--limit", type=click.IntRange(1), help="Only the first N tasks."),
     )
 
-    #: Paper 004 §5.1: images resized to at most 1024 × 1024 px for the evaluation.
+    #: Paper 004 §5.1: images resized to at most 1024 × 1024 px for the evaluation,
+    #: temperature 0.2 and top-p 0.95.
     max_image_side = 1024
+    eval_temperature = 0.2
+    eval_top_p = 0.95
     columns = COLUMNS
     row_metric = ROW_METRIC
     headline_metrics = (
@@ -135,7 +146,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     def build(self, out: Path, bars: Bars, *, generator: str = "baseline:synth",
               categories: list[str] | None = None, languages: list[str] | None = None,
               per_category: int = 5, complexities: list[str] | None = None, seed: int = 0,
-              temperature: float = 0.7, max_tokens: int = 4096, jobs: int = 2,
+              temperature: float = GENERATION_TEMPERATURE,
+              top_p: float | None = GENERATION_TOP_P,
+              max_tokens: int = 4096, jobs: int = 2,
               max_connections: int = 8, prompting: Prompting = "all-in-one",
               judge: str | None = None, judge_threshold: float = 0.5,
               allow_empty: bool = False, executor: Executor | None = None,
@@ -146,7 +159,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         from diagbench.benchmarks.structure.records import generator_settings
 
         _check_pairs(categories or list(category_names()), languages or list(names()))
-        settings = generator_settings(generator, temperature, max_tokens, seed)
+        settings = generator_settings(generator, temperature, max_tokens, seed, top_p=top_p)
         if judge is None and judge_threshold != DEFAULT_THRESHOLD:
             raise click.UsageError("--judge-threshold is for --judge: give the judge model")
         judging = generator_settings(judge, 0.0, 1024, seed, "--judge") if judge else None

@@ -309,7 +309,7 @@ def load_samples(data: Path) -> dict[str, StructureSample]:
 
 
 def generator_settings(model: str, temperature: float, max_tokens: int, seed: int,
-                       option: str = "--model") -> Any:
+                       option: str = "--model", top_p: float | None = None) -> Any:
     """The `ModelSettings` of the generating (or judging) model, the response cache when
     its provider is cached; a name or key that cannot be used is a `DataError` naming
     `option` (the command exits 3 before any work)."""
@@ -319,6 +319,7 @@ def generator_settings(model: str, temperature: float, max_tokens: int, seed: in
 
     try:
         return model_settings(model, GenerationConfig(temperature=temperature,
-                                                      max_tokens=max_tokens, seed=seed))
+                                                      max_tokens=max_tokens, seed=seed,
+                                                      top_p=top_p))
     except ModelSpecError as exc:
         raise DataError(f"{option}: {exc}") from None
