@@ -13,7 +13,9 @@ longer than that, its end and what follows the first "nswer:" and the first
 - a number matches inside another: gold "3" matches "13" and "30";
 - a word matches inside another: gold "no" matches "none", "not", "know", "unknown";
 - a window of the start or the end is read whatever the answer concludes: "Yes, … —
-  no wait, the answer is no" matches both golds.
+  no wait, the answer is no" matches both golds;
+- a map's multi-word country is searched by one of its words (`COUNTRY_WORD`: "South
+  Africa" by "South", which "South Korea" also holds).
 
 Image-to-code (`strudel_code_score`): (renders + F1 of the node-type counts) / 2, the
 F1 of `node_type_f1`; edges, labels and layout are not compared, so a code drawing the
@@ -25,6 +27,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+#: The one word STRUDEL searches a map's multi-word country gold by.
+COUNTRY_WORD = {
+    "North Macedonia": "Macedonia", "United Arab Emirates": "Arab",
+    "Central African Republic": "Africa", "Bosnia and Herzegovina": "Bosnia",
+    "Sri Lanka": "Lanka", "Papua New Guinea": "Guinea", "South Africa": "South",
+    "Saudi Arabia": "Arabia", "Dominican Republic": "Dominican", "Sierra Leone": "Sierra",
+    "United Kingdom": "Kingdom", "Trinidad and Tobago": "Trinidad", "South Korea": "Korea",
+    "Costa Rica": "Rica", "United States of America": "America"}
 #: Characters added to the gold's length to size a window.
 WINDOW_SLACK = 15
 _MARKERS = ("*", "<|begin_of_box|>", "<|end_of_box|>", "boxed")

@@ -1,7 +1,8 @@
 """The structure benchmark (paper 004_34f8485b6a3a0424.txt, STRUDEL) for software
 diagrams.
 
-    DATA/ (build)  samples.jsonl, tasks.jsonl, images/, sources/, build.json,
+    DATA/ (build, or import strudel)  samples.jsonl, tasks.jsonl, images/, sources/,
+                   build.json,
                    generation/responses.jsonl (the generating model's answers),
                    generation/judge_responses.jsonl (--judge),
                    generation/question_responses.jsonl (Fig. 10), timings.json
@@ -21,6 +22,11 @@ from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric, SampleValue
 from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
+from diagbench.benchmarks.structure.strudel_options import (
+    MATCHING_OPTION,
+    SYSTEM_OPTION,
+    import_strudel_command,
+)
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
 from diagbench.languages import category_names, names
 from diagbench.report.leaderboard import Headline
@@ -120,7 +126,10 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--tasks", "task_types", default=",".join(_TASKS), show_default=True,
                      callback=comma_list(_TASKS)),
         click.option("--limit", type=click.IntRange(1), help="Only the first N tasks."),
+        MATCHING_OPTION,
+        SYSTEM_OPTION,
     )
+    importers = (import_strudel_command,)
 
     #: Paper 004 §5.1: images resized to at most 1024 × 1024 px for the evaluation,
     #: temperature 0.2 and top-p 0.95.
@@ -139,6 +148,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def __init__(self) -> None:
         self.data_dir = Path(".")
+        self.matching = "strict"
+        self.system: str | None = None
+        self.both_ways = False  # both matchings computed (a STRUDEL import, or strudel)
 
     def is_data(self, data: Path) -> bool:
         return (data / "samples.jsonl").is_file() and (data / "tasks.jsonl").is_file()
@@ -198,10 +210,14 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         return lines
 
     def samples(self, run: Path, bars: Bars, *, data: str, task_types: list[str] | None = None,
-                limit: int | None = None, **_: Any) -> Dataset:
+                limit: int | None = None, matching: str = "strict",
+                system_prompt: str | None = None, **_: Any) -> Dataset:
         from diagbench.benchmarks.structure.records import load_data
+        from diagbench.benchmarks.structure.strudel import is_strudel_import
 
         self.data_dir = Path(data)
+        self.matching, self.system = matching, system_prompt or None
+        self.both_ways = matching == "strudel" or is_strudel_import(self.data_dir)
         tasks, digest = load_data(self.data_dir)
         if task_types:
             tasks = [t for t in tasks if t.task in task_types]
@@ -212,17 +228,27 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def prompts(self, data: Dataset) -> list[Ask]:
         from diagbench.benchmarks.asking import Ask
-        return [Ask(t.id, t.question, self.data_dir / t.image) for t in data.samples]
+        return [Ask(t.id, t.question, self.data_dir / t.image, self.system)
+                for t in data.samples]
 
     def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
               out: Path) -> list[StructureScore]:
         from diagbench.benchmarks.structure.scoring import score_model
-        return score_model(model, list(data.samples), answers, self.data_dir, out)
+        scores = score_model(model, list(data.samples), answers, self.data_dir, out)
+        if not self.both_ways:
+            return scores
+        from diagbench.benchmarks.structure.matching import score_both
+        from diagbench.benchmarks.structure.records import load_samples
+        return score_both(scores, list(data.samples), answers, load_samples(self.data_dir),
+                          self.data_dir, "strudel" if self.matching == "strudel" else "strict")
 
     def summarize(self, data: Dataset, scores: Mapping[str, list[StructureScore]]
                   ) -> StructureSummary:
+        from diagbench.benchmarks.structure.matching import with_matching
         from diagbench.benchmarks.structure.scoring import summarize
-        return summarize(scores)
+        summary = summarize(scores)
+        return with_matching(summary, scores, "strudel" if self.matching == "strudel"
+                             else "strict") if self.both_ways else summary
 
     def read_summary(self, data: dict) -> StructureSummary:
         from diagbench.benchmarks.structure.records import StructureSummary
@@ -261,5 +287,6 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def lines(self, summary: StructureSummary, scores: Mapping[str, list[StructureScore]]
               ) -> list[str]:
+        from diagbench.benchmarks.structure.matching import matching_lines
         from diagbench.benchmarks.structure.report import table_lines
-        return table_lines(summary)
+        return table_lines(summary) + matching_lines(summary)

@@ -184,6 +184,17 @@ class BuildInfo(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Matchings(Record):
+    """One answer scored both ways (`benchmarks.structure.matching`): diagbench's strict
+    reading and STRUDEL's matching (1 or 0 for a question; the image-to-code score of
+    each), and the window STRUDEL found the gold in."""
+
+    strict: float
+    strudel: float
+    window: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
 class StructureScore(Record):
     """One model's answer to one task, scored.
 
@@ -214,6 +225,8 @@ class StructureScore(Record):
     answer_type: str | None = None
     parts: dict[str, float] | None = None  # image-to-code: its language's own measures
     drawn: str | None = None  # image-to-code: the predicted code as drawn, in the model's dir
+    #: Both matchings, when scored both ways (a STRUDEL import, or --matching strudel).
+    matchings: Matchings | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +254,39 @@ class ImageToCode(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Disagreement(Record):
+    """A question the two matchings score differently: its gold, what the strict
+    reading read, whether each matching counts it right, STRUDEL's window."""
+
+    id: str
+    gold: Gold
+    predicted: Any
+    strict: bool
+    strudel: bool
+    window: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchingSummary(Record):
+    """The two matchings side by side: which one the scores follow, accuracy (%) of
+    each over the `questions` answered, how many answers they disagree on (right by
+    STRUDEL's only, by the strict reading's only) with examples, and the mean
+    image-to-code score of each over `codes` tasks."""
+
+    scored_by: str
+    questions: int
+    strict_accuracy: float | None
+    strudel_accuracy: float | None
+    disagree: int
+    strudel_only: int
+    strict_only: int
+    examples: list[Disagreement]
+    codes: int = 0
+    strict_code: float | None = None
+    strudel_code: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ModelSummary(Record):
     """One model's results: outcomes of its calls, its failures by kind (each counted
     wrong), how its answers were read per task, accuracy per task (and "all"), per task
@@ -258,6 +304,8 @@ class ModelSummary(Record):
     #: Per headline metric, its naive and sample-clustered intervals
     #: (`diagbench.benchmarks.intervals`).
     intervals: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Both matchings side by side, when scored both ways.
+    matching: MatchingSummary | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
