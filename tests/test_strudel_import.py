@@ -113,6 +113,9 @@ def test_the_two_matchings_disagree_and_the_report_says_so(imported, tmp_path):
            "by STRUDEL's only, 0 by the strict reading's only)" in strict.stdout
     assert "gold 'A', read 'B': strict wrong, STRUDEL right (found in 'Answer: (B)')" \
         in strict.stdout
+    report = (tmp_path / "strict" / "report.html").read_text(encoding="utf-8")
+    assert "Strict reading and STRUDEL&#x27;s matching, side by side" in report
+    assert "Answer: (B)" in report
     # --matching strudel: the same answers (cached), scored by STRUDEL's rule
     m2 = json.loads((tmp_path / "loose" / "summary.json").read_text())["models"]["openai:vlm"]
     assert m2["accuracy"]["all"] == 100.0 and m2["matching"]["scored_by"] == "strudel"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.structure.records import (
@@ -161,3 +161,28 @@ def matching_lines(summary: StructureSummary) -> list[str]:
 
 def _figure(value: float | None) -> str:
     return "—" if value is None else f"{value:g}"
+
+
+def matching_section(report: Any, summary: StructureSummary) -> None:
+    """The two matchings side by side in the HTML report (`report.html.HtmlReport`), when
+    some model was scored both ways: accuracies, disagreements, examples."""
+    scored = {name: m.matching for name, m in summary.models.items() if m.matching}
+    if not scored:
+        return
+    report.heading("Strict reading and STRUDEL's matching, side by side")
+    report.paragraph("STRUDEL's rule counts an answer right when the gold is a substring of "
+                     "a window of len(gold) + 15 characters at its start, its end, or after "
+                     "\"answer:\" / \"answer is\": gold \"A\" matches \"Answer: (B)\", \"3\" "
+                     "matches \"13\", \"no\" matches \"none\". Its image-to-code score is "
+                     "(renders + node-type F1) / 2, blind to edges.", note=True)
+    report.table(["model", "scored by", "questions", "strict %", "STRUDEL %", "disagree",
+                  "STRUDEL only", "strict only", "image-to-code n", "strict", "STRUDEL"],
+                 [[name, s.scored_by, s.questions, _figure(s.strict_accuracy),
+                   _figure(s.strudel_accuracy), s.disagree, s.strudel_only, s.strict_only,
+                   s.codes, _figure(s.strict_code), _figure(s.strudel_code)]
+                  for name, s in scored.items()])
+    report.table(["model", "task", "gold", "read (strict)", "strict", "STRUDEL",
+                  "STRUDEL's window"],
+                 [[name, d.id, str(d.gold), str(d.predicted), "right" if d.strict else "wrong",
+                   "right" if d.strudel else "wrong", d.window or ""]
+                  for name, s in scored.items() for d in s.examples])
