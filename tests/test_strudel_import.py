@@ -109,8 +109,9 @@ def test_the_two_matchings_disagree_and_the_report_says_so(imported, tmp_path):
     assert [(d["gold"], d["strict"], d["strudel"]) for d in s["examples"]] == [
         ("A", False, True), ("3", False, True), ("no", False, True)]
     assert s["examples"][0]["window"] == "Answer: (B)"
-    assert "strict 25 % vs STRUDEL's 100 % over 4 questions; they disagree on 3 (3 right " \
-           "by STRUDEL's only, 0 by the strict reading's only)" in strict.stdout
+    assert "openai:vlm: scored by the strict reading; strict 25 % vs STRUDEL's 100 % over " \
+           "4 questions; they disagree on 3 (3 right by STRUDEL's only, 0 by the strict " \
+           "reading's only)" in strict.stdout
     assert "gold 'A', read 'B': strict wrong, STRUDEL right (found in 'Answer: (B)')" \
         in strict.stdout
     report = (tmp_path / "strict" / "report.html").read_text(encoding="utf-8")
@@ -119,6 +120,7 @@ def test_the_two_matchings_disagree_and_the_report_says_so(imported, tmp_path):
     # --matching strudel: the same answers (cached), scored by STRUDEL's rule
     m2 = json.loads((tmp_path / "loose" / "summary.json").read_text())["models"]["openai:vlm"]
     assert m2["accuracy"]["all"] == 100.0 and m2["matching"]["scored_by"] == "strudel"
+    assert "openai:vlm: scored by STRUDEL's matching;" in loose.stdout
     assert m2["image_to_code"]["score"] == 0.9
 
 

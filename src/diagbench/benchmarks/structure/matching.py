@@ -30,6 +30,8 @@ from diagbench.scoring.strudel_matching import (
 
 Matching = Literal["strict", "strudel"]
 MATCHINGS: tuple[Matching, ...] = ("strict", "strudel")
+#: How the printed comparison names each matching.
+_BY = {"strict": "the strict reading", "strudel": "STRUDEL's matching"}
 #: Disagreements kept as examples per model.
 EXAMPLES = 10
 
@@ -143,7 +145,7 @@ def matching_lines(summary: StructureSummary) -> list[str]:
         s = m.matching
         if s is None:
             continue
-        lines += [f"{name}: scored by {s.scored_by}'s matching; strict "
+        lines += [f"{name}: scored by {_BY[s.scored_by]}; strict "
                   f"{_figure(s.strict_accuracy)} % vs STRUDEL's {_figure(s.strudel_accuracy)} %"
                   f" over {s.questions} questions; they disagree on {s.disagree} "
                   f"({s.strudel_only} right by STRUDEL's only, {s.strict_only} by the strict "
