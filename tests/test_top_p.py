@@ -78,8 +78,10 @@ def test_structure_defaults_are_the_papers():
 
     runner = CliRunner()
     evaluate = " ".join(runner.invoke(main, ["eval", "structure", "--help"]).output.split())
-    assert "--temperature FLOAT RANGE [default: 0.2;" in evaluate
+    assert ("Sampling temperature. Default: the paper's evaluation settings (§5.1). "
+            "[default: 0.2;") in evaluate
     assert "[default: 0.95;" in evaluate and "[default: 1024;" in evaluate
+    assert evaluate.count("Default: the paper's evaluation settings (§5.1).") == 2
     build = " ".join(runner.invoke(main, ["build", "structure", "--help"]).output.split())
     assert "[default: 0.6;" in build and "(the paper's, §A.1)" in build
     assert "[default: 0.95;" in build

@@ -151,7 +151,8 @@ def _eval_command(cls: Any) -> click.Command:
                                           model_options(multiple=True,
                                                         max_image_side=cls.max_image_side,
                                                         temperature=cls.eval_temperature,
-                                                        top_p=cls.eval_top_p),
+                                                        top_p=cls.eval_top_p,
+                                                        defaults_from=cls.eval_defaults_from),
                                           *EXECUTOR_OPTIONS),
                     evaluate)
 

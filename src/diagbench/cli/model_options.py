@@ -107,14 +107,19 @@ OPTIONS = (
 )
 
 
-def _sampling(temperature: float, top_p: float | None) -> tuple[Callable, Callable]:
+def _sampling(temperature: float, top_p: float | None, why: str | None
+              ) -> tuple[Callable, Callable]:
+    """--temperature and --top-p with their defaults (`why`: where the defaults come
+    from, said in the help)."""
+    because = f" Default: {why}." if why else ""
     return (click.option("--temperature", type=click.FloatRange(0.0, 2.0),
-                         default=temperature, show_default=True),
+                         default=temperature, show_default=True,
+                         help=f"Sampling temperature.{because}"),
             click.option("--top-p", type=click.FloatRange(0.0, 1.0, min_open=True),
                          default=top_p, show_default=top_p is not None,
-                         help="Nucleus sampling: sent where the provider takes it (openai "
-                              "and compatible servers, anthropic, gemini) and part of the "
-                              "cache key; not given: not sent."))
+                         help="Nucleus sampling, sent where the provider takes it (openai "
+                              "and compatible servers, anthropic, gemini) and then part of "
+                              f"the cache key; none: not sent.{because}"))
 
 
 def _image_side(default: int | None) -> Callable:
@@ -125,11 +130,13 @@ def _image_side(default: int | None) -> Callable:
 
 def model_options(command: Callable | None = None, *, multiple: bool = False,
                   max_image_side: int | None = None, temperature: float = 0.0,
-                  top_p: float | None = None) -> Callable:
+                  top_p: float | None = None, defaults_from: str | None = None
+                  ) -> Callable:
     """Add the shared options to `command`, which receives them as `settings` — a list
     of `ModelSettings`, one per `--model`, when `multiple`. `max_image_side` is the
     default of `--max-image-side` (None: images are sent as they are), `temperature` and
-    `top_p` those of `--temperature` and `--top-p` (None: not sent).
+    `top_p` those of `--temperature` and `--top-p` (None: not sent), `defaults_from`
+    where these defaults come from (said in their help).
 
     An unknown provider, a missing key or an unusable option exits with code 3.
     """
@@ -154,7 +161,7 @@ def model_options(command: Callable | None = None, *, multiple: bool = False,
                 sys.exit(EXIT_BAD_INPUT)
             return command(*args, settings=settings if multiple else settings[0], **kwargs)
 
-        for option in reversed((*_sampling(temperature, top_p), *OPTIONS,
+        for option in reversed((*_sampling(temperature, top_p, defaults_from), *OPTIONS,
                                 _image_side(max_image_side))):
             wrapper = option(wrapper)
         help_text = MODEL_HELP + ("; repeat for several models" if multiple else "")

@@ -136,6 +136,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     max_image_side = 1024
     eval_temperature = 0.2
     eval_top_p = 0.95
+    eval_defaults_from = "the paper's evaluation settings (§5.1)"
     columns = COLUMNS
     row_metric = ROW_METRIC
     headline_metrics = (
