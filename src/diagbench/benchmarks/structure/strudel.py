@@ -151,6 +151,7 @@ class _Writer:
         self.left_out: Counter[str] = Counter()
         self.skipped: list[str] = []
         self.types: Counter[str] = Counter()
+        self.per_sample: Counter[str] = Counter()  # tasks so far, numbering the next
         (out / "images").mkdir(parents=True, exist_ok=True)
         (out / "sources").mkdir(parents=True, exist_ok=True)
 
@@ -175,7 +176,8 @@ class _Writer:
         raw, suffix, width, height = _image(row["image"], where)
         sample = self._sample(row, raw, suffix, width, height, category, language)
         gold = str(row["answer"]).strip()
-        number = sum(t.sample == sample.id for t in self.tasks)
+        number = self.per_sample[sample.id]
+        self.per_sample[sample.id] += 1
         ident = f"{sample.id}/{task}/{number}"
         if task == "image_to_code":
             path = f"sources/{sample.id}-{number}.txt"
