@@ -117,6 +117,14 @@ def test_the_two_matchings_disagree_and_the_report_says_so(imported, tmp_path):
     report = (tmp_path / "strict" / "report.html").read_text(encoding="utf-8")
     assert "Strict reading and STRUDEL&#x27;s matching, side by side" in report
     assert "Answer: (B)" in report
+    # the viewer shows both verdicts beside each answer
+    shown = _cli("view", str(tmp_path / "strict"), "--out", str(tmp_path / "v"))
+    assert shown.returncode == 0, shown.stderr
+    page = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
+    view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    parts = {s[view["fields"].index("gold")]: s[view["fields"].index("parts")]
+             for s in view["samples"]}
+    assert (parts["A"]["strict reading"], parts["A"]["STRUDEL's matching"]) == (0.0, 1.0)
     # --matching strudel: the same answers (cached), scored by STRUDEL's rule
     m2 = json.loads((tmp_path / "loose" / "summary.json").read_text())["models"]["openai:vlm"]
     assert m2["accuracy"]["all"] == 100.0 and m2["matching"]["scored_by"] == "strudel"
