@@ -70,3 +70,28 @@ def test_node_type_f1_by_hand():
 def test_code_score_is_the_mean_of_renders_and_f1():
     assert strudel_code_score(True, 0.4) == pytest.approx(0.7)
     assert strudel_code_score(False, 1.0) == 0.5
+
+
+def test_a_failed_call_is_wrong_both_ways_and_in_the_denominators(tmp_path):
+    """Two choice questions (gold A): one answered "Answer: (B)", one call failed. Strict:
+    0 of 2; STRUDEL's: 1 of 2 (the A of "Answer"); one disagreement."""
+    from diagbench.benchmarks.asking import Answer
+    from diagbench.benchmarks.structure.matching import matching_summary, score_both
+    from diagbench.benchmarks.structure.records import StructureTask
+    from diagbench.benchmarks.structure.scoring import score_model
+
+    tasks = [StructureTask(f"s{i}/identification/0", f"s{i}", "identification", "class",
+                           "plantuml", "plantuml", "images/x.png", "Which?", "A",
+                           answer_type="choice") for i in (1, 2)]
+    answers = {"s1/identification/0": Answer("s1/identification/0", "ok", "Answer: (B)"),
+               "s2/identification/0": Answer("s2/identification/0", "call_error",
+                                             error="HTTP 500")}
+    strict = score_model("m", tasks, answers, tmp_path)
+    both = score_both(strict, tasks, answers, {}, tmp_path, "strict")
+    s = matching_summary(both, "strict")
+    assert s is not None
+    assert (s.questions, s.strict_accuracy, s.strudel_accuracy) == (2, 0.0, 50.0)
+    assert (s.disagree, s.strudel_only, s.strict_only) == (1, 1, 0)
+    assert [bool(r.correct) for r in both] == [False, False]  # by the strict reading
+    loose = score_both(strict, tasks, answers, {}, tmp_path, "strudel")
+    assert [bool(r.correct) for r in loose] == [True, False]

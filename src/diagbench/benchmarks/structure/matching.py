@@ -67,8 +67,8 @@ def score_both(scores: list[StructureScore], tasks: list[StructureTask],
     out = []
     for score, task in zip(scores, tasks, strict=True):
         answer = answers.get(task.id)
-        if score.status != "ok" or answer is None:
-            out.append(score)  # no answer: wrong both ways
+        if score.status != "ok" or answer is None:  # no answer: wrong both ways, counted
+            out.append(replace(score, matchings=Matchings(0.0, 0.0)))
             continue
         if task.task == "image_to_code":
             both = Matchings(score.score or 0.0, _code_score(score, task, answer, samples, data))

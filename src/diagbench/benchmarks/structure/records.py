@@ -269,9 +269,10 @@ class Disagreement(Record):
 @dataclass(frozen=True, slots=True)
 class MatchingSummary(Record):
     """The two matchings side by side: which one the scores follow, accuracy (%) of
-    each over the `questions` answered, how many answers they disagree on (right by
+    each over the `questions` asked, how many answers they disagree on (right by
     STRUDEL's only, by the strict reading's only) with examples, and the mean
-    image-to-code score of each over `codes` tasks."""
+    image-to-code score of each over `codes` tasks (a failed call or an unusable image
+    is wrong both ways, in every denominator)."""
 
     scored_by: str
     questions: int
