@@ -56,21 +56,27 @@ def test_manifest_lists_top_p_only_when_set(monkeypatch):
 
 
 def test_ask_sends_top_p_on_the_wire(tmp_path):
-    env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
+    env = {**os.environ, "OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k",
+           "GEMINI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
+
+    def ask(model: str, *extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "diagbench", "ask", "--model", model,
+                               *extra, "Read it."], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60, check=False)
+
     with FakeServer() as server:
-        for extra in (["--top-p", "0.5"], []):
-            done = subprocess.run(
-                [sys.executable, "-m", "diagbench", "ask", "--model",
-                 f"openai:gpt-4o@{server.base_url}", *extra, "Read it."], cwd=tmp_path,
-                env=env, capture_output=True, text=True, timeout=60, check=False)
+        for model in (f"openai:gpt-4o@{server.base_url}", f"anthropic:claude@{server.url}",
+                      f"gemini:gemini-2@{server.url}"):
+            done = ask(model, "--top-p", "0.5")
             assert done.returncode == 0, done.stderr
-        assert server.requests[0]["top_p"] == 0.5
-        assert "top_p" not in server.requests[1]
-        bad = subprocess.run([sys.executable, "-m", "diagbench", "ask", "--model",
-                              f"openai:gpt-4o@{server.base_url}", "--top-p", "0", "hi"],
-                             cwd=tmp_path, env=env, capture_output=True, text=True,
-                             timeout=60, check=False)
+        plain = ask(f"openai:gpt-4o@{server.base_url}")
+        assert plain.returncode == 0, plain.stderr
+        bad = ask(f"openai:gpt-4o@{server.base_url}", "--top-p", "0")
         assert bad.returncode == 2 and "--top-p" in bad.stderr
+    openai_body, anthropic_body, gemini_body, plain_body = server.requests
+    assert openai_body["top_p"] == anthropic_body["top_p"] == 0.5
+    assert gemini_body["generationConfig"]["topP"] == 0.5
+    assert "top_p" not in plain_body
 
 
 def test_structure_defaults_are_the_papers():
