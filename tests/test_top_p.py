@@ -91,3 +91,25 @@ def test_structure_defaults_are_the_papers():
     build = " ".join(runner.invoke(main, ["build", "structure", "--help"]).output.split())
     assert "[default: 0.6;" in build and "(the paper's, §A.1)" in build
     assert "[default: 0.95;" in build
+
+
+def test_generation_calls_send_strudels_system_prompt_of_each_step():
+    from diagbench.benchmarks.synthesis import Signals, ask_all, first_ask
+
+    one = Signals("s1", "class", "plantuml", "low", "a teacher", "education")
+    assert first_ask(one).system == ("You are an AI assistant expert at simulating user "
+                                     "interactions and generating solutions with "
+                                     "functional descriptions.")
+    two = Signals("s2", "class", "plantuml", "low", "a teacher", "education", "sequential")
+    assert first_ask(two).system == "You are an AI assistant expert at simulating user " \
+        "interactions."
+    seen = []
+
+    def answer(asks):
+        from diagbench.benchmarks.asking import Answer
+        seen.extend(a for a in asks if a not in seen)
+        return {a.id: Answer(a.id, "ok", "Problem: draw my classes") for a in asks}
+
+    ask_all([two], answer)
+    assert [a.system for a in seen][1].startswith("You are a helpful AI assistant expert "
+                                                  "in generating solutions")
