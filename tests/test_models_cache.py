@@ -45,7 +45,7 @@ def test_key_changes_with_what_is_asked_and_only_that():
 
 #: A value other than the default for every GenerationConfig field.
 CHANGED = {"temperature": 0.7, "max_tokens": 10, "seed": 1, "stop": ("@enduml",),
-           "reasoning": "high"}
+           "reasoning": "high", "top_p": 0.9}
 
 
 def test_every_generation_parameter_is_in_the_key_and_the_manifest():

@@ -167,6 +167,11 @@ class Benchmark(ABC, Generic[S, T]):
     eval_options: ClassVar[tuple[Option, ...]] = ()
     #: The default of eval's --max-image-side (None: images are sent as they are).
     max_image_side: ClassVar[int | None] = None
+    #: The defaults of eval's --temperature and --top-p (None: top-p not sent), and
+    #: where they come from (said in --help; None: nothing said).
+    eval_temperature: ClassVar[float] = 0.0
+    eval_top_p: ClassVar[float | None] = None
+    eval_defaults_from: ClassVar[str | None] = None
     score_options: ClassVar[tuple[Option, ...]] = ()  # further options of `score NAME`
     commands: ClassVar[tuple[Any, ...]] = ()  # further commands of its own (click commands)
     #: Subcommands of `diagbench import` (click commands) reading a published data set.

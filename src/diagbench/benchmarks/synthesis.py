@@ -38,8 +38,13 @@ DOMAIN_NAMES = ("e-commerce", "healthcare", "banking", "education", "logistics",
 Prompting = Literal["all-in-one", "sequential"]
 PROMPTINGS: tuple[Prompting, ...] = ("all-in-one", "sequential")
 
+#: The system prompt of each call, as STRUDEL's generators send them: the solution given
+#: a problem statement (`SYSTEM`), the all-in-one call, the problem statement alone.
 SYSTEM = ("You are a helpful AI assistant expert in generating solutions with functional "
           "descriptions for the problem statements of users.")
+SYSTEM_ALL_IN_ONE = ("You are an AI assistant expert at simulating user interactions and "
+                     "generating solutions with functional descriptions.")
+SYSTEM_PROBLEM = "You are an AI assistant expert at simulating user interactions."
 CODE_INSTRUCT = ("Write the code in {lang} so that it draws one {category}; put it in one "
                  "fenced code block.")
 PHRASING = ("Phrase the problem statement as this persona would, in the first person, and "
@@ -118,8 +123,9 @@ class Signals:
 
 def template_hash(prompting: Prompting = "all-in-one") -> str:
     """A hash of the templates of one approach (the manifests record it)."""
-    texts = (ALL_IN_ONE,) if prompting == "all-in-one" else (PROBLEM, SOLUTION)
-    return hashlib.sha256((SYSTEM + "".join(texts) + CODE_INSTRUCT + PHRASING).encode()
+    texts = (SYSTEM_ALL_IN_ONE, ALL_IN_ONE) if prompting == "all-in-one" else \
+        (SYSTEM_PROBLEM, PROBLEM, SYSTEM, SOLUTION)
+    return hashlib.sha256(("".join(texts) + CODE_INSTRUCT + PHRASING).encode()
                           ).hexdigest()[:16]
 
 
@@ -207,8 +213,9 @@ def first_ask(s: Signals) -> Ask:
     """The first call of a sample: Fig. 7 (all-in-one), or the problem statement."""
     from diagbench.benchmarks.asking import Ask
 
-    return Ask(s.id, s.fill(ALL_IN_ONE if s.prompting == "all-in-one" else PROBLEM),
-               None, SYSTEM)
+    if s.prompting == "all-in-one":
+        return Ask(s.id, s.fill(ALL_IN_ONE), None, SYSTEM_ALL_IN_ONE)
+    return Ask(s.id, s.fill(PROBLEM), None, SYSTEM_PROBLEM)
 
 
 def ask_all(samples: Sequence[Signals], ask: AskFn) -> dict[str, Answer]:

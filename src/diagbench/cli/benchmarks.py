@@ -149,7 +149,10 @@ def _eval_command(cls: Any) -> click.Command:
     return _command(cls.name, help_text, (*cls.eval_options, _OUT_RUN, _MAX_CONNECTIONS,
                                           FAIL_ON_ERROR,
                                           model_options(multiple=True,
-                                                        max_image_side=cls.max_image_side),
+                                                        max_image_side=cls.max_image_side,
+                                                        temperature=cls.eval_temperature,
+                                                        top_p=cls.eval_top_p,
+                                                        defaults_from=cls.eval_defaults_from),
                                           *EXECUTOR_OPTIONS),
                     evaluate)
 

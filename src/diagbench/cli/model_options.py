@@ -21,9 +21,9 @@ BUDGET_PROVIDERS = ("anthropic", "gemini")  # their reasoning option is a token 
 THINKING_LEVELS = ("minimal", "low", "medium", "high")  # gemini's other option (Gemini 3)
 
 
-def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | None,
-              reasoning: str | None, timeout: float, retries: int, no_cache: bool,
-              cache_path: Path | None, max_image_side: int | None,
+def _settings(model_name: str, temperature: float, top_p: float | None, max_tokens: int,
+              seed: int | None, reasoning: str | None, timeout: float, retries: int,
+              no_cache: bool, cache_path: Path | None, max_image_side: int | None,
               max_image_bytes: int | None, endpoints: tuple[str, ...], batch: bool = False,
               batch_poll: float = 30.0, prices: Path | None = None,
               max_cost: float | None = None) -> ModelSettings:
@@ -64,7 +64,7 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
                              "when it ends (leave out --batch or --max-cost)")
     return ModelSettings(
         spec, GenerationConfig(temperature=temperature, max_tokens=max_tokens, seed=seed,
-                               reasoning=reasoning),
+                               reasoning=reasoning, top_p=top_p),
         timeout, RetryPolicy(retries=retries), ImagePolicy(max_image_side, max_image_bytes),
         None if no_cache or not PROVIDERS[spec.provider].cached else ResponseCache(cache_path),
         key, batch, batch_poll, table, max_cost)
@@ -73,8 +73,6 @@ def _settings(model_name: str, temperature: float, max_tokens: int, seed: int | 
 MODEL_HELP = ("PROVIDER:MODEL[@BASE_URL], e.g. openai:gpt-4o, baseline:ocr (offline) or "
               "vllm:Qwen/Qwen2.5-VL-7B-Instruct@http://127.0.0.1:8000/v1")
 OPTIONS = (
-    click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.0,
-                 show_default=True),
     click.option("--max-tokens", type=click.IntRange(1), default=2048, show_default=True),
     click.option("--seed", type=int, help="Sampling seed, where the provider takes one."),
     click.option("--reasoning", help="Reasoning effort (openai: low|medium|high), "
@@ -109,6 +107,21 @@ OPTIONS = (
 )
 
 
+def _sampling(temperature: float, top_p: float | None, why: str | None
+              ) -> tuple[Callable, Callable]:
+    """--temperature and --top-p with their defaults (`why`: where the defaults come
+    from, said in the help)."""
+    because = f" Default: {why}." if why else ""
+    return (click.option("--temperature", type=click.FloatRange(0.0, 2.0),
+                         default=temperature, show_default=True,
+                         help=f"Sampling temperature.{because}"),
+            click.option("--top-p", type=click.FloatRange(0.0, 1.0, min_open=True),
+                         default=top_p, show_default=top_p is not None,
+                         help="Nucleus sampling, sent where the provider takes it (openai "
+                              "and compatible servers, anthropic, gemini) and then part of "
+                              f"the cache key; none: not sent.{because}"))
+
+
 def _image_side(default: int | None) -> Callable:
     return click.option("--max-image-side", type=click.IntRange(16), default=default,
                         show_default=default is not None,
@@ -116,16 +129,20 @@ def _image_side(default: int | None) -> Callable:
 
 
 def model_options(command: Callable | None = None, *, multiple: bool = False,
-                  max_image_side: int | None = None) -> Callable:
+                  max_image_side: int | None = None, temperature: float = 0.0,
+                  top_p: float | None = None, defaults_from: str | None = None
+                  ) -> Callable:
     """Add the shared options to `command`, which receives them as `settings` — a list
     of `ModelSettings`, one per `--model`, when `multiple`. `max_image_side` is the
-    default of `--max-image-side` (None: images are sent as they are).
+    default of `--max-image-side` (None: images are sent as they are), `temperature` and
+    `top_p` those of `--temperature` and `--top-p` (None: not sent), `defaults_from`
+    where these defaults come from (said in their help).
 
     An unknown provider, a missing key or an unusable option exits with code 3.
     """
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
-        def wrapper(*args, model_name, temperature, max_tokens, seed, reasoning, timeout,
+        def wrapper(*args, model_name, temperature, top_p, max_tokens, seed, reasoning, timeout,
                     retries, no_cache, cache_path, max_image_side, max_image_bytes, endpoints,
                     batch, batch_poll, prices, max_cost, **kwargs):
             from diagbench.models.providers import ModelSpecError
@@ -134,8 +151,8 @@ def model_options(command: Callable | None = None, *, multiple: bool = False,
             try:
                 if endpoints and len(names) > 1:
                     raise ModelSpecError("--endpoint serves one --model, not several")
-                settings = [_settings(name, temperature, max_tokens, seed, reasoning, timeout,
-                                      retries, no_cache, cache_path, max_image_side,
+                settings = [_settings(name, temperature, top_p, max_tokens, seed, reasoning,
+                                      timeout, retries, no_cache, cache_path, max_image_side,
                                       max_image_bytes, endpoints, batch, batch_poll,
                                       prices, max_cost)
                             for name in names]
@@ -144,7 +161,8 @@ def model_options(command: Callable | None = None, *, multiple: bool = False,
                 sys.exit(EXIT_BAD_INPUT)
             return command(*args, settings=settings if multiple else settings[0], **kwargs)
 
-        for option in reversed((*OPTIONS, _image_side(max_image_side))):
+        for option in reversed((*_sampling(temperature, top_p, defaults_from), *OPTIONS,
+                                _image_side(max_image_side))):
             wrapper = option(wrapper)
         help_text = MODEL_HELP + ("; repeat for several models" if multiple else "")
         return click.option("--model", "model_name", required=True, multiple=multiple,

@@ -33,7 +33,8 @@ class AnthropicMessages:
     async def call(self, request: Request) -> Response:
         params = message_params(request)
         # sampling parameters travel in the body: not every model takes them
-        params["extra_body"] = {"temperature": params.pop("temperature")}
+        params["extra_body"] = {k: params.pop(k) for k in ("temperature", "top_p")
+                                if k in params}
         start = time.perf_counter()
         with sdk_errors(anthropic):
             message = await self.client.messages.create(**params)
@@ -47,6 +48,8 @@ def message_params(request: Request) -> dict[str, Any]:
                               "messages": [{"role": m.role, "content": _content(m.parts)}
                                            for m in request.turns],
                               "temperature": config.temperature}
+    if config.top_p is not None:
+        params["top_p"] = config.top_p
     if request.system:
         params["system"] = request.system
     if config.stop:

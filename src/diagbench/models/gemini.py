@@ -87,7 +87,8 @@ def generate_parts(request: Request) -> tuple[list[types.Content],
     a batch's inlined request)."""
     config = request.config
     settings = types.GenerateContentConfig(
-        temperature=config.temperature, max_output_tokens=config.max_tokens,
+        temperature=config.temperature, top_p=config.top_p,
+        max_output_tokens=config.max_tokens,
         seed=config.seed, stop_sequences=list(config.stop) or None,
         system_instruction=request.system,
         thinking_config=thinking(config.reasoning))

@@ -107,6 +107,8 @@ def chat_body(request: Request) -> dict[str, Any]:
     if config.stop:
         params["stop"] = list(config.stop)
     params["temperature"] = config.temperature
+    if config.top_p is not None:
+        params["top_p"] = config.top_p
     return params
 
 

@@ -2,7 +2,9 @@
 
 The cache key is the sha256 of the canonical JSON: provider, base URL, model,
 every message (images by the sha256 of their bytes), every generation
-parameter, and the repeat index when sampling (temperature > 0). Transport
+parameter (those of `KEY_WHEN_SET` only when set, so that a request without them
+keeps the key it had before they existed), and the repeat index when sampling
+(temperature > 0). Transport
 settings — concurrency, time-outs, retries — are not part of a request.
 """
 
@@ -61,6 +63,7 @@ class GenerationConfig:
     seed: int | None = None
     stop: tuple[str, ...] = ()
     reasoning: str | None = None  # provider-specific effort/budget, where one exists
+    top_p: float | None = None  # nucleus sampling, where the provider takes it
 
     def as_dict(self) -> dict[str, object]:
         """Every field by name, in declaration order, tuples as lists (as JSON reads them)."""
@@ -75,6 +78,9 @@ _CONFIG_FIELDS = tuple(f.name for f in fields(GenerationConfig))
 #: `GenerationConfig` fields left out of the cache key; only one that cannot change the
 #: answer may be listed. Every other field is in the key, new ones included.
 KEY_EXCLUDED: frozenset[str] = frozenset()
+#: `GenerationConfig` fields in the cache key only when set (not None): added after
+#: responses were cached, they leave the keys of requests without them unchanged.
+KEY_WHEN_SET: frozenset[str] = frozenset({"top_p"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +110,8 @@ class Request:
             {"text": p.text} if isinstance(p, TextPart)
             else {"image_sha256": p.sha256, "media_type": p.media_type} for p in m.parts]}
             for m in self.messages]
-        config = {k: v for k, v in self.config.as_dict().items() if k not in KEY_EXCLUDED}
+        config = {k: v for k, v in self.config.as_dict().items() if k not in KEY_EXCLUDED
+                  and (v is not None or k not in KEY_WHEN_SET)}
         return {
             "provider": self.provider, "base_url": self.base_url, "model": self.model,
             "messages": messages, "config": config,

@@ -24,7 +24,7 @@ from diagbench.models.runner import ResponseRecord, read_records, run_requests
 
 #: Configuration fields a manifest lists only when they are set: manifests written before
 #: they were recorded carry none, and they stay byte-identical while unset.
-LISTED_WHEN_SET = frozenset({"stop"})
+LISTED_WHEN_SET = frozenset({"stop", "top_p"})
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,8 @@ class ModelSettings:
         """Generation parameters and image policy, as the manifest records them: every
         field of the configuration, those of `LISTED_WHEN_SET` only when set; `batch`
         when the requests go through the provider's batch API."""
-        config = {k: v for k, v in self.config.as_dict().items() if v or k not in LISTED_WHEN_SET}
+        config = {k: v for k, v in self.config.as_dict().items()
+                  if k not in LISTED_WHEN_SET or v not in (None, [])}
         return config | {"image_policy": self.images.as_dict()} | (
             {"batch": True} if self.batch else {})
 

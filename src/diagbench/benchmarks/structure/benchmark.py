@@ -1,7 +1,8 @@
 """The structure benchmark (paper 004_34f8485b6a3a0424.txt, STRUDEL) for software
 diagrams.
 
-    DATA/ (build)  samples.jsonl, tasks.jsonl, images/, sources/, build.json,
+    DATA/ (build, or import strudel)  samples.jsonl, tasks.jsonl, images/, sources/,
+                   build.json,
                    generation/responses.jsonl (the generating model's answers),
                    generation/judge_responses.jsonl (--judge),
                    generation/question_responses.jsonl (Fig. 10), timings.json
@@ -21,6 +22,11 @@ from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric, SampleValue
 from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
+from diagbench.benchmarks.structure.strudel_options import (
+    MATCHING_OPTION,
+    SYSTEM_OPTION,
+    import_strudel_command,
+)
 from diagbench.benchmarks.structure.table3 import columns as table3_columns
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
 from diagbench.languages import category_names, names
@@ -35,6 +41,9 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.synthesis import Prompting
     from diagbench.executors.protocol import Executor
     from diagbench.report.view import SampleView
+
+#: The generating model's sampling, paper 004 §A.1.
+GENERATION_TEMPERATURE, GENERATION_TOP_P = 0.6, 0.95
 
 #: Every task a build derives: the facts (identification, quantification — the counting
 #: questions —, structural), the association, matching and caption tasks, the
@@ -91,8 +100,13 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      help="One call per sample (Fig. 7), or the problem statement first and "
                           "then the description and code given it (§3.1)."),
         click.option("--seed", type=int, default=0, show_default=True),
-        click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.7,
-                     show_default=True, help="Of the generating model."),
+        click.option("--temperature", type=click.FloatRange(0.0, 2.0),
+                     default=GENERATION_TEMPERATURE, show_default=True,
+                     help="Of the generating model (the paper's, §A.1)."),
+        click.option("--top-p", type=click.FloatRange(0.0, 1.0, min_open=True),
+                     default=GENERATION_TOP_P, show_default=True,
+                     help="Of the generating model (the paper's, §A.1); sent where the "
+                          "provider takes it."),
         click.option("--max-tokens", type=click.IntRange(1), default=4096, show_default=True),
         click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
                      help="Processes per rendering engine."),
@@ -114,10 +128,17 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--tasks", "task_types", default=",".join(_TASKS), show_default=True,
                      callback=comma_list(_TASKS)),
         click.option("--limit", type=click.IntRange(1), help="Only the first N tasks."),
+        MATCHING_OPTION,
+        SYSTEM_OPTION,
     )
+    importers = (import_strudel_command,)
 
-    #: Paper 004 §5.1: images resized to at most 1024 × 1024 px for the evaluation.
+    #: Paper 004 §5.1: images resized to at most 1024 × 1024 px for the evaluation,
+    #: temperature 0.2 and top-p 0.95.
     max_image_side = 1024
+    eval_temperature = 0.2
+    eval_top_p = 0.95
+    eval_defaults_from = "the paper's evaluation settings (§5.1)"
     columns = COLUMNS
     row_metric = ROW_METRIC
     headline_metrics = (
@@ -133,6 +154,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def __init__(self) -> None:
         self.data_dir = Path(".")
+        self.matching = "strict"
+        self.system: str | None = None
+        self.both_ways = False  # both matchings computed (a STRUDEL import, or strudel)
 
     def is_data(self, data: Path) -> bool:
         return (data / "samples.jsonl").is_file() and (data / "tasks.jsonl").is_file()
@@ -140,7 +164,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     def build(self, out: Path, bars: Bars, *, generator: str = "baseline:synth",
               categories: list[str] | None = None, languages: list[str] | None = None,
               per_category: int = 5, complexities: list[str] | None = None, seed: int = 0,
-              temperature: float = 0.7, max_tokens: int = 4096, jobs: int = 2,
+              temperature: float = GENERATION_TEMPERATURE,
+              top_p: float | None = GENERATION_TOP_P,
+              max_tokens: int = 4096, jobs: int = 2,
               max_connections: int = 8, prompting: Prompting = "all-in-one",
               judge: str | None = None, judge_threshold: float = 0.5,
               allow_empty: bool = False, executor: Executor | None = None,
@@ -151,7 +177,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         from diagbench.benchmarks.structure.records import generator_settings
 
         _check_pairs(categories or list(category_names()), languages or list(names()))
-        settings = generator_settings(generator, temperature, max_tokens, seed)
+        settings = generator_settings(generator, temperature, max_tokens, seed, top_p=top_p)
         if judge is None and judge_threshold != DEFAULT_THRESHOLD:
             raise click.UsageError("--judge-threshold is for --judge: give the judge model")
         judging = generator_settings(judge, 0.0, 1024, seed, "--judge") if judge else None
@@ -197,10 +223,14 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         return lines
 
     def samples(self, run: Path, bars: Bars, *, data: str, task_types: list[str] | None = None,
-                limit: int | None = None, **_: Any) -> Dataset:
+                limit: int | None = None, matching: str = "strict",
+                system_prompt: str | None = None, **_: Any) -> Dataset:
         from diagbench.benchmarks.structure.records import load_data
+        from diagbench.benchmarks.structure.strudel import is_strudel_import
 
         self.data_dir = Path(data)
+        self.matching, self.system = matching, system_prompt or None
+        self.both_ways = matching == "strudel" or is_strudel_import(self.data_dir)
         tasks, digest = load_data(self.data_dir)
         if task_types:
             tasks = [t for t in tasks if t.task in task_types]
@@ -211,17 +241,27 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def prompts(self, data: Dataset) -> list[Ask]:
         from diagbench.benchmarks.asking import Ask
-        return [Ask(t.id, t.question, self.data_dir / t.image) for t in data.samples]
+        return [Ask(t.id, t.question, self.data_dir / t.image, self.system)
+                for t in data.samples]
 
     def score(self, data: Dataset, model: str, answers: Mapping[str, Answer],
               out: Path) -> list[StructureScore]:
         from diagbench.benchmarks.structure.scoring import score_model
-        return score_model(model, list(data.samples), answers, self.data_dir, out)
+        scores = score_model(model, list(data.samples), answers, self.data_dir, out)
+        if not self.both_ways:
+            return scores
+        from diagbench.benchmarks.structure.matching import score_both
+        from diagbench.benchmarks.structure.records import load_samples
+        return score_both(scores, list(data.samples), answers, load_samples(self.data_dir),
+                          self.data_dir, "strudel" if self.matching == "strudel" else "strict")
 
     def summarize(self, data: Dataset, scores: Mapping[str, list[StructureScore]]
                   ) -> StructureSummary:
+        from diagbench.benchmarks.structure.matching import with_matching
         from diagbench.benchmarks.structure.scoring import summarize
-        return summarize(scores)
+        summary = summarize(scores)
+        return with_matching(summary, scores, "strudel" if self.matching == "strudel"
+                             else "strict") if self.both_ways else summary
 
     def records(self) -> tuple[type[StructureScore], type[StructureSummary]]:
         from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
@@ -258,5 +298,6 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def lines(self, summary: StructureSummary, scores: Mapping[str, list[StructureScore]]
               ) -> list[str]:
+        from diagbench.benchmarks.structure.matching import matching_lines
         from diagbench.benchmarks.structure.report import table_lines
-        return table_lines(summary)
+        return table_lines(summary) + matching_lines(summary)

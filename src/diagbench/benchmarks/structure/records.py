@@ -220,6 +220,17 @@ class BuildInfo(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Matchings(Record):
+    """One answer scored both ways (`benchmarks.structure.matching`): diagbench's strict
+    reading and STRUDEL's matching (1 or 0 for a question; the image-to-code score of
+    each), and the window STRUDEL found the gold in."""
+
+    strict: float
+    strudel: float
+    window: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
 class StructureScore(Record):
     """One model's answer to one task, scored.
 
@@ -253,6 +264,8 @@ class StructureScore(Record):
     answer_type: str | None = None
     parts: dict[str, float] | None = None  # image-to-code: its language's own measures
     drawn: str | None = None  # image-to-code: the predicted code as drawn, in the model's dir
+    #: Both matchings, when scored both ways (a STRUDEL import, or --matching strudel).
+    matchings: Matchings | None = field(default=None, metadata=OMIT_NONE)
 
     @property
     def task_type(self) -> str:
@@ -288,6 +301,40 @@ class ImageToCode(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Disagreement(Record):
+    """A question the two matchings score differently: its gold, what the strict
+    reading read, whether each matching counts it right, STRUDEL's window."""
+
+    id: str
+    gold: Gold
+    predicted: Any
+    strict: bool
+    strudel: bool
+    window: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchingSummary(Record):
+    """The two matchings side by side: which one the scores follow, accuracy (%) of
+    each over the `questions` asked, how many answers they disagree on (right by
+    STRUDEL's only, by the strict reading's only) with examples, and the mean
+    image-to-code score of each over `codes` tasks (a failed call or an unusable image
+    is wrong both ways, in every denominator)."""
+
+    scored_by: str
+    questions: int
+    strict_accuracy: float | None
+    strudel_accuracy: float | None
+    disagree: int
+    strudel_only: int
+    strict_only: int
+    examples: list[Disagreement]
+    codes: int = 0
+    strict_code: float | None = None
+    strudel_code: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ModelSummary(Record):
     """One model's results: outcomes of its calls, its failures by kind (each counted
     wrong), how its answers were read per task, accuracy per task (and "all"), per task
@@ -309,6 +356,8 @@ class ModelSummary(Record):
     #: (`table3.table3`), and the same mean per "task type|category|FRL" cell
     table3: dict[str, dict[str, Any]] = field(default_factory=dict)
     table3_cells: dict[str, Accuracy] = field(default_factory=dict)
+    #: Both matchings side by side, when scored both ways.
+    matching: MatchingSummary | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,7 +409,7 @@ def load_samples(data: Path) -> dict[str, StructureSample]:
 
 
 def generator_settings(model: str, temperature: float, max_tokens: int, seed: int,
-                       option: str = "--model") -> Any:
+                       option: str = "--model", top_p: float | None = None) -> Any:
     """The `ModelSettings` of the generating (or judging) model, the response cache when
     its provider is cached; a name or key that cannot be used is a `DataError` naming
     `option` (the command exits 3 before any work)."""
@@ -370,6 +419,7 @@ def generator_settings(model: str, temperature: float, max_tokens: int, seed: in
 
     try:
         return model_settings(model, GenerationConfig(temperature=temperature,
-                                                      max_tokens=max_tokens, seed=seed))
+                                                      max_tokens=max_tokens, seed=seed,
+                                                      top_p=top_p))
     except ModelSpecError as exc:
         raise DataError(f"{option}: {exc}") from None

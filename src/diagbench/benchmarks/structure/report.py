@@ -71,6 +71,7 @@ def table3_lines(table: dict[str, dict[str, Any]]) -> list[str]:
 
 def write_report(run: Path, summary: StructureSummary) -> Path:
     """RUN/report.html (static) with the tables and a bar plot of accuracy per task."""
+    from diagbench.benchmarks.structure.matching import matching_section
     from diagbench.report.html import HtmlReport
     from diagbench.report.intervals import intervals_section
     from diagbench.report.usage import usage_section
@@ -88,6 +89,7 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
     _table3_section(run, report, summary)
     report_failures(report, {name: m.failures for name, m in summary.models.items()})
     intervals_section(report, {name: m.intervals for name, m in summary.models.items()})
+    matching_section(report, summary)
     usage_section(report, run)
     report.heading("Model-written questions by answer type (%)")
     report.paragraph("Closed-ended questions the generating model wrote about its own "

@@ -23,6 +23,9 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
                  "valid": s.valid, "entity F1": s.entity_f1,
                  "relation F1": s.relation_f1, **(s.parts or {}),
                  "STRUDEL counts-only": s.counts_score}
+        if s.matchings:  # scored both ways: each matching's verdict or score
+            parts |= {"strict reading": s.matchings.strict,
+                      "STRUDEL's matching": s.matchings.strudel}
         gold = as_text(s.gold)
         if s.task == "image_to_code" and gold is not None:  # the gold code, not its path
             source = getattr(bench, "data_dir", Path(".")) / gold
