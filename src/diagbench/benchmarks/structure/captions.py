@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -85,32 +84,15 @@ def ask_captions(samples: list[Planned], settings: Any, data: Path,
     """Ask the generating model for one caption per sample (through the runner:
     responses in DATA/generation/caption_responses.jsonl); (the captions read by sample
     id, what build.json records)."""
+    from diagbench.benchmarks.structure.per_sample import ask_each
     from diagbench.languages import category_named, named
-    from diagbench.models.request import user_request
 
-    spec = settings.spec
-    requests = []
-    for s in samples:
-        system, user = caption_prompt(named(s.language).title,
-                                      category_named(s.category).title, s.code or "")
-        requests.append(user_request(spec.provider, spec.model, user, (), settings.config,
-                                     spec.base_url, system=system))
-    out = data / "generation" / "caption_responses.jsonl"
-    records = settings.run(requests, out, max_connections, ids=[s.id for s in samples]) \
-        if requests else []
-    kept: dict[str, str] = {}
-    dropped: Counter[str] = Counter()
-    rejected = []
-    for s, record in zip(samples, records, strict=True):
-        r = record.response
-        caption, reason, detail = None, "the call failed", str(r.error)
-        if r.status == "ok":
-            (caption, reason), detail = parse_caption(r.text, named(s.language).title), ""
-        if caption is None:
-            dropped[reason] += 1
-            rejected.append(Rejection(s.id, reason, detail))
-        else:
-            kept[s.id] = caption
+    kept, dropped, failed = ask_each(
+        samples, lambda s: caption_prompt(named(s.language).title,
+                                          category_named(s.category).title, s.code or ""),
+        lambda s, text: parse_caption(text, named(s.language).title), settings,
+        data / "generation" / "caption_responses.jsonl", max_connections)
+    rejected = [Rejection(s.id, reason, detail) for s, reason, detail in failed]
     return kept, CaptionsInfo(caption_template_hash(), len(samples), len(kept),
                               dict(sorted(dropped.items())), rejected)
 

@@ -146,33 +146,17 @@ def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
     """Ask the generating model for one question per sample (through the runner:
     responses in DATA/generation/question_responses.jsonl); (the questions read by
     sample id, what build.json records)."""
+    from diagbench.benchmarks.structure.per_sample import ask_each
     from diagbench.languages import category_named, named
-    from diagbench.models.request import user_request
 
-    spec = settings.spec
     types = {s.id: answer_type_of(seed, s.id) for s in samples}
-    requests = []
-    for s in samples:
-        system, user = question_prompt(named(s.language).title, category_named(s.category).title,
-                                       types[s.id], s.code or "")
-        requests.append(user_request(spec.provider, spec.model, user, (), settings.config,
-                                     spec.base_url, system=system))
-    out = data / "generation" / "question_responses.jsonl"
-    records = settings.run(requests, out, max_connections, ids=[s.id for s in samples]) \
-        if requests else []
-    kept: dict[str, ModelQuestion] = {}
-    dropped: Counter[str] = Counter()
-    rejected = []
-    for s, record in zip(samples, records, strict=True):
-        r = record.response
-        question, reason, detail = None, "the call failed", str(r.error)
-        if r.status == "ok":
-            (question, reason), detail = parse_question(r.text, types[s.id], s.code or ""), ""
-        if question is None:
-            dropped[reason] += 1
-            rejected.append(Rejection(s.id, reason, detail, types[s.id]))
-        else:
-            kept[s.id] = question
+    kept, dropped, failed = ask_each(
+        samples, lambda s: question_prompt(named(s.language).title,
+                                           category_named(s.category).title, types[s.id],
+                                           s.code or ""),
+        lambda s, text: parse_question(text, types[s.id], s.code or ""), settings,
+        data / "generation" / "question_responses.jsonl", max_connections)
+    rejected = [Rejection(s.id, reason, detail, types[s.id]) for s, reason, detail in failed]
     info = QuestionsInfo(question_template_hash(), len(samples), len(kept),
                          dict(sorted(Counter(types.values()).items())),
                          dict(sorted(dropped.items())), rejected)

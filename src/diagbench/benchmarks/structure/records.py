@@ -92,8 +92,26 @@ class StructureSample(Record):
     caption: str | None = field(default=None, metadata=OMIT_NONE)
 
 
+class _Classified:
+    """STRUDEL's task type and Table 3's domain of a task or a score, derived from its
+    task, answer type and category."""
+
+    __slots__ = ()
+    task: str
+    answer_type: str | None
+    category: str
+
+    @property
+    def task_type(self) -> str:
+        return task_type(self.task, self.answer_type)
+
+    @property
+    def domain(self) -> str:
+        return domain_title(self.category)
+
+
 @dataclass(frozen=True, slots=True)
-class StructureTask(Record):
+class StructureTask(_Classified, Record):
     """A question about one sample (a line of tasks.jsonl): `task` (identification,
     quantification, structural — a fact's task type —, association, problem_match,
     description_match, model_question, image_to_code), the question asked with the
@@ -115,14 +133,6 @@ class StructureTask(Record):
     gold: Gold
     options: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     answer_type: str | None = field(default=None, metadata=OMIT_NONE)
-
-    @property
-    def task_type(self) -> str:
-        return task_type(self.task, self.answer_type)
-
-    @property
-    def domain(self) -> str:
-        return domain_title(self.category)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +241,7 @@ class Matchings(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class StructureScore(Record):
+class StructureScore(_Classified, Record):
     """One model's answer to one task, scored.
 
     `status`: ok, call_error or image_error (the last two scored wrong, score 0);
@@ -266,14 +276,6 @@ class StructureScore(Record):
     drawn: str | None = None  # image-to-code: the predicted code as drawn, in the model's dir
     #: Both matchings, when scored both ways (a STRUDEL import, or --matching strudel).
     matchings: Matchings | None = field(default=None, metadata=OMIT_NONE)
-
-    @property
-    def task_type(self) -> str:
-        return task_type(self.task, self.answer_type)
-
-    @property
-    def domain(self) -> str:
-        return domain_title(self.category)
 
 
 @dataclass(frozen=True, slots=True)
