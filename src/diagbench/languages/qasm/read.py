@@ -82,8 +82,33 @@ def _qiskit(source: str, error: Callable[[int, int, str], QasmError]) -> Quantum
         raise error(1, 0, f"Qiskit: {exc}") from None
 
 
+#: How long Qiskit may take to read one source in its worker (a cold start included).
+READ_SECONDS = 120.0
+_READER: Any = None
+_READER_LOCK = threading.Lock()
+
+
 def read_qasm(text: str) -> list[Parsed[Circuit]]:
-    """The circuit of an OpenQASM 2 source, with Qiskit's error as a diagnostic."""
+    """The circuit of an OpenQASM 2 source, with Qiskit's error as a diagnostic: read by
+    `read_here` in a worker process of its own (`render.worker`), so that diagbench's
+    process never runs Qiskit's parser (a structure build over every category crashed
+    with a segmentation fault inside it, in diagbench's own process)."""
+    from diagbench.render.worker import Worker
+
+    global _READER
+    with _READER_LOCK:
+        if _READER is None:
+            _READER = Worker("diagbench.languages.qasm.read:read_here", ("qiskit.qasm2",))
+        ok, result = _READER.run(text, READ_SECONDS)
+    if ok:
+        return list(result)
+    lines = text.splitlines() or [""]
+    return [Parsed(0, 1, "qasm", "quantum", Circuit(), (Diagnostic(
+        1, lines[0][:200], f"Qiskit's reader failed: {result}"),))]
+
+
+def read_here(text: str) -> list[Parsed[Circuit]]:
+    """`read_qasm` in this process."""
     try:
         circuit, found = load(text)
         with QISKIT_LOCK:
