@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from diagbench.compare.scored import Scored
 from diagbench.diagram.graph import GraphDiagram
@@ -171,6 +171,19 @@ def model_of(parsed: Parsed[Diagram] | None) -> tuple[Any | None, str, tuple[str
         return None, "empty", ("no diagram",)
     warnings = tuple(f"line {d.line}: {d.reason}" for d in parsed.errors[:3])
     return parsed.diagram, parsed.kind, warnings
+
+
+M = TypeVar("M")
+
+
+def model_as(parsed: Parsed[Diagram] | None, model_type: type[M], what: str
+             ) -> tuple[M | None, tuple[str, ...]]:
+    """The model of one diagram read if it is a `model_type` read without errors, else
+    None and why (its first errors, or "no WHAT")."""
+    model, _, warnings = model_of(parsed)
+    if warnings or not isinstance(model, model_type):
+        return None, warnings or (f"no {what}",)
+    return model, ()
 
 
 def compare_graphs(gold: Parsed[Diagram], pred: Parsed[Diagram] | None, valid: bool

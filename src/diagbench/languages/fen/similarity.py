@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import model_of
+from diagbench.compare.graph import model_as
 from diagbench.diagram.chess import Board
 from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.scoring import metrics
@@ -54,15 +54,6 @@ class BoardComparison:
                 "warnings": list(self.warnings)}
 
 
-def _board(parsed: Parsed[Diagram] | None) -> tuple[Board | None, tuple[str, ...]]:
-    """The (first) position of `text`, or None (with why) when it does not read without
-    error."""
-    model, _, warnings = model_of(parsed)
-    if warnings or not isinstance(model, Board):
-        return None, warnings or ("no board",)
-    return model, ()
-
-
 def _letters(board: Board) -> list[str]:
     return [piece.letter if piece else "" for piece in board.squares]
 
@@ -71,8 +62,8 @@ def compare_boards(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None
                    valid: bool) -> BoardComparison:
     """Compare a predicted FEN position with its gold one (both read by its
     language's reader)."""
-    gold, _ = _board(gold_read)
-    pred, warnings = _board(pred_read)
+    gold, _ = model_as(gold_read, Board, "board")
+    pred, warnings = model_as(pred_read, Board, "board")
     if gold is None or pred is None:
         return BoardComparison(False, gold.fen() if gold else "", pred.fen() if pred else "",
                                0.0, False, gold.counts() if gold else {},

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import model_of
+from diagbench.compare.graph import model_as, model_of
 from diagbench.diagram.geomap import Feature, GeoMap
 from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.languages.geojson.shapes import projected
@@ -83,7 +83,7 @@ def compare_maps(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
     import shapely  # type: ignore[import-untyped]  # no stubs
 
     gold_model, _, _ = model_of(gold_read)
-    pred_model, warnings = _model(pred_read)
+    pred_model, warnings = model_as(pred_read, GeoMap, "map")
     gold = list(gold_model.drawn) if isinstance(gold_model, GeoMap) else []
     pred = list(pred_model.drawn) if pred_model is not None else []
     g_shapes, p_shapes = [projected(f) for f in gold], [projected(f) for f in pred]
@@ -100,14 +100,6 @@ def compare_maps(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
         tuple(iou for _, _, iou in pairs), len(gold),
         len(pred), gold_model.counts() if isinstance(gold_model, GeoMap) else {},
         pred_model.counts() if pred_model is not None else {}, warnings)
-
-
-def _model(parsed: Parsed[Diagram] | None) -> tuple[GeoMap | None, tuple[str, ...]]:
-    """The map of `text`, or None (with why) when it does not read without error."""
-    model, _, warnings = model_of(parsed)
-    if warnings or not isinstance(model, GeoMap):
-        return None, warnings or ("no map",)
-    return model, ()
 
 
 def _pairs(gold: list[Feature], pred: list[Feature], g_shapes: list[Any],

@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagbench.compare.graph import model_of
+from diagbench.compare.graph import model_as
 from diagbench.formats.parsed import Diagram, Parsed
 from diagbench.languages.qasm.model import Circuit, Operation
 from diagbench.scoring import metrics
@@ -174,19 +174,12 @@ class CircuitComparison:
                 "warnings": list(self.warnings)}
 
 
-def _circuit(parsed: Parsed[Diagram] | None) -> tuple[Circuit | None, tuple[str, ...]]:
-    model, _, warnings = model_of(parsed)
-    if warnings or not isinstance(model, Circuit):
-        return None, warnings or ("no circuit",)
-    return model, ()
-
-
 def compare_circuits(gold_read: Parsed[Diagram], pred_read: Parsed[Diagram] | None,
                      valid: bool) -> CircuitComparison:
     """Compare a predicted OpenQASM 2 circuit with its gold one (both read by its
     language's reader)."""
-    gold, _ = _circuit(gold_read)
-    pred, warnings = _circuit(pred_read)
+    gold, _ = model_as(gold_read, Circuit, "circuit")
+    pred, warnings = model_as(pred_read, Circuit, "circuit")
     if gold is None or pred is None:
         return CircuitComparison(False, 0.0, False, gold.counts() if gold else {},
                                  pred.counts() if pred else {}, warnings)
