@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from diagbench.benchmarks.structure.build import build_structure
+from diagbench.benchmarks.registry import registered
 from diagbench.benchmarks.structure.records import generator_settings
 
 STAGES = ("synthesis", "statistics", "render", "filters", "judge", "questions", "captions",
@@ -31,6 +32,7 @@ STAGES = ("synthesis", "statistics", "render", "filters", "judge", "questions", 
 
 def one_build(args: argparse.Namespace, out: Path) -> dict:
     """timings.json of one seeded offline build into `out`."""
+    registered()  # the benchmarks' offline models (baseline:synth, baseline:judge)
     settings = generator_settings("baseline:synth", 0.7, 4096, args.seed)
     judge = generator_settings("baseline:judge", 0.0, 1024, args.seed, "--judge")
     build_structure(out, settings, args.categories.split(","), args.languages.split(","),
