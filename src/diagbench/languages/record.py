@@ -162,11 +162,17 @@ class Language:
 
         return make_engine(self.engine, jobs, timeout)
 
-    def prepare(self, source: str, kind: str, marked: bool) -> str:
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
         """The source its engine is given to draw a diagram of `kind`: by default the
         source itself; `marked`: for its drawn statistics (`drawn`), where a language
-        whose engine leaves elements unmarked adds markers."""
+        whose engine leaves elements unmarked adds markers; `style`: one of `styles()`
+        ("" for the engine's default drawing)."""
         return source
+
+    def styles(self) -> tuple[str, ...]:
+        """The other ways its engine draws the same diagram (`prepare`'s `style`): themes,
+        layouts, depiction options; none by default."""
+        return ()
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         """What the engine drew in `svg`, a diagram of `kind` rendered from `prepare`'s

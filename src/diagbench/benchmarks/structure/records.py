@@ -28,6 +28,10 @@ Statistics = dict[str, dict[str, int] | int]
 #: The score of each verdict of the judge (compared with --judge-threshold).
 VERDICT_SCORES = {"true": 1.0, "null": 0.5, "false": 0.0}
 VerdictStatus = Literal["parsed", "unparsable", "call_error"]
+#: How a twin differs from its original: one edit of its source that changes an answer
+#: (counterfactual), the same source drawn another way (style), the same image as if
+#: scanned or photographed (capture).
+TwinFamily = Literal["counterfactual", "style", "capture"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +63,21 @@ class ModelQuestion(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class Twin(Record):
+    """What makes a sample the twin of another: its `family` and the `change` applied
+    (the edit, the style or the capture, in words)."""
+
+    family: TwinFamily
+    change: str
+
+
+@dataclass(frozen=True, slots=True)
 class StructureSample(Record):
     """A kept diagram (a line of samples.jsonl): what it was asked for (category, FRL,
     complexity, persona, domain), the texts and code the model wrote (`code`: the path
     of its source file), its image, the statistics and counts parsed from the code, the
     counts the engine drew, the judge's verdict, the question and the caption the model
-    wrote."""
+    wrote; a twin names its original (`twin_of`) and how it differs (`twin`)."""
 
     id: str
     category: str
@@ -90,6 +103,8 @@ class StructureSample(Record):
     judge: Verdict | None = None
     model_question: ModelQuestion | None = None
     caption: str | None = field(default=None, metadata=OMIT_NONE)
+    twin_of: str | None = field(default=None, metadata=OMIT_NONE)
+    twin: Twin | None = field(default=None, metadata=OMIT_NONE)
 
 
 class _Classified:
@@ -117,8 +132,9 @@ class StructureTask(_Classified, Record):
     description_match, model_question, image_to_code), the question asked with the
     sample's image and its gold answer (image_to_code: the path of the code); `options`
     the personas offered (association), `answer_type` how the answer to a model-written
-    question or a fact is read. Written with it: STRUDEL's `task_type` and the `domain`
-    (Table 3's titles, `taxonomy`)."""
+    question or a fact is read; a twin's task names the same question's task on the
+    original (`twin_of`) and, where the answers differ, the original's (`original_gold`).
+    Written with it: STRUDEL's `task_type` and the `domain` (Table 3's titles, `taxonomy`)."""
 
     json_computed = ("task_type", "domain")
 
@@ -133,6 +149,8 @@ class StructureTask(_Classified, Record):
     gold: Gold
     options: tuple[str, ...] | None = field(default=None, metadata=OMIT_NONE)
     answer_type: str | None = field(default=None, metadata=OMIT_NONE)
+    twin_of: str | None = field(default=None, metadata=OMIT_NONE)
+    original_gold: Gold | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ class PlantUML(GraphLanguage):
 
         return read_plantuml(text)
 
-    def prepare(self, source: str, kind: str, marked: bool) -> str:
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
         """C4 includes pointed at PlantUML's stdlib copy (the SANDBOX profile reads no
         file or URL); `marked`: with the markers that tell notes, groups and boxes apart
         in the SVG."""
