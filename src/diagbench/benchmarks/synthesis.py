@@ -1,8 +1,9 @@
 """Diagram code written by a model (paper 004_34f8485b6a3a0424.txt §3.1, STRUDEL), shared
 by the benchmarks that generate it (`structure` builds its data set with it, `codegen`
-measures it): the complexity levels, the bundled personas and domains, the prompts of
-both approaches, the split of an answer, and the rounds of asking. The categories and
-their FRLs (formal representation languages) are the table's (`diagbench.languages`).
+measures it): the complexity levels, the prompts of both approaches, the split of an
+answer, and the rounds of asking. The categories and their FRLs (formal representation
+languages) are the table's (`diagbench.languages`); a sample's persona and domain of
+application, `diagbench.benchmarks.personas`'.
 
 - **all-in-one** (Fig. 7): one call writes the problem statement, the functional
   description, the code and the assistant's answer;
@@ -23,7 +24,6 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
 from diagbench import languages
@@ -32,9 +32,6 @@ if TYPE_CHECKING:  # the asking layer loads the image libraries: not at start-up
     from diagbench.benchmarks.asking import Answer, Ask
 
 COMPLEXITIES = ("low", "medium", "high")
-#: The domains a prompt names (the categories are domain-agnostic, §3.1).
-DOMAIN_NAMES = ("e-commerce", "healthcare", "banking", "education", "logistics", "travel",
-                "manufacturing", "streaming")
 Prompting = Literal["all-in-one", "sequential"]
 PROMPTINGS: tuple[Prompting, ...] = ("all-in-one", "sequential")
 
@@ -91,13 +88,6 @@ SOLUTION = (
     "Now, please output your results in the format below by filling in the placeholders in "
     "<...>:\n\nFunctionality:\n\n<functional description>\n\nCode:\n\n```\n\n"
     "<code implementation>\n\n```\n\nAnswer:\n\n<assistant answer>\n\n" + _SIGNALS)
-
-
-def personas() -> list[str]:
-    """The bundled personas (`personas.txt`), in file order."""
-    text = resources.files("diagbench.benchmarks").joinpath("personas.txt").read_text(
-        encoding="utf-8")
-    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
 
 
 @dataclass(frozen=True, slots=True)

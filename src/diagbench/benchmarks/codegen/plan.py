@@ -1,7 +1,8 @@
 """The samples of a codegen run (paper 004 §4.1): for each category, `per_category`
-personas of the bundled list (seeded, without repetition while it lasts), each with a
-domain; each persona asked for every FRL of the category at every complexity level,
-with every prompting approach."""
+personas of its domain's bundled list (`diagbench.benchmarks.personas`; seeded, without
+repetition while it lasts), each with a domain of application of that domain; each
+persona asked for every FRL of the category at every complexity level, with every
+prompting approach."""
 
 from __future__ import annotations
 
@@ -11,15 +12,9 @@ import random
 from dataclasses import asdict
 from typing import Any, cast
 
-from diagbench.benchmarks.synthesis import (
-    DOMAIN_NAMES,
-    PROMPTINGS,
-    Prompting,
-    Signals,
-    personas,
-    template_hash,
-)
-from diagbench.languages import languages_of, named
+from diagbench.benchmarks.personas import APPLICATIONS, bundled
+from diagbench.benchmarks.synthesis import PROMPTINGS, Prompting, Signals, template_hash
+from diagbench.languages import category_named, languages_of, named
 
 
 def group_of(s: Signals) -> str:
@@ -35,16 +30,19 @@ def plan(categories: list[str], languages: list[str], per_category: int,
     if unknown:
         raise ValueError(f"no prompting approach {unknown[0]!r}")
     rng = random.Random(seed)
-    pool = personas()
-    rng.shuffle(pool)
+    pools: dict[str, list[str]] = {}
     out = []
-    k = 0
     for category in categories:
         frls = [lang for lang in languages_of(category) if lang in languages]
+        home = category_named(category).domain
+        if home not in pools:
+            pools[home] = list(bundled().of(home))
+            rng.shuffle(pools[home])
+        pool = pools[home]
         for n in range(per_category if frls else 0):
-            persona = pool[k % len(pool)]
-            k += 1
-            domain = rng.choice(DOMAIN_NAMES)
+            persona = pool.pop(0)
+            pool.append(persona)
+            domain = rng.choice(APPLICATIONS[home])
             for language in frls:
                 for complexity in complexities:
                     for prompting in promptings:

@@ -95,6 +95,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--complexity", "complexities", default=",".join(COMPLEXITIES),
                      show_default=True, callback=comma_list(COMPLEXITIES),
                      help="Complexity levels, cycled through."),
+        click.option("--personas", "persona_folder", type=click.Path(path_type=Path),
+                     help="A folder of persona files, <domain>.txt (one persona a line) for "
+                          "the categories' domains. Default: diagbench's bundled set."),
         click.option("--prompting", type=click.Choice(PROMPTINGS),
                      default="all-in-one", show_default=True,
                      help="One call per sample (Fig. 7), or the problem statement first and "
@@ -170,22 +173,31 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               max_connections: int = 8, prompting: Prompting = "all-in-one",
               judge: str | None = None, judge_threshold: float = 0.5,
               allow_empty: bool = False, executor: Executor | None = None,
-              **_: Any) -> list[str]:
+              persona_folder: Path | None = None, **_: Any) -> list[str]:
+        from diagbench.benchmarks.personas import PersonaError, bundled, read_folder
         from diagbench.benchmarks.protocol import IncompleteBuild
         from diagbench.benchmarks.structure.build import build_structure
         from diagbench.benchmarks.structure.judging import DEFAULT_THRESHOLD
         from diagbench.benchmarks.structure.records import generator_settings
+        from diagbench.languages import category_named
 
         _check_pairs(categories or list(category_names()), languages or list(names()))
         settings = generator_settings(generator, temperature, max_tokens, seed, top_p=top_p)
         if judge is None and judge_threshold != DEFAULT_THRESHOLD:
             raise click.UsageError("--judge-threshold is for --judge: give the judge model")
         judging = generator_settings(judge, 0.0, 1024, seed, "--judge") if judge else None
+        try:
+            chosen = read_folder(persona_folder) if persona_folder else bundled()
+            for category in categories or category_names():
+                chosen.of(category_named(category).domain)
+        except PersonaError as e:
+            raise click.BadParameter(str(e), param_hint="--personas") from None
         info = build_structure(out, settings, categories or list(category_names()),
                                languages or list(names()), per_category,
                                complexities or list(COMPLEXITIES), seed, jobs,
                                max_connections, prompting=prompting, judge=judging,
-                               judge_threshold=judge_threshold, executor=executor)
+                               judge_threshold=judge_threshold, executor=executor,
+                               personas=chosen)
         judged, asked = info.judge, info.questions
         if not isinstance(judged, str):
             judged = (f"{judged.model}: " + ", ".join(

@@ -1,8 +1,9 @@
 """`diagbench build structure`: STRUDEL's pipeline (paper 004 §3) for software diagrams.
 
 1. **plan** (seeded): for each category × FRL, `--per-category` samples cycling through
-   the complexity levels, each with a persona of the bundled list (`personas.txt`,
-   without repetition while it lasts) and a domain;
+   the complexity levels, each with a persona of its category's domain
+   (`diagbench.benchmarks.personas`: the bundled set or `--personas DIR`, without
+   repetition while the domain's personas last) and a domain of application of it;
 2. **synthesis** (§3.1, `diagbench.benchmarks.synthesis`): `--prompting all-in-one`
    (default) asks the Fig. 7 prompt, `sequential` asks for the problem statement, then
    for the functional description and code given it; through the runner (cached,
@@ -45,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.jsonl import write_jsonl
+from diagbench.benchmarks.personas import APPLICATIONS, Personas, bundled
 from diagbench.benchmarks.structure.captions import ask_captions
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.judging import judge_info, judge_samples, rule_checks
@@ -54,13 +56,7 @@ from diagbench.benchmarks.structure.questions import ask_questions
 from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
 from diagbench.benchmarks.structure.tasks import derive, without_duplicates
 from diagbench.benchmarks.structure.templates import asked_facts
-from diagbench.benchmarks.synthesis import (
-    COMPLEXITIES,
-    DOMAIN_NAMES,
-    Prompting,
-    personas,
-    template_hash,
-)
+from diagbench.benchmarks.synthesis import COMPLEXITIES, Prompting, template_hash
 from diagbench.executors.protocol import Executor
 from diagbench.languages import category_named, languages_of, named
 
@@ -86,23 +82,30 @@ def filter_counts(samples: list[Planned], judged: bool) -> dict[str, int]:
 
 
 def plan(categories: list[str], languages: list[str], per_category: int,
-         complexities: list[str], seed: int) -> list[Planned]:
-    """The samples to generate, seeded."""
+         complexities: list[str], seed: int, personas: Personas | None = None
+         ) -> list[Planned]:
+    """The samples to generate, seeded: each with a persona of its category's domain
+    (`personas`, the bundled set by default), drawn in an order shuffled per domain,
+    without repetition until that domain's personas are used up (then in the same
+    order again), and a domain of application of that domain (`APPLICATIONS`)."""
     rng = random.Random(seed)
-    pool = personas()
-    rng.shuffle(pool)
+    chosen = personas or bundled()
+    pools: dict[str, list[str]] = {}
+    drawn: Counter[str] = Counter()
     out = []
-    k = 0
     for category in categories:
-        frls = languages_of(category)
-        for language in (lang for lang in frls if lang in languages):
+        domain = category_named(category).domain
+        frls = [lang for lang in languages_of(category) if lang in languages]
+        if frls and domain not in pools:
+            pools[domain] = list(chosen.of(domain))
+            random.Random(f"{seed}/{domain}").shuffle(pools[domain])
+        for language in frls:
             for n in range(per_category):
-                complexity = complexities[n % len(complexities)]
-                persona = pool[k % len(pool)]
-                k += 1
-                domain = rng.choice(DOMAIN_NAMES)
+                persona = pools[domain][drawn[domain] % len(pools[domain])]
+                drawn[domain] += 1
                 out.append(Planned(f"{category}-{language}-{n:03d}", category, language,
-                                   complexity, persona, domain))
+                                   complexities[n % len(complexities)], persona,
+                                   rng.choice(APPLICATIONS[domain])))
     return out
 
 
@@ -232,12 +235,14 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                     max_connections: int = 8, tasks_per_sample: int = 3,
                     prompting: Prompting = "all-in-one", judge: Any = None,
                     judge_threshold: float = 0.5, executor: Executor | None = None,
-                    progress: Callable[[str], None] = lambda _: None) -> BuildInfo:
+                    progress: Callable[[str], None] = lambda _: None,
+                    personas: Personas | None = None) -> BuildInfo:
     """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
-    run the LLM-as-judge filter); return what build.json records."""
+    run the LLM-as-judge filter; `personas`: the persona set, the bundled one by
+    default); return what build.json records."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    samples = plan(categories, languages, per_category, complexities, seed)
+    samples = plan(categories, languages, per_category, complexities, seed, personas)
     entering: dict[str, int] = {}  # samples going into each stage
 
     def enter(stage: str, group: list[Planned]) -> float:
@@ -307,7 +312,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
          "equal": sum(s.drawn_as_read() for s in samples if s.image)},
         _rates(samples), dict(sorted(Counter(t.task for t in tasks).items())),
         [Rejection(s.id, s.reason, s.detail) for s in samples if s.reason is not None],
-        versions, "diagbench's bundled list (benchmarks/personas.txt)",
+        versions, (personas or bundled()).record([category_named(s.category).domain
+                                                  for s in samples]),
         _kept_cells(samples, kept), duplicates,
         {f"{c}|{lang}": list(limits_of(c, lang)) for c, lang in dict.fromkeys(
             (s.category, s.language) for s in samples)},
@@ -341,4 +347,4 @@ def _rates(samples: list[Planned]) -> dict[str, dict[str, int]]:
     return {k: {"n": len(v), "valid": sum(v)} for k, v in sorted(cells.items())}
 
 
-__all__ = ["COMPLEXITIES", "build_structure", "personas", "plan"]
+__all__ = ["COMPLEXITIES", "build_structure", "plan"]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from diagbench.benchmarks.failures import Failures
+from diagbench.benchmarks.personas import PersonaSet
 from diagbench.benchmarks.protocol import DataError
 from diagbench.benchmarks.structure.limits import Limit
 from diagbench.benchmarks.structure.taxonomy import domain_title, task_type
@@ -234,7 +235,7 @@ class BuildInfo(Record):
     tasks: dict[str, int]
     rejected: list[Rejection]
     versions: dict[str, str]
-    personas: str
+    personas: PersonaSet | str  # the set drawn from (a text: a data set built before sets)
     kept: dict[str, int] = field(default_factory=dict)
     duplicate_tasks: int = 0
     #: the node limits per "category|FRL" built (`limits`)

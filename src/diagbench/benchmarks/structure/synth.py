@@ -23,8 +23,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from diagbench.benchmarks.personas import APPLICATIONS
 from diagbench.benchmarks.structure.tasks import ANSWER_LABEL, ANSWER_TEXT
-from diagbench.benchmarks.synthesis import DOMAIN_NAMES, prompt_kind
+from diagbench.benchmarks.synthesis import prompt_kind
 from diagbench.diagram.graph import Entity, GraphDiagram, Member, Relation
 from diagbench.languages import Language, category_titled, named, titled
 
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 #: Entities per complexity level (inclusive range).
 SIZES = {"low": (3, 4), "medium": (6, 8), "high": (10, 13)}
 
-#: Per domain: things (classes, tables, components), actions (use cases, steps, messages).
+#: Per domain of application (`personas.APPLICATIONS` of software and business): things
+#: (classes, tables, components), actions (use cases, steps, messages).
 DOMAINS: dict[str, tuple[list[str], list[str]]] = {
     "e-commerce": (["Customer", "Order", "Product", "Cart", "Payment", "Invoice", "Shipment",
                     "Warehouse", "Supplier", "Review", "Coupon", "Category", "Address",
@@ -89,8 +91,31 @@ DOMAINS: dict[str, tuple[list[str], list[str]]] = {
                    "post comment", "renew subscription", "rate video", "skip advert",
                    "download episode", "follow channel", "report content",
                    "pay creator", "pause stream", "share link"]),
+    "insurance": (["Policy", "Customer", "Claim", "Agent", "Premium", "Adjuster", "Vehicle",
+                   "Property", "Invoice", "Broker", "Coverage", "Payment", "Report",
+                   "Inspection"],
+                  ["file claim", "assess damage", "approve claim", "pay premium",
+                   "renew policy", "cancel policy", "quote premium", "inspect property",
+                   "reject claim", "assign adjuster", "update coverage", "refund premium",
+                   "report fraud", "close claim"]),
+    "hospitality": (["Guest", "Room", "Reservation", "Housekeeper", "Invoice", "Restaurant",
+                     "Table", "Menu", "Event", "Concierge", "Minibar", "Payment", "Review",
+                     "Shift"],
+                    ["book room", "check in guest", "clean room", "serve dinner",
+                     "order supplies", "check out guest", "plan event", "reserve table",
+                     "charge minibar", "answer review", "assign shift", "upgrade room",
+                     "print invoice", "cancel reservation"]),
+    "construction": (["Site", "Crew", "Permit", "Blueprint", "Material", "Crane", "Inspector",
+                      "Contractor", "Budget", "Foundation", "Scaffold", "Delivery",
+                      "Milestone", "Client"],
+                     ["survey site", "apply permit", "pour foundation", "order materials",
+                      "erect scaffold", "inspect works", "approve blueprint", "hire crew",
+                      "schedule crane", "track budget", "hand over keys", "install roof",
+                      "fix defects", "sign contract"]),
 }
-assert tuple(DOMAINS) == DOMAIN_NAMES
+# every domain of application of the categories drawn from these vocabularies has one
+# (the other categories' languages have generators of their own)
+assert set(APPLICATIONS["software"]) | set(APPLICATIONS["business"]) <= set(DOMAINS)
 _FIELD = re.compile(r"^(Category|FRL|Complexity|Persona|Domain): *(.*)$", re.M)
 _CATEGORY_IN_TEXT = re.compile(r"should deal with a (.+?) and should lead to a solution "
                                r"using the code language (.+?)\. Consider that the problem "
@@ -329,15 +354,16 @@ def synth_answer(prompt: str) -> str:
     category = found.name if found else "class"
     language = frl.name if frl else "plantuml"
     complexity = f.get("complexity", "medium")
-    domain = f.get("domain") or DOMAIN_NAMES[int(hashlib.sha256(prompt.encode()).hexdigest(),
-                                                  16) % len(DOMAIN_NAMES)]
+    own = named(language)
+    vocabularies = tuple(DOMAINS)
+    domain = f.get("domain") or vocabularies[int(hashlib.sha256(prompt.encode()).hexdigest(),
+                                                 16) % len(vocabularies)]
     rng = random.Random(hashlib.sha256(prompt.encode()).hexdigest())
-    if domain not in DOMAINS:
-        domain = rng.choice(DOMAIN_NAMES)
+    if domain not in DOMAINS and not own.generates:  # its diagram is drawn from one
+        domain = rng.choice(vocabularies)
     persona = f.get("persona", "a software engineer")
     title = f.get("category", "diagram").lower()
-    own = named(language)
-    who = persona[0].lower() + persona[1:]
+    who = persona[0].lower() + persona[1:].rstrip(".")
     problem = (f"As {who}, I need a {complexity}-complexity {title} of a {domain} system so "
                f"that my team agrees on its structure before we build it."
                if not own.generates else
