@@ -140,3 +140,152 @@ def test_build_records_the_persona_set(tmp_path):
             (tmp_path / "data" / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
     assert rows and {r["persona"] for r in rows} <= {"Erin", "Frank", "Grace"}
     assert {r["domain"] for r in rows} <= set(APPLICATIONS["games-music"])
+
+
+# --- association distractors as STRUDEL draws them -------------------------------------
+# (its category table's contrary_personas / contrary_categories / exclude_domains; its
+# assemble_dataset: persona own-or-NONE 1:1, caption own-or-NONE × easy-or-hard 1:1:1:1,
+# problem and description yes 2 : no-easy 1 : no-hard 1)
+
+SEEDS = range(60)
+
+
+def test_contrary_personas_of_a_class_diagram_are_strudels():
+    from diagbench.benchmarks.structure.distractors import contrary_personas
+
+    # STRUDEL's class row: circuit hdl logic quantum mol tree dna neural chess music bpmn gantt
+    assert contrary_personas("class", "e-commerce") == (
+        "electrical-circuit", "digital-hardware", "propositional-logic", "quantum-circuit",
+        "molecule", "reaction", "phylogenetic-tree", "dna-sequence", "rna-structure",
+        "deep-learning", "chess-board", "music", "business-process", "gantt")
+    # set in healthcare: no biologist's or chemist's persona (their exclude_domains)
+    assert contrary_personas("class", "healthcare") == (
+        "electrical-circuit", "digital-hardware", "propositional-logic", "quantum-circuit",
+        "deep-learning", "chess-board", "music", "business-process", "gantt")
+
+
+def test_contrary_categories_of_a_table_and_of_a_map():
+    from diagbench.benchmarks.structure.distractors import contrary_categories
+
+    # STRUDEL's table row: the ten domain-specific keys, sequence, component, state, mind
+    assert contrary_categories("table") == (
+        "electrical-circuit", "digital-hardware", "propositional-logic", "quantum-circuit",
+        "molecule", "reaction", "phylogenetic-tree", "dna-sequence", "rna-structure",
+        "deep-learning", "chess-board", "music", "sequence", "component", "state",
+        "mind-map")
+    # no row for maps: every category of another domain
+    contrary = contrary_categories("map")
+    assert "map" not in contrary and "class" in contrary and "music" in contrary
+
+
+def test_persona_options_by_hand():
+    import random
+
+    from diagbench.benchmarks.structure.distractors import persona_options
+
+    pools = {"class": ["Own", "C2"], "molecule": ["M"], "phylogenetic-tree": ["T"],
+             "chess-board": ["K"], "music": ["U"], "electrical-circuit": ["E"],
+             "sequence": ["S"]}
+    golds = set()
+    for seed in SEEDS:
+        options, gold = persona_options("Own", "class", "healthcare", pools,
+                                        random.Random(seed))
+        golds.add(gold)
+        if gold == "NONE":
+            # the three contrary categories left (M and T are excluded for healthcare),
+            # then the one other category not excluded (S); never its own category's C2
+            assert sorted(options) == ["E", "K", "S", "U"]
+        else:
+            assert options["ABCD".index(gold)] == "Own"
+            assert sorted(options) == ["E", "K", "Own", "U"]
+    assert golds == {"A", "B", "C", "D", "NONE"}
+
+
+def test_persona_options_fall_back_on_the_own_category_then_give_up():
+    import random
+
+    from diagbench.benchmarks.structure.distractors import persona_options
+
+    alone = {"class": ["Own", "C2", "C3", "C4", "C5"]}
+    for seed in SEEDS:
+        options, gold = persona_options("Own", "class", "banking", alone, random.Random(seed))
+        assert len(set(options)) == 4 and set(options) <= {"Own", "C2", "C3", "C4", "C5"}
+        assert (gold == "NONE") == ("Own" not in options)
+    assert persona_options("Own", "class", "banking", {"class": ["Own", "C2"]},
+                           random.Random(0)) is None
+
+
+def test_caption_options_easy_and_hard_by_hand():
+    import random
+
+    from diagbench.benchmarks.structure.distractors import caption_options
+
+    # molecule's contrary categories hold music, chess and ER here; reaction and class
+    # are not contrary to it (the fallback)
+    pools = {"molecule": ["own", "m2"], "reaction": ["r"], "music": ["u"],
+             "chess-board": ["k"], "er": ["e"], "class": ["c"]}
+    seen = set()
+    for seed in SEEDS:
+        options, gold = caption_options("own", "molecule", pools, random.Random(seed))
+        drawn = sorted(options)
+        if gold == "NONE" and "m2" in options:
+            seen.add("hard NONE")
+            assert drawn == ["e", "k", "m2", "u"]
+        elif gold == "NONE":
+            seen.add("easy NONE")  # three contrary, the fourth one of the others
+            assert drawn in (["c", "e", "k", "u"], ["e", "k", "r", "u"])
+        elif "m2" in options:
+            seen.add("hard")  # one of its own category, two contrary
+            assert options["ABCD".index(gold)] == "own"
+            assert len(set(drawn) & {"e", "k", "u"}) == 2
+        else:
+            seen.add("easy")
+            assert drawn == ["e", "k", "own", "u"] and options["ABCD".index(gold)] == "own"
+    assert seen == {"easy", "hard", "easy NONE", "hard NONE"}
+
+
+def test_problem_match_texts_by_hand():
+    import random
+
+    from diagbench.benchmarks.structure.distractors import matched_text
+
+    pools = {"class": ["P", "P2"], "music": ["Q"], "chess-board": ["K"]}
+    kinds = {"own": 0, "same category": 0, "contrary": 0}
+    for seed in range(400):
+        text, own = matched_text("P", "class", pools, random.Random(seed))
+        kind = "own" if text == "P" else "same category" if text == "P2" else "contrary"
+        assert own == (kind == "own") and text in {"P", "P2", "Q", "K"}
+        kinds[kind] += 1
+    # 1/2, 1/4, 1/4 of 400 (seeded: the same counts every run)
+    assert 160 <= kinds["own"] <= 240 and 70 <= kinds["same category"] <= 130
+    assert 70 <= kinds["contrary"] <= 130
+    # nothing else to show: its own text
+    assert matched_text("P", "class", {"class": ["P"]}, random.Random(3)) == ("P", True)
+
+
+def _sample(n: int, category: str, persona: str, domain: str):
+    from diagbench.benchmarks.structure.records import StructureSample
+
+    return StructureSample(f"s{n}", category, "x", "X", "low", persona, domain,
+                           f"problem {n}", None, f"sources/s{n}.txt", True, category,
+                           f"images/s{n}.png", 10, 10, "", 1, 1, {}, None, {}, None, None,
+                           f"caption {n}")
+
+
+def test_derive_asks_with_strudels_distractors():
+    from diagbench.benchmarks.structure.tasks import derive
+
+    samples = [_sample(0, "class", "Own", "healthcare"), _sample(1, "class", "C2", "banking"),
+               _sample(2, "molecule", "M", "food chemistry"),
+               _sample(3, "chess-board", "K", "chess coaching"),
+               _sample(4, "music", "U", "composition"),
+               _sample(5, "electrical-circuit", "E", "power electronics"),
+               _sample(6, "sequence", "S", "travel")]
+    for seed in range(8):
+        tasks = {t.task: t for t in derive(samples, seed) if t.sample == "s0"}
+        options = tasks["association"].options
+        assert options is not None and set(options) - {"Own"} <= {"E", "K", "S", "U"}
+        assert tasks["association"].question.count("\n(") == 4
+        caption = tasks["caption_match"].options
+        assert caption is not None and len(set(caption)) == 4
+        assert tasks["problem_match"].gold in ("yes", "no")

@@ -241,37 +241,6 @@ def test_captions_are_read_strictly(reply, read, why):
     assert parse_caption(reply, "PlantUML") == (read, why)
 
 
-def test_caption_options_draw_the_same_category_first():
-    import random
-
-    from diagbench.benchmarks.structure.captions import caption_options
-
-    same = ["own", "s1", "s2", "s3", "s4"]
-    others = ["o1", "o2", "o3", *same]
-    golds = set()
-    for seed in range(40):
-        options, gold = caption_options("own", same, others, random.Random(seed))
-        golds.add(gold)
-        assert len(set(options)) == 4
-        if gold == "NONE":  # the four same-category distractors
-            assert sorted(options) == ["s1", "s2", "s3", "s4"]
-        else:  # its own caption took the place of one of them
-            assert options["ABCD".index(gold)] == "own"
-            assert {o for o in options if o != "own"} < {"s1", "s2", "s3", "s4"}
-    assert "NONE" in golds and len(golds) >= 4
-    # too few other captions: no task
-    assert caption_options("own", ["own", "s1"], ["own", "s1", "o1"],
-                           random.Random(0)) is None
-    # two same-category captions: both drawn, the other two from other categories
-    for seed in range(20):
-        options, gold = caption_options("own", ["own", "s1", "s2"], ["o1", "o2", "o3"],
-                                        random.Random(seed))
-        drawn = [o for o in options if o != "own"]
-        assert len(set(options)) == 4 and set(drawn) <= {"s1", "s2", "o1", "o2", "o3"}
-        if gold == "NONE":
-            assert {"s1", "s2"} <= set(options)
-
-
 def test_baseline_synth_writes_a_caption_offline():
     from diagbench.benchmarks.structure.captions import caption_prompt, parse_caption
     from diagbench.benchmarks.structure.synth import answer_synth

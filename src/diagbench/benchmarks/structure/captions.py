@@ -6,9 +6,9 @@ Fig. 10 (verbatim). The reply is read strictly (`parse_caption`): one `Caption:`
 its text one non-empty line of at most `MAX_CAPTION` characters, nothing after it, and
 not naming the code language (the prompt forbids it). Anything else is dropped with its
 reason and counted in build.json (`captions`). A kept caption is the sample's
-`caption`, and `caption_options` makes its `caption_match` task: four captions, one of
-them its own or — one time in five — none (gold NONE), the others drawn from samples of
-the same category first (the harder distractors) and then from any other.
+`caption`, and `distractors.caption_options` makes its `caption_match` task: four
+captions, its own among them or none (gold NONE), the others drawn as STRUDEL draws
+them.
 
 `answer_caption` is how baseline:synth answers the prompt offline: the category and
 what the code's parsed model counts, with the first names it shows.
@@ -17,7 +17,6 @@ what the code's parsed model counts, with the first names it shows.
 from __future__ import annotations
 
 import hashlib
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -95,27 +94,6 @@ def ask_captions(samples: list[Planned], settings: Any, data: Path,
     rejected = [Rejection(s.id, reason, detail) for s, reason, detail in failed]
     return kept, CaptionsInfo(caption_template_hash(), len(samples), len(kept),
                               dict(sorted(dropped.items())), rejected)
-
-
-def caption_options(own: str, same: list[str], others: list[str], rng: random.Random
-                    ) -> tuple[list[str], str] | None:
-    """(four captions, the gold letter or NONE) of a caption_match task: distractors from
-    `same` (captions of the sample's category) first, then `others`; its own caption in
-    place of one of them, except one time in five (NONE). None when there are fewer than
-    four other distinct captions."""
-    near = sorted(set(same) - {own})
-    far = sorted(set(others) - {own} - set(near))
-    rng.shuffle(near)
-    rng.shuffle(far)
-    options = (near + far)[:4]
-    if len(options) < 4:
-        return None
-    rng.shuffle(options)
-    if rng.random() < 0.2:
-        return options, "NONE"
-    at = rng.randrange(4)
-    options[at] = own
-    return options, "ABCD"[at]
 
 
 def answer_caption(prompt: str) -> str | None:

@@ -6,15 +6,17 @@ the code's parsed model or from the generated texts:
   sequence models (`templates`: counting questions are quantification), read as yes/no,
   a number, a label or a set of items;
 - `association` — which persona would have asked for this diagram: four options
-  (A–D), one of them right, or — one time in five — none of them (gold NONE);
-  distractors are personas of other samples;
+  (A–D), one of them right, or — one time in two — none of them (gold NONE); the
+  wrong ones from STRUDEL's contrary-persona categories (`distractors`);
 - `problem_match` / `description_match` — does this problem statement (functional
-  description) belong to the diagram? Yes for its own, no for another sample's of the
-  same category (the harder negative of §3.4) when there is one, else of any;
+  description) belong to the diagram? Yes for its own (one time in two), no for
+  another sample's, of a contrary category or — the harder negative of §3.4 — of the
+  same category (`distractors.matched_text`);
 - `image_to_code` — write the diagram's code in its FRL; gold the code;
 - `caption_match` — which of four captions (the generating model's, Fig. 10) is this
-  diagram's, or none of them (NONE); distractors from the same category first
-  (`captions.caption_options`);
+  diagram's, or none of them (NONE, one time in two); the wrong ones from contrary
+  categories, one of them of the same category half the time
+  (`distractors.caption_options`);
 - `model_question` — the closed-ended question the generating model wrote about its
   diagram (Fig. 10, `questions`), with its answer as gold; `answer_type` says how the
   answer is read (choice, yes_no, number, label).
@@ -28,7 +30,11 @@ import json
 import random
 from collections.abc import Mapping
 
-from diagbench.benchmarks.structure.captions import caption_options
+from diagbench.benchmarks.structure.distractors import (
+    caption_options,
+    matched_text,
+    persona_options,
+)
 from diagbench.benchmarks.structure.records import Gold, StructureSample, StructureTask
 from diagbench.diagram.facts import TASK_TYPES as FACT_TYPES
 from diagbench.diagram.facts import Fact
@@ -81,9 +87,12 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
     seeded."""
     rng = random.Random(seed)
     tasks: list[StructureTask] = []
-    by_category: dict[str, list[StructureSample]] = {}
+    pools: dict[str, dict[str, list[str]]] = {f: {} for f in ("persona", "problem",
+                                                               "description", "caption")}
     for s in samples:
-        by_category.setdefault(s.category, []).append(s)
+        for field, by_category in pools.items():
+            if getattr(s, field):
+                by_category.setdefault(s.category, []).append(getattr(s, field))
 
     def add(s: StructureSample, task: str, question: str, gold: Gold,
             options: list[str] | None = None, answer_type: str | None = None) -> None:
@@ -98,39 +107,25 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
             of_type = [q for t, q in asked if t == task]
             for question, gold, kind in rng.sample(of_type, min(per_sample, len(of_type))):
                 add(s, task, question, gold, answer_type=kind)
-        others = [o.persona for o in samples if o.persona != s.persona]
-        if len(set(others)) >= 4:
-            options = rng.sample(sorted(set(others)), 4)
-            none_case = rng.random() < 0.2
-            if not none_case:
-                options[rng.randrange(4)] = s.persona
-            gold = "NONE" if none_case else "ABCD"[options.index(s.persona)]
-            listed = "\n".join(f"({letter}) {p}" for letter, p in zip("ABCD", options,
-                                                                       strict=True))
+        persona = persona_options(s.persona, s.category, s.domain, pools["persona"], rng)
+        if persona is not None:
             add(s, "association", "Which of these persons would most likely have asked for "
-                f"this diagram?\n{listed}\n{ANSWER_CHOICE}", gold, options=options)
-        for task, text_of, noun in (("problem_match", _problem, "problem statement"),
-                                    ("description_match", _description,
-                                     "functional description")):
-            own = text_of(s)
+                f"this diagram?\n{_listed(persona[0])}\n{ANSWER_CHOICE}", persona[1],
+                options=persona[0])
+        for task, field, noun in (("problem_match", "problem", "problem statement"),
+                                  ("description_match", "description",
+                                   "functional description")):
+            own = getattr(s, field)
             if not own:
                 continue
-            pool = [o for o in by_category[s.category] if o.id != s.id and text_of(o)
-                    and text_of(o) != own] or \
-                [o for o in samples if o.id != s.id and text_of(o) and text_of(o) != own]
-            positive = not pool or rng.random() < 0.5
-            text = own if positive else text_of(rng.choice(pool))
+            text, positive = matched_text(own, s.category, pools[field], rng)
             add(s, task, f"Does this {noun} correspond to the diagram?\n\n\"{text}\"\n\n"
                 f"{ANSWER_YES_NO}", "yes" if positive else "no")
         if s.caption:
-            made = caption_options(
-                s.caption, [o.caption for o in by_category[s.category] if o.caption],
-                [o.caption for o in samples if o.caption], rng)
+            made = caption_options(s.caption, s.category, pools["caption"], rng)
             if made is not None:
-                listed = "\n".join(f"({letter}) {c}" for letter, c in zip("ABCD", made[0],
-                                                                          strict=True))
                 add(s, "caption_match", "Which of these captions describes this diagram?\n"
-                    f"{listed}\n{ANSWER_CHOICE}", made[1], options=made[0])
+                    f"{_listed(made[0])}\n{ANSWER_CHOICE}", made[1], options=made[0])
         mq = s.model_question
         if mq:
             add(s, "model_question", f"{mq.question}\n{ANSWER_BY_TYPE[mq.type]}",
@@ -140,9 +135,6 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
     return tasks
 
 
-def _problem(s: StructureSample) -> str | None:
-    return s.problem
-
-
-def _description(s: StructureSample) -> str | None:
-    return s.description
+def _listed(options: list[str]) -> str:
+    """The options, one a line: "(A) …"."""
+    return "\n".join(f"({letter}) {o}" for letter, o in zip("ABCD", options, strict=True))
