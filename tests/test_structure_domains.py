@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from diagbench.benchmarks.structure.counting import statistics
-from diagbench.benchmarks.structure.limits import limits_of, outside
+from diagbench.benchmarks.structure.limits import limits_of, measures, outside
 from diagbench.benchmarks.structure.templates import asked_facts
 from diagbench.languages import CATEGORIES, languages_of, named
 
@@ -56,7 +56,9 @@ def test_every_category_keeps_samples_drawn_as_read(data: Path):
         assert all(s["counts"][k] == v for k, v in s["drawn"].items()), s["id"]
         # inside its category's node limits (STRUDEL's, else its language's)
         limits = limits_of(s["category"], s["language"])
-        assert outside(limits, s["counts"], s["language"]) is None, s["id"]
+        code = (data / s["code"]).read_text(encoding="utf-8")
+        assert outside(limits, measures(s["counts"], s["statistics"], code),
+                       s["language"]) is None, s["id"]
 
 
 def test_every_category_is_asked_its_languages_facts(data: Path):

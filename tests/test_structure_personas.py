@@ -289,3 +289,95 @@ def test_derive_asks_with_strudels_distractors():
         caption = tasks["caption_match"].options
         assert caption is not None and len(set(caption)) == 4
         assert tasks["problem_match"].gold in ("yes", "no")
+
+
+# --- STRUDEL's per-category limits ------------------------------------------------------
+
+def test_every_strudel_category_has_strudels_limit():
+    from diagbench.benchmarks.structure.limits import STRUDEL_LIMITS, limits_of
+    from diagbench.languages import category_names, languages_of
+
+    # STRUDEL's 20 (its "mol" and "dna" rows are two categories each here) but the map,
+    # which it sets no limit for; diagbench's own extra categories keep their language's
+    assert set(STRUDEL_LIMITS) == set(category_names()) - {
+        "map", "component", "usecase", "state", "flowchart"}
+    for category in category_names():
+        for language in languages_of(category):
+            sources = {limit.source for limit in limits_of(category, language)}
+            assert sources == {"STRUDEL" if category in STRUDEL_LIMITS else "language"}
+
+
+def test_every_limit_bounds_a_measure_the_model_gives():
+    """On an example of each category × FRL: a limit's measure missing would read 0 and
+    remove every diagram of the category."""
+    from diagbench.benchmarks.structure.counting import statistics
+    from diagbench.benchmarks.structure.limits import STRUDEL_LIMITS, measures
+    from diagbench.languages import languages_of, named
+
+    for category, limits in STRUDEL_LIMITS.items():
+        checked = 0
+        kinds = category_named(category).kinds
+        for language in languages_of(category):
+            own = named(language)
+            # the examples named after the category's kind first (fewer files read)
+            for path in sorted(own.example_paths(),
+                               key=lambda p: not any(k in p.name for k in kinds)):
+                code = path.read_text(encoding="utf-8")
+                parsed = own.read(code)
+                if not parsed or parsed[0].kind not in kinds:
+                    continue
+                stats, counts = statistics(parsed[0], own.domain == "software")
+                given = measures(counts, stats, code)
+                for limit in limits:
+                    for name in limit.of or (limit.count,):
+                        assert any(k == name or (name.endswith(":") and k.startswith(name))
+                                   for k in given), (category, language, name)
+                checked += 1
+                break
+        assert checked, category
+
+
+@pytest.mark.parametrize(("category", "counts", "why"), [
+    ("class", {"entities": 15}, None),
+    ("class", {"entities": 16}, "entities 16 > 15"),
+    ("electrical-circuit", {"components": 12, "resistors": 10, "capacitors": 2}, None),
+    ("electrical-circuit", {"components": 12, "resistors": 11, "capacitors": 1},
+     "resistors 11 > 10"),
+    ("electrical-circuit", {"components": 11, "bjts": 6, "mosfets": 5}, "transistors 11 > 10"),
+    ("electrical-circuit", {"components": 0}, "components 0 < 1"),
+    ("digital-hardware", {"cells": 20, "cells:$add": 15, "cells:$mux": 5}, None),
+    ("digital-hardware", {"cells": 20, "cells:$add": 4, "cells:$mux": 16},
+     "cells:$mux 16 > 15"),
+    ("propositional-logic", {"gates": 13, "and_gates": 13}, "and_gates 13 > 12"),
+    ("quantum-circuit", {"gates": 0, "measurements": 0, "resets": 0}, "operations 0 < 1"),
+    ("quantum-circuit", {"gates": 40, "measurements": 13}, "measurements 13 > 12"),
+    ("dna-sequence", {"sequences": 1, "positions": 1}, "sequences and positions 2 < 3"),
+    ("dna-sequence", {"sequences": 3, "positions": 41}, "positions 41 > 40"),
+    ("gantt", {"tasks": 30, "milestones": 6}, "time bars 36 > 35"),
+    ("table", {"rows": 15, "columns": 5}, None),
+    ("table", {"rows": 16, "columns": 5}, "rows and columns 21 > 20"),
+    ("chart", {"traces": 1, "points": 21}, "marks 21 > 20"),
+    ("chart", {"traces": 3, "points": 60}, None),  # three series
+    ("chart", {"traces": 21, "points": 21}, "marks 21 > 20"),
+])
+def test_limits_by_hand(category, counts, why):
+    from diagbench.benchmarks.structure.limits import limits_of, measures, outside
+    from diagbench.languages import languages_of
+
+    language = languages_of(category)[0]
+    assert outside(limits_of(category, language), measures(counts, {}, ""), language) == why
+
+
+def test_leaves_and_characters_are_measured():
+    from diagbench.benchmarks.structure.limits import limits_of, measures, outside
+
+    tree = {"entities": {"internal": 24, "leaf": 26}, "relations": {"branch": 49}}
+    assert measures({"entities": 50}, tree, "")["entities:leaf"] == 26
+    assert outside(limits_of("phylogenetic-tree", "newick"), measures({}, tree, ""),
+                   "newick") == "entities:leaf 26 > 25"
+    assert outside(limits_of("molecule", "smiles"), measures({}, {}, " C\n"), "smiles") == \
+        "characters 1 < 2"
+    assert outside(limits_of("molecule", "smiles"), measures({}, {}, "CO"), "smiles") is None
+    reaction = "CC(=O)O.OCC>>CC(=O)OCC"  # 22 characters
+    assert outside(limits_of("reaction", "reaction-smiles"), measures({}, {}, reaction[:13]),
+                   "reaction-smiles") == "characters 13 < 14"

@@ -172,10 +172,9 @@ def test_node_limits_per_category():
     assert outside(er, {"entities": 13, "relations": 1}, "dbml") is None
     assert outside(er, {"entities": 14, "relations": 1}, "dbml") == "entities 14 > 13"
     assert outside(er, {"entities": 3, "relations": 0}, "dbml") == "relations 0 < 1"
-    # a category STRUDEL bounds by a count diagbench does not give: its language's limits
-    low, high = named("newick").node_limits
-    assert limits_of("phylogenetic-tree", "newick") == (Limit("size", low, high,
-                                                              "language"),)
+    # a category STRUDEL sets no limit for: its language's limits
+    low, high = named("geojson").node_limits
+    assert limits_of("map", "geojson") == (Limit("size", low, high, "language"),)
 
 
 def _row(task_id: str, task: str, category: str, correct: bool | None = None,

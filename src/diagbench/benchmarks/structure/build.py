@@ -50,7 +50,7 @@ from diagbench.benchmarks.personas import APPLICATIONS, Personas, bundled
 from diagbench.benchmarks.structure.captions import ask_captions
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.judging import judge_info, judge_samples, rule_checks
-from diagbench.benchmarks.structure.limits import limits_of, outside
+from diagbench.benchmarks.structure.limits import limits_of, measures, outside
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.questions import ask_questions
 from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
@@ -207,7 +207,8 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
             s.detail = f"read {s.counts}, drawn {s.drawn}"
     for s in samples:
         if s.reason is None:
-            why = outside(limits_of(s.category, s.language), s.counts, s.language)
+            why = outside(limits_of(s.category, s.language),
+                          measures(s.counts, s.statistics, s.code or ""), s.language)
             if why is not None:
                 s.reason, s.detail = NODE_LIMITS, why
     alive = [s for s in samples if s.reason is None]

@@ -391,14 +391,17 @@ def _within_limits(own: Language, category: str, rng: random.Random, complexity:
     (`limits.limits_of`, the build's filter) and, for a language of several categories
     (charts and tables), of one of the category's `kinds`, drawn again up to `tries`
     times (the last one otherwise)."""
-    from diagbench.benchmarks.structure.limits import limits_of, outside
+    from diagbench.benchmarks.structure.counting import statistics
+    from diagbench.benchmarks.structure.limits import limits_of, measures, outside
 
     limits = limits_of(category, own.name)
     for _ in range(tries):
         code = own.generate(rng, complexity)
         parsed = own.read(code)
-        if parsed and outside(limits, parsed[0].counts(), own.name) is None and (
-                not kinds or parsed[0].kind in kinds):
+        if not parsed or (kinds and parsed[0].kind not in kinds):
+            continue
+        stats, counts = statistics(parsed[0], False)
+        if outside(limits, measures(counts, stats, code), own.name) is None:
             break
     return code
 
