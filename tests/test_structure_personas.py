@@ -19,6 +19,7 @@ from diagbench.benchmarks.personas import (
     read_folder,
 )
 from diagbench.benchmarks.structure.build import plan
+from diagbench.benchmarks.structure.records import BuildInfo
 from diagbench.languages import DOMAINS, category_named
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,9 +134,14 @@ def test_build_records_the_persona_set(tmp_path):
                 str(folder), "--out", str(tmp_path / "data"), "--allow-empty")
     assert done.returncode == 0, done.stderr
     info = json.loads((tmp_path / "data" / "build.json").read_text(encoding="utf-8"))
-    assert info["personas"] == {
-        "name": str(folder), "counts": {"games-music": 3},
-        "sha256": {"games-music": hashlib.sha256(b"Erin\nFrank\nGrace").hexdigest()}}
+    hashed = hashlib.sha256(b"Erin\nFrank\nGrace").hexdigest()
+    assert info["personas"] == {"name": str(folder), "counts": {"games-music": 3},
+                                "sha256": {"games-music": hashed}}
+    assert BuildInfo.from_json(info).personas == PersonaSet(str(folder), {"games-music": 3},
+                                                            {"games-music": hashed})
+    # a data set built before persona sets named its list in words: still read
+    old = BuildInfo.from_json(info | {"personas": "diagbench's bundled list"})
+    assert old.personas == "diagbench's bundled list"
     rows = [json.loads(line) for line in
             (tmp_path / "data" / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
     assert rows and {r["persona"] for r in rows} <= {"Erin", "Frank", "Grace"}

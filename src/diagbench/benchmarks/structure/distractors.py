@@ -28,6 +28,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from diagbench.languages import CATEGORIES, category_named
+
 _SPECIFIC = ("circuit", "hdl", "logic", "quantum", "mol", "tree", "dna", "neural", "chess",
              "music")
 _MODELLING = ("class", "sequence", "component", "state", "bpmn", "gantt", "sql", "mind", "kg")
@@ -114,8 +116,6 @@ EXCLUDED: dict[str, frozenset[str]] = {
 def _contrary(table: Mapping[str, tuple[str, ...]], category: str) -> tuple[str, ...]:
     """The categories contrary to `category` by STRUDEL's `table`; for a category it has
     no list for, every category of another domain."""
-    from diagbench.languages import CATEGORIES, category_named
-
     key = next((k for k, ours in _CATEGORIES.items() if category in ours), None)
     if key is None or key not in table:
         domain = category_named(category).domain
