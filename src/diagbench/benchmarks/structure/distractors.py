@@ -18,9 +18,10 @@ StructVis' `diagram_categories.json`, as STRUDEL's `assemble_dataset` uses them)
   time in four.
 
 Where a build has too few contrary categories (STRUDEL's code would fail), the options
-are filled from the other categories, then from the sample's own; no task is made when
-there are not four distinct options. STRUDEL's table has no lists for use case
-diagrams, flowcharts and maps: every category of another domain is contrary to them.
+are filled from the other categories — of other domains first —, then from the sample's
+own; no task is made when there are not four distinct options. STRUDEL's table has no
+lists for use case diagrams, flowcharts and maps: every category of another domain is
+contrary to them.
 """
 
 from __future__ import annotations
@@ -138,12 +139,16 @@ def contrary_categories(category: str) -> tuple[str, ...]:
 def _order(category: str, contrary: Sequence[str], pools: Mapping[str, Sequence[str]],
            skip: Sequence[str], rng: random.Random) -> list[str]:
     """The categories to draw wrong options from, in order: the contrary ones present,
-    shuffled; then the others but `category` and `skip`, shuffled."""
+    shuffled; then the others but `category` and `skip` — those of another domain, then
+    those of its own (whose texts are likelier to fit), each shuffled."""
+    domain = category_named(category).domain
     first = [c for c in contrary if c in pools and c != category]
     rest = [c for c in pools if c not in first and c != category and c not in skip]
-    rng.shuffle(first)
-    rng.shuffle(rest)
-    return first + rest
+    far = [c for c in rest if category_named(c).domain != domain]
+    near = [c for c in rest if c not in far]
+    for group in (first, far, near):
+        rng.shuffle(group)
+    return first + far + near
 
 
 def choices(own: str, category: str, pools: Mapping[str, Sequence[str]],
@@ -152,7 +157,7 @@ def choices(own: str, category: str, pools: Mapping[str, Sequence[str]],
     """(four options, the gold letter or NONE): `own` among them when `with_own`; the
     wrong ones each of a different category, from `contrary` first (one of them from
     `category` itself when `near`), then from the other categories in `pools` (texts by
-    category) but `skip`, then from `category`. None without four distinct options."""
+    category) but `skip` (`_order`), then from `category`. None without four distinct options."""
     wanted = 3 if with_own else 4
     mine = [t for t in pools.get(category, ()) if t != own]
     picked: list[str] = []
