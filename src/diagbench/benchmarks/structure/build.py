@@ -3,7 +3,8 @@
 1. **plan** (seeded): for each category × FRL, `--per-category` samples cycling through
    the complexity levels, each with a persona of its category's domain
    (`diagbench.benchmarks.personas`: the bundled set or `--personas DIR`, without
-   repetition while the domain's personas last) and a domain of application of it;
+   repetition while the domain's personas last, then in a new order) and a domain of
+   application of it;
 2. **synthesis** (§3.1, `diagbench.benchmarks.synthesis`): `--prompting all-in-one`
    (default) asks the Fig. 7 prompt, `sequential` asks for the problem statement, then
    for the functional description and code given it; through the runner (cached,
@@ -85,26 +86,26 @@ def plan(categories: list[str], languages: list[str], per_category: int,
          complexities: list[str], seed: int, personas: Personas | None = None
          ) -> list[Planned]:
     """The samples to generate, seeded: each with a persona of its category's domain
-    (`personas`, the bundled set by default), drawn in an order shuffled per domain,
-    without repetition until that domain's personas are used up (then in the same
-    order again), and a domain of application of that domain (`APPLICATIONS`)."""
+    (`personas`, the bundled set by default), drawn without repetition until that
+    domain's personas are used up, then again in a new order (so that a persona does not
+    meet the same complexity level every round), and a domain of application of that
+    domain (`APPLICATIONS`)."""
     rng = random.Random(seed)
     chosen = personas or bundled()
+    orders: dict[str, random.Random] = {}
     pools: dict[str, list[str]] = {}
-    drawn: Counter[str] = Counter()
     out = []
     for category in categories:
         domain = category_named(category).domain
-        frls = [lang for lang in languages_of(category) if lang in languages]
-        if frls and domain not in pools:
-            pools[domain] = list(chosen.of(domain))
-            random.Random(f"{seed}/{domain}").shuffle(pools[domain])
-        for language in frls:
+        for language in (lang for lang in languages_of(category) if lang in languages):
             for n in range(per_category):
-                persona = pools[domain][drawn[domain] % len(pools[domain])]
-                drawn[domain] += 1
+                if not pools.get(domain):
+                    order = orders.setdefault(domain, random.Random(f"{seed}/{domain}"))
+                    pools[domain] = list(chosen.of(domain))
+                    order.shuffle(pools[domain])
                 out.append(Planned(f"{category}-{language}-{n:03d}", category, language,
-                                   complexities[n % len(complexities)], persona,
+                                   complexities[n % len(complexities)],
+                                   pools[domain].pop(),
                                    rng.choice(APPLICATIONS[domain])))
     return out
 
