@@ -1,5 +1,6 @@
 """DBML: database schemas (tables, references, groups, notes), drawn through Graphviz by
-the `dbml` engine."""
+the `dbml` engine. Its styles: Graphviz's (`languages.dot.styles`), ranks top to
+bottom, the `fdp` layout, wider spacing."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its drawing styles (`languages.dot.styles`), handed to its engine in the source's
+#: envelope (`languages.styled`).
+STYLES = ("top-to-bottom", "fdp", "spacious")
 _START = re.compile(r"^\s*(?:Table|Project|Enum|Ref|TableGroup)\b", re.M)
 
 
@@ -38,6 +42,14 @@ class Dbml(GraphLanguage):
         from diagbench.languages.dbml.read import read_dbml
 
         return read_dbml(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.render.graph_svg import graphviz_statistics

@@ -1,4 +1,5 @@
-"""Graphviz DOT: graphs and digraphs, drawn by Graphviz."""
+"""Graphviz DOT: graphs and digraphs, drawn by Graphviz. Its styles
+(`languages.dot.styles`): ranks left to right, the `fdp` and `neato` layouts."""
 
 from __future__ import annotations
 
@@ -30,6 +31,14 @@ class Dot(GraphLanguage):
         from diagbench.formats.dot import read_dot
 
         return read_dot(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.dot.styles import styled_dot
+
+        return styled_dot(source, style)
+
+    def styles(self) -> tuple[str, ...]:
+        return ("left-to-right", "fdp", "neato")
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.render.graph_svg import graphviz_statistics

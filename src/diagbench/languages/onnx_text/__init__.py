@@ -14,8 +14,10 @@ nothing outside the text.
 
 **Engine.** Graphviz, from the graph read: a box per op (its type, weights with their
 shapes, attributes), an ellipse per graph input and output, an edge per tensor edge
-labelled with its name and shape. Not Netron, STRUDEL's choice: it draws in a
-browser, one Chromium page per model with no text interface to ask what it drew.
+labelled with its name and shape; its styles are Graphviz's
+(`languages.dot.styles`): the `neato` and `fdp` layouts, wider spacing. Not Netron,
+STRUDEL's choice: it draws in a browser, one Chromium page per model with no text
+interface to ask what it drew.
 
 **Similarity.** Graph F1 over nodes (op type and attributes) and tensor edges, the
 nodes of the two graphs paired by the assignment that maximises their agreement (tensor
@@ -36,6 +38,11 @@ if TYPE_CHECKING:
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
+
+
+#: Its drawing styles (`languages.dot.styles`), handed to its engine in the source's
+#: envelope (`languages.styled`).
+STYLES = ("neato", "fdp", "spacious")
 
 
 def recognises(text: str) -> bool:
@@ -62,6 +69,14 @@ class OnnxText(Language):
         from diagbench.languages.onnx_text.draw import make_engine
 
         return make_engine(jobs, timeout)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.languages.onnx_text.draw import drawn_statistics

@@ -13,7 +13,9 @@ Errors are RDFLib's own (or expat's), with line and column.
 
 **Engine.** The graph read is drawn as DOT (one node per distinct subject or object,
 one edge per triple labelled with its predicate) and rendered by the sandboxed
-Graphviz engine; the SVG's nodes by kind and edges are its drawn statistics.
+Graphviz engine; the SVG's nodes by kind and edges are its drawn statistics. Its
+styles are Graphviz's (`languages.dot.styles`): ranks top to bottom, the `neato` and
+`fdp` layouts.
 
 **Similarity.** Triple F1 with prefixes expanded and blank nodes matched by RDFLib's
 canonicalisation. **Facts**: the class of a resource, how many triples have the
@@ -35,6 +37,9 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its drawing styles (`languages.dot.styles`), handed to its engine in the source's
+#: envelope (`languages.styled`).
+STYLES = ("top-to-bottom", "neato", "fdp")
 _RDF_ROOT = re.compile(r"<rdf:RDF\b|xmlns(?::\w+)?=[\"']http://www\.w3\.org/1999/02/"
                        r"22-rdf-syntax-ns#[\"']")
 
@@ -60,6 +65,14 @@ class RdfXml(Language):
         from diagbench.languages.rdf.draw import make_engine
 
         return make_engine(jobs, timeout)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.languages.rdf.draw import drawn_statistics
