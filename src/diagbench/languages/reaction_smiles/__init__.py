@@ -1,4 +1,5 @@
-"""Reaction SMILES: chemical reactions (one a line), read and drawn by RDKit."""
+"""Reaction SMILES: chemical reactions (one a line), read and drawn by RDKit, in the
+styles of SMILES (RDKit's depiction options)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language
-from diagbench.languages.smiles import first_words, is_smiles
+from diagbench.languages.smiles import STYLES, first_words, is_smiles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -36,6 +37,14 @@ class ReactionSmiles(Language):
         from diagbench.languages.smiles.read import record_texts
 
         return record_texts(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.smiles.engine import RdkitReactionEngine

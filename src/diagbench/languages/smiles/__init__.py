@@ -1,4 +1,6 @@
-"""SMILES: chemical structures (one molecule a line), read and drawn by RDKit."""
+"""SMILES: chemical structures (one molecule a line), read and drawn by RDKit. Its styles
+are RDKit's depiction options: the black-and-white atom palette, comic mode, bold bonds
+and the drawing turned a quarter."""
 
 from __future__ import annotations
 
@@ -14,6 +16,9 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: The drawing styles of molecules and reactions (RDKit's depiction options,
+#: `engine.STYLED`), handed to the drawer in the source's envelope (`languages.styled`).
+STYLES = ("black-and-white", "comic", "bold-bonds", "rotated")
 #: What a SMILES may hold outside bracket atoms (OpenSMILES: the organic subset, aromatic
 #: atoms, bonds, branches, ring closures, dots and the wildcard); "l" and "r" only in
 #: "Cl" and "Br".
@@ -75,6 +80,14 @@ class Smiles(Language):
         from diagbench.languages.smiles.read import record_texts
 
         return record_texts(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.smiles.engine import RdkitEngine
