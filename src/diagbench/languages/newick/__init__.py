@@ -1,5 +1,7 @@
 """Newick: phylogenetic trees (STRUDEL's biology domain), read by Biopython's Bio.Phylo,
-drawn by Bio.Phylo.draw on matplotlib (the `phylo` engine)."""
+drawn by Bio.Phylo.draw on matplotlib (the `phylo` engine). Its styles are the
+drawing's own options: each subtree of the root in a colour of its own, bold
+branches, serif labels."""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ def recognises(text: str) -> bool:
     return stripped.startswith("(") and stripped.endswith(";")
 
 
+#: Its drawing styles (`engine.draw_tree`), handed to the drawer in the source's envelope
+#: (`languages.styled`).
+STYLES = ("coloured-clades", "bold-branches", "serif-labels")
 #: A leaf's name: after `(` or `,`, a name of letters, digits and `_` starting with a letter.
 _LEAF = re.compile(r"(?<=[(,])\s*[A-Za-z][A-Za-z0-9_]*")
 
@@ -32,6 +37,14 @@ class Newick(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.newick.engine import PhyloEngine
