@@ -1,6 +1,7 @@
 """FASTA: DNA, RNA and protein sequences (STRUDEL's biology domain, "DNA sequence"), read
 by Biopython's SeqIO, an alignment drawn as a sequence logo by logomaker (the `logo`
-engine)."""
+engine). Its styles are logomaker's: grey letters, another colour scheme (base
+pairing for nucleotides, hydrophobicity for proteins), serif letters."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ if TYPE_CHECKING:
     from diagbench.render.engines import Engine
 
 
+#: Its drawing styles (`engine.draw_logo`), handed to the drawer in the source's envelope
+#: (`languages.styled`).
+STYLES = ("grays", "other-colours", "serif-letters")
+
+
 def recognises(text: str) -> bool:
     """A FASTA source starts with a `>` header line."""
     return text.removeprefix("\ufeff").lstrip().startswith(">")
@@ -27,6 +33,14 @@ class Fasta(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.fasta.engine import LogoEngine
