@@ -1,6 +1,7 @@
 """Vienna dot-bracket: RNA secondary structures (STRUDEL's biology domain, "DNA sequence
 (RNA structure)"), read by diagbench's own stack reader (ViennaRNA and forgi are not
-Apache-compatible), drawn by VARNA as a separate program (the `varna` engine)."""
+Apache-compatible), drawn by VARNA as a separate program (the `varna` engine). Its
+styles are VARNA's: the radiate and circular layouts, coloured bases."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its drawing styles (`engine.VARNA_STYLES`), handed to the drawer in the source's
+#: envelope (`languages.styled`).
+STYLES = ("radiate", "circular", "coloured-bases")
 _SYMBOLS = frozenset(".()[]{}<>")
 _NUCLEOTIDES = frozenset("ACGUTRYSWKMBDHVN")
 
@@ -43,6 +47,14 @@ class DotBracket(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def records(self, text: str) -> list[tuple[int, str]]:
         from diagbench.languages.dotbracket.read import record_texts
