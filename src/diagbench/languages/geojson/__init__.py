@@ -1,5 +1,7 @@
 """GeoJSON: geographic maps (STRUDEL's geography domain), read by Python's json and
-shapely, drawn on matplotlib in the plate carrée projection (the `geomap` engine)."""
+shapely, drawn on matplotlib in the plate carrée projection (the `geomap` engine). Its
+styles are the map's: pastel colours, a sea-blue background with a graticule, a dark
+map."""
 
 from __future__ import annotations
 
@@ -20,6 +22,11 @@ _TYPES = ("FeatureCollection", "Feature", "Point", "MultiPoint", "LineString",
           "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection")
 
 
+#: Its drawing styles (`engine.draw_map`), handed to the drawer in the source's envelope
+#: (`languages.styled`).
+STYLES = ("pastel", "sea-and-graticule", "dark")
+
+
 def recognises(text: str) -> bool:
     """A GeoJSON source is a JSON object whose first 2,000 characters name a GeoJSON
     "type"."""
@@ -32,6 +39,14 @@ class GeoJson(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.geojson.engine import GeomapEngine
