@@ -1,6 +1,8 @@
 """FEN: chess positions (STRUDEL's games-and-music domain, "chess board"), one a line,
 read by diagbench's own strict reader (`formats/chess/fen.py` says why) and drawn as a
-board by diagbench's SVG writer, rasterised by rsvg-convert (the `board` engine)."""
+board by diagbench's SVG writer, rasterised by rsvg-convert (the `board` engine). Its
+styles are the board's: green or blue squares, and the board seen from Black's side
+(coordinates drawn with it, so every square keeps its name)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,9 @@ if TYPE_CHECKING:
     from diagbench.render.engines import Engine
 
 _PLACEMENT = frozenset("KQRBNPkqrbnp12345678/")
+#: Its drawing styles (`engine.board_svg`), handed to the drawer in the source's
+#: envelope (`languages.styled`).
+STYLES = ("green-board", "blue-board", "black-at-bottom")
 
 
 def recognises(text: str) -> bool:
@@ -38,6 +43,14 @@ class Fen(Language):
         from diagbench.languages.fen.read import record_texts
 
         return record_texts(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.fen.engine import BoardEngine
