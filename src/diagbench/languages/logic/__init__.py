@@ -23,7 +23,8 @@ gates, depth (gates on the longest input-to-output path), and gates by type
 the gates drawn by type, the input labels and the depth are read back from the SVG.
 The similarity is the share of agreeing truth-table rows (`similarity`); facts ask the
 gate driving an output, gate and variable counts, an output's value for an input row,
-its number of true rows and the depth (`facts`).
+its number of true rows and the depth (`facts`). Its styles are schemdraw's: blue ink,
+bold lines, gates filled in colour.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ if TYPE_CHECKING:
     from diagbench.languages.logic.model import Circuit
     from diagbench.render.engines import Engine
 
+#: Its drawing styles (`engine.SCHEMDRAW_STYLES`), handed to the drawer in the source's
+#: envelope (`languages.styled`).
+STYLES = ("blue-ink", "bold-lines", "filled-gates")
+
 
 class Logic(Language):
     """Boolean expressions as a `Language`: its parts, each importing what it uses when
@@ -50,6 +55,14 @@ class Logic(Language):
         """A text every line of which is an expression (or a comment) the reader reads
         without error."""
         return bool(text.strip()) and len(text) < 100_000 and not self.read(text)[0].errors
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.logic.engine import SchemdrawLogicEngine
