@@ -4,7 +4,7 @@ bounded sizes) into diagbench's circuit model, drawn by Qiskit's matplotlib circ
 drawer (the `qiskit` engine), scored by the per-wire gate-sequence similarity, 1 for
 the same operator (small circuits). A second reader of diagbench's own, written from
 the language's specification (`spec`), checks Qiskit's reading by differential
-tests."""
+tests. Its styles are the drawer's own: black and white, clifford, textbook, dark."""
 
 from __future__ import annotations
 
@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its drawing styles: styles of Qiskit's circuit drawer, handed to the drawer in the
+#: source's envelope (`languages.styled`).
+STYLES = ("bw", "clifford", "textbook", "iqp-dark")
+
 
 class Qasm(Language):
     """OpenQASM 2 as a `Language`: its parts, each importing what it uses when first
@@ -34,6 +38,14 @@ class Qasm(Language):
         from diagbench.languages.qasm.read import read_qasm
 
         return read_qasm(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.qasm.engine import QiskitEngine
