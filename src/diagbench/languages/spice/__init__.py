@@ -6,7 +6,8 @@ controlled sources and X elements, subcircuits, models, parameters; `.control`,
 checked against ngspice's own expanded listing (`ngspice`, a separate program), and
 drawn as a schematic by netlistsvg's analog skin from a Yosys-style JSON netlist, as
 STRUDEL draws them (`engine`); scored by a graph F1 over components and connections
-that ignores node names (`similarity`)."""
+that ignores node names (`similarity`). Its styles restyle netlistsvg's drawing
+(`styles`): blue ink, bold lines, sans-serif labels."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its drawing styles (`styles.NETLISTSVG_STYLES`), handed to the drawer in the source's
+#: envelope (`languages.styled`).
+STYLES = ("blue-ink", "bold-lines", "sans-serif")
 _ELEMENT = re.compile(r"^[rclvidqmjefghx]\w*\s+\S+\s+\S+", re.IGNORECASE)
 
 
@@ -42,6 +46,14 @@ class Spice(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
         from diagbench.languages.spice.read import read_spice

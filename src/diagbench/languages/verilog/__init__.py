@@ -2,7 +2,9 @@
 design"), read by Yosys (`read_verilog; proc; opt`, its JSON netlist: modules, ports,
 cells, nets), with Icarus Verilog as a second opinion, and drawn as schematics by
 netlistsvg (the `netlistsvg` engine). Both programs run sandboxed; a source that reads
-a file (`` `include ``, `$readmemh`) is refused before they see it."""
+a file (`` `include ``, `$readmemh`) is refused before they see it. Its styles restyle
+netlistsvg's drawing as SPICE's do (`languages.spice.styles`): blue ink, bold lines,
+sans-serif labels."""
 
 from __future__ import annotations
 
@@ -19,6 +21,9 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its drawing styles (`languages.spice.styles`), handed to the drawer in the source's
+#: envelope (`languages.styled`).
+STYLES = ("blue-ink", "bold-lines", "sans-serif")
 _MODULE = re.compile(r"^\s*(?:\(\*.*?\*\)\s*)?(?:macro)?module\s+[\\A-Za-z_]", re.M)
 _END = re.compile(r"\bendmodule\b")
 
@@ -34,6 +39,14 @@ class Verilog(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
         from diagbench.languages.verilog.read import read_verilog
