@@ -8,7 +8,8 @@ gateways, sequence and message flows, lanes, pools and data objects; a DOCTYPE o
 entity declaration is refused, so no external entity is ever read. The similarity is a
 graph F1 over labelled flow nodes and flows, invariant to ids; the facts ask which task
 follows a gateway's branch, how many tasks and gateways there are, which lane holds a
-task and what follows it.
+task and what follows it. Its styles restyle bpmn-js's drawing with a style sheet
+(`STYLES`): blue ink, shapes filled in colour by kind, bold lines.
 """
 
 from __future__ import annotations
@@ -26,6 +27,21 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: The style sheet of each drawing style, put last in bpmn-js's SVG (`!important`: over
+#: its inline styles; its layout is not touched), the style handed to the engine in
+#: the source's envelope (`languages.styled`).
+STYLES: dict[str, str] = {
+    "blue-ink": ".djs-visual path, .djs-visual rect, .djs-visual circle, "
+                ".djs-visual polygon, .djs-visual polyline, marker path "
+                "{ stroke: #1f4e9c !important; } "
+                ".djs-visual text, marker path { fill: #1f4e9c !important; }",
+    "coloured-shapes": ".djs-shape > .djs-visual > rect { fill: #dbe8f6 !important; } "
+                       ".djs-shape > .djs-visual > circle { fill: #e2f0d9 !important; } "
+                       ".djs-shape > .djs-visual > polygon { fill: #fde9d9 !important; }",
+    "bold-lines": ".djs-shape > .djs-visual > rect, .djs-shape > .djs-visual > circle, "
+                  ".djs-shape > .djs-visual > polygon, .djs-connection > .djs-visual > path "
+                  "{ stroke-width: 3.5px !important; }",
+}
 _DEFINITIONS = re.compile(r"<(?:\w+:)?definitions\b[^>]*[\"']http://www\.omg\.org/spec/BPMN/"
                           r"20100524/MODEL[\"']", re.S)
 
@@ -41,6 +57,14 @@ class Bpmn(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.styled import enveloped
+
+        return enveloped(style, source)
+
+    def styles(self) -> tuple[str, ...]:
+        return tuple(STYLES)
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.bpmn.engine import BpmnEngine

@@ -6,6 +6,8 @@ netlistsvg's layout is not touched: the drawn counts do not change.
 
 from __future__ import annotations
 
+from diagbench.languages.styled import with_style_sheet
+
 #: The style sheet of each style.
 NETLISTSVG_STYLES: dict[str, str] = {
     "blue-ink": "svg { stroke: #1f4e9c; } text { fill: #1f4e9c; } "
@@ -18,7 +20,4 @@ NETLISTSVG_STYLES: dict[str, str] = {
 def styled_schematic(svg: str, style: str) -> str:
     """`svg` with the style sheet of `style` (one of `NETLISTSVG_STYLES`, "" for none)
     put last."""
-    if not style:
-        return svg
-    end = svg.rfind("</svg>")
-    return f"{svg[:end]}<style>{NETLISTSVG_STYLES[style]}</style>{svg[end:]}"
+    return with_style_sheet(svg, NETLISTSVG_STYLES[style]) if style else svg
