@@ -65,7 +65,7 @@ def draw_tree(source: str) -> dict[str, Any]:
             clade.color = matplotlib.colors.to_hex(f"C{k % 10}")
     elif style == "bold-branches":
         tree.root.width = 3
-    font = {"font.family": "serif"} if style == "serif-labels" else {}
+    font: dict[Any, Any] = {"font.family": "serif"} if style == "serif-labels" else {}
     with matplotlib.rc_context(font), figure(7, 0.6 + 0.25 * leaves) as (fig, axes):
         Phylo.draw(tree, axes=axes, do_show=False,
                    label_func=lambda c: c.name if c.is_terminal() and c.name else None,
