@@ -9,13 +9,21 @@ sheet last in it (`with_style_sheet`).
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import ClassVar
 
 _HEAD = "%diagbench-style "
 
 
-def enveloped(style: str, source: str) -> str:
-    """`source` with a first line naming `style` ("" : `source` itself)."""
-    return f"{_HEAD}{style}\n{source}" if style else source
+def known(style: str, styles: Collection[str]) -> str:
+    """`style` when it is "" or one of `styles`; ValueError naming them otherwise."""
+    if style and style not in styles:
+        raise ValueError(f"no drawing style {style!r}: the styles are {', '.join(styles)}")
+    return style
+
+
+def enveloped(style: str, source: str, styles: Collection[str]) -> str:
+    """`source` with a first line naming `style`, one of `styles` ("" : `source` itself)."""
+    return f"{_HEAD}{known(style, styles)}\n{source}" if style else source
 
 
 def opened(source: str, styles: Collection[str]) -> tuple[str, str]:
@@ -24,10 +32,22 @@ def opened(source: str, styles: Collection[str]) -> tuple[str, str]:
     if not source.startswith(_HEAD):
         return "", source
     head, _, rest = source.partition("\n")
-    style = head.removeprefix(_HEAD).strip()
-    if style not in styles:
-        raise ValueError(f"no drawing style {style!r}: the styles are {', '.join(styles)}")
-    return style, rest
+    return known(head.removeprefix(_HEAD).strip() or "?", styles), rest
+
+
+class DrawerStyles:
+    """The styles of a language whose styles are its drawer's options (a `Language`
+    mixin): `DRAWER_STYLES` names them; `prepare` hands the style to the drawer in the
+    source's envelope."""
+
+    __slots__ = ()
+    DRAWER_STYLES: ClassVar[Collection[str]] = ()
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        return enveloped(style, source, self.DRAWER_STYLES)
+
+    def styles(self) -> tuple[str, ...]:
+        return tuple(self.DRAWER_STYLES)
 
 
 def with_style_sheet(svg: str, sheet: str) -> str:

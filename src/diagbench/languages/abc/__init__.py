@@ -48,7 +48,9 @@ class Abc(Language):
     def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
         """`style`: with its format directives after the first `X:` field (first, when
         there is none: abcm2ps says what is missing)."""
-        if not style:
+        from diagbench.languages.styled import known
+
+        if not known(style, STYLES):
             return source
         lines = source.split("\n")
         at = next((k + 1 for k, line in enumerate(lines) if line.startswith("X:")), 0)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -51,20 +52,14 @@ def recognises(text: str) -> bool:
     return _DEFINITIONS.search(text[:20_000]) is not None
 
 
-class Bpmn(Language):
+class Bpmn(DrawerStyles, Language):
     """BPMN 2.0 XML as a `Language`: its parts, each importing what it uses when first
     called."""
 
+    DRAWER_STYLES = STYLES
+
     def recognises(self, text: str) -> bool:
         return recognises(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return tuple(STYLES)
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.bpmn.engine import BpmnEngine

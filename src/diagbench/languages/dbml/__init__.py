@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, GraphDialect, GraphLanguage
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.diagram.graph import GraphDiagram
@@ -27,8 +28,10 @@ def recognises(text: str) -> bool:
     return _START.search(text) is not None and "{" in text and "-->" not in text
 
 
-class Dbml(GraphLanguage):
+class Dbml(DrawerStyles, GraphLanguage):
     """DBML as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
@@ -42,14 +45,6 @@ class Dbml(GraphLanguage):
         from diagbench.languages.dbml.read import read_dbml
 
         return read_dbml(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.render.graph_svg import graphviz_statistics

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
 
+#: Its drawing styles (`languages.dot.styles`).
+STYLES = ("left-to-right", "fdp", "neato")
 _START = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b", re.I)
 
 
@@ -34,11 +36,12 @@ class Dot(GraphLanguage):
 
     def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
         from diagbench.languages.dot.styles import styled_dot
+        from diagbench.languages.styled import known
 
-        return styled_dot(source, style)
+        return styled_dot(source, known(style, STYLES))
 
     def styles(self) -> tuple[str, ...]:
-        return ("left-to-right", "fdp", "neato")
+        return STYLES
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.render.graph_svg import graphviz_statistics

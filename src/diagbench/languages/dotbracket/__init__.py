@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -42,19 +43,13 @@ def recognises(text: str) -> bool:
             and all(c in _SYMBOLS or (c.isascii() and c.isalpha()) for c in structure))
 
 
-class DotBracket(Language):
+class DotBracket(DrawerStyles, Language):
     """dot-bracket as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def records(self, text: str) -> list[tuple[int, str]]:
         from diagbench.languages.dotbracket.read import record_texts

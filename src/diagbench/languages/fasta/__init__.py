@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -28,19 +29,13 @@ def recognises(text: str) -> bool:
     return text.removeprefix("\ufeff").lstrip().startswith(">")
 
 
-class Fasta(Language):
+class Fasta(DrawerStyles, Language):
     """FASTA as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.fasta.engine import LogoEngine

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -33,8 +34,10 @@ def recognises(text: str) -> bool:
                                and "K" in w and "k" in w for w in words)
 
 
-class Fen(Language):
+class Fen(DrawerStyles, Language):
     """FEN as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
@@ -43,14 +46,6 @@ class Fen(Language):
         from diagbench.languages.fen.read import record_texts
 
         return record_texts(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.fen.engine import BoardEngine

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -47,22 +48,16 @@ if TYPE_CHECKING:
 STYLES = ("blue-ink", "bold-lines", "filled-gates")
 
 
-class Logic(Language):
+class Logic(DrawerStyles, Language):
     """Boolean expressions as a `Language`: its parts, each importing what it uses when
     first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         """A text every line of which is an expression (or a comment) the reader reads
         without error."""
         return bool(text.strip()) and len(text) < 100_000 and not self.read(text)[0].errors
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.logic.engine import SchemdrawLogicEngine

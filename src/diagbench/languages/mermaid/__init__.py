@@ -57,7 +57,9 @@ class Mermaid(GraphLanguage):
     def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
         """`style`: with its `init` directive first (after a front matter, which must open
         the source)."""
-        if not style:
+        from diagbench.languages.styled import known
+
+        if not known(style, STYLES):
             return source
         front = _FRONT_MATTER.match(source)
         at = front.end() if front else 0

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -53,9 +54,11 @@ def recognises(text: str) -> bool:
         and not head.startswith("<?xml")
 
 
-class OnnxText(Language):
+class OnnxText(DrawerStyles, Language):
     """ONNX's text syntax as a `Language`: its parts, each importing what it uses when
     first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
@@ -69,14 +72,6 @@ class OnnxText(Language):
         from diagbench.languages.onnx_text.draw import make_engine
 
         return make_engine(jobs, timeout)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.languages.onnx_text.draw import drawn_statistics

@@ -58,6 +58,7 @@ class PlantUML(GraphLanguage):
         """C4 includes pointed at PlantUML's stdlib copy (the SANDBOX profile reads no
         file or URL); `marked`: with the markers that tell notes, groups and boxes apart
         in the SVG; `style`: with its statements (`STYLES`) before them."""
+        from diagbench.languages.styled import known
         from diagbench.render.graph_stats import map_c4_includes, mark_graph
         from diagbench.render.markers import mark
         from diagbench.render.svg_stats import mark_sequence
@@ -65,7 +66,7 @@ class PlantUML(GraphLanguage):
         source = map_c4_includes(source)
         if marked:
             source = mark_sequence(source) if kind == "sequence" else mark_graph(source)
-        return mark(source, STYLES[style]) if style else source
+        return mark(source, STYLES[style]) if known(style, STYLES) else source
 
     def styles(self) -> tuple[str, ...]:
         return tuple(STYLES)

@@ -44,10 +44,10 @@ class Plotly(Language):
         JSON object is left for the engine to refuse)."""
         import json
 
-        if not style:
+        from diagbench.languages.styled import known
+
+        if not known(style, STYLES):
             return source
-        if style not in STYLES:
-            raise ValueError(f"no Plotly style {style!r}: the styles are {', '.join(STYLES)}")
         try:
             figure = json.loads(source.removeprefix("\ufeff"))
         except (ValueError, RecursionError):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -25,9 +26,11 @@ if TYPE_CHECKING:
 STYLES = ("bw", "clifford", "textbook", "iqp-dark")
 
 
-class Qasm(Language):
+class Qasm(DrawerStyles, Language):
     """OpenQASM 2 as a `Language`: its parts, each importing what it uses when first
     called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         from diagbench.languages.qasm.read import recognises
@@ -38,14 +41,6 @@ class Qasm(Language):
         from diagbench.languages.qasm.read import read_qasm
 
         return read_qasm(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.qasm.engine import QiskitEngine

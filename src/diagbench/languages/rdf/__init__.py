@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -50,8 +51,10 @@ def recognises(text: str) -> bool:
     return head.startswith("<") and _RDF_ROOT.search(head) is not None
 
 
-class RdfXml(Language):
+class RdfXml(DrawerStyles, Language):
     """RDF/XML as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
@@ -65,14 +68,6 @@ class RdfXml(Language):
         from diagbench.languages.rdf.draw import make_engine
 
         return make_engine(jobs, timeout)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.languages.rdf.draw import drawn_statistics

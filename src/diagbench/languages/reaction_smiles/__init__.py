@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language
 from diagbench.languages.smiles import STYLES, first_words, is_smiles
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -27,8 +28,10 @@ def recognises(text: str) -> bool:
         for w in words)
 
 
-class ReactionSmiles(Language):
+class ReactionSmiles(DrawerStyles, Language):
     """Reaction SMILES as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
@@ -37,14 +40,6 @@ class ReactionSmiles(Language):
         from diagbench.languages.smiles.read import record_texts
 
         return record_texts(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.smiles.engine import RdkitReactionEngine

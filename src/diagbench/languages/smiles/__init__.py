@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -70,8 +71,10 @@ def with_atom_appended(code: str) -> str:
     return "\n".join(lines)
 
 
-class Smiles(Language):
+class Smiles(DrawerStyles, Language):
     """SMILES as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
@@ -80,14 +83,6 @@ class Smiles(Language):
         from diagbench.languages.smiles.read import record_texts
 
         return record_texts(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.smiles.engine import RdkitEngine

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -34,19 +35,13 @@ def recognises(text: str) -> bool:
     return bool(_MODULE.search(text)) and bool(_END.search(text))
 
 
-class Verilog(Language):
+class Verilog(DrawerStyles, Language):
     """Verilog as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
-
-    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
-        from diagbench.languages.styled import enveloped
-
-        return enveloped(style, source)
-
-    def styles(self) -> tuple[str, ...]:
-        return STYLES
 
     def read(self, text: str) -> Sequence[Parsed[Diagram]]:
         from diagbench.languages.verilog.read import read_verilog
