@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.bpmn.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
 from diagbench.languages.styled import DrawerStyles
 
@@ -28,21 +29,6 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
-#: The style sheet of each drawing style, put last in bpmn-js's SVG (`!important`: over
-#: its inline styles; its layout is not touched), the style handed to the engine in
-#: the source's envelope (`languages.styled`).
-STYLES: dict[str, str] = {
-    "blue-ink": ".djs-visual path, .djs-visual rect, .djs-visual circle, "
-                ".djs-visual polygon, .djs-visual polyline, marker path "
-                "{ stroke: #1f4e9c !important; } "
-                ".djs-visual text, marker path { fill: #1f4e9c !important; }",
-    "coloured-shapes": ".djs-shape > .djs-visual > rect { fill: #dbe8f6 !important; } "
-                       ".djs-shape > .djs-visual > circle { fill: #e2f0d9 !important; } "
-                       ".djs-shape > .djs-visual > polygon { fill: #fde9d9 !important; }",
-    "bold-lines": ".djs-shape > .djs-visual > rect, .djs-shape > .djs-visual > circle, "
-                  ".djs-shape > .djs-visual > polygon, .djs-connection > .djs-visual > path "
-                  "{ stroke-width: 3.5px !important; }",
-}
 _DEFINITIONS = re.compile(r"<(?:\w+:)?definitions\b[^>]*[\"']http://www\.omg\.org/spec/BPMN/"
                           r"20100524/MODEL[\"']", re.S)
 

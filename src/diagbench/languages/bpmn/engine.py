@@ -30,9 +30,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from diagbench.languages.bpmn import STYLES
 from diagbench.languages.bpmn.moddle import TOOL, ToolMissing, tool_version
 from diagbench.languages.bpmn.read import declaration
+from diagbench.languages.bpmn.styles import STYLES
 from diagbench.languages.styled import opened, with_style_sheet
 from diagbench.render import process
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess

@@ -21,10 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from diagbench.languages.dbml import STYLES
 from diagbench.languages.dbml.core import ParserMissing, dbml_core_version, shared
 from diagbench.languages.dbml.read import table_id
-from diagbench.languages.dot.styles import styled_dot
+from diagbench.languages.dot.styles import GRAPHVIZ_STYLES, styled_dot
 from diagbench.languages.styled import opened
 from diagbench.render.graphviz import GraphvizEngine
 from diagbench.render.result import EngineMissing, RenderResult, refusal
@@ -122,7 +121,7 @@ class DbmlEngine:
         styles, texts = [""] * len(sources), list(sources)  # each source out of its envelope
         for k in todo[:]:
             try:
-                styles[k], texts[k] = opened(sources[k], STYLES)
+                styles[k], texts[k] = opened(sources[k], GRAPHVIZ_STYLES)
             except ValueError as exc:
                 results[k].error = str(exc)
                 todo.remove(k)

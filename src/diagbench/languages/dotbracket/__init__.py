@@ -9,6 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.dotbracket.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
 from diagbench.languages.styled import DrawerStyles
 
@@ -18,9 +19,6 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
-#: Its drawing styles (`engine.VARNA_STYLES`), handed to the drawer in the source's
-#: envelope (`languages.styled`).
-STYLES = ("radiate", "circular", "coloured-bases")
 _SYMBOLS = frozenset(".()[]{}<>")
 _NUCLEOTIDES = frozenset("ACGUTRYSWKMBDHVN")
 

@@ -38,7 +38,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from diagbench.languages.dotbracket import STYLES
+from diagbench.languages.dotbracket.styles import STYLES, VARNA_STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 from diagbench.render.programs import program, rsvg_version, run_program, svg_to_png
@@ -52,12 +52,6 @@ MAX_PNG_SIDE = 2400
 BP_COLOUR = "#0000FF"
 _BP_STROKE = "rgb(0%, 0%, 100%)"  # how VARNA writes BP_COLOUR in its SVG
 _MARGIN = 12.0
-#: VARNA's options of each style (given after the default ones, which they override).
-VARNA_STYLES: dict[str, tuple[str, ...]] = {
-    "radiate": ("-algorithm", "radiate"),
-    "circular": ("-algorithm", "circular"),
-    "coloured-bases": ("-baseInner", "#FFD27F", "-baseOutline", "#7F4F00"),
-}
 _SVG = "{http://www.w3.org/2000/svg}"
 
 

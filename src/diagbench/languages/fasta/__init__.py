@@ -9,6 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.fasta.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
 from diagbench.languages.styled import DrawerStyles
 
@@ -17,11 +18,6 @@ if TYPE_CHECKING:
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
-
-
-#: Its drawing styles (`engine.draw_logo`), handed to the drawer in the source's envelope
-#: (`languages.styled`).
-STYLES = ("grays", "other-colours", "serif-letters")
 
 
 def recognises(text: str) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from diagbench.languages.fasta import STYLES
+from diagbench.languages.fasta.styles import STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine, figure, images
 

@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.fen.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
 from diagbench.languages.styled import DrawerStyles
 
@@ -20,9 +21,6 @@ if TYPE_CHECKING:
     from diagbench.render.engines import Engine
 
 _PLACEMENT = frozenset("KQRBNPkqrbnp12345678/")
-#: Its drawing styles (`engine.board_svg`), handed to the drawer in the source's
-#: envelope (`languages.styled`).
-STYLES = ("green-board", "blue-board", "black-at-bottom")
 
 
 def recognises(text: str) -> bool:

@@ -34,8 +34,8 @@ from diagbench.diagram.chess import (
     Board,
     Piece,
 )
-from diagbench.languages.fen import STYLES
 from diagbench.languages.fen.read import read_fen
+from diagbench.languages.fen.styles import BOARD_COLOURS, FLIPPED, STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 from diagbench.render.programs import rsvg_version, svg_to_png
@@ -48,8 +48,6 @@ CAPTION = 40
 WIDTH = 2 * MARGIN + 8 * SQUARE
 HEIGHT = 2 * MARGIN + 8 * SQUARE + CAPTION
 LIGHT, DARK = "#f0d9b5", "#b58863"
-#: The (light, dark) squares of the board styles.
-BOARD_COLOURS = {"green-board": ("#eeeed2", "#769656"), "blue-board": ("#dee3e6", "#8ca2ad")}
 FONT = "DejaVu Sans"
 #: The glyph of each piece (Unicode's chess symbols, U+2654 … U+265F).
 GLYPHS: dict[Piece, str] = {
@@ -64,7 +62,7 @@ _SVG = "{http://www.w3.org/2000/svg}"
 def board_svg(board: Board, style: str = "") -> str:
     """The board drawn as SVG in `style` (see the module's docstring)."""
     light, dark = BOARD_COLOURS.get(style, (LIGHT, DARK))
-    flipped = style == "black-at-bottom"
+    flipped = style == FLIPPED
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
            f'viewBox="0 0 {WIDTH} {HEIGHT}" class="chessboard" '
            f'data-bottom="{"black" if flipped else "white"}">',

@@ -9,6 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.geojson.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
 from diagbench.languages.styled import DrawerStyles
 
@@ -21,11 +22,6 @@ if TYPE_CHECKING:
 #: The "type" members a GeoJSON text's top object may have (RFC 7946).
 _TYPES = ("FeatureCollection", "Feature", "Point", "MultiPoint", "LineString",
           "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection")
-
-
-#: Its drawing styles (`engine.draw_map`), handed to the drawer in the source's envelope
-#: (`languages.styled`).
-STYLES = ("pastel", "sea-and-graticule", "dark")
 
 
 def recognises(text: str) -> bool:

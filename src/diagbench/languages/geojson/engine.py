@@ -28,7 +28,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 from urllib.parse import quote, unquote
 
-from diagbench.languages.geojson import STYLES
+from diagbench.languages.geojson.styles import STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine, figure, images
 

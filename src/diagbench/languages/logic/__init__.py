@@ -33,6 +33,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.logic.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
 from diagbench.languages.styled import DrawerStyles
 
@@ -42,10 +43,6 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.languages.logic.model import Circuit
     from diagbench.render.engines import Engine
-
-#: Its drawing styles (`engine.SCHEMDRAW_STYLES`), handed to the drawer in the source's
-#: envelope (`languages.styled`).
-STYLES = ("blue-ink", "bold-lines", "filled-gates")
 
 
 class Logic(DrawerStyles, Language):

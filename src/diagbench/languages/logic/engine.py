@@ -31,8 +31,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from diagbench.languages.logic import STYLES
 from diagbench.languages.logic.model import CONSTANTS, GATE_TYPES
+from diagbench.languages.logic.styles import SCHEMDRAW_STYLES, STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 
@@ -43,12 +43,6 @@ _SVG = "{http://www.w3.org/2000/svg}"
 GAP = 12.0
 #: The margin around a drawing (drawing units): schemdraw's own leaves long input names cut.
 MARGIN = 0.6
-#: schemdraw's style settings of each style.
-SCHEMDRAW_STYLES: dict[str, dict[str, Any]] = {
-    "blue-ink": {"color": "#1f4e9c"},
-    "bold-lines": {"lw": 3.5},
-    "filled-gates": {"fill": "#fff2cc"},
-}
 
 
 def draw_logic(source: str) -> dict[str, Any]:

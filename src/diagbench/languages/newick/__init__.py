@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.newick.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
 from diagbench.languages.styled import DrawerStyles
 
@@ -26,9 +27,6 @@ def recognises(text: str) -> bool:
     return stripped.startswith("(") and stripped.endswith(";")
 
 
-#: Its drawing styles (`engine.draw_tree`), handed to the drawer in the source's envelope
-#: (`languages.styled`).
-STYLES = ("coloured-clades", "bold-branches", "serif-labels")
 #: A leaf's name: after `(` or `,`, a name of letters, digits and `_` starting with a letter.
 _LEAF = re.compile(r"(?<=[(,])\s*[A-Za-z][A-Za-z0-9_]*")
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from diagbench.languages.newick import STYLES
+from diagbench.languages.newick.styles import STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine, figure, images
 

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from diagbench.languages.dot.styles import styled_dot
+from diagbench.languages.dot.styles import GRAPHVIZ_STYLES, styled_dot
 from diagbench.languages.onnx_text.model import NeuralGraph, Tensor
 from diagbench.languages.styled import opened
 from diagbench.render.model_dot import ModelDotEngine, Unreadable
@@ -71,11 +71,10 @@ def graph_dot(graph: NeuralGraph) -> str:
 def source_dot(source: str) -> str:
     """The DOT drawing of an ONNX text, in the style its envelope names (`Unreadable`
     with ONNX's first error)."""
-    from diagbench.languages.onnx_text import STYLES
     from diagbench.languages.onnx_text.read import read_onnx_text
 
     try:
-        style, source = opened(source, STYLES)
+        style, source = opened(source, GRAPHVIZ_STYLES)
     except ValueError as exc:
         raise Unreadable(str(exc), 1) from None
     [parsed] = read_onnx_text(source)

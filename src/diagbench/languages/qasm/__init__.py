@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.qasm.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
 from diagbench.languages.styled import DrawerStyles
 
@@ -20,10 +21,6 @@ if TYPE_CHECKING:
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
-
-#: Its drawing styles: styles of Qiskit's circuit drawer, handed to the drawer in the
-#: source's envelope (`languages.styled`).
-STYLES = ("bw", "clifford", "textbook", "iqp-dark")
 
 
 class Qasm(DrawerStyles, Language):

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from diagbench.languages.qasm import STYLES
+from diagbench.languages.qasm.styles import STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine, images
 

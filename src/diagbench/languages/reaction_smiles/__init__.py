@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language
-from diagbench.languages.smiles import STYLES, first_words, is_smiles
+from diagbench.languages.smiles import first_words, is_smiles
+from diagbench.languages.smiles.styles import STYLES
 from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language
+from diagbench.languages.smiles.styles import STYLES
 from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
@@ -17,9 +18,6 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
-#: The drawing styles of molecules and reactions (RDKit's depiction options,
-#: `engine.STYLED`), handed to the drawer in the source's envelope (`languages.styled`).
-STYLES = ("black-and-white", "comic", "bold-bonds", "rotated")
 #: What a SMILES may hold outside bracket atoms (OpenSMILES: the organic subset, aromatic
 #: atoms, bonds, branches, ring closures, dots and the wildcard); "l" and "r" only in
 #: "Cl" and "Br".

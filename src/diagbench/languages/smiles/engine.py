@@ -18,12 +18,11 @@ read and drew it; the error is RDKit's own message. A source in an envelope
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 from importlib.metadata import version as package_version
 from typing import Any
 
-from diagbench.languages.smiles import STYLES
+from diagbench.languages.smiles.styles import STYLED, STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 
@@ -31,13 +30,6 @@ from diagbench.render.drawing import DrawingEngine
 SIZE = 300
 #: The most atoms drawn: beyond, the depiction takes seconds and draws an unreadable blot.
 MAX_ATOMS = 500
-#: What each style sets on RDKit's drawing options.
-STYLED: dict[str, Callable[[Any], None]] = {
-    "black-and-white": lambda options: options.useBWAtomPalette(),
-    "comic": lambda options: setattr(options, "comicMode", True),
-    "bold-bonds": lambda options: setattr(options, "bondLineWidth", 4),
-    "rotated": lambda options: setattr(options, "rotate", 90.0),
-}
 
 
 @cache

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.spice.styles import STYLES
 from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
@@ -25,9 +26,6 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
-#: Its drawing styles (`styles.NETLISTSVG_STYLES`), handed to the drawer in the source's
-#: envelope (`languages.styled`).
-STYLES = ("blue-ink", "bold-lines", "sans-serif")
 _ELEMENT = re.compile(r"^[rclvidqmjefghx]\w*\s+\S+\s+\S+", re.IGNORECASE)
 
 

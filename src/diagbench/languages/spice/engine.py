@@ -30,10 +30,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from diagbench.languages.spice import STYLES
 from diagbench.languages.spice.model import GROUND, TYPES, Circuit, Component
 from diagbench.languages.spice.read import read_spice
-from diagbench.languages.spice.styles import styled_schematic
+from diagbench.languages.spice.styles import STYLES, styled_schematic
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess

@@ -15,6 +15,8 @@ NETLISTSVG_STYLES: dict[str, str] = {
     "bold-lines": "svg { stroke-width: 2.2; } .symbol { stroke-width: 3; }",
     "sans-serif": 'text { font-family: "DejaVu Sans", sans-serif; font-weight: normal; }',
 }
+#: The styles' names, handed to the drawer in the source's envelope (`languages.styled`).
+STYLES = tuple(NETLISTSVG_STYLES)
 
 
 def styled_schematic(svg: str, style: str) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.spice.styles import STYLES
 from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
@@ -22,9 +23,6 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
-#: Its drawing styles (`languages.spice.styles`), handed to the drawer in the source's
-#: envelope (`languages.styled`).
-STYLES = ("blue-ink", "bold-lines", "sans-serif")
 _MODULE = re.compile(r"^\s*(?:\(\*.*?\*\)\s*)?(?:macro)?module\s+[\\A-Za-z_]", re.M)
 _END = re.compile(r"\bendmodule\b")
 

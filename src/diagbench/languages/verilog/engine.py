@@ -38,9 +38,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from diagbench.languages.spice.styles import styled_schematic
+from diagbench.languages.spice.styles import STYLES, styled_schematic
 from diagbench.languages.styled import opened
-from diagbench.languages.verilog import STYLES
 from diagbench.languages.verilog.model import Design, Module
 from diagbench.languages.verilog.read import read_verilog
 from diagbench.languages.verilog.yosys import versions
