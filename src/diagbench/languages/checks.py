@@ -21,6 +21,9 @@ What is checked, with the real engine:
   reader's — one at least, and the count its node limits bound (`size`) when named;
   and every fact that asks a count the engine drew (its `subject` a key of
   `Drawn.counts`: "leaves", "bases", "pairs" …) has the drawn count as its answer;
+  and each of its styles (`styles`) draws one of them (each in turn) another way: it
+  renders, to a PNG other than the default drawing's, with the default drawing's
+  counts (a style changes no answer);
 - **similarity**: each diagram scores 1 against itself and against another writing of
   it (`rewrite`), 0 when the prediction does not render, strictly between 0 and 1 after
   one edit (`edit`) and no higher after a second, and 0 for a broken code,
@@ -43,6 +46,7 @@ from diagbench.languages import CATEGORIES, detect
 from diagbench.languages.record import Language
 
 if TYPE_CHECKING:
+    from diagbench.render.engines import Engine
     from diagbench.render.result import RenderResult
 
 Check = Callable[[Language], None]
@@ -105,30 +109,44 @@ def check_examples(language: Language) -> None:
 
 
 def check_drawn_as_read(language: Language, generated: int = 3) -> None:
-    """Examples and generated codes render, and the engine drew what the reader read."""
+    """Examples and generated codes render, and the engine drew what the reader read;
+    each style draws one of them another way, with the same drawn counts."""
     named = codes(language, generated)
     kinds = [language.read(code)[0].kind for _, code in named]
-    with _rendered(language, [language.prepare(code, kind, marked=False)
-                              for (_, code), kind in zip(named, kinds, strict=True)], "png"
-                   ) as pngs, \
-            _rendered(language, [language.prepare(code, kind, marked=True)
-                                 for (_, code), kind in zip(named, kinds, strict=True)], "svg"
-                      ) as svgs:
-        for (name, code), kind, png, svg in zip(named, kinds, pngs, svgs, strict=True):
-            assert png.ok and png.image is not None, f"{name}: {png.error}"
-            assert png.image.read_bytes().startswith(b"\x89PNG\r\n\x1a\n"), name
-            assert svg.ok and svg.image is not None, f"{name}: {svg.error}"
-            drawn = language.drawn(kind, svg.image.read_text(encoding="utf-8")).counts
-            read = language.read(code)[0].counts()
-            shared = {k for k in drawn if k in read}
-            assert shared, f"{name}: the drawing shows none of the counts read"
-            assert language.size is None or language.size in shared, \
-                f"{name}: the drawing does not show {language.size}"
-            assert {k: drawn[k] for k in shared} == {k: read[k] for k in shared}, \
-                f"{name}: drawn {drawn}, read {read}"
-            for fact in language.facts(language.read(code)[0].diagram):
-                assert fact.subject not in drawn or fact.answer == drawn[fact.subject], \
-                    f"{name}: {fact.question} {fact.answer!r}, drawn {drawn[fact.subject]}"
+    styles = language.styles()
+    assert "" not in styles and len(set(styles)) == len(styles), f"styles {styles}"
+    jobs = [(k, "") for k in range(len(named))]
+    jobs += [(k % len(named), style) for k, style in enumerate(styles)]
+    engine = language.make_engine(2, 60.0)  # one engine, warm for both formats
+    with _rendered(engine, [language.prepare(named[k][1], kinds[k], False, style)
+                            for k, style in jobs], "png") as pngs, \
+            _rendered(engine, [language.prepare(named[k][1], kinds[k], True, style)
+                               for k, style in jobs], "svg") as svgs:
+        drawings = {}  # (code, style) → (the PNG, the drawn counts)
+        for (k, style), png, svg in zip(jobs, pngs, svgs, strict=True):
+            what = named[k][0] + (f" in style {style!r}" if style else "")
+            assert png.ok and png.image is not None, f"{what}: {png.error}"
+            assert png.image.read_bytes().startswith(b"\x89PNG\r\n\x1a\n"), what
+            assert svg.ok and svg.image is not None, f"{what}: {svg.error}"
+            drawn = language.drawn(kinds[k], svg.image.read_text(encoding="utf-8")).counts
+            drawings[k, style] = png.image.read_bytes(), drawn
+    for k, (name, code) in enumerate(named):
+        drawn = drawings[k, ""][1]
+        read = language.read(code)[0].counts()
+        shared = {key for key in drawn if key in read}
+        assert shared, f"{name}: the drawing shows none of the counts read"
+        assert language.size is None or language.size in shared, \
+            f"{name}: the drawing does not show {language.size}"
+        assert {key: drawn[key] for key in shared} == {key: read[key] for key in shared}, \
+            f"{name}: drawn {drawn}, read {read}"
+        for fact in language.facts(language.read(code)[0].diagram):
+            assert fact.subject not in drawn or fact.answer == drawn[fact.subject], \
+                f"{name}: {fact.question} {fact.answer!r}, drawn {drawn[fact.subject]}"
+    for k, style in jobs[len(named):]:
+        (image, drawn), (default_image, default_drawn) = drawings[k, style], drawings[k, ""]
+        assert image != default_image, f"{named[k][0]}: style {style!r} draws the default image"
+        assert drawn == default_drawn, \
+            f"{named[k][0]}: style {style!r} drew {drawn}, the default drawing {default_drawn}"
 
 
 def check_similarity(language: Language, generated: int = 3) -> None:
@@ -218,10 +236,10 @@ def check_language(language: Language) -> None:
 
 
 @contextmanager
-def _rendered(language: Language, sources: list[str], fmt: str) -> Iterator[list[RenderResult]]:
-    """The codes rendered by the language's engine into a temporary folder (removed after)."""
+def _rendered(engine: Engine, sources: list[str], fmt: str) -> Iterator[list[RenderResult]]:
+    """The codes rendered by `engine` into a temporary folder (removed after)."""
     folder = Path(tempfile.mkdtemp(prefix="diagbench-check-"))
     try:
-        yield language.make_engine(2, 60.0).render(sources, folder, fmt)
+        yield engine.render(sources, folder, fmt)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

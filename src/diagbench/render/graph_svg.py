@@ -10,7 +10,8 @@ excluded), **clusters** the containers drawn, **notes** the notes.
   subgraph name. Invisible nodes and edges (`style=invis`) and empty clusters get no
   group: they are not drawn.
 - Mermaid (mermaid-cli 11, one `<svg aria-roledescription=…>` per diagram) draws nodes
-  as `<g class="node …" id="<render id>-<prefix>-<name>-<n>">` (prefix `flowchart`,
+  as `<g class="node …" id="<render id>-<prefix>-<name>-<n>">` (`rough-node` in the
+  hand-drawn look, an ER entity's backing `…-background` not counted; prefix `flowchart`,
   `classId`, `entity`, `state`), edges as `<path data-edge="true" data-id=…>`, and
   containers as `<g class="cluster …">` (flowchart subgraphs, class namespaces) or
   `<g class="statediagram-state statediagram-cluster">` (composite states, and with
@@ -94,7 +95,9 @@ def mermaid_statistics(svg: str) -> GraphStats:
     for m in _MM_G.finditer(svg):
         tag, classes = m.group(0), m.group(1).split()
         ident = _attr(tag, "id")
-        if "node" in classes or "icon-shape" in classes or "image-shape" in classes:
+        if {"node", "rough-node", "icon-shape", "image-shape"} & set(classes):
+            if ident.endswith("-background"):  # a hand-drawn ER entity's backing
+                continue
             if "statediagram-note" in classes or re.search(r"(?:^|-)note\d+$", ident):
                 notes += 1
                 continue

@@ -1,5 +1,7 @@
 """ABC: music notation (STRUDEL's music domain, "musical notation"), read by music21,
-engraved by abcm2ps (the `abcm2ps` engine)."""
+engraved by abcm2ps (the `abcm2ps` engine). Its styles are abcm2ps's format
+directives, put after the tune's `X:` field: a larger scale, sans-serif text, a
+narrower staff."""
 
 from __future__ import annotations
 
@@ -24,6 +26,15 @@ def recognises(text: str) -> bool:
     return False
 
 
+#: The format directives (abcm2ps's) of each style.
+STYLES: dict[str, tuple[str, ...]] = {
+    "large": ("%%scale 0.95",),
+    "sans-serif": ("%%titlefont Helvetica-Bold 20", "%%subtitlefont Helvetica 16",
+                   "%%composerfont Helvetica-Oblique 14", "%%tempofont Helvetica-Bold 12",
+                   "%%gchordfont Helvetica 12", "%%vocalfont Helvetica-Bold 13",
+                   "%%annotationfont Helvetica 12", "%%measurefont Helvetica-Oblique 10"),
+    "narrow": ("%%staffwidth 13cm",),
+}
 #: Each note letter and the one a step higher.
 _STEP = dict(zip("CDEFGABcdefga", "DEFGABcdefgab", strict=True))
 
@@ -33,6 +44,20 @@ class Abc(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        """`style`: with its format directives after the first `X:` field (first, when
+        there is none: abcm2ps says what is missing)."""
+        from diagbench.languages.styled import known
+
+        if not known(style, STYLES):
+            return source
+        lines = source.split("\n")
+        at = next((k + 1 for k, line in enumerate(lines) if line.startswith("X:")), 0)
+        return "\n".join([*lines[:at], *STYLES[style], *lines[at:]])
+
+    def styles(self) -> tuple[str, ...]:
+        return tuple(STYLES)
 
     def records(self, text: str) -> list[tuple[int, str]]:
         from diagbench.languages.abc.read import tune_texts

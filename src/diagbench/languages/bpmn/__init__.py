@@ -8,7 +8,8 @@ gateways, sequence and message flows, lanes, pools and data objects; a DOCTYPE o
 entity declaration is refused, so no external entity is ever read. The similarity is a
 graph F1 over labelled flow nodes and flows, invariant to ids; the facts ask which task
 follows a gateway's branch, how many tasks and gateways there are, which lane holds a
-task and what follows it.
+task and what follows it. Its styles restyle bpmn-js's drawing with a style sheet
+(`STYLES`): blue ink, shapes filled in colour by kind, bold lines.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.bpmn.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -35,9 +38,11 @@ def recognises(text: str) -> bool:
     return _DEFINITIONS.search(text[:20_000]) is not None
 
 
-class Bpmn(Language):
+class Bpmn(DrawerStyles, Language):
     """BPMN 2.0 XML as a `Language`: its parts, each importing what it uses when first
     called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

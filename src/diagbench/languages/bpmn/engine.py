@@ -13,7 +13,9 @@ Node; its first process only). The SVG is bpmn-js's own export (`saveSVG`), each
 element marked with its BPMN type (`drawn_statistics` reads them back); the PNG is that
 SVG drawn by rsvg-convert. The browser has no network (every request goes to a closed
 proxy port, loopback included), and a document declaring a DOCTYPE or an entity is
-refused before Node sees it (`read.declaration`).
+refused before Node sees it (`read.declaration`). A source in an envelope
+(`languages.styled`) is drawn in its style: its style sheet (`STYLES`) put last in the
+SVG.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from pathlib import Path
 
 from diagbench.languages.bpmn.moddle import TOOL, ToolMissing, tool_version
 from diagbench.languages.bpmn.read import declaration
+from diagbench.languages.bpmn.styles import STYLES
+from diagbench.languages.styled import opened, with_style_sheet
 from diagbench.render import process
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 from diagbench.render.programs import rsvg_version, svg_to_png
@@ -91,6 +95,7 @@ class BpmnEngine:
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
+        self._sheets: dict[int, str] = {}  # of the batch drawn: by index, its style's
 
     def version(self) -> str:
         try:
@@ -106,6 +111,14 @@ class BpmnEngine:
         version = self.version()
         results = [RenderResult(k, self.name, version, error=refusal(s))
                    for k, s in enumerate(sources)]
+        sources, self._sheets = list(sources), {}
+        for k, result in enumerate(results):  # each source out of its envelope
+            try:
+                style, sources[k] = opened(sources[k], STYLES)
+            except ValueError as exc:
+                result.error = result.error or str(exc)
+            else:
+                self._sheets[k] = STYLES.get(style, "")
         for result, source in zip(results, sources, strict=True):
             refused = None if result.error else declaration(source)
             if refused is not None:
@@ -192,6 +205,9 @@ class BpmnEngine:
         drawing = work / f"{report['id']}.svg"
         svg = drawing.read_bytes()
         drawing.unlink()
+        if self._sheets.get(result.index):
+            svg = with_style_sheet(svg.decode("utf-8"), self._sheets[result.index]
+                                   ).encode("utf-8")
         if fmt == "png":
             try:
                 data = svg_to_png(svg, self.timeout)

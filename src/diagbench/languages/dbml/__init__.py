@@ -1,5 +1,6 @@
 """DBML: database schemas (tables, references, groups, notes), drawn through Graphviz by
-the `dbml` engine."""
+the `dbml` engine. Its styles: Graphviz's (`languages.dot.styles`), ranks top to
+bottom, the `fdp` layout, wider spacing."""
 
 from __future__ import annotations
 
@@ -8,12 +9,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, GraphDialect, GraphLanguage
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its drawing styles (`languages.dot.styles`), handed to its engine in the source's
+#: envelope (`languages.styled`).
+STYLES = ("top-to-bottom", "fdp", "spacious")
 _START = re.compile(r"^\s*(?:Table|Project|Enum|Ref|TableGroup)\b", re.M)
 
 
@@ -23,8 +28,10 @@ def recognises(text: str) -> bool:
     return _START.search(text) is not None and "{" in text and "-->" not in text
 
 
-class Dbml(GraphLanguage):
+class Dbml(DrawerStyles, GraphLanguage):
     """DBML as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

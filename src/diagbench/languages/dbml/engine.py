@@ -23,6 +23,8 @@ from typing import Any
 
 from diagbench.languages.dbml.core import ParserMissing, dbml_core_version, shared
 from diagbench.languages.dbml.read import table_id
+from diagbench.languages.dot.styles import GRAPHVIZ_STYLES, styled_dot
+from diagbench.languages.styled import opened
 from diagbench.render.graphviz import GraphvizEngine
 from diagbench.render.result import EngineMissing, RenderResult, refusal
 
@@ -116,11 +118,19 @@ class DbmlEngine:
         for r in results:
             if r.error is not None:
                 progress()
-        answers = shared().read_many([sources[k] for k in todo], self.timeout)
+        styles, texts = [""] * len(sources), list(sources)  # each source out of its envelope
+        for k in todo[:]:
+            try:
+                styles[k], texts[k] = opened(sources[k], GRAPHVIZ_STYLES)
+            except ValueError as exc:
+                results[k].error = str(exc)
+                todo.remove(k)
+                progress()
+        answers = shared().read_many([texts[k] for k in todo], self.timeout)
         drawn: list[tuple[int, str]] = []
         for k, answer in zip(todo, answers, strict=True):
             if answer.model is not None:
-                drawn.append((k, model_to_dot(answer.model)))
+                drawn.append((k, styled_dot(model_to_dot(answer.model), styles[k])))
             else:
                 first = answer.diagnostics[0]
                 results[k].error, results[k].error_line = first.message, first.line or None

@@ -1,4 +1,5 @@
-"""Graphviz DOT: graphs and digraphs, drawn by Graphviz."""
+"""Graphviz DOT: graphs and digraphs, drawn by Graphviz. Its styles
+(`languages.dot.styles`): ranks left to right, the `fdp` and `neato` layouts."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ if TYPE_CHECKING:
     from diagbench.diagram.graph import GraphDiagram
     from diagbench.formats.parsed import Diagram, Parsed
 
+#: Its drawing styles (`languages.dot.styles`).
+STYLES = ("left-to-right", "fdp", "neato")
 _START = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b", re.I)
 
 
@@ -30,6 +33,15 @@ class Dot(GraphLanguage):
         from diagbench.formats.dot import read_dot
 
         return read_dot(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        from diagbench.languages.dot.styles import styled_dot
+        from diagbench.languages.styled import known
+
+        return styled_dot(source, known(style, STYLES))
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.render.graph_svg import graphviz_statistics

@@ -1,6 +1,7 @@
 """Vienna dot-bracket: RNA secondary structures (STRUDEL's biology domain, "DNA sequence
 (RNA structure)"), read by diagbench's own stack reader (ViennaRNA and forgi are not
-Apache-compatible), drawn by VARNA as a separate program (the `varna` engine)."""
+Apache-compatible), drawn by VARNA as a separate program (the `varna` engine). Its
+styles are VARNA's: the radiate and circular layouts, coloured bases."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.dotbracket.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -38,8 +41,10 @@ def recognises(text: str) -> bool:
             and all(c in _SYMBOLS or (c.isascii() and c.isalpha()) for c in structure))
 
 
-class DotBracket(Language):
+class DotBracket(DrawerStyles, Language):
     """dot-bracket as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

@@ -17,7 +17,10 @@ The drawing: VARNA's NAView layout (`-algorithm naview`), base pairs as plain li
 circled letters, every tenth position numbered. VARNA's SVG has no size (width and
 height "100%", no viewBox): the engine gives it the drawing's bounding box, and the PNG
 is that SVG rasterised by `rsvg-convert` (zoomed up to 4×, the longer side at most
-`MAX_PNG_SIDE` pixels), so both images come from one VARNA run.
+`MAX_PNG_SIDE` pixels), so both images come from one VARNA run. A source in an
+envelope (`languages.styled`) is drawn in its style: VARNA's options of
+`VARNA_STYLES` after these (the radiate or circular layout, bases filled in colour;
+pairs keep their colour).
 
 What the SVG shows (`varna_statistics`), measured on VARNA 3-93's output: each base is a
 `<text>` of its one letter (black), each position number a `<text>` of digits (grey);
@@ -35,6 +38,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from diagbench.languages.dotbracket.styles import STYLES, VARNA_STYLES
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 from diagbench.render.programs import program, rsvg_version, run_program, svg_to_png
 from diagbench.render.result import EngineMissing
@@ -72,6 +77,7 @@ def draw_structure(source: str, timeout: float) -> dict[str, Any]:
     message, "line": line or None}."""
     from diagbench.languages.dotbracket.read import read_dotbracket
 
+    style, source = opened(source, STYLES)
     parsed = read_dotbracket(source)
     problem = next((d for p in parsed for d in p.errors), None)
     if problem is not None:
@@ -83,7 +89,8 @@ def draw_structure(source: str, timeout: float) -> dict[str, Any]:
     if len(model.sequence) > MAX_BASES:
         return {"error": f"{len(model.sequence):,} nucleotides, over the "
                          f"{MAX_BASES:,}-nucleotide drawing limit", "line": None, "too_large": True}
-    svg, message = run_varna(model.sequence, model.structure, timeout)
+    svg, message = run_varna(model.sequence, model.structure, timeout,
+                             VARNA_STYLES[style] if style else ())
     if svg is None:
         return {"error": message, "line": parsed[0].first_line}
     svg, width, height = sized_svg(svg)
@@ -106,14 +113,16 @@ class VarnaEngine(DrawingEngine):
         return varna_version()
 
 
-def run_varna(sequence: str, structure: str, timeout: float) -> tuple[bytes | None, str]:
-    """(VARNA's SVG as it writes it, "") of a sequence and its dot-bracket structure,
-    or (None, VARNA's message): one VARNAcmd in a temporary directory, no shell."""
+def run_varna(sequence: str, structure: str, timeout: float, options: tuple[str, ...] = ()
+              ) -> tuple[bytes | None, str]:
+    """(VARNA's SVG as it writes it, "") of a sequence and its dot-bracket structure
+    (with VARNA's `options` after diagbench's), or (None, VARNA's message): one VARNAcmd
+    in a temporary directory, no shell."""
     with tempfile.TemporaryDirectory(prefix="diagbench-varna-") as jail:
         out = Path(jail) / "drawing.svg"
         command = [program("java"), "-Djava.awt.headless=true", "-Xmx512m", "-cp", str(JAR),
                    MAIN, "-sequenceDBN", sequence, "-structureDBN", structure, "-o", str(out),
-                   "-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR]
+                   "-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR, *options]
         try:
             done = run_program(command, timeout, jail=jail)
         except subprocess.TimeoutExpired:

@@ -1,6 +1,7 @@
 """FASTA: DNA, RNA and protein sequences (STRUDEL's biology domain, "DNA sequence"), read
 by Biopython's SeqIO, an alignment drawn as a sequence logo by logomaker (the `logo`
-engine)."""
+engine). Its styles are logomaker's: grey letters, another colour scheme (base
+pairing for nucleotides, hydrophobicity for proteins), serif letters."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.fasta.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -22,8 +25,10 @@ def recognises(text: str) -> bool:
     return text.removeprefix("\ufeff").lstrip().startswith(">")
 
 
-class Fasta(Language):
+class Fasta(DrawerStyles, Language):
     """FASTA as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

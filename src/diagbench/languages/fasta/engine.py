@@ -6,7 +6,9 @@ IUPAC letters) and the sequences are aligned (one length, at most `MAX_POSITIONS
 the reader's message is the engine's error. The logo is a counts logo (letter heights
 = how many sequences have that letter at that position, gaps left out; stacked tallest
 on top; classic colours for nucleotides, logomaker's "chemistry" scheme for proteins),
-positions numbered 1…length on the x axis, counts on the y axis.
+positions numbered 1…length on the x axis, counts on the y axis. A source in an
+envelope (`languages.styled`) is drawn in its style: logomaker's "grays" scheme,
+another colour scheme (`OTHER_COLOURS`), or letters in DejaVu Serif.
 
 What the SVG shows (`logo_statistics`): each glyph logomaker draws is a path patch;
 the drawer gives it the SVG id `glyph_<position>_<letter>` from logomaker's own glyph
@@ -21,12 +23,16 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from diagbench.languages.fasta.styles import STYLES
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine, figure, images
 
 #: Alignments longer than this are not drawn (the logo grows with the positions).
 MAX_POSITIONS = 60
 _SVG = "{http://www.w3.org/2000/svg}"
 _NUCLEOTIDES = {"A": "green", "C": "blue", "G": "orange", "T": "red", "U": "red"}
+#: The "other-colours" style's logomaker scheme, by alphabet (else nucleotides').
+OTHER_COLOURS = {"protein": "hydrophobicity"}
 
 
 def draw_logo(source: str) -> dict[str, Any]:
@@ -36,6 +42,7 @@ def draw_logo(source: str) -> dict[str, Any]:
 
     from diagbench.languages.fasta.read import read_fasta
 
+    style, source = opened(source, STYLES)
     [parsed] = read_fasta(source)
     model = parsed.diagram
     problem = next(iter(parsed.errors), None)
@@ -52,8 +59,13 @@ def draw_logo(source: str) -> dict[str, Any]:
     counts.index = range(1, len(counts) + 1)
     colours: Any = ("chemistry" if model.alphabet == "protein"
                     else {c: _NUCLEOTIDES.get(c, "dimgray") for c in counts.columns})
+    if style == "grays":
+        colours = "grays"
+    elif style == "other-colours":
+        colours = OTHER_COLOURS.get(model.alphabet, "base_pairing")
+    font = {"font_name": "DejaVu Serif"} if style == "serif-letters" else {}
     with figure(1.0 + 0.35 * model.length, 2.4) as (fig, axes):
-        logo = logomaker.Logo(counts, ax=axes, color_scheme=colours)
+        logo = logomaker.Logo(counts, ax=axes, color_scheme=colours, **font)
         for position, row in logo.glyph_df.iterrows():
             for letter, glyph in row.items():
                 if glyph is not None and glyph.patch is not None:  # a zero count: none

@@ -1,6 +1,8 @@
 """FEN: chess positions (STRUDEL's games-and-music domain, "chess board"), one a line,
 read by diagbench's own strict reader (`formats/chess/fen.py` says why) and drawn as a
-board by diagbench's SVG writer, rasterised by rsvg-convert (the `board` engine)."""
+board by diagbench's SVG writer, rasterised by rsvg-convert (the `board` engine). Its
+styles are the board's: green or blue squares, and the board seen from Black's side
+(coordinates drawn with it, so every square keeps its name)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.fen.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -28,8 +32,10 @@ def recognises(text: str) -> bool:
                                and "K" in w and "k" in w for w in words)
 
 
-class Fen(Language):
+class Fen(DrawerStyles, Language):
     """FEN as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

@@ -10,6 +10,10 @@ a–h are written under the board, ranks 1–8 on its left, and "White to move" 
 the outline glyphs (♔♕♖♗♘♙) over a white filled one, black pieces the filled glyphs
 (♚♛♜♝♞♟). Each piece's text carries `class="piece COLOUR TYPE"` and `data-colour`,
 `data-piece` and `data-square`, so that `board_statistics` reads the drawing back.
+A source in an envelope (`languages.styled`) is drawn in its style: other square
+colours (`BOARD_COLOURS`), or the board seen from Black's side (rank 8 at the bottom,
+file h on the left, coordinates drawn so; the SVG's `data-bottom` says which side is at
+the bottom, for `board_statistics`).
 
 A source is one FEN line; a FEN the reader rejects is not drawn: its first error
 (reason, line) is the render's error. The SVG is written in-process; the PNG comes from
@@ -31,6 +35,8 @@ from diagbench.diagram.chess import (
     Piece,
 )
 from diagbench.languages.fen.read import read_fen
+from diagbench.languages.fen.styles import BOARD_COLOURS, FLIPPED, STYLES
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 from diagbench.render.programs import rsvg_version, svg_to_png
 
@@ -53,29 +59,34 @@ _PIECE_OF_GLYPH = {glyph: piece for piece, glyph in GLYPHS.items()}
 _SVG = "{http://www.w3.org/2000/svg}"
 
 
-def board_svg(board: Board) -> str:
-    """The board drawn as SVG (see the module's docstring)."""
+def board_svg(board: Board, style: str = "") -> str:
+    """The board drawn as SVG in `style` (see the module's docstring)."""
+    light, dark = BOARD_COLOURS.get(style, (LIGHT, DARK))
+    flipped = style == FLIPPED
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT}" class="chessboard">',
+           f'viewBox="0 0 {WIDTH} {HEIGHT}" class="chessboard" '
+           f'data-bottom="{"black" if flipped else "white"}">',
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>', '<g class="squares">']
     for k, name in enumerate(SQUARES):
-        x, y = _corner(k)
+        x, y = _corner(k, flipped)
         shade = "dark" if (k // 8 + k % 8) % 2 == 0 else "light"
         out.append(f'<rect class="square {shade}" data-square="{name}" x="{x}" y="{y}" '
                    f'width="{SQUARE}" height="{SQUARE}" '
-                   f'fill="{DARK if shade == "dark" else LIGHT}"/>')
+                   f'fill="{dark if shade == "dark" else light}"/>')
     out.append(f'</g><g class="coordinates" font-family="{FONT}" font-size="16" '
                'fill="#333333" text-anchor="middle">')
     for k, file in enumerate(FILES):
-        out.append(f'<text class="file" x="{MARGIN + k * SQUARE + SQUARE // 2}" '
+        x, _ = _corner(k, flipped)
+        out.append(f'<text class="file" x="{x + SQUARE // 2}" '
                    f'y="{MARGIN + 8 * SQUARE + 21}">{file}</text>')
     for rank in range(8):
+        _, y = _corner(8 * rank, flipped)
         out.append(f'<text class="rank" x="{MARGIN // 2}" '
-                   f'y="{MARGIN + (7 - rank) * SQUARE + SQUARE // 2 + 6}">{rank + 1}</text>')
+                   f'y="{y + SQUARE // 2 + 6}">{rank + 1}</text>')
     out.append(f'</g><g class="pieces" font-family="{FONT}" font-size="{SQUARE * 4 // 5}" '
                'text-anchor="middle">')
     for name, piece in board.occupied().items():
-        x, y = _corner(SQUARES.index(name))
+        x, y = _corner(SQUARES.index(name), flipped)
         at = f'x="{x + SQUARE // 2}" y="{y + SQUARE * 4 // 5}"'
         if piece.colour == "white":  # the outline glyph over a white filled one
             out.append(f'<text class="backing" {at} fill="#ffffff">'
@@ -90,18 +101,24 @@ def board_svg(board: Board) -> str:
     return "\n".join(out)
 
 
-def _corner(index: int) -> tuple[int, int]:
-    """The top-left corner of square `index` (a1 = 0) in the drawing."""
-    return MARGIN + (index % 8) * SQUARE, MARGIN + (7 - index // 8) * SQUARE
+def _corner(index: int, flipped: bool = False) -> tuple[int, int]:
+    """The top-left corner of square `index` (a1 = 0) in the drawing (`flipped`: seen
+    from Black's side)."""
+    column, row = index % 8, 7 - index // 8
+    if flipped:
+        column, row = 7 - column, 7 - row
+    return MARGIN + column * SQUARE, MARGIN + row * SQUARE
 
 
 def board_statistics(svg: str) -> dict[str, Any]:
     """What a board drawing shows, read back from its SVG: each piece's colour and type
     from its glyph and its square from where the glyph stands (not from the `data-`
     attributes, which are checked against them: `mismatches` counts pieces whose
-    attributes say otherwise). Counts as `Board.counts()` names them, the `placement`
+    attributes say otherwise), on the board seen from the side its `data-bottom`
+    names. Counts as `Board.counts()` names them, the `placement`
     (FEN's first field) and the side to move (`turn`) the caption gives."""
     root = ET.fromstring(svg)
+    flipped = root.get("data-bottom") == "black"
     board: list[Piece | None] = [None] * 64
     mismatches = 0
     for text in root.iter(f"{_SVG}text"):
@@ -113,6 +130,8 @@ def board_statistics(svg: str) -> dict[str, Any]:
         if piece is None or not (0 <= file < 8 and 0 <= row < 8):
             mismatches += 1
             continue
+        if flipped:
+            file, row = 7 - file, 7 - row
         square = FILES[int(file)] + str(8 - int(row))
         board[SQUARES.index(square)] = piece
         said = (text.get("data-colour"), text.get("data-piece"), text.get("data-square"))
@@ -127,13 +146,14 @@ def board_statistics(svg: str) -> dict[str, Any]:
 def draw_board(source: str, timeout: float) -> dict[str, Any]:
     """{"svg": bytes, "png": bytes} of the one position of `source`, or {"error": the
     reader's first error, "line": its line}."""
+    style, source = opened(source, STYLES)
     parsed = read_fen(source)
     if len(parsed) != 1:
         return {"error": f"one board per drawing, not {len(parsed)}", "line": None}
     if parsed[0].errors:
         first = parsed[0].errors[0]
         return {"error": f"FEN not read: {first.reason}", "line": first.line}
-    svg = board_svg(parsed[0].diagram).encode("utf-8")
+    svg = board_svg(parsed[0].diagram, style).encode("utf-8")
     return {"svg": svg, "png": svg_to_png(svg, timeout)}
 
 

@@ -1,5 +1,7 @@
 """GeoJSON: geographic maps (STRUDEL's geography domain), read by Python's json and
-shapely, drawn on matplotlib in the plate carrée projection (the `geomap` engine)."""
+shapely, drawn on matplotlib in the plate carrée projection (the `geomap` engine). Its
+styles are the map's: pastel colours, a sea-blue background with a graticule, a dark
+map."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.geojson.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -27,8 +31,10 @@ def recognises(text: str) -> bool:
     return head.startswith("{") and any(f'"{t}"' in head for t in _TYPES) and '"type"' in head
 
 
-class GeoJson(Language):
+class GeoJson(DrawerStyles, Language):
     """GeoJSON as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

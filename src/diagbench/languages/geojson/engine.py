@@ -9,7 +9,9 @@ parts are refused. Each feature gets its own colour; a polygon is one path of it
 exterior and its holes (exterior turned counter-clockwise, holes clockwise, so the
 holes stay empty), a line a line, a point a dot marker. No names are written on the
 map (which country is shown is a question); the axes say "longitude (°)", "latitude
-(°)" and the title names the projection.
+(°)" and the title names the projection. A source in an envelope
+(`languages.styled`) is drawn in its style: the features in Set3's pastel colours,
+on a sea-blue background with a graticule, or matplotlib's dark background.
 
 What the SVG shows (`map_statistics`): the drawer gives each artist the SVG id
 `geo-<feature>-<kind>-<part>-<name>` (feature index in the file, kind polygon, line or
@@ -26,6 +28,8 @@ import xml.etree.ElementTree as ET
 from typing import Any
 from urllib.parse import quote, unquote
 
+from diagbench.languages.geojson.styles import STYLES
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine, figure, images
 
 #: Maps with more positions, or more parts (one artist each), are not drawn.
@@ -43,6 +47,7 @@ def draw_map(source: str) -> dict[str, Any]:
 
     from diagbench.languages.geojson.read import read_geojson
 
+    style, source = opened(source, STYLES)
     [parsed] = read_geojson(source)
     problem = next(iter(parsed.errors), None)
     if problem is not None:
@@ -61,10 +66,16 @@ def draw_map(source: str) -> dict[str, Any]:
     west, south, east, north = model.bbox
     pad = max(0.5, 0.03 * max(east - west, north - south))
     aspect = (north - south + 2 * pad) / (east - west + 2 * pad)
-    colours = matplotlib.colormaps["tab20"]
-    with figure(7.0, min(10.0, max(2.0, 7.0 * aspect)) + 0.6) as (fig, axes):
+    colours = matplotlib.colormaps["Set3" if style == "pastel" else "tab20"]
+    dark = matplotlib.style.library["dark_background"] if style == "dark" else {}
+    with matplotlib.rc_context(dark), \
+            figure(7.0, min(10.0, max(2.0, 7.0 * aspect)) + 0.6) as (fig, axes):
+        if style == "sea-and-graticule":
+            axes.set_facecolor("#cfe6f5")
+            axes.grid(True, color="#8fb3cc", linewidth=0.5)
+            axes.set_axisbelow(True)
         for k, feature in enumerate(model.features):
-            colour = colours(k % 20)
+            colour = colours(k % colours.N)
             name = quote(feature.name, safe="")
             for j, polygon in enumerate(feature.polygons):
                 axes.add_patch(_patch(polygon.rings, colour, f"geo-{k}-polygon-{j}-{name}"))

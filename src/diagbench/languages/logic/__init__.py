@@ -23,7 +23,8 @@ gates, depth (gates on the longest input-to-output path), and gates by type
 the gates drawn by type, the input labels and the depth are read back from the SVG.
 The similarity is the share of agreeing truth-table rows (`similarity`); facts ask the
 gate driving an output, gate and variable counts, an output's value for an input row,
-its number of true rows and the depth (`facts`).
+its number of true rows and the depth (`facts`). Its styles are schemdraw's: blue ink,
+bold lines, gates filled in colour.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.logic.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -42,9 +45,11 @@ if TYPE_CHECKING:
     from diagbench.render.engines import Engine
 
 
-class Logic(Language):
+class Logic(DrawerStyles, Language):
     """Boolean expressions as a `Language`: its parts, each importing what it uses when
     first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         """A text every line of which is an expression (or a comment) the reader reads

@@ -18,16 +18,22 @@ time (schemdraw's own `Element._draw` on its SVG `Figure`, as `Drawing.draw` doe
 wraps each element's output in `<g class="gate TYPE" data-level="L">` (TYPE from
 schemdraw's element class and its `nand`/`nor`/`xor` flags; L the gate's column from
 the output, from where schemdraw placed it) or `<g class="wire">`. Labels are kept as
-`<text>`: the inputs' names, and the output's name.
+`<text>`: the inputs' names, and the output's name. A source in an envelope
+(`languages.styled`) is drawn in its style: schemdraw's style settings of
+`SCHEMDRAW_STYLES` (colour, line width, fill) while it draws, restored after.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from diagbench.languages.logic.model import CONSTANTS, GATE_TYPES
+from diagbench.languages.logic.styles import SCHEMDRAW_STYLES, STYLES
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 
 #: schemdraw's gate width in `logicparse` (drawing units): one column of the schematic.
@@ -45,15 +51,32 @@ def draw_logic(source: str) -> dict[str, Any]:
     from diagbench.languages.logic.read import expression_lines, expression_text, read_bool
     from diagbench.render.programs import svg_to_png
 
+    style, source = opened(source, STYLES)
     [parsed] = read_bool(source)
     if parsed.errors:
         first = parsed.errors[0]
         return {"error": f"Boolean expression not read: {first.reason}", "line": first.line}
-    drawings = [(output.name, _marked(expression_text(line), output.name))
-                for output, (_, line) in zip(parsed.diagram.outputs, expression_lines(source),
-                                             strict=True)]
+    with _styled(style):
+        drawings = [(output.name, _marked(expression_text(line), output.name))
+                    for output, (_, line) in zip(parsed.diagram.outputs,
+                                                 expression_lines(source), strict=True)]
     svg = ET.tostring(_stacked(drawings), encoding="utf-8")
     return {"svg": svg, "png": svg_to_png(svg, timeout=20.0, zoom=2.0)}
+
+
+@contextmanager
+def _styled(style: str) -> Iterator[None]:
+    """schemdraw's global style settings with those of `style` ("" : unchanged), restored
+    after (a worker draws many sources)."""
+    from schemdraw.schemdraw import schemdrawstyle
+
+    saved = dict(schemdrawstyle)
+    schemdrawstyle.update(SCHEMDRAW_STYLES[style] if style else {})
+    try:
+        yield
+    finally:
+        schemdrawstyle.clear()
+        schemdrawstyle.update(saved)
 
 
 def _marked(expression: str, name: str) -> ET.Element:

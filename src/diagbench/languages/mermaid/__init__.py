@@ -9,11 +9,16 @@ Mermaid fills — a chart's sections and tasks with the start and end dates Merm
 computed (after `after`, `until`, `excludes weekends` and durations), dependencies,
 milestones and critical/done/active tags; a mind map's node tree with labels, shapes and
 icons — and Mermaid's own error, with its line, for a source it refuses.
+
+Its styles are Mermaid's own, an `init` directive put first (after a front matter):
+the forest and neutral themes and the hand-drawn look (with the base theme, so
+that a Gantt chart, which has no hand-drawn look, is drawn another way too).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -29,6 +34,11 @@ if TYPE_CHECKING:
 
 #: The kinds read by Mermaid's own parser.
 OWN_KINDS = ("gantt", "mindmap")
+#: The configuration each style gives Mermaid, in an `init` directive.
+#: (Not the dark theme: its light lines vanish on the white page the images have.)
+STYLES = {"theme-forest": '{"theme": "forest"}', "theme-neutral": '{"theme": "neutral"}',
+          "hand-drawn": '{"look": "handDrawn", "theme": "base"}'}
+_FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n.*?\n---[ \t]*\n", re.S)
 
 
 class Mermaid(GraphLanguage):
@@ -43,6 +53,20 @@ class Mermaid(GraphLanguage):
         from diagbench.formats.mermaid import read_mermaid
 
         return read_mermaid(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        """`style`: with its `init` directive first (after a front matter, which must open
+        the source)."""
+        from diagbench.languages.styled import known
+
+        if not known(style, STYLES):
+            return source
+        front = _FRONT_MATTER.match(source)
+        at = front.end() if front else 0
+        return f"{source[:at]}%%{{init: {STYLES[style]}}}%%\n{source[at:]}"
+
+    def styles(self) -> tuple[str, ...]:
+        return tuple(STYLES)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         if kind == "gantt":

@@ -1,5 +1,7 @@
 """Newick: phylogenetic trees (STRUDEL's biology domain), read by Biopython's Bio.Phylo,
-drawn by Bio.Phylo.draw on matplotlib (the `phylo` engine)."""
+drawn by Bio.Phylo.draw on matplotlib (the `phylo` engine). Its styles are the
+drawing's own options: each subtree of the root in a colour of its own, bold
+branches, serif labels."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.newick.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -27,8 +31,10 @@ def recognises(text: str) -> bool:
 _LEAF = re.compile(r"(?<=[(,])\s*[A-Za-z][A-Za-z0-9_]*")
 
 
-class Newick(Language):
+class Newick(DrawerStyles, Language):
     """Newick as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

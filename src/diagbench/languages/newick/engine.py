@@ -7,6 +7,9 @@ it, comments left out); their error is the engine's error. A file's first tree i
 drawn (rectangular cladogram, root on the left), leaves labelled with their names, no
 internal labels or support values (so every text of the SVG is a leaf's label), axes
 hidden. Trees over `MAX_LEAVES` leaves are refused (the drawing grows with the leaves).
+A source in an envelope (`languages.styled`) is drawn in its style: each subtree of
+the root in its own colour (matplotlib's tab10 cycle), branches three times as wide,
+or labels in a serif font.
 
 What the SVG shows (`tree_statistics`): matplotlib writes each line `Phylo.draw` draws
 as its own `<g id="LineCollection_N">` holding one two-point path, and `Phylo.draw`
@@ -29,6 +32,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from diagbench.languages.newick.styles import STYLES
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine, figure, images
 
 #: Trees with more leaves are not drawn.
@@ -39,10 +44,12 @@ _SVG = "{http://www.w3.org/2000/svg}"
 def draw_tree(source: str) -> dict[str, Any]:
     """{"svg": bytes, "png": bytes} of the first tree of `source` (runs in a worker), or
     {"error": the reader's or Biopython's message, "line": its line or None}."""
+    import matplotlib
     from Bio import Phylo
 
     from diagbench.languages.newick.read import parse_trees
 
+    style, source = opened(source, STYLES)
     trees, error = parse_trees(source.removeprefix("\ufeff"))
     if error is not None:
         return {"error": f"column {error[1]}: {error[2]}", "line": error[0]}
@@ -53,7 +60,13 @@ def draw_tree(source: str) -> dict[str, Any]:
     if leaves > MAX_LEAVES:
         return {"error": f"{leaves:,} leaves, over the {MAX_LEAVES:,}-leaf drawing limit",
                 "line": None, "too_large": True}
-    with figure(7, 0.6 + 0.25 * leaves) as (fig, axes):
+    if style == "coloured-clades":
+        for k, clade in enumerate(tree.root.clades):
+            clade.color = matplotlib.colors.to_hex(f"C{k % 10}")
+    elif style == "bold-branches":
+        tree.root.width = 3
+    font: dict[Any, Any] = {"font.family": "serif"} if style == "serif-labels" else {}
+    with matplotlib.rc_context(font), figure(7, 0.6 + 0.25 * leaves) as (fig, axes):
         Phylo.draw(tree, axes=axes, do_show=False,
                    label_func=lambda c: c.name if c.is_terminal() and c.name else None,
                    branch_labels=lambda c: None)

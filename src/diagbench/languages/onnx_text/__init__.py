@@ -14,8 +14,10 @@ nothing outside the text.
 
 **Engine.** Graphviz, from the graph read: a box per op (its type, weights with their
 shapes, attributes), an ellipse per graph input and output, an edge per tensor edge
-labelled with its name and shape. Not Netron, STRUDEL's choice: it draws in a
-browser, one Chromium page per model with no text interface to ask what it drew.
+labelled with its name and shape; its styles are Graphviz's
+(`languages.dot.styles`): the `neato` and `fdp` layouts, wider spacing. Not Netron,
+STRUDEL's choice: it draws in a browser, one Chromium page per model with no text
+interface to ask what it drew.
 
 **Similarity.** Graph F1 over nodes (op type and attributes) and tensor edges, the
 nodes of the two graphs paired by the assignment that maximises their agreement (tensor
@@ -30,12 +32,18 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
     from diagbench.diagram.facts import Fact
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
+
+
+#: Its drawing styles (`languages.dot.styles`), handed to its engine in the source's
+#: envelope (`languages.styled`).
+STYLES = ("neato", "fdp", "spacious")
 
 
 def recognises(text: str) -> bool:
@@ -46,9 +54,11 @@ def recognises(text: str) -> bool:
         and not head.startswith("<?xml")
 
 
-class OnnxText(Language):
+class OnnxText(DrawerStyles, Language):
     """ONNX's text syntax as a `Language`: its parts, each importing what it uses when
     first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

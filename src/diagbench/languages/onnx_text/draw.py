@@ -17,7 +17,9 @@ import re
 from collections import Counter
 from typing import Any
 
+from diagbench.languages.dot.styles import GRAPHVIZ_STYLES, styled_dot
 from diagbench.languages.onnx_text.model import NeuralGraph, Tensor
+from diagbench.languages.styled import opened
 from diagbench.render.model_dot import ModelDotEngine, Unreadable
 
 _OP = re.compile(r'<g id="[^"]*" class="node onnxop (\w+)">')
@@ -67,15 +69,20 @@ def graph_dot(graph: NeuralGraph) -> str:
 
 
 def source_dot(source: str) -> str:
-    """The DOT drawing of an ONNX text (`Unreadable` with ONNX's first error)."""
+    """The DOT drawing of an ONNX text, in the style its envelope names (`Unreadable`
+    with ONNX's first error)."""
     from diagbench.languages.onnx_text.read import read_onnx_text
 
+    try:
+        style, source = opened(source, GRAPHVIZ_STYLES)
+    except ValueError as exc:
+        raise Unreadable(str(exc), 1) from None
     [parsed] = read_onnx_text(source)
     if parsed.errors:
         first = parsed.errors[0]
         raise Unreadable(first.reason, first.line)
     assert isinstance(parsed.diagram, NeuralGraph)
-    return graph_dot(parsed.diagram)
+    return styled_dot(graph_dot(parsed.diagram), style)
 
 
 def onnx_version() -> str:

@@ -23,6 +23,17 @@ def recognises(text: str) -> bool:
     return "@start" in text
 
 
+#: The statements each style adds after `@startuml` (before the markers, which win):
+#: PlantUML's hand-drawn mode, its monochrome skin and two themes of its standard
+#: library (read from PlantUML's own jar, which the SANDBOX profile allows).
+STYLES: dict[str, tuple[str, ...]] = {
+    "handwritten": ("skinparam handwritten true",),
+    "monochrome": ("skinparam monochrome true",),
+    "theme-cerulean": ("!theme cerulean",),
+    "theme-sketchy-outline": ("!theme sketchy-outline",),
+}
+
+
 def blocks(text: str) -> list[tuple[int, str]]:
     """(first line, block) of each `@start…`/`@end…` block of a PlantUML text."""
     return [(text.count("\n", 0, m.start()) + 1, m.group(0) + "\n")
@@ -46,14 +57,19 @@ class PlantUML(GraphLanguage):
     def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
         """C4 includes pointed at PlantUML's stdlib copy (the SANDBOX profile reads no
         file or URL); `marked`: with the markers that tell notes, groups and boxes apart
-        in the SVG."""
+        in the SVG; `style`: with its statements (`STYLES`) before them."""
+        from diagbench.languages.styled import known
         from diagbench.render.graph_stats import map_c4_includes, mark_graph
+        from diagbench.render.markers import mark
         from diagbench.render.svg_stats import mark_sequence
 
         source = map_c4_includes(source)
-        if not marked:
-            return source
-        return mark_sequence(source) if kind == "sequence" else mark_graph(source)
+        if marked:
+            source = mark_sequence(source) if kind == "sequence" else mark_graph(source)
+        return mark(source, STYLES[style]) if known(style, STYLES) else source
+
+    def styles(self) -> tuple[str, ...]:
+        return tuple(STYLES)
 
     def drawn(self, kind: str, svg: str) -> Drawn:
         """Of a sequence diagram its participants and messages; of the others their

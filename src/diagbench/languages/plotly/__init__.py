@@ -1,7 +1,9 @@
 """Plotly figure JSON: charts and tables (STRUDEL's business domain), read with
 Plotly's own validation (`plotly.graph_objects.Figure`, as `plotly.io.from_json` builds
 it) and drawn by Kaleido, plotly.js in Debian's Chromium (the `plotly` engine). A
-figure whose every trace is a `table` is a table; any other a chart."""
+figure whose every trace is a `table` is a table; any other a chart. Its styles are
+Plotly's own templates (the figure's `layout.template`): plotly_dark, ggplot2,
+seaborn and simple_white."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its styles: templates that come with Plotly.
+STYLES = ("plotly_dark", "ggplot2", "seaborn", "simple_white")
 #: A figure's text opens with its "data" or "layout" member.
 _OPENING = re.compile(r'\{\s*"(?:data|layout)"\s*:')
 
@@ -34,6 +38,27 @@ class Plotly(Language):
 
     def recognises(self, text: str) -> bool:
         return recognises(text)
+
+    def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
+        """`style`: the figure with that template in its layout (a source that is not a
+        JSON object is left for the engine to refuse)."""
+        import json
+
+        from diagbench.languages.styled import known
+
+        if not known(style, STYLES):
+            return source
+        try:
+            figure = json.loads(source.removeprefix("\ufeff"))
+        except (ValueError, RecursionError):
+            return source
+        if not isinstance(figure, dict) or not isinstance(figure.get("layout", {}), dict):
+            return source
+        figure.setdefault("layout", {})["template"] = style
+        return json.dumps(figure, ensure_ascii=False, indent=1)
+
+    def styles(self) -> tuple[str, ...]:
+        return STYLES
 
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.plotly.engine import PlotlyEngine

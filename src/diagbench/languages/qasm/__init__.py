@@ -4,7 +4,7 @@ bounded sizes) into diagbench's circuit model, drawn by Qiskit's matplotlib circ
 drawer (the `qiskit` engine), scored by the per-wire gate-sequence similarity, 1 for
 the same operator (small circuits). A second reader of diagbench's own, written from
 the language's specification (`spec`), checks Qiskit's reading by differential
-tests."""
+tests. Its styles are the drawer's own: black and white, clifford, textbook, dark."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from diagbench.languages.qasm.styles import STYLES
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -21,9 +23,11 @@ if TYPE_CHECKING:
     from diagbench.render.engines import Engine
 
 
-class Qasm(Language):
+class Qasm(DrawerStyles, Language):
     """OpenQASM 2 as a `Language`: its parts, each importing what it uses when first
     called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         from diagbench.languages.qasm.read import recognises

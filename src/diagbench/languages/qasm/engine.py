@@ -7,7 +7,8 @@ Qiskit); its error is the engine's error. The drawing is Qiskit's default one
 (wires folded every 25 columns, barriers drawn), each classical bit on its own wire
 (`cregbundle=False`), idle wires kept. Circuits over `MAX_DRAWN_OPERATIONS` operations
 or `MAX_DRAWN_WIRES` wires are refused as too large to draw (the drawer slows to
-minutes on them).
+minutes on them). A source in an envelope (`languages.styled`) is drawn in its
+style, one of the drawer's own (`draw(style=…)`).
 
 Marks for the drawn statistics: in the worker, the drawer's methods that draw one
 operation (`_gate`, `_measure`, `_barrier`, `_control_gate`, `_multiqubit_gate`,
@@ -26,6 +27,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from diagbench.languages.qasm.styles import STYLES
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine, images
 
 MAX_DRAWN_OPERATIONS = 300
@@ -45,6 +48,7 @@ def draw_circuit(source: str) -> dict[str, Any]:
 
     from diagbench.languages.qasm.read import QasmError, load
 
+    style, source = opened(source, STYLES)
     try:
         circuit, _ = load(source)
     except QasmError as exc:
@@ -58,7 +62,7 @@ def draw_circuit(source: str) -> dict[str, Any]:
                 "line": None, "too_large": True}
     _mark_drawer()
     matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
-    fig = circuit.draw("mpl", cregbundle=False, idle_wires=True)
+    fig = circuit.draw("mpl", cregbundle=False, idle_wires=True, style=style or None)
     try:
         return images(fig)
     finally:

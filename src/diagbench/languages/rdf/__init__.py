@@ -13,7 +13,9 @@ Errors are RDFLib's own (or expat's), with line and column.
 
 **Engine.** The graph read is drawn as DOT (one node per distinct subject or object,
 one edge per triple labelled with its predicate) and rendered by the sandboxed
-Graphviz engine; the SVG's nodes by kind and edges are its drawn statistics.
+Graphviz engine; the SVG's nodes by kind and edges are its drawn statistics. Its
+styles are Graphviz's (`languages.dot.styles`): ranks top to bottom, the `neato` and
+`fdp` layouts.
 
 **Similarity.** Triple F1 with prefixes expanded and blank nodes matched by RDFLib's
 canonicalisation. **Facts**: the class of a resource, how many triples have the
@@ -28,6 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -35,6 +38,9 @@ if TYPE_CHECKING:
     from diagbench.formats.parsed import Diagram, Parsed
     from diagbench.render.engines import Engine
 
+#: Its drawing styles (`languages.dot.styles`), handed to its engine in the source's
+#: envelope (`languages.styled`).
+STYLES = ("top-to-bottom", "neato", "fdp")
 _RDF_ROOT = re.compile(r"<rdf:RDF\b|xmlns(?::\w+)?=[\"']http://www\.w3\.org/1999/02/"
                        r"22-rdf-syntax-ns#[\"']")
 
@@ -45,8 +51,10 @@ def recognises(text: str) -> bool:
     return head.startswith("<") and _RDF_ROOT.search(head) is not None
 
 
-class RdfXml(Language):
+class RdfXml(DrawerStyles, Language):
     """RDF/XML as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

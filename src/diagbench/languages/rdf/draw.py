@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from diagbench.languages.dot.styles import GRAPHVIZ_STYLES, styled_dot
 from diagbench.languages.rdf.model import KnowledgeGraph
+from diagbench.languages.styled import opened
 from diagbench.render.model_dot import ModelDotEngine, Unreadable
 
 #: Longer literals are drawn cut, with an ellipsis.
@@ -48,15 +50,20 @@ def graph_dot(graph: KnowledgeGraph) -> str:
 
 
 def source_dot(source: str) -> str:
-    """The DOT drawing of an RDF/XML source (`Unreadable` with the reader's first error)."""
+    """The DOT drawing of an RDF/XML source, in the style its envelope names
+    (`Unreadable` with the reader's first error)."""
     from diagbench.languages.rdf.read import read_rdfxml
 
+    try:
+        style, source = opened(source, GRAPHVIZ_STYLES)
+    except ValueError as exc:
+        raise Unreadable(str(exc), 1) from None
     [parsed] = read_rdfxml(source)
     if parsed.errors:
         first = parsed.errors[0]
         raise Unreadable(f"RDFLib: {first.reason}", first.line)
     assert isinstance(parsed.diagram, KnowledgeGraph)
-    return graph_dot(parsed.diagram)
+    return styled_dot(graph_dot(parsed.diagram), style)
 
 
 def rdflib_version() -> str:

@@ -1,4 +1,5 @@
-"""Reaction SMILES: chemical reactions (one a line), read and drawn by RDKit."""
+"""Reaction SMILES: chemical reactions (one a line), read and drawn by RDKit, in the
+styles of SMILES (RDKit's depiction options)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language
 from diagbench.languages.smiles import first_words, is_smiles
+from diagbench.languages.smiles.styles import STYLES
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -26,8 +29,10 @@ def recognises(text: str) -> bool:
         for w in words)
 
 
-class ReactionSmiles(Language):
+class ReactionSmiles(DrawerStyles, Language):
     """Reaction SMILES as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

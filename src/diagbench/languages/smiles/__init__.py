@@ -1,4 +1,6 @@
-"""SMILES: chemical structures (one molecule a line), read and drawn by RDKit."""
+"""SMILES: chemical structures (one molecule a line), read and drawn by RDKit. Its styles
+are RDKit's depiction options: the black-and-white atom palette, comic mode, bold bonds
+and the drawing turned a quarter."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language
+from diagbench.languages.smiles.styles import STYLES
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -65,8 +69,10 @@ def with_atom_appended(code: str) -> str:
     return "\n".join(lines)
 
 
-class Smiles(Language):
+class Smiles(DrawerStyles, Language):
     """SMILES as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

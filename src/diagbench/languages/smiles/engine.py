@@ -12,7 +12,8 @@ diagrams` splits files), or for `RdkitReactionEngine` one reaction (a line of a
 `.rxn.smi` file, drawn by RDKit's reaction depiction, three times as wide as high).
 The drawer draws the SVG (for a molecule with RDKit's metadata: each atom's and bond's
 SMILES) and the PNG from the same prepared molecule, in one pass. Valid means RDKit
-read and drew it; the error is RDKit's own message.
+read and drew it; the error is RDKit's own message. A source in an envelope
+(`languages.styled`) is drawn in its style, with that style's options (`STYLED`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from functools import cache
 from importlib.metadata import version as package_version
 from typing import Any
 
+from diagbench.languages.smiles.styles import STYLED, STYLES
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 
 #: The side of the square drawing (a reaction's height), in pixels.
@@ -58,6 +61,7 @@ def draw_molecule(source: str) -> dict[str, Any]:
 
     from diagbench.languages.smiles.read import parse_line
 
+    style, source = opened(source, STYLES)
     found = _one_line(source, "molecule")
     if isinstance(found, dict):
         return found
@@ -76,6 +80,8 @@ def draw_molecule(source: str) -> dict[str, Any]:
     for drawer in (svg, png):
         # prepared once, above (RDKit's stubs type the option wrongly)
         drawer.drawOptions().prepareMolsBeforeDrawing = False  # type: ignore[assignment]
+        if style:
+            STYLED[style](drawer.drawOptions())
         drawer.DrawMolecule(prepared)
     svg.AddMoleculeMetadata(prepared)
     for drawer in (svg, png):
@@ -90,6 +96,7 @@ def draw_reaction(source: str) -> dict[str, Any]:
 
     from diagbench.languages.reaction_smiles.read import parse_reaction
 
+    style, source = opened(source, STYLES)
     found = _one_line(source, "reaction")
     if isinstance(found, dict):
         return found
@@ -103,6 +110,8 @@ def draw_reaction(source: str) -> dict[str, Any]:
     drawers = {"svg": rdMolDraw2D.MolDraw2DSVG(3 * SIZE, SIZE),
                "png": rdMolDraw2D.MolDraw2DCairo(3 * SIZE, SIZE)}
     for drawer in drawers.values():
+        if style:
+            STYLED[style](drawer.drawOptions())
         drawer.DrawReaction(rxn)
         drawer.FinishDrawing()
     return {"svg": drawers["svg"].GetDrawingText().encode("utf-8"),

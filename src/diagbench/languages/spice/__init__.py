@@ -6,7 +6,8 @@ controlled sources and X elements, subcircuits, models, parameters; `.control`,
 checked against ngspice's own expanded listing (`ngspice`, a separate program), and
 drawn as a schematic by netlistsvg's analog skin from a Yosys-style JSON netlist, as
 STRUDEL draws them (`engine`); scored by a graph F1 over components and connections
-that ignores node names (`similarity`)."""
+that ignores node names (`similarity`). Its styles restyle netlistsvg's drawing
+(`styles`): blue ink, bold lines, sans-serif labels."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.spice.styles import STYLES
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -37,8 +40,10 @@ def recognises(text: str) -> bool:
         all(line.startswith(".") or line[0].isalpha() for line in lines)
 
 
-class Spice(Language):
+class Spice(DrawerStyles, Language):
     """SPICE as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

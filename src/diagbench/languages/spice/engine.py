@@ -32,6 +32,8 @@ from typing import Any
 
 from diagbench.languages.spice.model import GROUND, TYPES, Circuit, Component
 from diagbench.languages.spice.read import read_spice
+from diagbench.languages.spice.styles import STYLES, styled_schematic
+from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 from diagbench.render.programs import rsvg_version, svg_to_png
@@ -201,8 +203,9 @@ POOL = Pool(PROCESSES)
 
 
 def draw_schematic(source: str, timeout: float) -> dict[str, Any]:
-    """{"svg": bytes, "png": bytes} of the netlist of `source`, or {"error": the
-    reader's first error, "line": its line}."""
+    """{"svg": bytes, "png": bytes} of the netlist of `source` (in the style its envelope
+    names: `styles`), or {"error": the reader's first error, "line": its line}."""
+    style, source = opened(source, STYLES)
     [parsed] = read_spice(source)
     if parsed.errors:
         first = parsed.errors[0]
@@ -214,7 +217,7 @@ def draw_schematic(source: str, timeout: float) -> dict[str, Any]:
         return {"error": f"{len(circuit.components):,} components: over the "
                 f"{MAX_DRAWN}-component drawing limit", "line": None, "too_large": True}
     svg = POOL.draw(yosys_netlist(circuit), timeout)
-    svg = re.sub(r"^<\?xml[^>]*>\s*", "", svg)
+    svg = styled_schematic(re.sub(r"^<\?xml[^>]*>\s*", "", svg), style)
     data = svg.encode("utf-8")
     return {"svg": data, "png": svg_to_png(data, timeout)}
 

@@ -2,7 +2,9 @@
 design"), read by Yosys (`read_verilog; proc; opt`, its JSON netlist: modules, ports,
 cells, nets), with Icarus Verilog as a second opinion, and drawn as schematics by
 netlistsvg (the `netlistsvg` engine). Both programs run sandboxed; a source that reads
-a file (`` `include ``, `$readmemh`) is refused before they see it."""
+a file (`` `include ``, `$readmemh`) is refused before they see it. Its styles restyle
+netlistsvg's drawing as SPICE's do (`languages.spice.styles`): blue ink, bold lines,
+sans-serif labels."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from diagbench.languages.record import Drawn, Language, expect
+from diagbench.languages.spice.styles import STYLES
+from diagbench.languages.styled import DrawerStyles
 
 if TYPE_CHECKING:
     from diagbench.compare.scored import Scored
@@ -29,8 +33,10 @@ def recognises(text: str) -> bool:
     return bool(_MODULE.search(text)) and bool(_END.search(text))
 
 
-class Verilog(Language):
+class Verilog(DrawerStyles, Language):
     """Verilog as a `Language`: its parts, each importing what it uses when first called."""
+
+    DRAWER_STYLES = STYLES
 
     def recognises(self, text: str) -> bool:
         return recognises(text)

@@ -38,6 +38,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from diagbench.languages.spice.styles import STYLES, styled_schematic
+from diagbench.languages.styled import opened
 from diagbench.languages.verilog.model import Design, Module
 from diagbench.languages.verilog.read import read_verilog
 from diagbench.languages.verilog.yosys import versions
@@ -174,7 +176,12 @@ def shared() -> Netlistsvg:
 
 
 def draw_design(source: str, timeout: float) -> dict[str, Any]:
-    """{"svg": bytes, "png": bytes} of a Verilog source, or {"error": …, "line": …}."""
+    """{"svg": bytes, "png": bytes} of a Verilog source (in the style its envelope names:
+    `languages.spice.styles`), or {"error": …, "line": …}."""
+    try:
+        style, source = opened(source, STYLES)
+    except ValueError as exc:
+        return {"error": str(exc), "line": 1}
     [parsed] = read_verilog(source)
     if parsed.errors:
         first = parsed.errors[0]
@@ -185,7 +192,8 @@ def draw_design(source: str, timeout: float) -> dict[str, Any]:
         return {"error": f"{cells:,} cells, over the {MAX_DRAWN:,} the engine lays out",
                 "line": None, "too_large": True}
     try:
-        svg = compose(design, shared().draw(design, timeout)).encode("utf-8")
+        svg = styled_schematic(compose(design, shared().draw(design, timeout)), style
+                               ).encode("utf-8")
         ET.fromstring(svg)
     except ProcessTimeout:
         return {"error": f"netlistsvg timed out after {timeout:g} s", "line": None}
