@@ -14,6 +14,7 @@ from typing import Any, Literal
 from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.protocol import DataError
 from diagbench.benchmarks.structure.limits import Limit
+from diagbench.benchmarks.structure.robustness import Robustness
 from diagbench.benchmarks.structure.taxonomy import domain_title, task_type
 from diagbench.records import OMIT_EMPTY, OMIT_NONE, Record, RecordError
 
@@ -294,6 +295,12 @@ class StructureScore(_Classified, Record):
     drawn: str | None = None  # image-to-code: the predicted code as drawn, in the model's dir
     #: Both matchings, when scored both ways (a STRUDEL import, or --matching strudel).
     matchings: Matchings | None = field(default=None, metadata=OMIT_NONE)
+    #: A twin's task: its twin's family and the same question's task on the original.
+    twin: TwinFamily | None = field(default=None, metadata=OMIT_NONE)
+    twin_of: str | None = field(default=None, metadata=OMIT_NONE)
+    #: A counterfactual question whose answer the edit changed: whether the answer, read
+    #: strictly, states the original's answer (the model answered from habit).
+    habit: bool | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +385,9 @@ class ModelSummary(Record):
     table3_cells: dict[str, Accuracy] = field(default_factory=dict)
     #: Both matchings side by side, when scored both ways.
     matching: MatchingSummary | None = field(default=None, metadata=OMIT_NONE)
+    #: Accuracy on the originals and on each family of twins, paired (`robustness`),
+    #: when the data set has twins.
+    robustness: Robustness | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
