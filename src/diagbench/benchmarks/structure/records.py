@@ -14,7 +14,6 @@ from typing import Any, Literal
 from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.protocol import DataError
 from diagbench.benchmarks.structure.limits import Limit
-from diagbench.benchmarks.structure.robustness import Robustness
 from diagbench.benchmarks.structure.taxonomy import domain_title, task_type
 from diagbench.records import OMIT_EMPTY, OMIT_NONE, Record, RecordError
 
@@ -359,6 +358,33 @@ class MatchingSummary(Record):
     codes: int = 0
     strict_code: float | None = None
     strudel_code: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TwinFigures(Record):
+    """One family of twins (`robustness`): accuracy (%) over its `n` questions; over
+    the questions asked of both a twin and its original, the originals' accuracy (%)
+    and the paired difference twin − original (`intervals.metric_intervals`, in
+    percentage points, clustered by source diagram; its `n` the pairs); for
+    counterfactuals, the share (%) of the questions whose answer the edit changed that
+    were answered with the original's answer (its intervals, clustered the same way;
+    its `n` those questions)."""
+
+    n: int
+    accuracy: float | None
+    original_accuracy: float | None
+    difference: dict[str, Any]
+    habit: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class Robustness(Record):
+    """One model's robustness figures: accuracy (%) on the `originals` question tasks
+    (those of no twin) and each family's `TwinFigures` (only the families present)."""
+
+    originals: int
+    original_accuracy: float | None
+    families: dict[str, TwinFigures]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,16 +24,14 @@ share of 66.7 %. A model that reads the picture scores 0 points and 0 %.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from diagbench.benchmarks.intervals import metric_intervals
 from diagbench.benchmarks.protocol import RowMetric, SampleValue
-from diagbench.records import OMIT_NONE, Record
+from diagbench.benchmarks.structure.records import Robustness, StructureScore, TwinFigures
 from diagbench.scoring import metrics
 
 if TYPE_CHECKING:
-    from diagbench.benchmarks.structure.records import StructureScore
     from diagbench.report.leaderboard import Headline
 
 #: The families of twins, in the order the report shows them.
@@ -45,32 +43,6 @@ HABIT_METRIC = RowMetric(
     "% of the counterfactual questions whose answer the edit changed that were answered "
     "with the original's answer (the model answered from habit, not from the picture; "
     "runs whose data set has counterfactual twins)", scale=100)
-
-
-@dataclass(frozen=True, slots=True)
-class TwinFigures(Record):
-    """One family of twins: accuracy (%) over its `n` questions; over the questions
-    asked of both a twin and its original, the originals' accuracy (%) and the paired
-    difference twin − original (`metric_intervals` in percentage points, clustered by
-    source diagram; its `n` the pairs); for counterfactuals, the share (%) of the
-    questions whose answer the edit changed that were answered with the original's
-    answer (`metric_intervals`, clustered the same way; its `n` those questions)."""
-
-    n: int
-    accuracy: float | None
-    original_accuracy: float | None
-    difference: dict[str, Any]
-    habit: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
-
-
-@dataclass(frozen=True, slots=True)
-class Robustness(Record):
-    """One model's robustness figures: accuracy (%) on the `originals` question tasks
-    (those of no twin) and each family's `TwinFigures` (only the families present)."""
-
-    originals: int
-    original_accuracy: float | None
-    families: dict[str, TwinFigures]
 
 
 def robustness(rows: Sequence[StructureScore], sample_of: Callable[[str], str]
