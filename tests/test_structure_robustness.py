@@ -19,12 +19,14 @@ from PIL import Image, ImageFilter
 
 from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.protocol import DataError
-from diagbench.benchmarks.structure.records import StructureScore, StructureTask
+from diagbench.benchmarks.structure.records import StructureScore, StructureTask, TwinFamily
 from diagbench.benchmarks.structure.robustness import robustness
-from diagbench.benchmarks.structure.scoring import sample_of, score_model
+from diagbench.benchmarks.structure.scoring import score_model
 from tests.fake_providers import FakeServer
 
 QUESTION = "How many classes are drawn in the diagram?\nAnswer with the number only."
+#: A question asked of s2's counterfactual twin only (its original was not asked it).
+OTHER_QUESTION = "How many entities are drawn?\nAnswer with the number only."
 #: The originals: their squares (the gold of their counting question).
 ORIGINALS = {"s0": 3, "s1": 3, "s2": 5}
 #: The twins: id, original, family, change, squares.
@@ -64,10 +66,11 @@ def _sample(ident: str, twin: tuple[str, str, str] | None = None) -> dict:
 
 
 def _task(sample: str, gold: int, twin_of: str | None = None,
-          original_gold: int | None = None) -> dict:
-    row = {"id": f"{sample}/structural/0", "sample": sample, "task": "structural",
+          original_gold: int | None = None, number: int = 0) -> dict:
+    row = {"id": f"{sample}/structural/{number}", "sample": sample, "task": "structural",
            "category": "class", "language": "plantuml", "frl": "PlantUML",
-           "image": f"images/{sample}.png", "question": QUESTION, "gold": gold}
+           "image": f"images/{sample}.png", "question": QUESTION if number == 0 else
+           OTHER_QUESTION, "gold": gold}
     if twin_of:
         row["twin_of"] = f"{twin_of}/structural/0"
     if original_gold is not None and original_gold != gold:
@@ -77,7 +80,9 @@ def _task(sample: str, gold: int, twin_of: str | None = None,
 
 def write_twins(data: Path, twins: bool = True) -> Path:
     """The data set: each original and (with `twins`) each twin drawn, with one counting
-    question each; a counterfactual's task carries its original's gold."""
+    question each, paired with its original's (a counterfactual's carries the
+    original's gold); s2's counterfactual twin is asked a second question its original
+    was not (no pair: only the original's gold)."""
     (data / "images").mkdir(parents=True)
     samples, tasks = [], []
     for ident, count in ORIGINALS.items():
@@ -88,6 +93,8 @@ def write_twins(data: Path, twins: bool = True) -> Path:
         _draw(count, family).save(data / "images" / f"{ident}.png")
         samples.append(_sample(ident, (original, family, change)))
         tasks.append(_task(ident, count, original, ORIGINALS[original]))
+    if twins:
+        tasks.append(_task("s2~cf", 4, None, 5, number=1))
     for name, rows in (("samples.jsonl", samples), ("tasks.jsonl", tasks)):
         (data / name).write_text("".join(json.dumps(r) + "\n" for r in rows),
                                  encoding="utf-8")
@@ -145,41 +152,44 @@ def test_the_blind_baseline_answers_a_counterfactual_from_habit(run):
     rows = _rows(folder / "scores.jsonl")
     blind, reading = _by(rows, BLIND), _by(rows, reader)
     counterfactuals = [r for r in blind.values() if r.get("twin") == "counterfactual"]
-    assert len(counterfactuals) == 3
+    assert len(counterfactuals) == 4
     for r in counterfactuals:
-        original = blind[r["twin_of"]]
         assert r["predicted"] == 3 and r["correct"] is False
-        assert r["habit"] is original["correct"]
-    assert [r["habit"] for r in counterfactuals] == [True, True, False]  # golds 3, 3, 5
+        assert r["habit"] is (blind[r["twin_of"]]["correct"] if "twin_of" in r else False)
+    # originals' golds 3, 3, 5 and 5 (the question s2 was not asked)
+    assert [r["habit"] for r in counterfactuals] == [True, True, False, False]
+    assert [r["original"] for r in counterfactuals] == ["s0", "s1", "s2", "s2"]
     twins = [r for r in reading.values() if r.get("twin")]
-    assert len(twins) == 6 and all(r["correct"] for r in twins)
-    assert [r.get("habit") for r in twins] == [False, False, False, None, None, None]
-    assert all("twin" not in r and "habit" not in r for r in reading.values()
-               if not r["id"].split("/")[0].count("~"))
+    assert len(twins) == 7 and all(r["correct"] for r in twins)
+    assert [r.get("habit") for r in twins] == [False, False, False, None, None, None, False]
+    assert all(not {"twin", "original", "twin_of", "habit"} & set(r)
+               for r in reading.values() if "~" not in r["id"])
 
 
 def test_the_report_s_figures_by_hand(run):
     """Blind (answers 3): originals s0 3 ✓, s1 3 ✓, s2 5 ✗ → 66.7 %.
-    Counterfactual golds 4, 2, 4: all ✗ → 0 %; d = 0−1, 0−1, 0−0 = −1, −1, 0 → paired
-    −66.7 points over 3 pairs (originals of the pairs 66.7 %); clustered SE: residuals
-    −⅓, −⅓, ⅔, Σ² = ⅔, SE² = (3/2)·(⅔)/3² = 1/9 → 33.3 points; cluster bootstrap of
-    three draws: all three −1 has chance 8/27 > 2.5 % → low end −100, all three 0 has
-    1/27 = 3.7 % > 2.5 % → high end 0. Habit: answered 3 on s0~cf and s1~cf (their
-    originals' answer), not on s2~cf (original 5): 2/3 = 66.7 %, interval [0, 100] by
-    the same reasoning. Style s0~style 3 ✓, s2~style 5 ✗: 50 %, d = 0, 0 → 0 points.
-    Capture s1~capture 3 ✓: 100 %, d = 0.
-    Reader: 100 % everywhere, every d = 0, habit 0 %."""
+    Counterfactual golds 4, 2, 4 and 4 (s2~cf's second question): all ✗ → 0 % of 4;
+    pairs (the second question has none) d = 0−1, 0−1, 0−0 = −1, −1, 0 → paired −66.7
+    points over 3 pairs (originals of the pairs 66.7 %); clustered SE: residuals −⅓,
+    −⅓, ⅔, Σ² = ⅔, SE² = (3/2)·(⅔)/3² = 1/9 → 33.3 points; cluster bootstrap of three
+    draws: all three −1 has chance 8/27 > 2.5 % → low end −100, all three 0 has 1/27 =
+    3.7 % > 2.5 % → high end 0. Habit: answered 3 on s0~cf and s1~cf (their originals'
+    answer), not on s2~cf's two (original 5): 2/4 = 50 %; clusters s0 (1), s1 (1), s2
+    (0, 0): all three draws s2 has chance 1/27 → low end 0, none s2 8/27 → high end
+    100. Style s0~style 3 ✓, s2~style 5 ✗: 50 %, d = 0, 0 → 0 points. Capture
+    s1~capture 3 ✓: 100 %, d = 0.
+    Reader: 100 % everywhere, every d = 0, habit 0 % of 4."""
     folder, reader, _ = run
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     blind = summary["models"][BLIND]["robustness"]
     assert (blind["originals"], round(blind["original_accuracy"], 2)) == (3, 66.67)
     cf = blind["families"]["counterfactual"]
-    assert (cf["n"], cf["accuracy"], round(cf["original_accuracy"], 2)) == (3, 0.0, 66.67)
+    assert (cf["n"], cf["accuracy"], round(cf["original_accuracy"], 2)) == (4, 0.0, 66.67)
     assert cf["difference"]["n"] == 3 and cf["difference"]["clusters"] == 3
     assert cf["difference"]["estimate"] == -66.6667
     assert cf["difference"]["se_clustered"] == 33.3333
     assert cf["difference"]["ci95_clustered"] == [-100.0, 0.0]
-    assert cf["habit"]["n"] == 3 and cf["habit"]["estimate"] == 66.6667
+    assert (cf["habit"]["n"], cf["habit"]["clusters"], cf["habit"]["estimate"]) == (4, 3, 50.0)
     assert cf["habit"]["ci95_clustered"] == [0.0, 100.0]
     style, capture = blind["families"]["style"], blind["families"]["capture"]
     assert (style["n"], style["accuracy"], style["difference"]["estimate"]) == (2, 50.0, 0.0)
@@ -188,21 +198,21 @@ def test_the_report_s_figures_by_hand(run):
         (1, 100.0, 0.0)
     read = summary["models"][reader]["robustness"]
     assert read["original_accuracy"] == 100.0
-    for family, n in (("counterfactual", 3), ("style", 2), ("capture", 1)):
+    for family, n in (("counterfactual", 4), ("style", 2), ("capture", 1)):
         f = read["families"][family]
         assert (f["n"], f["accuracy"], f["difference"]["estimate"]) == (n, 100.0, 0.0)
     assert read["families"]["counterfactual"]["habit"]["estimate"] == 0.0
-    # every question, twins too, clusters with its source diagram: 3 clusters of 9
-    # questions; the blind is right on s0, s1, s0~style and s1~capture: 4/9
+    # every question, twins too, clusters with its source diagram: 3 clusters of 10
+    # questions; the blind is right on s0, s1, s0~style and s1~capture: 4/10
     accuracy = summary["models"][BLIND]["intervals"]["accuracy"]
-    assert (accuracy["n"], accuracy["clusters"], accuracy["estimate"]) == (9, 3, 44.4444)
+    assert (accuracy["n"], accuracy["clusters"], accuracy["estimate"]) == (10, 3, 40.0)
 
 
 def test_eval_prints_and_the_report_shows_the_figures(run):
     folder, _, done = run
     assert "  twins: accuracy % on the originals 66.7 (n 3)" in done.stdout
-    assert ("    counterfactual: accuracy % 0.0 (n 3), paired -66.7 [-100.0 to 0.0] (n 3); "
-            "answered with the original's answer % 66.7 [0.0 to 100.0] (n 3)") in done.stdout
+    assert ("    counterfactual: accuracy % 0.0 (n 4), paired -66.7 [-100.0 to 0.0] (n 3); "
+            "answered with the original's answer % 50.0 [0.0 to 100.0] (n 4)") in done.stdout
     page = (folder / "report.html").read_text(encoding="utf-8")
     assert "Robustness: the same questions on twins of each diagram" in page
     assert "Answered from habit: of the counterfactual questions" in page
@@ -218,15 +228,17 @@ def test_the_leaderboard_s_habit_column(run, tmp_path):
     column = next(c for c in board["columns"] if c["title"] == title)
     assert column["higher_is_better"] is False
     cells = {r["model"]: r["cells"][title] for r in board["rows"]}
-    assert (cells[BLIND]["value"], cells[BLIND]["n"]) == (66.6667, 3)
+    assert (cells[BLIND]["value"], cells[BLIND]["n"]) == (50.0, 4)
     assert cells[BLIND]["clustered"] == [0.0, 100.0]
-    assert (cells[reader]["value"], cells[reader]["n"]) == (0.0, 3)
+    assert (cells[reader]["value"], cells[reader]["n"]) == (0.0, 4)
 
 
 def test_view_shows_a_diagram_beside_its_twins(run, tmp_path):
-    """The original's question shows its three twins' images... of its own diagram: s0
-    has a counterfactual and a style twin, each named with its change, its gold and the
-    model's answer; the counterfactual's question shows the original beside it."""
+    """The original's question shows the same question on its twins: s0 has a
+    counterfactual and a style twin, each named with its change, its gold and the
+    model's answer; the counterfactual's question shows the original and the other
+    twin; a question the original was not asked shows the original's image with the
+    original's answer."""
     folder, _, _ = run
     done = _cli("view", str(folder), "--out", str(tmp_path / "page"))
     assert done.returncode == 0, done.stderr
@@ -249,6 +261,10 @@ def test_view_shows_a_diagram_beside_its_twins(run, tmp_path):
     assert twin[at["parts"]]["answered from habit"] is True
     assert rows[BLIND, "s1/structural/0"][at["beside"]][1][0] == \
         "capture twin: rotated 3°, blurred"
+    alone = rows[BLIND, "s2~cf/structural/1"][at["beside"]]  # its original not asked it
+    assert [(caption, lines) for caption, _, lines in alone] == [
+        ("the original (not asked this question)", ["gold there: 5"])]
+    assert (tmp_path / "page" / alone[0][1]).is_file()
 
 
 def test_a_run_without_twins_has_no_robustness(tmp_path):
@@ -260,7 +276,7 @@ def test_a_run_without_twins_has_no_robustness(tmp_path):
                 "--out", str(tmp_path / "run"), env=env)
     assert done.returncode == 0, done.stderr
     assert "twins: accuracy" not in done.stdout
-    assert all(not {"twin", "twin_of", "habit"} & set(r)
+    assert all(not {"twin", "original", "twin_of", "habit"} & set(r)
                for r in _rows(tmp_path / "run" / "scores.jsonl"))
     summary = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
     assert "robustness" not in summary["models"][BLIND]
@@ -269,11 +285,13 @@ def test_a_run_without_twins_has_no_robustness(tmp_path):
     assert "Robustness" not in (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
 
 
-def _score(ident: str, correct: bool, twin: str | None = None, twin_of: str | None = None,
+def _score(ident: str, correct: bool, twin: TwinFamily | None = None,
+           twin_of: str | None = None,
            habit: bool | None = None, task: str = "structural",
            status: str = "ok") -> StructureScore:
+    original = ident.split("~")[0] if twin else None  # A~cf/… is a twin of A
     return StructureScore("m", ident, task, "class", "plantuml", 3, status, correct=correct,
-                          twin=twin, twin_of=twin_of, habit=habit)  # type: ignore[arg-type]
+                          twin=twin, original=original, twin_of=twin_of, habit=habit)
 
 
 def test_robustness_of_hand_written_scores():
@@ -297,7 +315,7 @@ def test_robustness_of_hand_written_scores():
             _score("A~cf/image_to_code/0", False, "counterfactual",
                    "A/image_to_code/0", task="image_to_code"),
             _score("A~style/structural/0", True, "style", "A/structural/0")]
-    figures = robustness(rows, sample_of)
+    figures = robustness(rows)
     assert figures is not None
     assert (figures.originals, round(figures.original_accuracy or 0, 2)) == (3, 66.67)
     assert list(figures.families) == ["counterfactual", "style"]
@@ -312,12 +330,12 @@ def test_robustness_of_hand_written_scores():
     style = figures.families["style"]
     assert (style.n, style.accuracy, style.difference["estimate"], style.habit) == \
         (1, 100.0, 0.0, None)
-    assert robustness(rows[:3], sample_of) is None
+    assert robustness(rows[:3]) is None
 
 
 def test_a_twin_task_without_its_twin_sample_is_refused(tmp_path):
-    """A task naming an original (twin_of) whose sample samples.jsonl does not hold as a
-    twin is a data error naming the task and the sample."""
+    """A task naming an original's task (twin_of) and gold whose sample samples.jsonl
+    does not hold as a twin is a data error naming the task and the sample."""
     data = write_twins(tmp_path / "data", twins=False)
     task = StructureTask.from_json(_task("s9", 4, "s0", 3))
     with pytest.raises(DataError, match=r"task s9/structural/0 is a twin's .* its "

@@ -294,8 +294,10 @@ class StructureScore(_Classified, Record):
     drawn: str | None = None  # image-to-code: the predicted code as drawn, in the model's dir
     #: Both matchings, when scored both ways (a STRUDEL import, or --matching strudel).
     matchings: Matchings | None = field(default=None, metadata=OMIT_NONE)
-    #: A twin's task: its twin's family and the same question's task on the original.
+    #: A twin's task: its twin's family, the original sample (its source diagram) and
+    #: the same question's task on the original (None where the original was not asked it).
     twin: TwinFamily | None = field(default=None, metadata=OMIT_NONE)
+    original: str | None = field(default=None, metadata=OMIT_NONE)
     twin_of: str | None = field(default=None, metadata=OMIT_NONE)
     #: A counterfactual question whose answer the edit changed: whether the answer, read
     #: strictly, states the original's answer (the model answered from habit).

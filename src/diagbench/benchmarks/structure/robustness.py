@@ -23,7 +23,7 @@ share of 66.7 %. A model that reads the picture scores 0 points and 0 %.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from diagbench.benchmarks.intervals import metric_intervals
@@ -45,11 +45,9 @@ HABIT_METRIC = RowMetric(
     "runs whose data set has counterfactual twins)", scale=100)
 
 
-def robustness(rows: Sequence[StructureScore], sample_of: Callable[[str], str]
-               ) -> Robustness | None:
+def robustness(rows: Sequence[StructureScore]) -> Robustness | None:
     """The robustness figures of one model's scores (None when no question is a
-    twin's); `sample_of`: a task id's sample, the cluster of a pair being its original's
-    sample."""
+    twin's), each pair and each habit clustered by the twin's original sample."""
     questions = [r for r in rows if r.task != "image_to_code"]
     if not any(r.twin for r in questions):
         return None
@@ -60,10 +58,10 @@ def robustness(rows: Sequence[StructureScore], sample_of: Callable[[str], str]
         if not twins:
             continue
         pairs = [(t, originals[t.twin_of]) for t in twins if t.twin_of in originals]
-        differences = [SampleValue(t.model, "difference", t.id, sample_of(o.id),
+        differences = [SampleValue(t.model, "difference", t.id, str(t.original),
                                    float(bool(t.correct)) - float(bool(o.correct)))
                        for t, o in pairs]
-        changed = [SampleValue(t.model, "habit", t.id, sample_of(str(t.twin_of)),
+        changed = [SampleValue(t.model, "habit", t.id, str(t.original),
                                float(bool(t.habit)))
                    for t in twins if t.habit is not None]
         families[family] = TwinFigures(

@@ -145,16 +145,17 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
                                error=error, parts=own_parts(c),
                                drawn=image if out_dir and (out_dir / image).is_file() else None,
                                **f1s)
-    if any(t.twin_of for t in tasks):
+    if any(t.twin_of is not None or t.original_gold is not None for t in tasks):
         out |= _twins(tasks, answers, out, data)
     return [out[t.id] for t in tasks]
 
 
 def _twins(tasks: list[StructureTask], answers: Mapping[str, Answer],
            scored: dict[str, StructureScore], data: Path) -> dict[str, StructureScore]:
-    """The scores of the twins' tasks with their twin's family, the original's task and,
-    for a counterfactual question whose answer the edit changed, whether the answer
-    states the original's (`StructureScore.habit`: a failed call does not)."""
+    """The scores of the twins' tasks (those whose sample is a twin) with their twin's
+    family, the original sample, the same question's task on the original (where it was
+    asked) and, for a counterfactual question whose answer the edit changed, whether the
+    answer states the original's (`StructureScore.habit`: a failed call does not)."""
     from dataclasses import replace
 
     from diagbench.benchmarks.structure.records import load_samples
@@ -162,21 +163,22 @@ def _twins(tasks: list[StructureTask], answers: Mapping[str, Answer],
     samples = load_samples(data)
     out = {}
     for t in tasks:
-        if t.twin_of is None:
-            continue
         sample = samples.get(t.sample)
-        if sample is None or sample.twin is None:
-            raise DataError(f"{data / 'tasks.jsonl'}: task {t.id} is a twin's (twin_of "
-                            f"{t.twin_of}) but its sample {t.sample} is "
-                            + ("not in samples.jsonl" if sample is None else "no twin"))
+        if sample is None or sample.twin is None or sample.twin_of is None:
+            if t.twin_of is None and t.original_gold is None:
+                continue  # an original's task
+            raise DataError(f"{data / 'tasks.jsonl'}: task {t.id} is a twin's (it names "
+                            "an original's task or gold) but its sample "
+                            f"{t.sample} is " + ("not in samples.jsonl" if sample is None
+                                                 else "no twin"))
         habit = None
         if sample.twin.family == "counterfactual" and t.original_gold is not None \
                 and t.task != "image_to_code":
             a = answers.get(t.id)
             habit = a is not None and a.status == "ok" and read_answer(
                 t.task, a.text, t.original_gold, t.answer_type, t.question)[2]
-        out[t.id] = replace(scored[t.id], twin=sample.twin.family, twin_of=t.twin_of,
-                            habit=habit)
+        out[t.id] = replace(scored[t.id], twin=sample.twin.family, original=sample.twin_of,
+                            twin_of=t.twin_of, habit=habit)
     return out
 
 
@@ -226,7 +228,7 @@ def sample_of(task: str) -> str:
 def source_of(score: StructureScore) -> str:
     """The source diagram a score's task asks about, the cluster of its intervals: its
     sample, or a twin's original sample (a diagram and its twins are one cluster)."""
-    return sample_of(score.twin_of or score.id)
+    return score.original or sample_of(score.id)
 
 
 def sample_values(rows: list[StructureScore]) -> list[SampleValue]:
@@ -279,7 +281,7 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
                        for metric, scale in (("accuracy", 100), ("image-to-code", 1))
                        if metric in values},
             table3=table3(rows, {r.id: source_of(r) for r in rows}.__getitem__),
-            table3_cells=table3_cells(rows), robustness=robustness(rows, sample_of))
+            table3_cells=table3_cells(rows), robustness=robustness(rows))
     return StructureSummary(models)
 
 

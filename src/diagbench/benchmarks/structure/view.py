@@ -50,26 +50,41 @@ def sample_views(bench: Benchmark, run: Path, data: Path | None = None
 class _Twins:
     """The same question on a diagram's original and twins, for `SampleView.beside`:
     `tasks` the run's, `data` the data set (its images; samples.jsonl names each twin's
-    change), `scores` every (model, task id)'s score."""
+    original and change), `scores` every (model, task id)'s score."""
 
     def __init__(self, tasks: Sequence[StructureTask], data: Path,
                  scores: dict[tuple[str, str], StructureScore]) -> None:
         from diagbench.benchmarks.structure.records import load_samples
 
         self.tasks = {t.id: t for t in tasks}
+        self.samples = load_samples(data) if any(
+            t.twin_of is not None or t.original_gold is not None for t in tasks) else {}
+        #: a question's group: the original's task id and the twins' asked it too
         self.groups: dict[str, list[str]] = {}
         for t in tasks:
-            if t.twin_of and t.twin_of in self.tasks:
-                self.groups.setdefault(t.twin_of, [t.twin_of]).append(t.id)
-        self.samples = load_samples(data) if self.groups else {}
+            key = t.twin_of if t.twin_of in self.tasks else t.id
+            self.groups.setdefault(str(key), []).append(t.id)
         self.data, self.scores = data, scores
 
     def of(self, model: str, ident: str) -> tuple[Beside, ...]:
         """The original and twins of task `ident`'s diagram but its own (none: it has
-        none), each with the gold of the question there and `model`'s answer."""
+        none), each with the gold of the question there and `model`'s answer; a twin's
+        question its original was not asked shows the original's image with the
+        original's answer."""
         task = self.tasks.get(ident)
-        group = self.groups.get((task.twin_of or ident) if task else ident, [])
-        return tuple(self._beside(model, other) for other in group if other != ident)
+        if task is None:
+            return ()
+        group = self.groups.get(task.twin_of if task.twin_of in self.tasks
+                                else ident, [])
+        shown = [self._beside(model, other) for other in group if other != ident]
+        twin = self.samples.get(task.sample)
+        original = self.samples.get(twin.twin_of) if twin and twin.twin_of else None
+        if original is not None and task.twin_of not in self.tasks:
+            gold = [] if task.original_gold is None else \
+                [f"gold there: {as_text(task.original_gold)}"]
+            shown.insert(0, Beside("the original (not asked this question)",
+                                   self.data / original.image, tuple(gold)))
+        return tuple(shown)
 
     def change(self, ident: str) -> str | None:
         """"FAMILY twin: CHANGE" of task `ident`'s diagram (None: not a twin's)."""
