@@ -267,7 +267,8 @@ class StructureScore(_Classified, Record):
     image-to-code: code or no_code); `predicted`: what it states; `correct` for the
     question tasks; `score` (image-to-code score), `counts_score` (STRUDEL's), `valid`,
     `entity_f1`, `relation_f1` for image-to-code; `answer_type` of a model-written
-    question or a language's fact (choice, yes_no, number, label, set). Written with it:
+    question or a language's fact (choice, yes_no, number, label, set); a twin's task
+    adds `twin`, `original`, `twin_of` and `habit` (`robustness`). Written with it:
     STRUDEL's `task_type` and the `domain` (Table 3's titles, `taxonomy`).
     """
 

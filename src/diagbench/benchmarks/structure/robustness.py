@@ -24,18 +24,23 @@ share of 66.7 %. A model that reads the picture scores 0 points and 0 %.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from diagbench.benchmarks.intervals import metric_intervals
 from diagbench.benchmarks.protocol import RowMetric, SampleValue
-from diagbench.benchmarks.structure.records import Robustness, StructureScore, TwinFigures
+from diagbench.benchmarks.structure.records import (
+    Robustness,
+    StructureScore,
+    TwinFamily,
+    TwinFigures,
+)
 from diagbench.scoring import metrics
 
 if TYPE_CHECKING:
     from diagbench.report.leaderboard import Headline
 
 #: The families of twins, in the order the report shows them.
-FAMILIES = ("counterfactual", "style", "capture")
+FAMILIES: tuple[str, ...] = get_args(TwinFamily)
 
 #: The leaderboard's robustness column: lower is better.
 HABIT_METRIC = RowMetric(
