@@ -28,7 +28,18 @@ from pathlib import Path
 FIELDS = ("benchmark", "run", "model", "id", "task", "category", "status", "correct",
           "score", "prompt", "image", "answer", "reasoning", "read", "gold", "parts",
           "error", "prediction_image", "differences", "language", "flags", "task_type",
-          "domain")
+          "domain", "beside")
+
+
+@dataclass(frozen=True, slots=True)
+class Beside:
+    """Another image shown beside a sample's own (a twin of its diagram, or its
+    original): what it is (`caption`) and what is said under it (`lines`: the same
+    question's gold there, the model's answer, right or wrong)."""
+
+    caption: str
+    image: Path | None
+    lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +57,8 @@ class SampleView:
     reader of the answer should know, shown beside its status ("cut by the token
     limit", "the judge disagrees"); `task_type` and `domain` a wider grouping of the
     task and category where the benchmark has one (STRUDEL's task types and domains;
-    "" where none), each a filter of the viewer."""
+    "" where none), each a filter of the viewer; `beside` other images shown beside
+    the sample's, each with its caption and lines (a diagram's twins)."""
 
     benchmark: str
     model: str
@@ -71,6 +83,7 @@ class SampleView:
     flags: tuple[str, ...] = ()
     task_type: str = ""
     domain: str = ""
+    beside: tuple[Beside, ...] = ()
 
 
 def as_text(value: object) -> str | None:
@@ -108,7 +121,8 @@ def write_view(views: Iterable[SampleView], out: Path, title: str) -> int:
                      v.correct, v.score, text(v.prompt), image(v.image), v.answer,
                      v.reasoning, v.read, v.gold, dict(v.parts), v.error,
                      image(v.prediction_image), list(v.differences), v.language,
-                     list(v.flags), v.task_type, v.domain])
+                     list(v.flags), v.task_type, v.domain,
+                     [[b.caption, image(b.image), list(b.lines)] for b in v.beside]])
     data = {"title": title, "fields": FIELDS, "texts": list(texts), "samples": rows}
     (out / "samples.js").write_text(
         "window.DIAGBENCH_VIEW = " + json.dumps(data, ensure_ascii=False, default=str)

@@ -22,6 +22,7 @@ from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric, SampleValue
 from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
+from diagbench.benchmarks.structure.robustness import HABIT_METRIC
 from diagbench.benchmarks.structure.strudel_options import (
     MATCHING_OPTION,
     SYSTEM_OPTION,
@@ -153,7 +154,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                                          "molecules: Tanimoto; trees: Robinson–Foulds; …)"),
         *(RowMetric(f"Table 3: {column}", True, "STRUDEL's Table 3 column (paper 004 §5.2), "
                     "%: a right answer 100, image-to-code its score × 100, averaged",
-                    scale=100) for column in table3_columns()))
+                    scale=100) for column in table3_columns()),
+        HABIT_METRIC)
 
     def __init__(self) -> None:
         self.data_dir = Path(".")
@@ -294,6 +296,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def headlines(self, summary: StructureSummary) -> list[Headline]:
         from diagbench.benchmarks.intervals import clustered
+        from diagbench.benchmarks.structure.robustness import habit_headline
         return [h for name, m in summary.models.items() for h in (
             Headline(name, "accuracy", m.accuracy.get("all"),
                      sum(cell.n for cell in m.accuracy_cells.values()),
@@ -302,7 +305,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      clustered=clustered(m.intervals, "image-to-code")),
             *(Headline(name, f"Table 3: {column}", cell["estimate"], cell["n"],
                        clustered=clustered(m.table3, column))
-              for column, cell in m.table3.items()))]
+              for column, cell in m.table3.items()),
+            *habit_headline(name, m.robustness))]
 
     def sample_values(self, scores: Mapping[str, list[StructureScore]]) -> list[SampleValue]:
         from diagbench.benchmarks.structure.scoring import sample_values

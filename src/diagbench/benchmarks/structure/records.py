@@ -268,7 +268,8 @@ class StructureScore(_Classified, Record):
     image-to-code: code or no_code); `predicted`: what it states; `correct` for the
     question tasks; `score` (image-to-code score), `counts_score` (STRUDEL's), `valid`,
     `entity_f1`, `relation_f1` for image-to-code; `answer_type` of a model-written
-    question or a language's fact (choice, yes_no, number, label, set). Written with it:
+    question or a language's fact (choice, yes_no, number, label, set); a twin's task
+    adds `twin`, `original`, `twin_of` and `habit` (`robustness`). Written with it:
     STRUDEL's `task_type` and the `domain` (Table 3's titles, `taxonomy`).
     """
 
@@ -295,6 +296,14 @@ class StructureScore(_Classified, Record):
     drawn: str | None = None  # image-to-code: the predicted code as drawn, in the model's dir
     #: Both matchings, when scored both ways (a STRUDEL import, or --matching strudel).
     matchings: Matchings | None = field(default=None, metadata=OMIT_NONE)
+    #: A twin's task: its twin's family, the original sample (its source diagram) and
+    #: the same question's task on the original (None where the original was not asked it).
+    twin: TwinFamily | None = field(default=None, metadata=OMIT_NONE)
+    original: str | None = field(default=None, metadata=OMIT_NONE)
+    twin_of: str | None = field(default=None, metadata=OMIT_NONE)
+    #: A counterfactual question whose answer the edit changed: whether the answer, read
+    #: strictly, states the original's answer (the model answered from habit).
+    habit: bool | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +365,33 @@ class MatchingSummary(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class TwinFigures(Record):
+    """One family of twins (`robustness`): accuracy (%) over its `n` questions; over
+    the questions asked of both a twin and its original, the originals' accuracy (%)
+    and the paired difference twin − original (`intervals.metric_intervals`, in
+    percentage points, clustered by source diagram; its `n` the pairs); for
+    counterfactuals, the share (%) of the questions whose answer the edit changed that
+    were answered with the original's answer (its intervals, clustered the same way;
+    its `n` those questions)."""
+
+    n: int
+    accuracy: float | None
+    original_accuracy: float | None
+    difference: dict[str, Any]
+    habit: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True, slots=True)
+class Robustness(Record):
+    """One model's robustness figures: accuracy (%) on the `originals` question tasks
+    (those of no twin) and each family's `TwinFigures` (only the families present)."""
+
+    originals: int
+    original_accuracy: float | None
+    families: dict[str, TwinFigures]
+
+
+@dataclass(frozen=True, slots=True)
 class ModelSummary(Record):
     """One model's results: outcomes of its calls, its failures by kind (each counted
     wrong), how its answers were read per task, accuracy per task (and "all"), per task
@@ -379,6 +415,9 @@ class ModelSummary(Record):
     table3_cells: dict[str, Accuracy] = field(default_factory=dict)
     #: Both matchings side by side, when scored both ways.
     matching: MatchingSummary | None = field(default=None, metadata=OMIT_NONE)
+    #: Accuracy on the originals and on each family of twins, paired (`robustness`),
+    #: when the data set has twins.
+    robustness: Robustness | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,6 @@
 """The report of a structure run: accuracy per task, per task × category × FRL, the
-image-to-code scores beside STRUDEL's counts-only score, and how answers were read."""
+image-to-code scores beside STRUDEL's counts-only score, how answers were read, and
+with twins their robustness figures (`robustness`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from diagbench.benchmarks.failures import report_failures
 from diagbench.benchmarks.structure.records import StructureSummary
+from diagbench.benchmarks.structure.robustness import robustness_lines, robustness_section
 from diagbench.benchmarks.structure.table3 import OVERALL
 from diagbench.languages import named
 
@@ -34,6 +36,7 @@ def table_lines(summary: StructureSummary) -> list[str]:
             out.append("  model-written questions, accuracy % by answer type: " + ", ".join(
                 f"{k} {_f(v.accuracy)} (n {v.n})" for k, v in types.items()))
         out += table3_lines(m.table3)
+        out += robustness_lines(m.robustness)
         out.append(f"  image-to-code: score {_f(i2c.score, 3)} (STRUDEL counts-only "
                    f"{_f(i2c.counts_score, 3)}), valid {i2c.valid}/{i2c.n}")
         unread = {task: sum(n for k, n in reads.items() if k != "parsed")
@@ -87,6 +90,7 @@ def write_report(run: Path, summary: StructureSummary) -> Path:
                                               for t in tasks)]
                                      for name, m in summary.models.items()])
     _table3_section(run, report, summary)
+    robustness_section(report, {name: m.robustness for name, m in summary.models.items()})
     report_failures(report, {name: m.failures for name, m in summary.models.items()})
     intervals_section(report, {name: m.intervals for name, m in summary.models.items()})
     matching_section(report, summary)

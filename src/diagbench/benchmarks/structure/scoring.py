@@ -18,7 +18,7 @@ from typing import Any
 from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.intervals import grouped, metric_intervals
-from diagbench.benchmarks.protocol import SampleValue
+from diagbench.benchmarks.protocol import DataError, SampleValue
 from diagbench.benchmarks.structure.records import (
     Accuracy,
     Gold,
@@ -28,6 +28,7 @@ from diagbench.benchmarks.structure.records import (
     StructureSummary,
     StructureTask,
 )
+from diagbench.benchmarks.structure.robustness import robustness
 from diagbench.benchmarks.structure.table3 import table3, table3_cells
 from diagbench.scoring import metrics
 
@@ -144,7 +145,41 @@ def score_model(model: str, tasks: list[StructureTask], answers: Mapping[str, An
                                error=error, parts=own_parts(c),
                                drawn=image if out_dir and (out_dir / image).is_file() else None,
                                **f1s)
+    if any(t.twin_of is not None or t.original_gold is not None for t in tasks):
+        out |= _twins(tasks, answers, out, data)
     return [out[t.id] for t in tasks]
+
+
+def _twins(tasks: list[StructureTask], answers: Mapping[str, Answer],
+           scored: dict[str, StructureScore], data: Path) -> dict[str, StructureScore]:
+    """The scores of the twins' tasks (those whose sample is a twin) with their twin's
+    family, the original sample, the same question's task on the original (where it was
+    asked) and, for a counterfactual question whose answer the edit changed, whether the
+    answer states the original's (`StructureScore.habit`: a failed call does not)."""
+    from dataclasses import replace
+
+    from diagbench.benchmarks.structure.records import load_samples
+
+    samples = load_samples(data)
+    out = {}
+    for t in tasks:
+        sample = samples.get(t.sample)
+        if sample is None or sample.twin is None or sample.twin_of is None:
+            if t.twin_of is None and t.original_gold is None:
+                continue  # an original's task
+            raise DataError(f"{data / 'tasks.jsonl'}: task {t.id} is a twin's (it names "
+                            "an original's task or gold) but its sample "
+                            f"{t.sample} is " + ("not in samples.jsonl" if sample is None
+                                                 else "no twin"))
+        habit = None
+        if sample.twin.family == "counterfactual" and t.original_gold is not None \
+                and t.task != "image_to_code":
+            a = answers.get(t.id)
+            habit = a is not None and a.status == "ok" and read_answer(
+                t.task, a.text, t.original_gold, t.answer_type, t.question)[2]
+        out[t.id] = replace(scored[t.id], twin=sample.twin.family, original=sample.twin_of,
+                            twin_of=t.twin_of, habit=habit)
+    return out
 
 
 def own_parts(comparison: Any) -> dict[str, float]:
@@ -190,13 +225,20 @@ def sample_of(task: str) -> str:
     return task.rsplit("/", 2)[0]
 
 
+def source_of(score: StructureScore) -> str:
+    """The source diagram a score's task asks about, the cluster of its intervals: its
+    sample, or a twin's original sample (a diagram and its twins are one cluster)."""
+    return score.original or sample_of(score.id)
+
+
 def sample_values(rows: list[StructureScore]) -> list[SampleValue]:
-    """The headline metrics per task, clustered by sample: "accuracy" (right 1, wrong 0)
-    over the question tasks, "image-to-code" (its score) over the image-to-code tasks;
-    a failed call or an unusable image counts wrong (0), as the summary counts it."""
-    return [SampleValue(r.model, "image-to-code", r.id, sample_of(r.id), r.score or 0.0)
+    """The headline metrics per task, clustered by source diagram (`source_of`):
+    "accuracy" (right 1, wrong 0) over the question tasks, "image-to-code" (its score)
+    over the image-to-code tasks; a failed call or an unusable image counts wrong (0),
+    as the summary counts it."""
+    return [SampleValue(r.model, "image-to-code", r.id, source_of(r), r.score or 0.0)
             if r.task == "image_to_code" else
-            SampleValue(r.model, "accuracy", r.id, sample_of(r.id), float(bool(r.correct)))
+            SampleValue(r.model, "accuracy", r.id, source_of(r), float(bool(r.correct)))
             for r in rows]
 
 
@@ -204,8 +246,8 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
     """Per model: outcomes, failures, reads, accuracy per task and per task × category ×
     FRL, and the image-to-code scores (mean, counts-only mean, validity) overall and per
     cell, the headline metrics' naive and sample-clustered intervals, and STRUDEL's
-    Table 3 (`table3`). Every task is
-    in its denominators: a failed call or an unusable image is a wrong answer
+    Table 3 (`table3`), and with twins the robustness figures (`robustness`). Every task
+    is in its denominators: a failed call or an unusable image is a wrong answer
     (image-to-code: score 0)."""
     models: dict[str, ModelSummary] = {}
     for name, rows in scores.items():
@@ -238,7 +280,8 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
             intervals={metric: metric_intervals(values[metric], scale)
                        for metric, scale in (("accuracy", 100), ("image-to-code", 1))
                        if metric in values},
-            table3=table3(rows, sample_of), table3_cells=table3_cells(rows))
+            table3=table3(rows, {r.id: source_of(r) for r in rows}.__getitem__),
+            table3_cells=table3_cells(rows), robustness=robustness(rows))
     return StructureSummary(models)
 
 
