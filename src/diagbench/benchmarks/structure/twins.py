@@ -51,6 +51,11 @@ SAME_ANSWERS = "the edit changes no answer"
 NO_STYLES = "its language declares no style"
 NOT_DRAWN = "the engine does not draw it"
 DRAWN_OTHERWISE = "drawn counts differ"
+#: How many seeded draws of its language's edit a counterfactual tries before renaming.
+EDIT_TRIES = 5
+#: Names no diagram of any domain is likely to hold (a renaming's new names).
+IMPLAUSIBLE = ("Zorblat", "Quexil", "Vantrope", "Glimmerak", "Oxbrindle", "Pluvenar",
+               "Trazzik", "Wombrel")
 
 
 def twin_id(original: str, family: str) -> str:
@@ -74,14 +79,50 @@ def changed_answers(original: Sequence[Fact], twin: Sequence[Fact]) -> list[str]
     return [q for q, a in after.items() if q in before and before[q] != a]
 
 
-def _counterfactual(s: Planned, seed: int) -> Planned:
-    """`s`'s counterfactual twin, its source edited (or why no edit applies)."""
+def _counterfactual(s: Planned, seed: int, read: Callable[[list[Planned]], None]
+                    ) -> Planned:
+    """`s`'s counterfactual twin, read: the first of its language's edits (up to
+    `EDIT_TRIES` seeded draws), else of the renamings (`renamed`), that changes an
+    answer; else the last one tried, with why it is dropped."""
+    rng = _rng("counterfactual", s.id, seed)
+    code = (s.code or "").strip()
+    edits = [named(s.language).edit(s.code or "", rng) for _ in range(EDIT_TRIES)]
+    tried: list[tuple[str, str]] = [(e, "") for e in dict.fromkeys(
+        e for e in edits if e is not None and e.strip() != code)]
+    tried += renamed(s.code or "", s.facts, rng)
     twin = Planned(twin_id(s.id, "counterfactual"), s.category, s.language, s.complexity,
-                   s.persona, s.domain, fenced=s.fenced, twin_of=s.id)
-    twin.code = named(s.language).edit(s.code or "", _rng("counterfactual", s.id, seed))
-    if twin.code is None or twin.code.strip() == (s.code or "").strip():
-        twin.reason = NO_EDIT
+                   s.persona, s.domain, fenced=s.fenced, twin_of=s.id, reason=NO_EDIT)
+    for edited, said in tried:
+        twin = Planned(twin.id, s.category, s.language, s.complexity, s.persona, s.domain,
+                       code=edited, fenced=s.fenced, twin_of=s.id)
+        read([twin])
+        if twin.reason is None:
+            _check_counterfactual(twin, s, said)
+        if twin.reason is None:
+            break
     return twin
+
+
+def renamed(code: str, facts: Sequence[Fact], rng: random.Random) -> list[tuple[str, str]]:
+    """`code` with a name the facts answer with (a label, or an item of a set; a
+    capitalised word or a phrase, never a lower-case word, which may be a keyword)
+    replaced, as a whole word wherever written, by an implausible one (`rng`'s choice
+    of `IMPLAUSIBLE`), with the renaming in words: one per such name, in the facts'
+    order."""
+    import re
+
+    names = [a for f in facts for a in (f.answer if isinstance(f.answer, tuple)
+                                         else (f.answer,))
+             if isinstance(a, str) and len(a) >= 3 and not a.islower()
+             and not a.replace(".", "").isdigit()]
+    out = []
+    for name in dict.fromkeys(names):
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        if not pattern.search(code):
+            continue
+        new = rng.choice([n for n in IMPLAUSIBLE if n not in code])
+        out.append((pattern.sub(new, code), f"renamed {name} to {new}"))
+    return out
 
 
 def _styled(s: Planned, seed: int) -> Planned:
@@ -99,7 +140,7 @@ def _styled(s: Planned, seed: int) -> Planned:
     return twin
 
 
-def _check_counterfactual(twin: Planned, original: Planned) -> None:
+def _check_counterfactual(twin: Planned, original: Planned, said: str = "") -> None:
     """Drop a counterfactual that changes no answer; else say what changed."""
     changed = changed_answers(original.facts, twin.facts)
     if not changed:
@@ -109,7 +150,7 @@ def _check_counterfactual(twin: Planned, original: Planned) -> None:
               for k, n in twin.counts.items() if original.counts.get(k, 0) != n]
     counts += [f"{k.replace('_', ' ')} {n} → 0" for k, n in original.counts.items()
                if k not in twin.counts and n]
-    said = ", ".join(counts) if counts else f"\"{changed[0]}\""
+    said = ", ".join(filter(None, (said, *counts))) or f"\"{changed[0]}\""
     twin.twin = Twin("counterfactual",
                      f"{said} ({len(changed)} answer{'s' * (len(changed) != 1)} changed)")
 
@@ -125,11 +166,7 @@ def make_twins(kept: list[Planned], families: Sequence[str], out: Path, seed: in
     by_id = {s.id: s for s in kept}
     tried: dict[str, list[Planned]] = {}
     if "counterfactual" in families:
-        tried["counterfactual"] = [_counterfactual(s, seed) for s in kept]
-        read(tried["counterfactual"])
-        for twin in tried["counterfactual"]:
-            if twin.reason is None:
-                _check_counterfactual(twin, by_id[twin.twin_of or ""])
+        tried["counterfactual"] = [_counterfactual(s, seed, read) for s in kept]
     if "style" in families:
         tried["style"] = [_styled(s, seed) for s in kept]
     drawn = [t for group in tried.values() for t in group if t.reason is None]
