@@ -264,3 +264,22 @@ def test_export_keeps_a_twins_pairing(built):
         family for family, made in info["twins"].items() if made["made"]}
     for row in rows:
         assert _task(row, row["image"]["path"]) == StructureTask.from_json(asked[row["id"]])
+
+
+def test_a_renaming_replaces_a_whole_name_the_answers_hold():
+    from diagbench.benchmarks.structure.twins import IMPLAUSIBLE, renamed
+    from diagbench.diagram.facts import Fact
+
+    code = "((Ant,Antelope),(Bee,bee));"
+    facts = [Fact("identification", "a", "Which leaf is the sister of Antelope?", "Ant"),
+             Fact("structural", "b", "Which leaves form a clade?", ("Bee", "Ant")),
+             Fact("identification", "c", "Which leaf is lower-case?", "bee"),
+             Fact("quantification", "d", "How many leaves?", 4)]
+    out = renamed(code, facts, random.Random(0))
+    # each capitalised name once, in the facts' order; a lower-case word (a keyword,
+    # maybe) and a number never
+    assert [said.split(" to ")[0] for _, said in out] == ["renamed Ant", "renamed Bee"]
+    first, second = (said.split(" to ")[1] for _, said in out)
+    assert {first, second} <= set(IMPLAUSIBLE)
+    assert out[0][0] == f"(({first},Antelope),(Bee,bee));"
+    assert out[1][0] == f"((Ant,Antelope),({second},bee));"

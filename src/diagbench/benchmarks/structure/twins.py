@@ -3,7 +3,9 @@ naming its original (`twin_of`) and how it differs (`twin`), so that a model's a
 on the original can be paired with its answer on the twin.
 
 - **counterfactual** (`<id>~counterfactual`): the source changed by one edit of its
-  language (`Language.edit`, seeded by the sample's id), read again, its facts and
+  language (`Language.edit`, seeded by the sample's id; where none of a few draws
+  changes an answer, a name an answer holds renamed to an implausible one), read
+  again, its facts and
   statistics recomputed by the same readers (`build.read_all`), drawn by the same engine
   (`build.render_all`); an edit that changes no exact answer is not a counterfactual and
   is dropped, as is one its engine does not draw with the counts read;
@@ -51,7 +53,8 @@ SAME_ANSWERS = "the edit changes no answer"
 NO_STYLES = "its language declares no style"
 NOT_DRAWN = "the engine does not draw it"
 DRAWN_OTHERWISE = "drawn counts differ"
-#: How many seeded draws of its language's edit a counterfactual tries before renaming.
+#: How many seeded draws of its language's edit a counterfactual tries before renaming,
+#: and how many renamings then.
 EDIT_TRIES = 5
 #: Names no diagram of any domain is likely to hold (a renaming's new names).
 IMPLAUSIBLE = ("Zorblat", "Quexil", "Vantrope", "Glimmerak", "Oxbrindle", "Pluvenar",
@@ -89,7 +92,7 @@ def _counterfactual(s: Planned, seed: int, read: Callable[[list[Planned]], None]
     edits = [named(s.language).edit(s.code or "", rng) for _ in range(EDIT_TRIES)]
     tried: list[tuple[str, str]] = [(e, "") for e in dict.fromkeys(
         e for e in edits if e is not None and e.strip() != code)]
-    tried += renamed(s.code or "", s.facts, rng)
+    tried += renamed(s.code or "", s.facts, rng)[:EDIT_TRIES]
     twin = Planned(twin_id(s.id, "counterfactual"), s.category, s.language, s.complexity,
                    s.persona, s.domain, fenced=s.fenced, twin_of=s.id, reason=NO_EDIT)
     for edited, said in tried:
@@ -120,7 +123,7 @@ def renamed(code: str, facts: Sequence[Fact], rng: random.Random) -> list[tuple[
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
         if not pattern.search(code):
             continue
-        new = rng.choice([n for n in IMPLAUSIBLE if n not in code])
+        new = rng.choice([n for n in IMPLAUSIBLE if n not in code] or IMPLAUSIBLE)
         out.append((pattern.sub(new, code), f"renamed {name} to {new}"))
     return out
 
