@@ -2,8 +2,9 @@
 geography, games and music …), offline with baseline:synth: each category's samples are
 written by its language's own generator, drawn by its engine with the counts its reader
 gives, asked its language's facts (or, for a language without facts, the templates over
-its graph or sequence model), and scored.
-New categories of the language table are covered as they come."""
+its graph or sequence model), and scored; with its twins (`domains_data` in conftest.py:
+one build, shared with tests/test_structure_twins.py), whose tasks are checked the same
+way. New categories of the language table are covered as they come."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.limits import limits_of, measures, outside
 from diagbench.benchmarks.structure.templates import asked_facts
-from diagbench.languages import CATEGORIES, languages_of, named
+from diagbench.languages import CATEGORIES, named
 
 SCIENCE = [c.name for c in CATEGORIES if c.domain != "software"]
 
@@ -28,21 +29,12 @@ def _rows(path: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def data(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("domains") / "data"
-    languages = sorted({name for c in SCIENCE for name in languages_of(c)})
-    done = subprocess.run(
-        [sys.executable, "-m", "diagbench", "build", "structure", "--out", str(out),
-         "--model", "baseline:synth", "--categories", ",".join(SCIENCE),
-         "--languages", ",".join(languages), "--per-category", "3", "--seed", "3",
-         "--judge", "baseline:judge"],
-        capture_output=True, text=True, timeout=1200)
-    assert done.returncode == 0, done.stderr
-    return out
+def data(domains_data: Path) -> Path:
+    return domains_data
 
 
 def test_every_category_keeps_samples_drawn_as_read(data: Path):
-    samples = _rows(data / "samples.jsonl")
+    samples = [s for s in _rows(data / "samples.jsonl") if "twin" not in s]
     # the offline judge reads each description against what the reader counts
     verdicts = json.loads((data / "build.json").read_text(encoding="utf-8"))["judge"]["verdicts"]
     assert verdicts["true"] == len(samples) and verdicts["call_error"] == 0
@@ -74,15 +66,19 @@ def test_every_category_is_asked_its_languages_facts(data: Path):
     # elements, a clade's leaves, a logo's conserved positions
     asked_sets = {t["category"] for t in tasks if t.get("answer_type") == "set"}
     assert {"molecule", "reaction", "phylogenetic-tree", "dna-sequence"} <= asked_sets
+    read: dict[str, tuple] = {}  # each sample's code read once: (model, facts)
     for t in tasks:
         if t["task"] not in ("identification", "quantification", "structural"):
             continue
         s = samples[t["sample"]]
         language = named(s["language"])
-        code = (data / s["code"]).read_text(encoding="utf-8")
-        [parsed] = language.read(code)[:1]
-        stats = statistics(parsed, language.domain == "software")[0]
-        facts = {f.question: f.answer for f in asked_facts(language, parsed, stats).facts}
+        if s["id"] not in read:
+            code = (data / s["code"]).read_text(encoding="utf-8")
+            [parsed] = language.read(code)[:1]
+            stats = statistics(parsed, language.domain == "software")[0]
+            read[s["id"]] = parsed, {f.question: f.answer
+                                     for f in asked_facts(language, parsed, stats).facts}
+        parsed, facts = read[s["id"]]
         question = t["question"].rsplit("\n", 1)[0]
         # the fact's own answer, as the task's gold (yes/no for a truth value, a list
         # for a set)

@@ -11,7 +11,7 @@ diagrams.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -38,7 +38,11 @@ if TYPE_CHECKING:
 
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.failures import Failures
-    from diagbench.benchmarks.structure.records import StructureScore, StructureSummary
+    from diagbench.benchmarks.structure.records import (
+        StructureScore,
+        StructureSummary,
+        TwinFamily,
+    )
     from diagbench.benchmarks.synthesis import Prompting
     from diagbench.executors.protocol import Executor
     from diagbench.report.view import SampleView
@@ -73,6 +77,15 @@ def _check_pairs(categories: list[str], languages: list[str]) -> None:
         raise click.UsageError("; ".join(
             f"--languages {lang}: draws none of --categories {','.join(categories)}"
             for lang in unused))
+
+
+def _families(ctx: Any, param: Any, value: str | None) -> list[str]:
+    """The twin families of --twins (none when not given)."""
+    from typing import get_args
+
+    from diagbench.benchmarks.structure.records import TwinFamily
+
+    return [] if value is None else comma_list(get_args(TwinFamily))(ctx, param, value)
 
 
 @benchmark("structure")
@@ -121,6 +134,11 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--judge-threshold", type=click.FloatRange(0.0, 1.0), default=0.5,
                      show_default=True, help="Samples the judge scores below this are "
                      "removed (true 1, null 0.5, false 0)."),
+        click.option("--twins", "twins", callback=_families, metavar="FAMILIES",
+                     help="Also make twins of every kept sample, comma-separated: "
+                          "counterfactual (its source changed by one edit that changes an "
+                          "answer), style (drawn in another style of its language), capture "
+                          "(its image as if scanned). Default: none."),
         click.option("--allow-empty", is_flag=True,
                      help="Finish with exit 0 even when the filters leave a category × FRL "
                           "asked for without a sample (by default: exit 1)."),
@@ -175,7 +193,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               max_connections: int = 8, prompting: Prompting = "all-in-one",
               judge: str | None = None, judge_threshold: float = 0.5,
               allow_empty: bool = False, executor: Executor | None = None,
-              persona_folder: Path | None = None, **_: Any) -> list[str]:
+              persona_folder: Path | None = None,
+              twins: Sequence[TwinFamily] = (), **_: Any) -> list[str]:
         from diagbench.benchmarks.personas import PersonaError, bundled, read_folder
         from diagbench.benchmarks.protocol import IncompleteBuild
         from diagbench.benchmarks.structure.build import build_structure
@@ -199,7 +218,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                                complexities or list(COMPLEXITIES), seed, jobs,
                                max_connections, prompting=prompting, judge=judging,
                                judge_threshold=judge_threshold, executor=executor,
-                               personas=chosen)
+                               personas=chosen, twins=tuple(twins))
         judged, asked = info.judge, info.questions
         if not isinstance(judged, str):
             judged = (f"{judged.model}: " + ", ".join(
@@ -223,6 +242,9 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      f"{k} {v}" for k, v in info.ambiguous_questions.items()) or "none"),
                  f"duplicate tasks dropped (same image, prompt and gold): "
                  f"{info.duplicate_tasks}",
+                 *(f"{family} twins: {made.made} made" + "".join(
+                     f", {reason} {n}" for reason, n in made.dropped.items())
+                   for family, made in info.twins.items()),
                  f"-> {out} (details in {out / 'build.json'})"]
         short = {cell: n for cell, n in info.kept.items() if 0 < n < per_category}
         empty = [cell for cell, n in info.kept.items() if n == 0]

@@ -21,17 +21,18 @@
    LLM-as-judge filter (Fig. 9, `judging`: below `--judge-threshold`, an unparsable
    verdict or a failed judge call removes the sample; without it build.json says the
    judge was not run);
-5. **closed-ended questions and captions** (§3.4, Fig. 10, `questions`, `captions`):
+5. **twins** (`--twins`, `twins`): counterfactual, style and capture twins of the
+   kept samples, samples of their own, made and dropped counted in build.json;
+6. **closed-ended questions and captions** (§3.4, Fig. 10, `questions`, `captions`):
    the generating model writes one question with its answer and one caption about
-   each kept sample; malformed ones are dropped and counted;
-6. **tasks** (§3.4, `tasks.derive`).
+   each kept sample (not of its twins); malformed ones are dropped and counted;
+7. **tasks** (§3.4, `tasks.derive`; a twin's, `twins.twin_tasks`).
 
 DATA/samples.jsonl, DATA/tasks.jsonl, DATA/images/*.png, DATA/sources/*, DATA/build.json
 (deterministic for a seed and deterministic models), DATA/generation/*.jsonl (the
 runner's responses: generation, judge, questions, captions) and DATA/timings.json
-(seconds per stage — synthesis, statistics, render, filters, judge, questions,
-captions, tasks — not
-deterministic).
+(seconds per stage — synthesis, statistics, render, filters, judge, twins, questions,
+captions, tasks — not deterministic).
 """
 
 from __future__ import annotations
@@ -54,9 +55,16 @@ from diagbench.benchmarks.structure.judging import judge_info, judge_samples, ru
 from diagbench.benchmarks.structure.limits import limits_of, measures, outside
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.questions import ask_questions
-from diagbench.benchmarks.structure.records import BuildInfo, JudgeInfo, Rejection
+from diagbench.benchmarks.structure.records import (
+    BuildInfo,
+    JudgeInfo,
+    Rejection,
+    TwinFamily,
+    TwinsInfo,
+)
 from diagbench.benchmarks.structure.tasks import derive, without_duplicates
 from diagbench.benchmarks.structure.templates import asked_facts
+from diagbench.benchmarks.structure.twins import make_twins, twin_tasks
 from diagbench.benchmarks.synthesis import COMPLEXITIES, Prompting, template_hash
 from diagbench.executors.protocol import Executor
 from diagbench.languages import category_named, languages_of, named
@@ -193,8 +201,10 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
 
 
 def _prepared(sample: Planned, marked: bool) -> str:
-    """The sample's code as its language gives it to the engine (`Language.prepare`)."""
-    return named(sample.language).prepare(sample.code or "", sample.kind, marked)
+    """The sample's code as its language gives it to the engine (`Language.prepare`), in
+    its style."""
+    return named(sample.language).prepare(sample.code or "", sample.kind, marked,
+                                          style=sample.style)
 
 
 def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dict[str, int]]:
@@ -237,11 +247,13 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                     max_connections: int = 8, tasks_per_sample: int = 3,
                     prompting: Prompting = "all-in-one", judge: Any = None,
                     judge_threshold: float = 0.5, executor: Executor | None = None,
+                    twins: tuple[TwinFamily, ...] = (),
                     progress: Callable[[str], None] = lambda _: None,
                     personas: Personas | None = None) -> BuildInfo:
     """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
-    run the LLM-as-judge filter; `personas`: the persona set, the bundled one by
-    default); return what build.json records."""
+    run the LLM-as-judge filter; `twins`: the families of twins to make of each kept
+    sample; `personas`: the persona set, the bundled one by default); return what
+    build.json records."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     samples = plan(categories, languages, per_category, complexities, seed, personas)
@@ -283,6 +295,15 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     for s in samples:
         if s.image and s.reason is not None:
             (out / s.image).unlink(missing_ok=True)
+    made: list[Planned] = []
+    twinned: dict[str, TwinsInfo] = {}
+    if twins:
+        t = enter("twins", kept)
+        made, twinned, drew = make_twins(
+            kept, twins, out, seed, read_all,
+            lambda group: render_all(group, out, jobs, executor))
+        versions |= drew
+        timings["twins"] = time.perf_counter() - t
     t = enter("questions", kept)
     questions, asked = ask_questions(kept, settings, out, seed, max_connections)
     for s in kept:
@@ -295,10 +316,16 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     timings["captions"] = time.perf_counter() - t
     t = enter("tasks", kept)
     records = [s.sample() for s in kept]
-    for s in kept:
-        (out / "sources" / f"{s.id}.txt").write_text(s.code or "", encoding="utf-8")
+    for s in kept + made:
+        if s.sample().code == f"sources/{s.id}.txt":
+            (out / "sources" / f"{s.id}.txt").write_text(s.code or "", encoding="utf-8")
     tasks, duplicates = without_duplicates(derive(records, seed, tasks_per_sample,
                                                   {s.id: s.facts for s in kept}))
+    of_twins, twin_duplicates = without_duplicates(twin_tasks(
+        [s.sample() for s in made], tasks, {s.id: s.facts for s in kept + made}, seed))
+    records += [s.sample() for s in made]
+    tasks += of_twins
+    duplicates += twin_duplicates
     timings["tasks"] = time.perf_counter() - t
     write_jsonl(out / "samples.jsonl", records)
     write_jsonl(out / "tasks.jsonl", tasks)
@@ -320,13 +347,15 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         {f"{c}|{lang}": list(limits_of(c, lang)) for c, lang in dict.fromkeys(
             (s.category, s.language) for s in samples)},
         filter_counts(samples, judge is not None),
-        dict(sorted(sum((s.ambiguous for s in kept), Counter()).items())), captioned)
+        dict(sorted(sum((s.ambiguous for s in kept), Counter()).items())), captioned,
+        twinned)
     (out / "build.json").write_text(json.dumps(info.to_json(), indent=1, ensure_ascii=False)
                                     + "\n", encoding="utf-8")
     timings["total"] = time.perf_counter() - t0
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
                                                         "kept": len(kept),
+                                                        "twins": len(made),
                                                         "samples_in": entering}, indent=1)
         + "\n", encoding="utf-8")
     return info

@@ -38,7 +38,12 @@ COLUMNS = (
            nullable=True),
     Column("answer_type", "string", "How the answer to a model-written question or a "
            "language's fact is read: choice, yes_no, number, label or set.", nullable=True),
-    Column("image", "image", "The diagram rendered by its engine (PNG)."),
+    Column("twin_of", "string", "A twin's task: the same question's task on its original "
+           "(the twin's record in sample_record says how it differs).", nullable=True),
+    Column("original_gold", "json", "A twin's task: its original's gold, where it differs.",
+           nullable=True),
+    Column("image", "image", "The diagram rendered by its engine (PNG; a capture twin's "
+           "JPEG)."),
     Column("code", "string", "The diagram's code (its source file)."),
     Column("sample_record", "json", "The sample's record (persona, domain, problem, "
            "description, statistics parsed from the code, counts drawn by the engine, …)."),
@@ -84,7 +89,8 @@ def export_rows(data: Path) -> Export:
                    "gold_text": code if t.task == "image_to_code"
                    else t.gold if isinstance(t.gold, str) else None,
                    "options": None if t.options is None else list(t.options),
-                   "answer_type": t.answer_type,
+                   "answer_type": t.answer_type, "twin_of": t.twin_of,
+                   "original_gold": t.original_gold,
                    "image": {"bytes": inside(data, t.image).read_bytes(), "path": t.image},
                    "code": code, "sample_record": s.to_json()}
 
@@ -124,7 +130,8 @@ def _task(row: Mapping[str, Any], image: str) -> StructureTask:
     options = row["options"]
     return StructureTask(row["id"], row["sample"], row["task"], row["category"],
                          row["language"], row["frl"], image, row["question"], row["gold"],
-                         None if options is None else tuple(options), row.get("answer_type"))
+                         None if options is None else tuple(options), row.get("answer_type"),
+                         row.get("twin_of"), row.get("original_gold"))
 
 
 def ask_row(row: Mapping[str, Any]) -> RowAsk:

@@ -1,6 +1,7 @@
 """A sample of the structure build while it is made: planned, then filled in (texts and
 code, kind, statistics, image, drawn counts, verdict, question, caption) by the build's stages,
-or given the `reason` it was removed; a kept one becomes a `StructureSample`."""
+or given the `reason` it was removed; a kept one becomes a `StructureSample`. A twin
+(`twins`) is one too, naming its original and how it differs."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from diagbench.benchmarks.structure.records import (
     ModelQuestion,
     Statistics,
     StructureSample,
+    Twin,
     Verdict,
 )
 from diagbench.diagram.facts import Fact
@@ -47,6 +49,9 @@ class Planned:
     judge: Verdict | None = None
     model_question: ModelQuestion | None = None
     caption: str | None = None
+    twin_of: str | None = None
+    twin: Twin | None = None
+    style: str = ""  # of `Language.styles()`, as its engine is asked to draw it
 
     def drawn_as_read(self) -> bool:
         """Whether the engine drew every count it shows as the model counts it."""
@@ -54,11 +59,15 @@ class Planned:
                                               for k, n in self.drawn.items())
 
     def sample(self) -> StructureSample:
-        """The kept sample's record (its code in sources/ID.txt)."""
+        """The kept sample's record (its code in sources/ID.txt; a style or capture
+        twin's in its original's)."""
         code = (self.code or "").strip()
+        source = self.twin_of if self.twin and self.twin.family != "counterfactual" \
+            else self.id
         return StructureSample(
             self.id, self.category, self.language, named(self.language).title,
             self.complexity, self.persona, self.domain, self.problem, self.description,
-            f"sources/{self.id}.txt", self.fenced, self.kind, self.image, self.width,
+            f"sources/{source}.txt", self.fenced, self.kind, self.image, self.width,
             self.height, self.sha256, len(code.splitlines()), len(code), self.counts,
-            self.drawn, self.statistics, self.judge, self.model_question, self.caption)
+            self.drawn, self.statistics, self.judge, self.model_question, self.caption,
+            self.twin_of, self.twin)

@@ -209,6 +209,18 @@ class CaptionsInfo(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class TwinsInfo(Record):
+    """What build.json records about one family of twins (`twins`): how many were made
+    and dropped (by reason), both per category ("made" and each reason), and the
+    dropped ones listed (a twin's id and why)."""
+
+    made: int
+    dropped: dict[str, int]
+    categories: dict[str, dict[str, int]]
+    rejected: list[Rejection]
+
+
+@dataclass(frozen=True, slots=True)
 class BuildInfo(Record):
     """build.json: the build's parameters, the samples at each stage and those removed
     (by reason and one by one), the judge (or why it was not run), the model-written
@@ -216,7 +228,8 @@ class BuildInfo(Record):
     "frl/complexity", the tasks per kind and the engines' versions; the samples kept per
     "category|frl" planned and the duplicate tasks dropped (same image, prompt and
     gold as an earlier task); the node limits per cell, the samples each filter of §3.3
-    removed, and the templated questions dropped as ambiguous."""
+    removed, and the templated questions dropped as ambiguous; the twins asked for, per
+    family."""
 
     model: str
     seed: int
@@ -246,6 +259,8 @@ class BuildInfo(Record):
     ambiguous_questions: dict[str, int] = field(default_factory=dict)
     #: the captions the generating model wrote (`captions`)
     captions: CaptionsInfo | None = field(default=None, metadata=OMIT_NONE)
+    #: the twins of each family asked for (`--twins`; `twins`)
+    twins: dict[str, TwinsInfo] = field(default_factory=dict, metadata=OMIT_EMPTY)
 
 
 @dataclass(frozen=True, slots=True)

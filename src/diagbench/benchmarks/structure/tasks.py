@@ -130,11 +130,16 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
         if mq:
             add(s, "model_question", f"{mq.question}\n{ANSWER_BY_TYPE[mq.type]}",
                 mq.answer, answer_type=mq.type)
-        add(s, "image_to_code", f"Write the {s.frl} code that draws exactly this diagram. "
-            "Give the code in one fenced code block.", s.code)
+        add(s, "image_to_code", image_to_code_question(s.frl), s.code)
     return tasks
 
 
 def _listed(options: list[str]) -> str:
     """The options, one a line: "(A) …"."""
     return "\n".join(f"({letter}) {o}" for letter, o in zip("ABCD", options, strict=True))
+
+
+def image_to_code_question(frl: str) -> str:
+    """The image-to-code task's question for a diagram in `frl` (its title)."""
+    return (f"Write the {frl} code that draws exactly this diagram. Give the code in one "
+            "fenced code block.")
