@@ -35,7 +35,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from diagbench.languages.dotbracket.varna import warm_varna
 from diagbench.render.drawing import DrawingEngine
+from diagbench.render.process import ProcessDied, ProcessTimeout
 from diagbench.render.programs import program, rsvg_version, run_program, svg_to_png
 from diagbench.render.result import EngineMissing
 
@@ -106,14 +108,38 @@ class VarnaEngine(DrawingEngine):
         return varna_version()
 
 
+#: The options of every drawing (after the structure and the output file).
+OPTIONS = ["-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR]
+
+
 def run_varna(sequence: str, structure: str, timeout: float) -> tuple[bytes | None, str]:
     """(VARNA's SVG as it writes it, "") of a sequence and its dot-bracket structure,
-    or (None, VARNA's message): one VARNAcmd in a temporary directory, no shell."""
+    or (None, VARNA's message): drawn by a warm VARNA JVM (`varna.warm_varna`), or, when
+    there is none or it ended while drawing, by one VARNAcmd of its own in a temporary
+    directory, no shell."""
+    pool = warm_varna(program("java"), JAR, OPTIONS)
+    if pool is not None:
+        try:
+            run = pool.draw(sequence, structure, timeout)
+        except ProcessTimeout:
+            return None, f"timed out after {timeout:g} s"
+        except (ProcessDied, OSError, ValueError):
+            pass  # drawn again in a JVM of its own, which says what went wrong
+        else:
+            if run.status or run.svg is None:
+                return None, _message((run.stderr or run.stdout).decode("utf-8", "replace"),
+                                      run.status)
+            return run.svg, ""
+    return _varna_once(sequence, structure, timeout)
+
+
+def _varna_once(sequence: str, structure: str, timeout: float) -> tuple[bytes | None, str]:
+    """`run_varna` in a JVM of its own."""
     with tempfile.TemporaryDirectory(prefix="diagbench-varna-") as jail:
         out = Path(jail) / "drawing.svg"
         command = [program("java"), "-Djava.awt.headless=true", "-Xmx512m", "-cp", str(JAR),
                    MAIN, "-sequenceDBN", sequence, "-structureDBN", structure, "-o", str(out),
-                   "-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR]
+                   *OPTIONS]
         try:
             done = run_program(command, timeout, jail=jail)
         except subprocess.TimeoutExpired:
