@@ -88,3 +88,17 @@ def test_a_class_diagram_draws_the_same_png_in_any_batch(tmp_path):
     second = MermaidEngine(jobs=1).render(["graph TD\n  A --> B\n", code], tmp_path / "b",
                                           "png")
     assert first[0].ok and first[0].sha256 == first[1].sha256 == second[1].sha256
+
+
+def test_an_engines_next_batch_is_drawn_by_its_warm_browser(tmp_path):
+    """A build renders SVG and PNG of the same diagrams with one engine: the second
+    batch launches no browser, and draws what a fresh engine draws."""
+    for name in ("svg", "png", "fresh"):
+        (tmp_path / name).mkdir()
+    engine = MermaidEngine(jobs=1)
+    svgs = engine.render(SMALL[:2], tmp_path / "svg", "svg")
+    assert engine.last_browser_launches == 1 and all(r.ok for r in svgs)
+    pngs = engine.render(SMALL[:2], tmp_path / "png", "png")
+    assert engine.last_browser_launches == 0 and all(r.ok for r in pngs)
+    fresh = MermaidEngine(jobs=1).render(SMALL[:2], tmp_path / "fresh", "png")
+    assert [r.sha256 for r in pngs] == [r.sha256 for r in fresh]
