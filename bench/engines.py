@@ -10,8 +10,9 @@ diagrams, then one diagram again. With T(n) = start + n · floor for a call:
 - `again s`: what a later call pays to start (0 when the engine stays warm between
   calls);
 - `floor/s`: one warm engine drawing alone, 1 / floor, from the last two calls.
-`sha256` digests every image of the `--diagrams` call (PNG and SVG, in order), so that
-two runs (before and after a change) show whether the images stayed byte-identical.
+`png sha`, `svg sha` digest the PNGs and the SVGs of the `--diagrams` call (in order),
+so that two runs (before and after a change) show whether the images stayed
+byte-identical (bpmn-js' SVGs hold random marker ids: they differ from run to run).
 The `fen facts` row times the chess facts (Stockfish's best move) of the same boards.
 
 Usage: python bench/engines.py [--diagrams N] [--jobs J] [--languages LIST] [--seed S]
@@ -54,8 +55,9 @@ def codes(name: str, first: int, count: int, seed: int) -> list[str]:
     return out
 
 
-def timed_call(engine, name: str, sources: list[str]) -> tuple[float, int, bytes]:
-    """(seconds, valid, the images' bytes) of one PNG call and one SVG call."""
+def timed_call(engine, name: str, sources: list[str]) -> tuple[float, int, list[str]]:
+    """(seconds, valid, the digests of the PNGs and of the SVGs) of one PNG call and one
+    SVG call."""
     language = named(name)
     folder = Path(tempfile.mkdtemp(prefix="diagbench-bench-"))
     (folder / "png").mkdir()
@@ -67,9 +69,10 @@ def timed_call(engine, name: str, sources: list[str]) -> tuple[float, int, bytes
         svgs = engine.render([language.prepare(s, "", True) for s in sources], folder / "svg",
                              "svg")
         seconds = time.perf_counter() - start
-        data = b"".join(r.image.read_bytes() if r.ok and r.image else b"-"
-                        for r in [*pngs, *svgs])
-        return seconds, sum(r.ok for r in pngs), data
+        digests = [hashlib.sha256(b"".join(r.image.read_bytes() if r.ok and r.image else b"-"
+                                           for r in results)).hexdigest()[:12]
+                   for results in (pngs, svgs)]
+        return seconds, sum(r.ok for r in pngs), digests
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -79,12 +82,12 @@ def measure(name: str, diagrams: int, jobs: int, seed: int) -> str:
     language = named(name)
     engine = make_engine(language.engine, jobs, 60.0)
     first, _, _ = timed_call(engine, name, codes(name, 0, 1, seed))
-    batch, valid, data = timed_call(engine, name, codes(name, 1, diagrams, seed))
+    batch, valid, digests = timed_call(engine, name, codes(name, 1, diagrams, seed))
     again, _, _ = timed_call(engine, name, codes(name, diagrams + 1, 1, seed))
     floor = max(1e-6, (batch - again) / max(1, diagrams - 1))
     return (f"{name:10} {language.engine:17} {diagrams:4} {valid:5} {diagrams / batch:10.2f} "
             f"{max(0.0, first - floor):8.2f} {max(0.0, again - floor):8.2f} {1 / floor:8.2f} "
-            f"{hashlib.sha256(data).hexdigest()[:12]}")
+            f"{digests[0]} {digests[1]}")
 
 
 def chess_facts(diagrams: int, seed: int) -> str:
@@ -108,7 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} at the start")
     print(f"{'language':10} {'engine':17} {'n':>4} {'valid':>5} {'png+svg/s':>10} "
-          f"{'start s':>8} {'again s':>8} {'floor/s':>8} sha256")
+          f"{'start s':>8} {'again s':>8} {'floor/s':>8} {'png sha':12} svg sha")
     for name in args.languages.split(","):
         print(measure(name, args.diagrams, args.jobs, args.seed), flush=True)
         if name == "fen":
