@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from diagbench.languages.bpmn.moddle import TOOL, ToolMissing, tool_version
 from diagbench.languages.bpmn.read import declaration
@@ -94,7 +95,7 @@ class BpmnEngine:
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
-        self._drawn: dict[str, dict] = {}  # by source: its SVG, or bpmn-js' error
+        self._drawn: dict[str, dict[str, Any]] = {}  # by source: its SVG, or bpmn-js' error
 
     def version(self) -> str:
         try:
@@ -196,6 +197,7 @@ class BpmnEngine:
     def _finish(self, result: RenderResult, source: str, report: dict, work: Path,
                 out_dir: Path, fmt: str) -> None:
         """Keep what bpmn-js drew of `source` (its SVG, or its error) and use it."""
+        drawn: dict[str, Any]
         if report["ok"]:
             drawing = work / f"{report['id']}.svg"
             drawn = {"svg": drawing.read_bytes()}
@@ -206,7 +208,7 @@ class BpmnEngine:
         result.seconds = report["seconds"]
         self._use(result, drawn, out_dir, fmt)
 
-    def _use(self, result: RenderResult, drawn: dict, out_dir: Path, fmt: str) -> None:
+    def _use(self, result: RenderResult, drawn: dict[str, Any], out_dir: Path, fmt: str) -> None:
         """The result of a source from what bpmn-js drew of it."""
         if "error" in drawn:
             result.error, result.error_line = drawn["error"], drawn["line"]
