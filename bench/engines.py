@@ -14,8 +14,12 @@ diagrams, then one diagram again. With T(n) = start + n · floor for a call:
 so that two runs (before and after a change) show whether the images stayed
 byte-identical (bpmn-js' SVGs hold random marker ids: they differ from run to run).
 The `fen facts` row times the chess facts (Stockfish's best move) of the same boards.
+Side by side on the same inputs, in the same run: VARNA in its warm JVMs against one
+JVM per structure (`--side-by-side`), and the best-move search on the process's one
+Stockfish against one Stockfish per board.
 
 Usage: python bench/engines.py [--diagrams N] [--jobs J] [--languages LIST] [--seed S]
+       [--side-by-side]
 (default 20, 1, every language listed in LANGUAGES below, 0)
 """
 
@@ -102,13 +106,51 @@ def chess_facts(diagrams: int, seed: int) -> str:
             f"{diagrams / seconds:10.2f}   (best moves asked: {moves})")
 
 
+def side_by_side(diagrams: int, seed: int) -> None:
+    """VARNA warm against one JVM a structure, and the best move on one Stockfish against
+    one a board, on the same inputs: per second and whether the answers are the same."""
+    from diagbench.languages.dotbracket.engine import _varna_once, run_varna
+    from diagbench.languages.fen.facts import drawn_best_move
+    from diagbench.languages.fen.uci import Stockfish, shared_stockfish
+
+    models = [named("dotbracket").read(c)[0].diagram
+              for c in codes("dotbracket", 1, diagrams, seed)]
+    run_varna(models[0].sequence, models[0].structure, 60.0)  # the warm JVM started
+    rates, outputs = [], []
+    for draw in (run_varna, _varna_once):
+        start = time.perf_counter()
+        outputs.append([draw(m.sequence, m.structure, 60.0) for m in models])
+        rates.append(len(models) / (time.perf_counter() - start))
+    print(f"VARNA on {len(models)} structures: warm JVM {rates[0]:.2f}/s, one JVM each "
+          f"{rates[1]:.2f}/s ({rates[0] / rates[1]:.1f}x), same images and messages: "
+          f"{outputs[0] == outputs[1]}")
+    boards = [named("fen").read(c)[0].diagram for c in codes("fen", 1, diagrams, seed)]
+    rates, moves = [], []
+    for shared in (True, False):
+        start, found = time.perf_counter(), []
+        for board in boards:
+            with shared_stockfish() if shared else Stockfish() as engine:
+                found.append(drawn_best_move(engine, board))
+        rates.append(len(boards) / (time.perf_counter() - start))
+        moves.append(found)
+    print(f"best move of {len(boards)} boards: one Stockfish {rates[0]:.2f}/s, one a board "
+          f"{rates[1]:.2f}/s ({rates[0] / rates[1]:.2f}x), same moves: {moves[0] == moves[1]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--diagrams", type=int, default=20)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--languages", default=",".join(LANGUAGES))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--side-by-side", action="store_true",
+                        help="only VARNA and Stockfish, warm against one process each")
     args = parser.parse_args()
+    if args.side_by_side:
+        print(f"load average {os.getloadavg()[0]:.1f} at the start")
+        side_by_side(args.diagrams, args.seed)
+        print(f"load average {os.getloadavg()[0]:.1f} at the end")
+        return
     print(f"load average {os.getloadavg()[0]:.1f} at the start")
     print(f"{'language':10} {'engine':17} {'n':>4} {'valid':>5} {'png+svg/s':>10} "
           f"{'start s':>8} {'again s':>8} {'floor/s':>8} {'png sha':12} svg sha")

@@ -1,10 +1,11 @@
 """RNA secondary structures (dot-bracket) drawn by VARNA (Debian's `varna`, GPL-3, Java),
-run as a separate program: one `VARNAcmd` per structure, `jobs` at a time, in a
-temporary directory, without a shell, with a time-out and at most `MAX_BASES`
-nucleotides. VARNAcmd draws one structure a run (a second `-o` replaces the first; a
-`-i` file of several records draws its first), so each structure costs one JVM start
-(~0.3 s idle, ~1 s on a busy machine); VARNA writes PNG itself too (`-resolution`), but
-that would be a second JVM, so the PNG is rasterised from the SVG.
+run as a separate program: VARNA's command line (`VARNAcmd`) in warm JVMs that draw
+structure after structure (`varna`: one JVM per drawing thread, `jobs` at a time, kept
+for the process, each in an empty jail folder, without a shell), with a time-out per
+structure and at most `MAX_BASES` nucleotides. Without `javac` (the warm JVM's
+launcher is compiled once per machine) each structure gets a JVM of its own. VARNA
+writes PNG itself too (`-resolution`), but that would be a second run, so the PNG is
+rasterised from the SVG.
 
 Valid means the dot-bracket reader finds no error (VARNA itself draws a structure
 shorter or longer than its sequence, and one with a `(` never closed, so the reader's
@@ -94,8 +95,8 @@ def draw_structure(source: str, timeout: float) -> dict[str, Any]:
 
 
 class VarnaEngine(DrawingEngine):
-    """Render dot-bracket structures with VARNA, `jobs` JVMs at a time (PNG and SVG from
-    one run: rendering the other format again draws nothing)."""
+    """Render dot-bracket structures with VARNA, `jobs` warm JVMs at a time (PNG and SVG
+    from one run: rendering the other format again draws nothing)."""
 
     name = "varna"
     drawer = "diagbench.languages.dotbracket.engine:draw_structure"
