@@ -14,9 +14,11 @@ diagrams, then one diagram again. With T(n) = start + n · floor for a call:
 so that two runs (before and after a change) show whether the images stayed
 byte-identical (bpmn-js' SVGs hold random marker ids: they differ from run to run).
 The `fen facts` row times the chess facts (Stockfish's best move) of the same boards.
-Side by side on the same inputs, in the same run: VARNA in its warm JVMs against one
-JVM per structure (`--side-by-side`), and the best-move search on the process's one
-Stockfish against one Stockfish per board.
+Side by side on the same inputs, in the same run (`--side-by-side`): VARNA in its warm
+JVMs against one JVM per structure, the best-move search on the process's one
+Stockfish against one Stockfish per board, and Mermaid's PNG and SVG batches on one
+engine (its browser kept warm between them) against a fresh engine for each batch
+(as each batch launched its own browser before).
 
 Usage: python bench/engines.py [--diagrams N] [--jobs J] [--languages LIST] [--seed S]
        [--side-by-side]
@@ -135,6 +137,28 @@ def side_by_side(diagrams: int, seed: int) -> None:
         moves.append(found)
     print(f"best move of {len(boards)} boards: one Stockfish {rates[0]:.2f}/s, one a board "
           f"{rates[1]:.2f}/s ({rates[0] / rates[1]:.2f}x), same moves: {moves[0] == moves[1]}")
+    sources = codes("mermaid", 1, diagrams, seed)
+    rates, digests = [], []
+    for warm in (True, False):
+        start = time.perf_counter()
+        engine = make_engine("mermaid", 1, 60.0)
+        folder = Path(tempfile.mkdtemp(prefix="diagbench-bench-"))
+        try:
+            found = []
+            for fmt in ("png", "svg"):
+                (folder / fmt).mkdir()
+                if not warm:
+                    engine = make_engine("mermaid", 1, 60.0)
+                results = engine.render(sources, folder / fmt, fmt)
+                found += [r.image.read_bytes() if r.ok and r.image else b"-" for r in results]
+            del engine
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        rates.append(len(sources) / (time.perf_counter() - start))
+        digests.append(found)
+    print(f"Mermaid PNG + SVG of {len(sources)} flowcharts: one engine {rates[0]:.2f}/s, "
+          f"an engine a batch {rates[1]:.2f}/s ({rates[0] / rates[1]:.2f}x), same images: "
+          f"{digests[0] == digests[1]}")
 
 
 def main() -> None:

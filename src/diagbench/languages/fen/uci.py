@@ -12,7 +12,7 @@ minimal environment, its memory capped) and every answer is awaited with a time-
 after which the process is killed and `UciError` raised.
 
 `shared_stockfish` lends the one Stockfish of a Python process (started on first use,
-kept for the next board: a start costs about as much as a search) to one caller at a
+kept for the next board rather than one started per board) to one caller at a
 time; after an error it is ended and the next caller gets a fresh one.
 """
 
