@@ -102,3 +102,7 @@ def test_an_engines_next_batch_is_drawn_by_its_warm_browser(tmp_path):
     assert engine.last_browser_launches == 0 and all(r.ok for r in pngs)
     fresh = MermaidEngine(jobs=1).render(SMALL[:2], tmp_path / "fresh", "png")
     assert [r.sha256 for r in pngs] == [r.sha256 for r in fresh]
+    jail = Path(engine._browsers[0].node.jail or "")
+    assert [p.name for p in jail.glob("chromium-*")]  # the browser's profile is in its jail
+    engine._browsers[0].close()  # killed, as after a time-out: the profile goes with it
+    assert not jail.exists()

@@ -15,7 +15,6 @@
 // network: every request goes to a proxy on a closed port, loopback included;
 // Mermaid runs with securityLevel "strict".
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import url from 'node:url'
 import readline from 'node:readline'
@@ -29,7 +28,9 @@ const scripts = [
 ]
 const serving = process.argv.includes('--serve')
 let job = { format: 'svg' } // the job drawn now
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'diagbench-chromium-'))
+// the browser's profile in the working folder (diagbench's jail, removed with it even
+// when the process is killed)
+const profile = fs.mkdtempSync(path.join(process.cwd(), 'chromium-'))
 const browser = await puppeteer.launch({
   executablePath: process.env.DIAGBENCH_CHROMIUM || '/usr/bin/chromium',
   headless: true,
