@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 from diagbench.render import process
@@ -104,5 +105,23 @@ def test_an_engines_next_batch_is_drawn_by_its_warm_browser(tmp_path):
     assert [r.sha256 for r in pngs] == [r.sha256 for r in fresh]
     jail = Path(engine._browsers[0].node.jail or "")
     assert [p.name for p in jail.glob("chromium-*")]  # the browser's profile is in its jail
-    engine._browsers[0].close()  # killed, as after a time-out: the profile goes with it
-    assert not jail.exists()
+    assert _browsers_of(jail)
+    engine._browsers[0].close()  # killed, as after a time-out: the browser and its
+    assert not jail.exists()     # profile go with it
+    for _ in range(600):  # the browser sees its pipe close and ends
+        if not _browsers_of(jail):
+            break
+        time.sleep(0.1)
+    assert not _browsers_of(jail)
+
+
+def _browsers_of(jail: Path) -> list[str]:
+    """The processes of a browser whose profile is in `jail`."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if f"--user-data-dir={jail}".encode() in cmdline.read_bytes():
+                found.append(cmdline.parent.name)
+        except OSError:  # it ended meanwhile
+            continue
+    return found

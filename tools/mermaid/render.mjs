@@ -35,6 +35,7 @@ const browser = await puppeteer.launch({
   executablePath: process.env.DIAGBENCH_CHROMIUM || '/usr/bin/chromium',
   headless: true,
   userDataDir: profile,
+  pipe: true, // the browser ends with this process, even when it is killed
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run',
     '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>']

@@ -1,7 +1,8 @@
 """Mermaid through the pinned `@mermaid-js/mermaid-cli`, driving Debian's chromium.
 
-One Node process (`tools/mermaid/render.mjs`) per worker launches one browser (its
-profile in the process's jail folder, removed with it even when the process is killed),
+One Node process (`tools/mermaid/render.mjs`) per worker launches one browser (spoken
+to over a pipe, so that it ends with Node even when Node is killed; its profile in the
+process's jail folder, removed with it),
 loads Mermaid into one page once and renders its share of each batch diagram
 after diagram, at most `process.DIAGRAMS_PER_BROWSER` diagrams a process (a browser that has drawn
 thousands grows until it stops), a `render.process` warm process (an empty jail folder,
