@@ -2,7 +2,7 @@
 
 One Node process (`tools/mermaid/render.mjs`) per worker launches one browser (spoken
 to over a pipe, so that it ends with Node even when Node is killed; its profile in the
-process's jail folder, removed with it),
+process's jail folder),
 loads Mermaid into one page once and renders its share of each batch diagram
 after diagram, at most `process.DIAGRAMS_PER_BROWSER` diagrams a process (a browser that has drawn
 thousands grows until it stops), a `render.process` warm process (an empty jail folder,

@@ -1,6 +1,8 @@
 """The `bpmn` engine: bpmn-js draws BPMN 2.0 XML in Debian's Chromium.
 
-One Node process per worker (`tools/bpmn/render.mjs`) launches one browser, loads
+One Node process per worker (`tools/bpmn/render.mjs`) launches one browser (spoken to
+over a pipe, so that it ends with Node even when Node is killed; its profile in the
+process's jail folder), loads
 bpmn-js's viewer into one page once (`tools/bpmn/page.html`) and draws its share of
 each batch diagram after diagram. The processes stay warm from batch to batch (one per
 worker for the Python process, `_browser`), each a `render.process` warm process (an
