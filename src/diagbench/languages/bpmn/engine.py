@@ -2,9 +2,8 @@
 
 One Node process per worker (`tools/bpmn/render.mjs`) launches one browser (spoken to
 over a pipe, so that it ends with Node even when Node is killed; its profile in the
-process's jail folder), loads
-bpmn-js's viewer into one page once (`tools/bpmn/page.html`) and draws its share of
-each batch diagram after diagram. The processes stay warm from batch to batch (one per
+process's jail folder), loads bpmn-js's viewer into one page once
+(`tools/bpmn/page.html`) and draws its share of each batch diagram after diagram. The processes stay warm from batch to batch (one per
 worker for the Python process, `_browser`), each a `render.process` warm process (an
 empty jail folder, where it writes the SVGs, and a minimal environment) whose every
 report is awaited with a time-out, and a fresh one takes over after
