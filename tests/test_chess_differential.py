@@ -25,7 +25,7 @@ from diagbench.languages.fen.engine import BoardEngine, board_statistics
 from diagbench.languages.fen.facts import NODES, best_move, chess_facts, undrawn_variants
 from diagbench.languages.fen.read import read_fen
 from diagbench.languages.fen.synth import synth_fen
-from diagbench.languages.fen.uci import Stockfish, UciError, stockfish_path
+from diagbench.languages.fen.uci import Stockfish, UciError, shared_stockfish, stockfish_path
 from tests.sizes import sized
 
 pytestmark = [pytest.mark.differential,
@@ -160,6 +160,26 @@ def test_stockfish_client_finds_a_mate_deterministically_and_times_out():
         engine.timeout = 0.5
         with pytest.raises(UciError, match=r"no 'bestmove' within 0\.5 s"):
             engine.analyse(START, nodes=None, depth=99)
+
+
+def test_one_stockfish_serves_board_after_board_as_a_fresh_one_would():
+    """The shared Stockfish gives each position the lines a fresh Stockfish gives it,
+    whatever it searched before; an error ends it and the next caller gets another."""
+    fens = ["6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", START,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"]
+    with shared_stockfish() as engine:
+        lines = [engine.analyse(fen, nodes=30_000) for fen in fens]
+    with shared_stockfish() as again:
+        assert again is engine and engine._process.started == 1
+        assert again.analyse(fens[0], nodes=30_000) == lines[0]
+    for fen, seen in zip(fens, lines, strict=True):
+        with Stockfish() as fresh:
+            assert fresh.analyse(fen, nodes=30_000) == seen, fen
+    with pytest.raises(UciError), shared_stockfish() as failing:
+        failing.timeout = 0.5
+        failing.analyse(START, nodes=None, depth=99)
+    with shared_stockfish() as after:
+        assert after is not engine and after.analyse(fens[0], nodes=30_000) == lines[0]
 
 
 def test_real_positions_score_one_against_themselves_less_when_changed():

@@ -172,6 +172,22 @@ def test_a_broken_document_scores_0_with_the_tools_own_error(drawn):
     assert BPMN.compare_code(gold, BROKEN, result.ok).score == 0.0
 
 
+def test_the_other_format_of_a_drawn_source_is_not_drawn_again(tmp_path):
+    """An engine keeps what bpmn-js drew: the PNG of a source whose SVG it drew is that
+    SVG rasterised, and a broken source keeps its error, with no drawing in between."""
+    from diagbench.languages.bpmn import engine as module
+    from diagbench.render.programs import svg_to_png
+
+    engine = BPMN.make_engine(1, 60.0)
+    [svg, bad] = engine.render([EXAMPLE.read_text(), BROKEN], tmp_path, "svg")
+    assert svg.ok and not bad.ok
+    drawn = module._browser(0).drawn
+    [png, bad_png] = engine.render([EXAMPLE.read_text(), BROKEN], tmp_path, "png")
+    assert module._browser(0).drawn == drawn
+    assert png.image.read_bytes() == svg_to_png(svg.image.read_bytes(), 60.0)
+    assert (bad_png.error, bad_png.error_line) == (bad.error, bad.error_line)
+
+
 @pytest.mark.parametrize("reference", REFERENCES, ids=lambda p: p.name)
 def test_gold_scores_1_one_change_between_and_a_rewrite_1(reference):
     gold = text(reference)

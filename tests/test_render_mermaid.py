@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 from diagbench.render import process
@@ -88,3 +89,38 @@ def test_a_class_diagram_draws_the_same_png_in_any_batch(tmp_path):
     second = MermaidEngine(jobs=1).render(["graph TD\n  A --> B\n", code], tmp_path / "b",
                                           "png")
     assert first[0].ok and first[0].sha256 == first[1].sha256 == second[1].sha256
+
+
+def test_an_engines_next_batch_is_drawn_by_its_warm_browser(tmp_path):
+    """A build renders SVG and PNG of the same diagrams with one engine: the second
+    batch launches no browser, and draws what a fresh engine draws."""
+    for name in ("svg", "png", "fresh"):
+        (tmp_path / name).mkdir()
+    engine = MermaidEngine(jobs=1)
+    svgs = engine.render(SMALL[:2], tmp_path / "svg", "svg")
+    assert engine.last_browser_launches == 1 and all(r.ok for r in svgs)
+    pngs = engine.render(SMALL[:2], tmp_path / "png", "png")
+    assert engine.last_browser_launches == 0 and all(r.ok for r in pngs)
+    fresh = MermaidEngine(jobs=1).render(SMALL[:2], tmp_path / "fresh", "png")
+    assert [r.sha256 for r in pngs] == [r.sha256 for r in fresh]
+    jail = Path(engine._browsers[0].node.jail or "")
+    assert [p.name for p in jail.glob("chromium-*")]  # the browser's profile is in its jail
+    assert _browsers_of(jail)
+    engine._browsers[0].close()  # killed, as after a time-out: the browser goes with it
+    for _ in range(600):  # the browser sees its pipe close and ends
+        if not _browsers_of(jail):
+            break
+        time.sleep(0.1)
+    assert not _browsers_of(jail)
+
+
+def _browsers_of(jail: Path) -> list[str]:
+    """The processes of a browser whose profile is in `jail`."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if f"--user-data-dir={jail}".encode() in cmdline.read_bytes():
+                found.append(cmdline.parent.name)
+        except OSError:  # it ended meanwhile
+            continue
+    return found

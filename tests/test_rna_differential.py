@@ -162,3 +162,36 @@ def test_engine_gates_on_the_reader_the_size_limit_and_one_structure(engine, tmp
     svg = engine.render(sources[3:], tmp_path, "svg")[0]  # the same run's SVG, with a size
     assert svg.ok and (svg.width or 0) > 16 and (svg.height or 0) > 16
     assert varna_statistics("<svg") == {"bases": 0, "pairs": 0, "numbers": 0}
+
+
+def test_one_warm_jvm_draws_what_a_jvm_of_its_own_draws(engine):
+    """Structures drawn one after another by one warm VARNA JVM are byte for byte what
+    one VARNAcmd per structure draws, VARNA's error message too; a structure whose
+    time-out has passed (0 s) ends that JVM and the next structure gets a fresh one."""
+    from diagbench.languages.dotbracket.engine import JAR, OPTIONS, _varna_once
+    from diagbench.languages.dotbracket.varna import VarnaPool, launcher
+    from diagbench.render.process import ProcessTimeout
+    from diagbench.render.programs import program
+
+    launcher_jar = launcher(JAR)
+    if launcher_jar is None:
+        pytest.skip("no javac: VARNA's launcher cannot be built")
+    pool = VarnaPool(program("java"), JAR, launcher_jar, OPTIONS)
+    rng = random.Random(7)
+    models = [read_dotbracket(random_structure(rng, v))[0].diagram
+              for v in ("multiloop", "pseudoknot")]
+    try:
+        warm = [pool.draw(m.sequence, m.structure, 120.0).svg for m in models]
+        assert len(pool.made) == 1 and pool.made[0].process.started == 1
+        assert warm == [_varna_once(m.sequence, m.structure, 120.0)[0] for m in models]
+        assert all(svg is not None for svg in warm)
+        with pytest.raises(ProcessTimeout):
+            pool.draw(models[0].sequence, models[0].structure, 0.0)
+        assert not pool.made[0].process.running
+        assert pool.draw(models[0].sequence, models[0].structure, 120.0).svg == warm[0]
+        assert len(pool.made) == 1 and pool.made[0].process.started == 2
+    finally:
+        pool.close()
+    bad = ("GGGAAACCCA", "(((...))))")
+    said = run_varna(*bad, 120.0)
+    assert said == _varna_once(*bad, 120.0) and "Unmatched closing parentheses" in said[1]

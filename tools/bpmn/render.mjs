@@ -11,7 +11,6 @@
 // closed port, loopback included.
 import fs from 'node:fs'
 import readline from 'node:readline'
-import os from 'node:os'
 import path from 'node:path'
 import url from 'node:url'
 import puppeteer from 'puppeteer-core'
@@ -21,11 +20,14 @@ import { diagnostic } from './diagnostic.mjs'
 
 const here = path.dirname(url.fileURLToPath(import.meta.url))
 const moddle = new BpmnModdle()
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'diagbench-chromium-'))
+// the browser's profile in the working folder (diagbench's jail, removed with it even
+// when the process is killed)
+const profile = fs.mkdtempSync(path.join(process.cwd(), 'chromium-'))
 const browser = await puppeteer.launch({
   executablePath: process.env.DIAGBENCH_CHROMIUM || '/usr/bin/chromium',
   headless: true,
   userDataDir: profile,
+  pipe: true, // the browser ends with this process, even when it is killed
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run',
     '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>']

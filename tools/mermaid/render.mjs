@@ -1,8 +1,9 @@
 // Render many Mermaid diagrams with one headless Chromium (diagbench's Mermaid engine).
-// stdin: {"format": "svg"|"png", "out_dir": "...", "timeout_ms": 20000,
-//         "items": [{"id": "000003", "code": "graph TD; A-->B"}]}
+// A long-lived process: one job a line on stdin,
+//         {"format": "svg"|"png", "out_dir": "...", "timeout_ms": 20000,
+//          "items": [{"id": "000003", "code": "graph TD; A-->B"}]}
 // stdout: one JSON line per item {"id", "ok", "error", "line", "seconds"},
-//         then {"browser_launches": 1}.
+//         then {"done": true} for the job; the page stays warm until stdin ends.
 // With --serve: one JSON request a line on stdin {"id", "op": "read"|"svg", "code"},
 // one JSON answer a line {"id", "ok", "error", "line", "kind", "db"|"svg"}: "read" is
 // Mermaid's own parser (mermaid.mermaidAPI.getDiagramFromText) and the diagram's
@@ -14,7 +15,6 @@
 // network: every request goes to a proxy on a closed port, loopback included;
 // Mermaid runs with securityLevel "strict".
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import url from 'node:url'
 import readline from 'node:readline'
@@ -27,12 +27,15 @@ const scripts = [
   path.join(here, 'node_modules', '@mermaid-js', 'mermaid-zenuml', 'dist', 'mermaid-zenuml.js')
 ]
 const serving = process.argv.includes('--serve')
-const job = serving ? { format: 'svg' } : JSON.parse(fs.readFileSync(0, 'utf8'))
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'diagbench-chromium-'))
+let job = { format: 'svg' } // the job drawn now
+// the browser's profile in the working folder (diagbench's jail, removed with it even
+// when the process is killed)
+const profile = fs.mkdtempSync(path.join(process.cwd(), 'chromium-'))
 const browser = await puppeteer.launch({
   executablePath: process.env.DIAGBENCH_CHROMIUM || '/usr/bin/chromium',
   headless: true,
   userDataDir: profile,
+  pipe: true, // the browser ends with this process, even when it is killed
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run',
     '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>']
@@ -200,16 +203,18 @@ async function serveOne (lane, request) {
 
 try {
   const lane = { page: await openPage() }
-  if (serving) {
-    process.stdout.write(JSON.stringify({ ready: true }) + '\n')
-    for await (const line of readline.createInterface({ input: process.stdin })) {
-      if (line.trim()) await serveOne(lane, JSON.parse(line))
+  if (serving) process.stdout.write(JSON.stringify({ ready: true }) + '\n')
+  for await (const line of readline.createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (!line.trim()) continue
+    if (serving) {
+      await serveOne(lane, JSON.parse(line))
+      continue
     }
-  } else {
+    job = JSON.parse(line)
     for (const item of job.items) await renderOne(lane, item)
+    process.stdout.write(JSON.stringify({ done: true }) + '\n')
   }
 } finally {
   await browser.close()
   fs.rmSync(profile, { recursive: true, force: true })
 }
-if (!serving) process.stdout.write(JSON.stringify({ browser_launches: 1 }) + '\n')

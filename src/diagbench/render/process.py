@@ -13,7 +13,8 @@ next request starts a fresh process. After `max_requests` requests a process is 
 and the next request starts a fresh one (a program that grows as it serves). A process
 forked from ours never uses our child: it starts its own. A process runs in a process
 group of its own, killed whole (what it started too). The batch sizes of the warm
-processes are here too (`DIAGRAMS_PER_JVM`, `DIAGRAMS_PER_BROWSER`).
+processes are here too (`DIAGRAMS_PER_JVM`, `DIAGRAMS_PER_BROWSER`,
+`STRUCTURES_PER_VARNA_JVM`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ DIAGRAMS_PER_JVM = 60
 #: Diagrams one browser (Mermaid's) draws before a fresh one takes over: a browser that
 #: has drawn thousands grows until it stops.
 DIAGRAMS_PER_BROWSER = 300
+#: Structures one VARNA JVM draws before a fresh one takes over (a bound on its growth).
+STRUCTURES_PER_VARNA_JVM = 1000
 
 #: Where the programs are looked for when PATH is not set.
 DEFAULT_PATH = "/usr/bin:/bin"

@@ -1,9 +1,11 @@
 """The `bpmn` engine: bpmn-js draws BPMN 2.0 XML in Debian's Chromium.
 
-One Node process per worker (`tools/bpmn/render.mjs`) launches one browser, loads
-bpmn-js's viewer into one page once (`tools/bpmn/page.html`) and draws its share of
-each batch diagram after diagram. The processes stay warm from batch to batch (one per
-worker for the Python process, `_browser`), each a `render.process` warm process (an
+One Node process per worker (`tools/bpmn/render.mjs`) launches one browser (spoken to
+over a pipe, so that it ends with Node even when Node is killed; its profile in the
+process's jail folder), loads bpmn-js's viewer into one page once
+(`tools/bpmn/page.html`) and draws its share of each batch diagram after diagram. The
+processes stay warm from batch to batch (one per worker for the Python process,
+`_browser`), each a `render.process` warm process (an
 empty jail folder, where it writes the SVGs, and a minimal environment) whose every
 report is awaited with a time-out, and a fresh one takes over after
 `process.DIAGRAMS_PER_BROWSER` diagrams; when a process stops part-way, the diagram it
@@ -11,7 +13,9 @@ stopped at is reported and the rest go to a new process.
 A document without diagram interchange is laid out by bpmn-auto-layout first (in
 Node; its first process only). The SVG is bpmn-js's own export (`saveSVG`), each drawn
 element marked with its BPMN type (`drawn_statistics` reads them back); the PNG is that
-SVG drawn by rsvg-convert. The browser has no network (every request goes to a closed
+SVG drawn by rsvg-convert; an engine keeps each source's SVG (or bpmn-js' error), so
+that rendering the same sources in the other format (a build's PNG, then its SVG)
+draws nothing again. The browser has no network (every request goes to a closed
 proxy port, loopback included), and a document declaring a DOCTYPE or an entity is
 refused before Node sees it (`read.declaration`). A source in an envelope
 (`languages.styled`) is drawn in its style: its style sheet (`STYLES`) put last in the
@@ -21,6 +25,7 @@ SVG.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import os
 import shutil
@@ -29,6 +34,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from diagbench.languages.bpmn.moddle import TOOL, ToolMissing, tool_version
 from diagbench.languages.bpmn.read import declaration
@@ -95,6 +101,7 @@ class BpmnEngine:
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
+        self._drawn: dict[str, dict[str, Any]] = {}  # by source: its SVG, or bpmn-js' error
         self._sheets: dict[int, str] = {}  # of the batch drawn: by index, its style's
 
     def version(self) -> str:
@@ -125,7 +132,13 @@ class BpmnEngine:
                 result.error, result.error_line = refused.reason, refused.line
             if result.error:
                 progress()
-        todo = [k for k, r in enumerate(results) if r.error is None]
+        todo = []
+        for k, result in enumerate(results):
+            if result.error is None and _key(sources[k]) in self._drawn:
+                self._use(result, self._drawn[_key(sources[k])], out_dir, fmt)
+                progress()
+            elif result.error is None:
+                todo.append(k)
         browsers = max(1, min(self.jobs, len(todo) // PER_BROWSER_AT_LEAST))
         lanes = [todo[i::browsers] for i in range(browsers) if todo[i::browsers]]
         with ThreadPoolExecutor(max_workers=max(1, len(lanes))) as pool:
@@ -178,7 +191,7 @@ class BpmnEngine:
                     break
                 k = int(report["id"])
                 seen.add(k)
-                self._finish(results[k], report, work, out_dir, fmt)
+                self._finish(results[k], sources[k], report, work, out_dir, fmt)
                 progress()
             browser.drawn += len(chunk)
         except ProcessTimeout:
@@ -196,15 +209,26 @@ class BpmnEngine:
             progress()
         return len(seen), unseen[1:]
 
-    def _finish(self, result: RenderResult, report: dict, work: Path, out_dir: Path,
-                fmt: str) -> None:
+    def _finish(self, result: RenderResult, source: str, report: dict, work: Path,
+                out_dir: Path, fmt: str) -> None:
+        """Keep what bpmn-js drew of `source` (its SVG, or its error) and use it."""
+        drawn: dict[str, Any]
+        if report["ok"]:
+            drawing = work / f"{report['id']}.svg"
+            drawn = {"svg": drawing.read_bytes()}
+            drawing.unlink()
+        else:
+            drawn = {"error": f"bpmn-js: {report['error']}", "line": report["line"]}
+        self._drawn[_key(source)] = drawn
         result.seconds = report["seconds"]
-        if not report["ok"]:
-            result.error, result.error_line = f"bpmn-js: {report['error']}", report["line"]
+        self._use(result, drawn, out_dir, fmt)
+
+    def _use(self, result: RenderResult, drawn: dict[str, Any], out_dir: Path, fmt: str) -> None:
+        """The result of a source from what bpmn-js drew of it."""
+        if "error" in drawn:
+            result.error, result.error_line = drawn["error"], drawn["line"]
             return
-        drawing = work / f"{report['id']}.svg"
-        svg = drawing.read_bytes()
-        drawing.unlink()
+        svg = drawn["svg"]
         if self._sheets.get(result.index):
             svg = with_style_sheet(svg.decode("utf-8"), self._sheets[result.index]
                                    ).encode("utf-8")
@@ -217,3 +241,7 @@ class BpmnEngine:
         else:
             data = svg
         finish(result, data, fmt, out_dir / f"{result.index:06d}.{fmt}")
+
+
+def _key(source: str) -> str:
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()

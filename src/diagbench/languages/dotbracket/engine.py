@@ -1,10 +1,11 @@
 """RNA secondary structures (dot-bracket) drawn by VARNA (Debian's `varna`, GPL-3, Java),
-run as a separate program: one `VARNAcmd` per structure, `jobs` at a time, in a
-temporary directory, without a shell, with a time-out and at most `MAX_BASES`
-nucleotides. VARNAcmd draws one structure a run (a second `-o` replaces the first; a
-`-i` file of several records draws its first), so each structure costs one JVM start
-(~0.3 s idle, ~1 s on a busy machine); VARNA writes PNG itself too (`-resolution`), but
-that would be a second JVM, so the PNG is rasterised from the SVG.
+run as a separate program: VARNA's command line (`VARNAcmd`) in warm JVMs that draw
+structure after structure (`varna`: one JVM per drawing thread, `jobs` at a time, kept
+for the process, each in an empty jail folder, without a shell), with a time-out per
+structure and at most `MAX_BASES` nucleotides. Without `javac` (the warm JVM's
+launcher is compiled once per machine) each structure gets a JVM of its own. VARNA
+writes PNG itself too (`-resolution`), but that would be a second run, so the PNG is
+rasterised from the SVG.
 
 Valid means the dot-bracket reader finds no error (VARNA itself draws a structure
 shorter or longer than its sequence, and one with a `(` never closed, so the reader's
@@ -39,8 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.languages.dotbracket.styles import STYLES, VARNA_STYLES
+from diagbench.languages.dotbracket.varna import warm_varna
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
+from diagbench.render.process import ProcessDied, ProcessTimeout
 from diagbench.render.programs import program, rsvg_version, run_program, svg_to_png
 from diagbench.render.result import EngineMissing
 
@@ -99,8 +102,8 @@ def draw_structure(source: str, timeout: float) -> dict[str, Any]:
 
 
 class VarnaEngine(DrawingEngine):
-    """Render dot-bracket structures with VARNA, `jobs` JVMs at a time (PNG and SVG from
-    one run: rendering the other format again draws nothing)."""
+    """Render dot-bracket structures with VARNA, `jobs` warm JVMs at a time (PNG and SVG
+    from one run: rendering the other format again draws nothing)."""
 
     name = "varna"
     drawer = "diagbench.languages.dotbracket.engine:draw_structure"
@@ -113,16 +116,40 @@ class VarnaEngine(DrawingEngine):
         return varna_version()
 
 
+#: The options of every drawing (after the structure and the output file).
+OPTIONS = ("-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR)
+
+
 def run_varna(sequence: str, structure: str, timeout: float, options: tuple[str, ...] = ()
               ) -> tuple[bytes | None, str]:
     """(VARNA's SVG as it writes it, "") of a sequence and its dot-bracket structure
-    (with VARNA's `options` after diagbench's), or (None, VARNA's message): one VARNAcmd
-    in a temporary directory, no shell."""
+    (with VARNA's `options` after diagbench's), or (None, VARNA's message): drawn by a
+    warm VARNA JVM (`varna.warm_varna`), or, when there is none or it ended while
+    drawing, by one VARNAcmd of its own in a temporary directory, no shell."""
+    pool = warm_varna(program("java"), JAR, [*OPTIONS, *options])
+    if pool is not None:
+        try:
+            run = pool.draw(sequence, structure, timeout)
+        except ProcessTimeout:
+            return None, f"timed out after {timeout:g} s"
+        except (ProcessDied, OSError, ValueError):
+            pass  # drawn again in a JVM of its own, which says what went wrong
+        else:
+            if run.status or run.svg is None:
+                return None, _message((run.stderr or run.stdout).decode("utf-8", "replace"),
+                                      run.status)
+            return run.svg, ""
+    return _varna_once(sequence, structure, timeout, options)
+
+
+def _varna_once(sequence: str, structure: str, timeout: float, options: tuple[str, ...]
+                ) -> tuple[bytes | None, str]:
+    """`run_varna` in a JVM of its own."""
     with tempfile.TemporaryDirectory(prefix="diagbench-varna-") as jail:
         out = Path(jail) / "drawing.svg"
         command = [program("java"), "-Djava.awt.headless=true", "-Xmx512m", "-cp", str(JAR),
                    MAIN, "-sequenceDBN", sequence, "-structureDBN", structure, "-o", str(out),
-                   "-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR, *options]
+                   *OPTIONS, *options]
         try:
             done = run_program(command, timeout, jail=jail)
         except subprocess.TimeoutExpired:

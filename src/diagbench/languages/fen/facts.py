@@ -22,7 +22,9 @@ position with one legal move has that move. The answer is in UCI coordinates
 (from-square and to-square, "e2e4"; a promotion adds the piece's letter, "e7e8q"), not
 SAN. Without Stockfish, or when it fails, or for a board the FEN reader does not accept
 (Stockfish may crash on illegal positions), the best-move fact is left out and the
-others stay.
+others stay. One Stockfish serves every board of a process (`uci.shared_stockfish`):
+`ucinewgame` clears its hash table before each position, so a board gets the lines a
+fresh Stockfish gives it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,13 @@ from dataclasses import replace
 from diagbench.diagram.chess import FILES, Board, Piece, board_facts
 from diagbench.diagram.facts import Fact
 from diagbench.languages.fen.read import CASTLING, parse_line
-from diagbench.languages.fen.uci import Line, Stockfish, UciError, stockfish_path
+from diagbench.languages.fen.uci import (
+    Line,
+    Stockfish,
+    UciError,
+    shared_stockfish,
+    stockfish_path,
+)
 
 #: The nodes Stockfish searches for the best move.
 NODES = 200_000
@@ -53,7 +61,7 @@ def chess_facts(board: Board) -> list[Fact]:
     if stockfish_path() is None:
         return facts
     try:
-        with Stockfish() as engine:
+        with shared_stockfish() as engine:
             move = drawn_best_move(engine, board)
     except UciError:
         return facts

@@ -10,12 +10,20 @@ give it positions the FEN reader accepts: Stockfish may crash or hang on illegal
 (no king, …); it runs as a `render.process` warm process (an empty jail folder, a
 minimal environment, its memory capped) and every answer is awaited with a time-out,
 after which the process is killed and `UciError` raised.
+
+`shared_stockfish` lends the one Stockfish of a Python process (started on first use,
+kept for the next board rather than one started per board) to one caller at a
+time; after an error it is ended and the next caller gets a fresh one.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import os
 import shutil
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -162,6 +170,27 @@ class Stockfish:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+_SHARED: dict[int, Stockfish] = {}  # by the process id: a forked child starts its own
+_SHARED_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def shared_stockfish() -> Iterator[Stockfish]:
+    """The process's one Stockfish, for one caller at a time (see the module); UciError
+    when it cannot be started. A `UciError` inside ends it."""
+    with _SHARED_LOCK:
+        engine = _SHARED.get(os.getpid())
+        if engine is None:
+            engine = _SHARED[os.getpid()] = Stockfish()
+            atexit.register(engine.close)
+        try:
+            yield engine
+        except UciError:
+            del _SHARED[os.getpid()]
+            engine.close()
+            raise
 
 
 def _after(words: list[str], key: str) -> str | None:
