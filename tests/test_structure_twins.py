@@ -206,6 +206,10 @@ def test_a_build_killed_and_run_again_holds_each_twin_once(tmp_path: Path):
             {None: 2, "counterfactual": 2, "capture": 2}
         assert {p.name for p in (out / "images").iterdir()} == {
             Path(s["image"]).name for s in samples}
+        # the twins stage is timed like the others
+        timings = json.loads((out / "timings.json").read_text(encoding="utf-8"))
+        assert isinstance(timings["twins"], float) and timings["samples_in"]["twins"] == 2
+        assert timings["twins_made"] == 4
 
 
 def test_capture_is_seeded(tmp_path: Path):

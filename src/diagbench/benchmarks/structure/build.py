@@ -30,7 +30,8 @@ DATA/samples.jsonl, DATA/tasks.jsonl, DATA/images/*.png, DATA/sources/*, DATA/bu
 (deterministic for a seed and deterministic models), DATA/generation/*.jsonl (the
 runner's responses: generation, judge, questions, captions) and DATA/timings.json
 (seconds per stage — synthesis, statistics, render, filters, judge, twins, questions,
-captions, tasks — not deterministic).
+captions, tasks — not deterministic; the samples going into each, those kept and the
+twins made).
 """
 
 from __future__ import annotations
@@ -348,7 +349,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
                                                         "kept": len(kept),
-                                                        "twins": len(made),
+                                                        "twins_made": len(made),
                                                         "samples_in": entering}, indent=1)
         + "\n", encoding="utf-8")
     return info
