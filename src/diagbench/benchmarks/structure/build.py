@@ -248,7 +248,6 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
     run the LLM-as-judge filter; `twins`: the families of twins to make of each kept
     sample); return what build.json records."""
-
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     samples = plan(categories, languages, per_category, complexities, seed)
@@ -310,15 +309,15 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         s.caption = captions.get(s.id)
     timings["captions"] = time.perf_counter() - t
     t = enter("tasks", kept)
-    records = [s.sample() for s in kept]
-    for s in kept + made:
-        if s.sample().code == f"sources/{s.id}.txt":
+    records, twin_records = [s.sample() for s in kept], [s.sample() for s in made]
+    for s, record in zip(kept + made, records + twin_records, strict=True):
+        if record.code == f"sources/{s.id}.txt":  # not a twin drawn from its original's
             (out / "sources" / f"{s.id}.txt").write_text(s.code or "", encoding="utf-8")
     tasks, duplicates = without_duplicates(derive(records, seed, tasks_per_sample,
                                                   {s.id: s.facts for s in kept}))
     of_twins, twin_duplicates = without_duplicates(twin_tasks(
-        [s.sample() for s in made], tasks, {s.id: s.facts for s in kept + made}, seed))
-    records += [s.sample() for s in made]
+        twin_records, tasks, {s.id: s.facts for s in kept + made}, seed))
+    records += twin_records
     tasks += of_twins
     duplicates += twin_duplicates
     timings["tasks"] = time.perf_counter() - t
