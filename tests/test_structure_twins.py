@@ -196,9 +196,13 @@ def test_a_build_killed_and_run_again_holds_each_twin_once(tmp_path: Path):
         time.sleep(0.05)
     first.kill()
     first.wait()
+    written = []
     for _ in range(2):  # resumed, then run once more over a finished build
         done = subprocess.run(command, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr
+        written.append([(out / name).read_bytes() for name in (
+            "samples.jsonl", "tasks.jsonl", "build.json",
+            "images/chess-board-fen-000~capture.jpg")])
         samples = _rows(out / "samples.jsonl")
         ids = [s["id"] for s in samples]
         assert len(ids) == len(set(ids)) == 6
@@ -206,6 +210,12 @@ def test_a_build_killed_and_run_again_holds_each_twin_once(tmp_path: Path):
             {None: 2, "counterfactual": 2, "capture": 2}
         assert {p.name for p in (out / "images").iterdir()} == {
             Path(s["image"]).name for s in samples}
+        # the twins stage is timed like the others
+        timings = json.loads((out / "timings.json").read_text(encoding="utf-8"))
+        assert isinstance(timings["twins"], float) and timings["samples_in"]["twins"] == 2
+        assert timings["twins_made"] == 4
+    # the same seed, the same files, the captured image byte for byte
+    assert written[0] == written[1]
 
 
 def test_capture_is_seeded(tmp_path: Path):

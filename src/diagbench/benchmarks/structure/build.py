@@ -32,7 +32,8 @@ DATA/samples.jsonl, DATA/tasks.jsonl, DATA/images/*.png, DATA/sources/*, DATA/bu
 (deterministic for a seed and deterministic models), DATA/generation/*.jsonl (the
 runner's responses: generation, judge, questions, captions) and DATA/timings.json
 (seconds per stage — synthesis, statistics, render, filters, judge, twins, questions,
-captions, tasks — not deterministic).
+captions, tasks — not deterministic; the samples going into each, those kept and the
+twins made).
 """
 
 from __future__ import annotations
@@ -315,15 +316,15 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         s.caption = captions.get(s.id)
     timings["captions"] = time.perf_counter() - t
     t = enter("tasks", kept)
-    records = [s.sample() for s in kept]
-    for s in kept + made:
-        if s.sample().code == f"sources/{s.id}.txt":
+    records, twin_records = [s.sample() for s in kept], [s.sample() for s in made]
+    for s, record in zip(kept + made, records + twin_records, strict=True):
+        if record.code == f"sources/{s.id}.txt":  # not a twin drawn from its original's
             (out / "sources" / f"{s.id}.txt").write_text(s.code or "", encoding="utf-8")
     tasks, duplicates = without_duplicates(derive(records, seed, tasks_per_sample,
                                                   {s.id: s.facts for s in kept}))
     of_twins, twin_duplicates = without_duplicates(twin_tasks(
-        [s.sample() for s in made], tasks, {s.id: s.facts for s in kept + made}, seed))
-    records += [s.sample() for s in made]
+        twin_records, tasks, {s.id: s.facts for s in kept + made}, seed))
+    records += twin_records
     tasks += of_twins
     duplicates += twin_duplicates
     timings["tasks"] = time.perf_counter() - t
@@ -355,7 +356,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
                                                         "kept": len(kept),
-                                                        "twins": len(made),
+                                                        "twins_made": len(made),
                                                         "samples_in": entering}, indent=1)
         + "\n", encoding="utf-8")
     return info
