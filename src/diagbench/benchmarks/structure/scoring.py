@@ -248,9 +248,11 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
     cell, the headline metrics' naive and sample-clustered intervals, and STRUDEL's
     Table 3 (`table3`), and with twins the robustness figures (`robustness`). Every task
     is in its denominators: a failed call or an unusable image is a wrong answer
-    (image-to-code: score 0)."""
+    (image-to-code: score 0). Twins' scores enter the outcomes, the failures and the
+    robustness figures only: every other figure is the originals', as without twins."""
     models: dict[str, ModelSummary] = {}
-    for name, rows in scores.items():
+    for name, every in scores.items():
+        rows = [r for r in every if r.twin is None]
         values = grouped(sample_values(rows)).get(name, {})
         questions = [r for r in rows if r.task != "image_to_code"]
         written = [r for r in questions if r.task == "model_question"]
@@ -263,8 +265,8 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
             i2c_cells.setdefault(f"{r.category}|{r.language}", []).append(r)
         tasks = sorted({r.task for r in questions})
         models[name] = ModelSummary(
-            outcomes=dict(sorted(Counter(r.status for r in rows).items())),
-            failures=Failures.of((r.status, r.error, r.read in _READ) for r in rows),
+            outcomes=dict(sorted(Counter(r.status for r in every).items())),
+            failures=Failures.of((r.status, r.error, r.read in _READ) for r in every),
             reads={task: dict(sorted(Counter(r.read for r in questions
                                              if r.task == task and r.status == "ok").items()))
                    for task in tasks},
@@ -281,7 +283,7 @@ def summarize(scores: Mapping[str, list[StructureScore]]) -> StructureSummary:
                        for metric, scale in (("accuracy", 100), ("image-to-code", 1))
                        if metric in values},
             table3=table3(rows, {r.id: source_of(r) for r in rows}.__getitem__),
-            table3_cells=table3_cells(rows), robustness=robustness(rows))
+            table3_cells=table3_cells(rows), robustness=robustness(every))
     return StructureSummary(models)
 
 

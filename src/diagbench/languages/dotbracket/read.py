@@ -219,8 +219,9 @@ def synth_dotbracket(rng: random.Random, complexity: str) -> str:
     """A random structure with a sequence that can fold into it (every pair Watson–Crick
     or G·U), as one `>` record: "low" one hairpin (20–31 nt); "medium" two or three
     stems, one of them with an internal loop or a bulge (~50–95 nt); "high" a multiloop
-    of four to six branches inside a closing stem (~115–205 nt), half of the time with
-    a pseudoknot (`[]`) between two hairpin loops."""
+    of three or four branches inside a closing stem (60–100 nt: STRUDEL's limit for an
+    RNA structure is 100 bases), half of the time with a pseudoknot (`[]`) between two
+    hairpin loops."""
     loops: list[tuple[int, int]] = []  # (start, end) of each hairpin loop, 0-based
     if complexity == "low":
         tokens = _flank(rng, 1, 3)
@@ -232,8 +233,11 @@ def synth_dotbracket(rng: random.Random, complexity: str) -> str:
                        else _hairpin(rng, (5, 8), (5, 8), loops, len(tokens)))
             tokens += _flank(rng, 3, 6)
     else:
-        tokens = _flank(rng, 2, 5)
-        tokens += _multiloop(rng, loops, len(tokens)) + _flank(rng, 2, 5)
+        tokens = []
+        while not 60 <= len(tokens) <= HIGH_MOST:
+            loops.clear()
+            tokens = _flank(rng, 2, 4)
+            tokens += _multiloop(rng, loops, len(tokens)) + _flank(rng, 2, 4)
     structure = tokens
     if complexity == "high" and len(loops) >= 2 and rng.random() < 0.5:
         (a, _), (_, b) = loops[0], loops[-1]
@@ -241,6 +245,10 @@ def synth_dotbracket(rng: random.Random, complexity: str) -> str:
             structure[a + 1 + t], structure[b - 1 - t] = "[", "]"
     return f">synth-{complexity}\n{_sequence_for(rng, ''.join(structure))}\n" \
            f"{''.join(structure)}\n"
+
+
+#: The most bases a "high" structure has (STRUDEL's limit for a secondary structure).
+HIGH_MOST = 100
 
 
 def _flank(rng: random.Random, low: int, high: int) -> list[str]:
@@ -265,16 +273,16 @@ def _interrupted(rng: random.Random, loops: list[tuple[int, int]], at: int) -> l
 
 
 def _multiloop(rng: random.Random, loops: list[tuple[int, int]], at: int) -> list[str]:
-    """A closing stem around four to six branches (each a hairpin, some interrupted),
+    """A closing stem around three or four branches (each a hairpin, some interrupted),
     the branches' loops long enough (6–9 nt) to hold a pseudoknot's bases."""
-    closing = rng.randint(4, 7)
-    tokens = ["("] * closing + _flank(rng, 1, 4)
-    for _ in range(rng.randint(4, 6)):
+    closing = rng.randint(4, 6)
+    tokens = ["("] * closing + _flank(rng, 1, 3)
+    for _ in range(rng.randint(3, 4)):
         if rng.random() < 0.5:
             tokens += _interrupted(rng, loops, at + len(tokens))
         else:
-            tokens += _hairpin(rng, (5, 8), (6, 9), loops, at + len(tokens))
-        tokens += _flank(rng, 1, 4)
+            tokens += _hairpin(rng, (4, 7), (6, 9), loops, at + len(tokens))
+        tokens += _flank(rng, 1, 3)
     tokens += ["."] * rng.randint(0, 3)
     return tokens + [")"] * closing
 
