@@ -268,7 +268,8 @@ def synth_newick(rng: random.Random, complexity: str) -> str:
     """A random rooted tree in Newick: leaves named like genera (`Bacodi`), joined two at
     a time at random (a coalescent-like topology). "low": 4–6 leaves, topology only;
     "medium": 7–12 leaves with branch lengths; "high": 13–24 leaves with branch
-    lengths, support values on internal branches and now and then a polytomy."""
+    lengths, support values on internal branches and now and then a polytomy. With
+    lengths, one leaf's branch is clearly the longest (1.2–1.6, the others ≤ 1)."""
     low, high = LEAVES[complexity]
     count, names = rng.randint(low, high), set[str]()
     while len(names) < count:
@@ -276,15 +277,21 @@ def synth_newick(rng: random.Random, complexity: str) -> str:
     nodes = sorted(names)
     rng.shuffle(nodes)
     lengths = complexity != "low"
+    longest = rng.choice(nodes)  # its branch clearly the longest (a question asks which)
     while len(nodes) > 1:
         take = 3 if complexity == "high" and len(nodes) > 3 and rng.random() < 0.15 else 2
         picked = [nodes.pop(rng.randrange(len(nodes))) for _ in range(take)]
-        inner = "(" + ",".join(_with_length(rng, p, lengths) for p in picked) + ")"
+        inner = "(" + ",".join(_with_length(rng, p, lengths, p == longest)
+                               for p in picked) + ")"
         if complexity == "high":
             inner += str(rng.randint(50, 100))
         nodes.append(inner)
     return nodes[0] + ";\n"
 
 
-def _with_length(rng: random.Random, node: str, lengths: bool) -> str:
-    return f"{node}:{rng.uniform(0.01, 1.0):.3f}" if lengths else node
+def _with_length(rng: random.Random, node: str, lengths: bool, longest: bool) -> str:
+    """`node` with its branch length (when `lengths`): 0.01–1, or 1.2–1.6 for the leaf
+    whose branch is the longest (so that the eye tells it from the second)."""
+    if not lengths:
+        return node
+    return f"{node}:{rng.uniform(1.2, 1.6) if longest else rng.uniform(0.01, 1.0):.3f}"
