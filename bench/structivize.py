@@ -392,10 +392,9 @@ def _draw(job: tuple[str, str, str, str]) -> tuple[bool, str]:
 
 
 def driver(jobs_file: Path, results_file: Path) -> None:
-    """Draw every batch of `jobs_file` in a pool forked after structivize's import, and
-    write each batch's seconds and valid count to `results_file`."""
-    from concurrent.futures import ProcessPoolExecutor
-
+    """Draw every batch of `jobs_file` in a pool forked after structivize's import (one
+    pool a batch, its workers forked before the clock starts), and write each batch's
+    seconds, valid count and first reasons to `results_file`."""
     here = Path(__file__).resolve().parent  # this file is not the package it is named like
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     spec = json.loads(jobs_file.read_text(encoding="utf-8"))
@@ -405,20 +404,37 @@ def driver(jobs_file: Path, results_file: Path) -> None:
     import_seconds = time.perf_counter() - start
     out = Path(spec["out"])
     found = {}
-    with ProcessPoolExecutor(max_workers=spec["jobs"]) as pool:
-        list(pool.map(time.sleep, [0.2] * spec["jobs"]))  # every worker forked before timing
-        for batch in spec["batches"]:
-            work = [(batch["renderer"], batch["category"], code,
-                     str(out / batch["key"] / f"d{k:04d}"))
-                    for k, code in enumerate(batch["codes"])]
-            start = time.perf_counter()
-            drawn = list(pool.map(_draw, work))
-            found[batch["key"]] = {"seconds": time.perf_counter() - start,
-                                   "valid": sum(ok for ok, _ in drawn),
-                                   "errors": sorted({why for ok, why in drawn if not ok})[:3]}
-            print(f"structivize {batch['key']}: {found[batch['key']]}", flush=True)
+    for batch in spec["batches"]:
+        work = [(batch["renderer"], batch["category"], code,
+                 str(out / batch["key"] / f"d{k:04d}"))
+                for k, code in enumerate(batch["codes"])]
+        seconds, drawn = _pooled(work, spec["jobs"])
+        found[batch["key"]] = {"seconds": seconds, "valid": sum(ok for ok, _ in drawn),
+                               "errors": sorted({why for ok, why in drawn if not ok})[:3]}
+        print(f"structivize {batch['key']}: {found[batch['key']]}", flush=True)
     results_file.write_text(json.dumps({"import_seconds": import_seconds, "batches": found}),
                             encoding="utf-8")
+
+
+def _pooled(work: list[tuple[str, str, str, str]], jobs: int
+            ) -> tuple[float, list[tuple[bool, str]]]:
+    """(seconds, what `_draw` gave for each) of `work` in a fresh pool of `jobs` workers;
+    a diagram whose worker died (a crash in a drawing library) is not drawn, and the
+    pool's other diagrams with it, as in STRUDEL's batch script."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(time.sleep, [0.2] * jobs))  # every worker forked before the clock
+        start = time.perf_counter()
+        futures = [pool.submit(_draw, job) for job in work]
+        drawn = []
+        for future in futures:
+            try:
+                drawn.append(future.result())
+            except BrokenProcessPool:
+                drawn.append((False, "the worker process crashed"))
+        return time.perf_counter() - start, drawn
 
 
 # --- main ----------------------------------------------------------------------------------
