@@ -244,6 +244,8 @@ def diagbench_side(shared: Shared, codes: list[str], jobs: int, folder: Path) ->
     for code in codes:
         read = language.read(code)
         prepared.append(language.prepare(code, read[0].kind if read else "", False))
+    for sub in ("warm", "timed"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
     engine = language.make_engine(jobs=jobs)
     try:
         engine.render(prepared[:2], folder / "warm", "png")
@@ -418,23 +420,32 @@ def driver(jobs_file: Path, results_file: Path) -> None:
 
 def _pooled(work: list[tuple[str, str, str, str]], jobs: int
             ) -> tuple[float, list[tuple[bool, str]]]:
-    """(seconds, what `_draw` gave for each) of `work` in a fresh pool of `jobs` workers;
-    a diagram whose worker died (a crash in a drawing library) is not drawn, and the
-    pool's other diagrams with it, as in STRUDEL's batch script."""
+    """(seconds, what `_draw` gave for each) of `work` in a pool of `jobs` workers. When
+    a worker dies (a crash in a drawing library), the diagrams it took down with its pool
+    are drawn again in a fresh one, once; a diagram lost twice is not drawn. (STRUDEL's
+    batch script stops at the first; this gives structivize every chance.)"""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(time.sleep, [0.2] * jobs))  # every worker forked before the clock
-        start = time.perf_counter()
-        futures = [pool.submit(_draw, job) for job in work]
-        drawn = []
-        for future in futures:
-            try:
-                drawn.append(future.result())
-            except BrokenProcessPool:
-                drawn.append((False, "the worker process crashed"))
-        return time.perf_counter() - start, drawn
+    drawn: dict[int, tuple[bool, str]] = {}
+    todo, seconds = list(range(len(work))), 0.0
+    for _attempt in range(2):
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            list(pool.map(time.sleep, [0.2] * jobs))  # every worker forked before the clock
+            start = time.perf_counter()
+            futures = {k: pool.submit(_draw, work[k]) for k in todo}
+            lost = []
+            for k, future in futures.items():
+                try:
+                    drawn[k] = future.result()
+                except BrokenProcessPool:
+                    lost.append(k)
+                    drawn[k] = (False, "its worker process crashed, twice")
+            seconds += time.perf_counter() - start
+        todo = lost
+        if not todo:
+            break
+    return seconds, [drawn[k] for k in range(len(work))]
 
 
 # --- main ----------------------------------------------------------------------------------
