@@ -5,7 +5,8 @@ Renders the same seeded inputs in every category both draw — diagbench's gener
 them — with diagbench's engines, warm (`Language.make_engine(jobs).render`, PNG, after one
 render of two diagrams that is not timed), and with structivize the way STRUDEL's batch
 script calls it (`Renderer.from_dict(...).render()` in a process pool of `--jobs` workers,
-forked after structivize's import, which is timed apart). Prints per category the
+forked after structivize's import, which is timed apart), the two sides one after the
+other for each category (the machine's load changes). Prints per category the
 diagrams, each side's diagrams/s, the ratio (diagbench's rate over structivize's), how
 many each drew without error on the same inputs, and the load average.
 Goal: ratio >= 10 in every shared category, with as many valid drawings or more.
@@ -234,9 +235,10 @@ def inputs(shared: Shared, n: int, seed: int) -> list[str]:
     return codes
 
 
-def diagbench_side(shared: Shared, codes: list[str], jobs: int, folder: Path) -> Side:
+def diagbench_side(shared: Shared, codes: list[str], jobs: int, folder: Path
+                   ) -> tuple[Side, list[str]]:
     """diagbench's engine of the language, warm (two diagrams drawn first, not timed),
-    drawing `codes` to PNG."""
+    drawing `codes` to PNG: (seconds and valid drawings, the first reasons of the invalid)."""
     from diagbench.languages import named
 
     language = named(shared.language)
@@ -256,7 +258,8 @@ def diagbench_side(shared: Shared, codes: list[str], jobs: int, folder: Path) ->
         close = getattr(engine, "close", None)
         if callable(close):
             close()
-    return Side(seconds, sum(r.ok for r in results))
+    reasons = sorted({r.error or "" for r in results if not r.ok})[:3]
+    return Side(seconds, sum(r.ok for r in results)), reasons
 
 
 # --- structivize's environment -------------------------------------------------------------
@@ -354,27 +357,46 @@ def tool_folder(env: Path) -> Path:
     return folder
 
 
-def structivize_side(python: Path, tools: Path, batches: dict[str, tuple[Shared, list[str]]],
-                     jobs: int, folder: Path) -> tuple[dict[str, Side], float]:
-    """Each batch drawn by structivize (this file's `--driver` in its environment):
-    ({category: Side}, seconds its import took)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    jobs_file, results_file = folder / "jobs.json", folder / "results.json"
-    jobs_file.write_text(json.dumps({
-        "jobs": jobs, "out": str(folder / "out"),
-        "batches": [{"key": key, "renderer": s.renderer, "category": s.strudel_category,
-                     "codes": [for_structivize(s, c) for c in codes]}
-                    for key, (s, codes) in batches.items()]}), encoding="utf-8")
-    env = dict(os.environ, TOOL_PATH=str(tools), QT_QPA_PLATFORM="offscreen",
-               MPLBACKEND="Agg", TF_CPP_MIN_LOG_LEVEL="3", BROWSER_PATH="/usr/bin/chromium",
-               PATH=f"{tools / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
-    done = subprocess.run([str(python), __file__, "--driver", str(jobs_file), str(results_file)],
-                          env=env, stderr=subprocess.PIPE, text=True)
-    if done.returncode or not results_file.exists():
-        raise RuntimeError("structivize's run failed: " + done.stderr[-2000:])
-    found = json.loads(results_file.read_text(encoding="utf-8"))
-    return ({key: Side(r["seconds"], r["valid"]) for key, r in found["batches"].items()},
-            found["import_seconds"])
+class Structivize:
+    """structivize drawing in its own environment (this file's `--driver`, started once:
+    structivize's import takes minutes), one category's batch at a time: `draw` sends a
+    batch as one JSON line and reads the `RESULT` line the driver answers."""
+
+    def __init__(self, python: Path, tools: Path, jobs: int, out: Path) -> None:
+        env = dict(os.environ, TOOL_PATH=str(tools), QT_QPA_PLATFORM="offscreen",
+                   MPLBACKEND="Agg", TF_CPP_MIN_LOG_LEVEL="3",
+                   BROWSER_PATH="/usr/bin/chromium", PATH=_path(tools))
+        self.log = (out / "driver.log").open("w", encoding="utf-8")
+        self.process = subprocess.Popen(
+            [str(python), __file__, "--driver", str(jobs), str(out)], env=env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
+        self.import_seconds = float(self._answer("READY"))
+
+    def _answer(self, tag: str) -> str:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if line.startswith(tag + " "):
+                return line[len(tag) + 1:]
+        self.log.flush()
+        tail = Path(self.log.name).read_text(encoding="utf-8", errors="replace")[-2000:]
+        raise RuntimeError(f"structivize's driver ended: {tail}")
+
+    def draw(self, shared: Shared, codes: list[str]) -> tuple[Side, list[str]]:
+        """(seconds and valid drawings, the first reasons of the invalid) of `codes`."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps({
+            "key": shared.category, "renderer": shared.renderer,
+            "category": shared.strudel_category,
+            "codes": [for_structivize(shared, c) for c in codes]}) + "\n")
+        self.process.stdin.flush()
+        found = json.loads(self._answer("RESULT"))
+        return Side(found["seconds"], found["valid"]), found["errors"]
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+        self.log.close()
 
 
 # --- the driver (structivize's environment) ------------------------------------------------
@@ -393,29 +415,27 @@ def _draw(job: tuple[str, str, str, str]) -> tuple[bool, str]:
     return result.success, result.debug_message
 
 
-def driver(jobs_file: Path, results_file: Path) -> None:
-    """Draw every batch of `jobs_file` in a pool forked after structivize's import (one
-    pool a batch, its workers forked before the clock starts), and write each batch's
-    seconds, valid count and first reasons to `results_file`."""
+def driver(jobs: int, out: Path) -> None:
+    """Import structivize (every domain, as STRUDEL's batch script does), say `READY
+    <seconds it took>`, then draw each batch read from stdin (one JSON line) in a pool
+    forked after that import and answer `RESULT <JSON>`: its seconds, valid count and
+    first reasons."""
     here = Path(__file__).resolve().parent  # this file is not the package it is named like
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
-    spec = json.loads(jobs_file.read_text(encoding="utf-8"))
     start = time.perf_counter()
     import structivize  # noqa: F401 - every domain's renderers, as STRUDEL's batch imports them
 
-    import_seconds = time.perf_counter() - start
-    out = Path(spec["out"])
-    found = {}
-    for batch in spec["batches"]:
+    print(f"READY {time.perf_counter() - start}", flush=True)
+    for line in sys.stdin:
+        batch = json.loads(line)
         work = [(batch["renderer"], batch["category"], code,
                  str(out / batch["key"] / f"d{k:04d}"))
                 for k, code in enumerate(batch["codes"])]
-        seconds, drawn = _pooled(work, spec["jobs"])
-        found[batch["key"]] = {"seconds": seconds, "valid": sum(ok for ok, _ in drawn),
-                               "errors": sorted({why for ok, why in drawn if not ok})[:3]}
-        print(f"structivize {batch['key']}: {found[batch['key']]}", flush=True)
-    results_file.write_text(json.dumps({"import_seconds": import_seconds, "batches": found}),
-                            encoding="utf-8")
+        seconds, drawn = _pooled(work, jobs)
+        print("RESULT " + json.dumps({
+            "seconds": seconds, "valid": sum(ok for ok, _ in drawn),
+            "errors": sorted({why.strip()[:300] for ok, why in drawn if not ok})[:3]}),
+            flush=True)
 
 
 def _pooled(work: list[tuple[str, str, str, str]], jobs: int
@@ -453,7 +473,7 @@ def _pooled(work: list[tuple[str, str, str, str]], jobs: int
 
 def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--driver":
-        driver(Path(sys.argv[2]), Path(sys.argv[3]))
+        driver(int(sys.argv[2]), Path(sys.argv[3]))
         return
     sys.path.insert(0, str(REPO / "src"))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -487,13 +507,21 @@ def main() -> None:
           f"a side; load average at start {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
           flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-structivize-") as tmp:
-        theirs, import_seconds = structivize_side(python, tools, batches, args.jobs,
-                                                  Path(tmp) / "structivize")
-        print(f"structivize's import (every domain, once per run, not timed below): "
-              f"{import_seconds:.1f} s", flush=True)
-        for key, (shared, codes) in batches.items():
-            ours = diagbench_side(shared, codes, args.jobs, Path(tmp) / "diagbench" / key)
-            rows[key] = Row(key, shared.renderer, len(codes), theirs[key], ours)
+        theirs = Structivize(python, tools, args.jobs, Path(tmp))
+        print(f"structivize's import (every domain, once, not timed below): "
+              f"{theirs.import_seconds:.1f} s", flush=True)
+        try:
+            for key, (shared, codes) in batches.items():
+                side, why = theirs.draw(shared, codes)
+                ours, our_why = diagbench_side(shared, codes, args.jobs,
+                                               Path(tmp) / "diagbench" / key)
+                rows[key] = Row(key, shared.renderer, len(codes), side, ours)
+                print(table([rows[key]], os.getloadavg()).splitlines()[1], flush=True)
+                for who, reasons in (("structivize", why), ("diagbench", our_why)):
+                    for reason in reasons:
+                        print(f"    {who}: {' '.join(reason.split())[:240]}", flush=True)
+        finally:
+            theirs.close()
     print(table(list(rows.values()), os.getloadavg()))
 
 
