@@ -512,12 +512,12 @@ def main() -> None:
               f"{theirs.import_seconds:.1f} s", flush=True)
         try:
             for key, (shared, codes) in batches.items():
-                side, why = theirs.draw(shared, codes)
+                side, their_why = theirs.draw(shared, codes)
                 ours, our_why = diagbench_side(shared, codes, args.jobs,
                                                Path(tmp) / "diagbench" / key)
                 rows[key] = Row(key, shared.renderer, len(codes), side, ours)
                 print(table([rows[key]], os.getloadavg()).splitlines()[1], flush=True)
-                for who, reasons in (("structivize", why), ("diagbench", our_why)):
+                for who, reasons in (("structivize", their_why), ("diagbench", our_why)):
                     for reason in reasons:
                         print(f"    {who}: {' '.join(reason.split())[:240]}", flush=True)
         finally:
