@@ -428,6 +428,7 @@ def driver(jobs: int, out: Path) -> None:
     print(f"READY {time.perf_counter() - start}", flush=True)
     for line in sys.stdin:
         batch = json.loads(line)
+        (out / batch["key"]).mkdir(parents=True)  # as STRUDEL's batch script makes them first
         work = [(batch["renderer"], batch["category"], code,
                  str(out / batch["key"] / f"d{k:04d}"))
                 for k, code in enumerate(batch["codes"])]
