@@ -366,7 +366,7 @@ class Structivize:
         env = dict(os.environ, TOOL_PATH=str(tools), QT_QPA_PLATFORM="offscreen",
                    MPLBACKEND="Agg", TF_CPP_MIN_LOG_LEVEL="3",
                    BROWSER_PATH="/usr/bin/chromium", PATH=_path(tools))
-        self.log = (out / "driver.log").open("w", encoding="utf-8")
+        self.log = (tools.parent / "driver.log").open("w", encoding="utf-8")  # kept after
         self.process = subprocess.Popen(
             [str(python), __file__, "--driver", str(jobs), str(out)], env=env, text=True,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
@@ -452,7 +452,10 @@ def _pooled(work: list[tuple[str, str, str, str]], jobs: int
     todo, seconds = list(range(len(work))), 0.0
     for _attempt in range(2):
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            list(pool.map(time.sleep, [0.2] * jobs))  # every worker forked before the clock
+            try:  # every worker forked before the clock
+                list(pool.map(time.sleep, [0.2] * jobs))
+            except BrokenProcessPool:
+                continue
             start = time.perf_counter()
             futures = {k: pool.submit(_draw, work[k]) for k in todo}
             lost = []
