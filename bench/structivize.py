@@ -448,7 +448,7 @@ def _pooled(work: list[tuple[str, str, str, str]], jobs: int
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    drawn: dict[int, tuple[bool, str]] = {}
+    drawn = {k: (False, "its worker process crashed, twice") for k in range(len(work))}
     todo, seconds = list(range(len(work))), 0.0
     for _attempt in range(2):
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -464,7 +464,6 @@ def _pooled(work: list[tuple[str, str, str, str]], jobs: int
                     drawn[k] = future.result()
                 except BrokenProcessPool:
                     lost.append(k)
-                    drawn[k] = (False, "its worker process crashed, twice")
             seconds += time.perf_counter() - start
         todo = lost
         if not todo:
