@@ -369,6 +369,7 @@ class Structivize:
         self.log = (tools.parent / "driver.log").open("w", encoding="utf-8")  # kept after
         self.process = subprocess.Popen(
             [str(python), __file__, "--driver", str(jobs), str(out)], env=env, text=True,
+            cwd=out,  # skidl, imported by structivize, writes its logs into the working folder
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
         self.import_seconds = float(self._answer("READY"))
 
