@@ -34,13 +34,15 @@ deterministic).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import shutil
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +65,7 @@ from diagbench.benchmarks.synthesis import (
 )
 from diagbench.executors.protocol import Executor
 from diagbench.languages import category_named, languages_of, named
+from diagbench.render.engines import Engine
 
 ASPECT = (0.25, 4.0)
 PHASH_DISTANCE = 4
@@ -147,45 +150,76 @@ def read_all(samples: list[Planned]) -> None:
         s.facts, s.ambiguous = asked.facts, asked.ambiguous
 
 
+#: Engines of different names drawing at once in `render_all` (while one engine's
+#: processes draw, another's start or wait on their programs, and this process parses
+#: the SVGs drawn).
+ENGINES_AT_ONCE = 3
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """What `render_all` did: each engine's version, and per engine the seconds its
+    samples took (from its start to its last drawn count) and how many it drew."""
+
+    versions: dict[str, str]
+    seconds: dict[str, float]
+    samples: dict[str, int]
+
+
 def render_all(samples: list[Planned], out: Path, jobs: int,
-               executor: Executor | None = None) -> dict[str, str]:
+               executor: Executor | None = None,
+               at_once: int = ENGINES_AT_ONCE) -> Rendered:
     """Render every sample read (`read_all`) to PNG and SVG by `executor`'s engines (local
-    by default); fill the drawn counts and image facts; return the engine versions."""
+    by default), `at_once` engines at a time, the largest groups first; fill the drawn
+    counts and image facts."""
     from diagbench.executors.local import LocalExecutor
 
-    versions: dict[str, str] = {}
     by_engine: dict[str, list[Planned]] = {}
     for s in samples:
         if s.reason is None and s.code:
             by_engine.setdefault(named(s.language).engine, []).append(s)
-    images = out / "images"
-    for name, group in by_engine.items():
-        engine = (executor or LocalExecutor()).engine(name, jobs, 60.0)
-        staging = out / ".staging"
+    running = executor or LocalExecutor()
+    parsing = threading.Lock()  # drawn counts parsed one at a time (domain C libraries)
+    largest_first = sorted(by_engine, key=lambda name: -len(by_engine[name]))
+    with ThreadPoolExecutor(max_workers=max(1, at_once)) as pool:
+        done = dict(zip(largest_first, pool.map(
+            lambda name: _render_group(name, by_engine[name], out, running.engine(
+                name, jobs, 60.0), parsing), largest_first), strict=True))
+    shutil.rmtree(out / ".staging", ignore_errors=True)
+    return Rendered({name: done[name][0] for name in by_engine},
+                    {name: done[name][1] for name in by_engine},
+                    {name: len(group) for name, group in by_engine.items()})
+
+
+def _render_group(name: str, group: list[Planned], out: Path, engine: Engine,
+                  parsing: threading.Lock) -> tuple[str, float]:
+    """Render `group` by `engine` (PNG, then SVG: `_prepared`'s marked sources) in a
+    staging folder of its own; (the engine's version, the seconds it took)."""
+    start = time.perf_counter()
+    staging = out / ".staging" / name
+    shutil.rmtree(staging, ignore_errors=True)
+    (staging / "png").mkdir(parents=True)
+    (staging / "svg").mkdir()
+    try:
+        pngs = engine.render([_prepared(s, marked=False) for s in group], staging / "png",
+                             "png")
+        svgs = engine.render([_prepared(s, marked=True) for s in group], staging / "svg",
+                             "svg")
+        for s, png, svg in zip(group, pngs, svgs, strict=True):
+            if not png.ok or png.image is None:
+                s.reason, s.detail = "the engine does not draw it", str(png.error or "")
+                continue
+            shutil.move(str(png.image), out / "images" / f"{s.id}.png")
+            s.image = f"images/{s.id}.png"
+            s.width, s.height = png.width or 0, png.height or 0
+            s.sha256 = png.sha256 or ""
+            if svg.ok and svg.image is not None:
+                text = Path(svg.image).read_text(encoding="utf-8", errors="replace")
+                with parsing:
+                    s.drawn = _drawn(s, text)
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
-        (staging / "png").mkdir(parents=True)
-        (staging / "svg").mkdir()
-        try:
-            pngs = engine.render([_prepared(s, marked=False) for s in group], staging / "png",
-                                 "png")
-            svgs = engine.render([_prepared(s, marked=True) for s in group], staging / "svg",
-                                 "svg")
-            for s, png, svg in zip(group, pngs, svgs, strict=True):
-                versions[name] = png.version
-                if not png.ok or png.image is None:
-                    s.reason, s.detail = "the engine does not draw it", str(png.error or "")
-                    continue
-                target = images / f"{s.id}.png"
-                shutil.move(str(png.image), target)
-                s.image = f"images/{s.id}.png"
-                s.width, s.height = png.width or 0, png.height or 0
-                s.sha256 = hashlib.sha256(target.read_bytes()).hexdigest()
-                if svg.ok and svg.image is not None:
-                    s.drawn = _drawn(s, Path(svg.image).read_text(encoding="utf-8",
-                                                                  errors="replace"))
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-    return versions
+    return pngs[0].version if pngs else "", time.perf_counter() - start
 
 
 def _prepared(sample: Planned, marked: bool) -> str:
@@ -208,14 +242,17 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
             if why is not None:
                 s.reason, s.detail = NODE_LIMITS, why
     alive = [s for s in samples if s.reason is None]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # images decode outside the GIL
+        looks = dict(zip((s.id for s in alive), pool.map(
+            lambda s: filters.looks(out / s.image), alive), strict=True))
     steps: list[tuple[str, Callable[[list[Planned]], tuple[list[Planned], list]]]] = [
         (FILTERS["aspect ratio"],
          lambda xs: filters.aspect_ratio(xs, lambda s: (s.width, s.height), *ASPECT)),
-        (FILTERS["low variance"], lambda xs: filters.near_blank(xs, lambda s: out / s.image)),
+        (FILTERS["low variance"], lambda xs: filters.near_blank(xs, lambda s: looks[s.id])),
         (FILTERS["duplicate code"],
          lambda xs: filters.code_duplicates(xs, lambda s: s.code or "")),
         (FILTERS["perceptual-hash duplicate"],
-         lambda xs: filters.perceptual_duplicates(xs, lambda s: out / s.image, PHASH_DISTANCE)),
+         lambda xs: filters.perceptual_duplicates(xs, lambda s: looks[s.id], PHASH_DISTANCE)),
     ]
     for reason, step in steps:
         alive, gone = step(alive)
@@ -257,7 +294,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     read_all(samples)
     timings["statistics"] = time.perf_counter() - t
     t = enter("render", samples)
-    versions = render_all(samples, out, jobs, executor)
+    rendered = render_all(samples, out, jobs, executor)
     timings["render"] = time.perf_counter() - t
     t = enter("filters", samples)
     kept, removed = apply_filters(samples, out)
@@ -307,7 +344,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
          "equal": sum(s.drawn_as_read() for s in samples if s.image)},
         _rates(samples), dict(sorted(Counter(t.task for t in tasks).items())),
         [Rejection(s.id, s.reason, s.detail) for s in samples if s.reason is not None],
-        versions, "diagbench's bundled list (benchmarks/personas.txt)",
+        rendered.versions, "diagbench's bundled list (benchmarks/personas.txt)",
         _kept_cells(samples, kept), duplicates,
         {f"{c}|{lang}": list(limits_of(c, lang)) for c, lang in dict.fromkeys(
             (s.category, s.language) for s in samples)},
@@ -319,7 +356,10 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
                                                         "kept": len(kept),
-                                                        "samples_in": entering}, indent=1)
+                                                        "samples_in": entering,
+                                                        "engines": {
+            name: {"seconds": round(seconds, 3), "samples": rendered.samples[name]}
+            for name, seconds in rendered.seconds.items()}}, indent=1)
         + "\n", encoding="utf-8")
     return info
 

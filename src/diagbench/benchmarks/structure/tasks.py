@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Mapping
 
 from diagbench.benchmarks.structure.captions import caption_options
@@ -84,11 +85,21 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
     by_category: dict[str, list[StructureSample]] = {}
     for s in samples:
         by_category.setdefault(s.category, []).append(s)
+    personas = sorted({s.persona for s in samples})
+    numbered: Counter[str] = Counter()  # tasks so far per sample (each task's number)
+    # the samples with a problem statement, description, caption: per category and all ("")
+    texts = {noun: {c: [(o, text_of(o)) for o in group if text_of(o)]
+                    for c, group in [*by_category.items(), ("", samples)]}
+             for noun, text_of in (("problem statement", _problem),
+                                   ("functional description", _description))}
+    captions = {c: [o.caption for o in group if o.caption]
+                for c, group in [*by_category.items(), ("", samples)]}
 
     def add(s: StructureSample, task: str, question: str, gold: Gold,
             options: list[str] | None = None, answer_type: str | None = None) -> None:
+        numbered[s.id] += 1
         tasks.append(StructureTask(
-            f"{s.id}/{task}/{sum(t.sample == s.id for t in tasks)}", s.id, task, s.category,
+            f"{s.id}/{task}/{numbered[s.id] - 1}", s.id, task, s.category,
             s.language, s.frl, s.image, question, gold,
             None if options is None else tuple(options), answer_type))
 
@@ -98,9 +109,9 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
             of_type = [q for t, q in asked if t == task]
             for question, gold, kind in rng.sample(of_type, min(per_sample, len(of_type))):
                 add(s, task, question, gold, answer_type=kind)
-        others = [o.persona for o in samples if o.persona != s.persona]
-        if len(set(others)) >= 4:
-            options = rng.sample(sorted(set(others)), 4)
+        others = [p for p in personas if p != s.persona]
+        if len(others) >= 4:
+            options = rng.sample(others, 4)
             none_case = rng.random() < 0.2
             if not none_case:
                 options[rng.randrange(4)] = s.persona
@@ -115,17 +126,14 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
             own = text_of(s)
             if not own:
                 continue
-            pool = [o for o in by_category[s.category] if o.id != s.id and text_of(o)
-                    and text_of(o) != own] or \
-                [o for o in samples if o.id != s.id and text_of(o) and text_of(o) != own]
+            pool = [o for o, text in texts[noun][s.category] if text != own] or \
+                [o for o, text in texts[noun][""] if text != own]
             positive = not pool or rng.random() < 0.5
             text = own if positive else text_of(rng.choice(pool))
             add(s, task, f"Does this {noun} correspond to the diagram?\n\n\"{text}\"\n\n"
                 f"{ANSWER_YES_NO}", "yes" if positive else "no")
         if s.caption:
-            made = caption_options(
-                s.caption, [o.caption for o in by_category[s.category] if o.caption],
-                [o.caption for o in samples if o.caption], rng)
+            made = caption_options(s.caption, captions[s.category], captions[""], rng)
             if made is not None:
                 listed = "\n".join(f"({letter}) {c}" for letter, c in zip("ABCD", made[0],
                                                                           strict=True))
