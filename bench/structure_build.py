@@ -7,9 +7,10 @@ drawn counts), filters, judge, questions (model-written, Fig. 10), captions (Fig
 tasks — the seconds, the samples going in and samples per second, with each stage's
 share of the whole build; per engine the seconds from its start to its last drawn count
 (engines draw at the same time, so these overlap) and its samples per second; the peak
-memory (the largest sum of the resident sets of the build's process and every process
-it started, sampled every 0.2 s from /proc), the disk used per sample kept, and the
-load average before and after. With --floor N, each engine's floor beside it: one warm
+memory of the build's process and every process it started (sampled every 0.5 s from
+/proc: the sum of their proportional set sizes, with the sum of their resident sets
+and the largest programs at the peak), the disk used per sample kept, and the load
+average before and after. With --floor N, each engine's floor beside it: one warm
 engine alone drawing N of the build's kept samples (PNG and SVG), after one drawing to
 warm it. With --compare-with SRC (another checkout's `src`, e.g. main's), the same build
 with that code, side by side, and whether samples.jsonl, tasks.jsonl and every image
@@ -66,27 +67,39 @@ def child(args: argparse.Namespace) -> None:
             executor.close()
 
 
-def _tree_rss(root: int) -> int:
-    """Bytes resident in process `root` and all its descendants, now."""
+def _tree_memory(root: int) -> tuple[int, int, dict[str, int]]:
+    """(resident bytes, proportional bytes, proportional bytes per command name) of
+    process `root` and all its descendants, now. The proportional set size (PSS) shares
+    each page among the processes mapping it, so its sum is the memory the tree uses;
+    the sum of resident sets counts a page shared by n processes n times."""
     parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-            fields = stat[stat.rindex(")") + 2:].split()
-            parents[int(entry.name)] = int(fields[1])
-            rss[int(entry.name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
-        except (OSError, ValueError, IndexError):
-            continue
+        if entry.name.isdigit():
+            try:
+                stat = Path(entry.path, "stat").read_text()
+                parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
     tree, todo = {root}, [root]
     while todo:
         pid = todo.pop()
         kids = [p for p, parent in parents.items() if parent == pid and p not in tree]
         tree.update(kids)
         todo.extend(kids)
-    return sum(rss.get(p, 0) for p in tree)
+    rss = pss = 0
+    by_command: dict[str, int] = {}
+    for pid in tree:
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+            command = Path(f"/proc/{pid}/comm").read_text().strip()
+        except OSError:
+            continue
+        fields = {line.split(":")[0]: int(line.split()[1]) * 1024
+                  for line in rollup.splitlines()[1:] if line.endswith("kB")}
+        rss += fields.get("Rss", 0)
+        pss += fields.get("Pss", 0)
+        by_command[command] = by_command.get(command, 0) + fields.get("Pss", 0)
+    return rss, pss, by_command
 
 
 def one_build(args: argparse.Namespace, src: Path, out: Path) -> dict:
@@ -99,16 +112,20 @@ def one_build(args: argparse.Namespace, src: Path, out: Path) -> dict:
     env = dict(os.environ, PYTHONPATH=str(src))
     load = os.getloadavg()
     process = subprocess.Popen(command, env=env)
-    peak = 0
+    peak_rss = peak_pss = 0
+    top: dict[str, int] = {}
     while process.poll() is None:
-        peak = max(peak, _tree_rss(process.pid))
-        time.sleep(0.2)
+        rss, pss, by_command = _tree_memory(process.pid)
+        peak_rss = max(peak_rss, rss)
+        if pss > peak_pss:
+            peak_pss, top = pss, by_command
+        time.sleep(0.5)
     if process.returncode:
         raise SystemExit(f"the build by {src} failed (exit {process.returncode})")
     timings: dict = json.loads((out / "timings.json").read_text(encoding="utf-8"))
     disk = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-    return timings | {"peak_rss": peak, "disk": disk, "load": [load, os.getloadavg()],
-                      "digest": _digest(out)}
+    return timings | {"peak_rss": peak_rss, "peak_pss": peak_pss, "top": top, "disk": disk,
+                      "load": [load, os.getloadavg()], "digest": _digest(out)}
 
 
 def _digest(out: Path) -> str:
@@ -167,6 +184,9 @@ def summary(runs: list[dict]) -> dict:
             "total_seconds": round(total, 3),
             "samples_per_s": round(runs[0]["samples"] / total, 2), "stages": stages,
             "engines": engines, "peak_rss_mb": round(max(r["peak_rss"] for r in runs) / 2**20),
+            "peak_pss_mb": round(max(r["peak_pss"] for r in runs) / 2**20),
+            "at_peak_mb": {c: round(b / 2**20) for c, b in sorted(
+                runs[0]["top"].items(), key=lambda kv: -kv[1])[:6]},
             "disk_kb_per_sample": round(runs[0]["disk"] / max(1, kept) / 1024, 1),
             "load": runs[0]["load"], "digest": runs[0]["digest"],
             "identical_runs": len({r["digest"] for r in runs}) == 1}
@@ -194,7 +214,10 @@ def show(name: str, result: dict, floor: dict[str, dict]) -> None:
             floor_rate = f["samples"] / f["seconds"]
             line += f" {f['samples']:>8} {floor_rate:>8.1f} {rate / floor_rate:>11.2f}"
         print(line)
-    print(f"peak memory {result['peak_rss_mb']} MB (the build's process tree); disk "
+    print(f"peak memory of the build's process tree: {result['peak_pss_mb']} MB proportional "
+          f"(PSS; {result['peak_rss_mb']} MB summing resident sets), at the peak "
+          + ", ".join(f"{c} {mb}" for c, mb in result["at_peak_mb"].items()))
+    print(f"disk "
           f"{result['disk_kb_per_sample']} kB per sample kept; outputs {result['digest'][:16]}"
           + ("" if result["identical_runs"] else " (runs differ!)"))
 

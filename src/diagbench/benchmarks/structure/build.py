@@ -11,7 +11,10 @@
 3. **rendering and statistics** (§3.2): each code rendered by its real engine to PNG
    (what models see) and SVG; valid = the engine draws it. Statistics come from the
    parsed model (`diagbench.formats`), never from regular expressions, and are
-   cross-checked against the counts read off the engine's SVG;
+   cross-checked against the counts read off the engine's SVG. Each engine is started
+   once and kept warm for the build; engines of different names draw at the same time;
+   what each has drawn is kept in DATA/.rendered chunk by chunk, so that a killed build
+   run again redraws only the chunks it had not finished (removed when the build ends);
 4. **filters** (§3.3), each counted in build.json: call failed, no code, wrong diagram
    kind, the engine does not draw it, parsed counts ≠ drawn counts, node-count
    limits, aspect ratio outside [0.25, 4], near-blank image, duplicate code,
@@ -34,7 +37,9 @@ deterministic).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import random
 import shutil
 import threading
@@ -154,6 +159,9 @@ def read_all(samples: list[Planned]) -> None:
 #: processes draw, another's start or wait on their programs, and this process parses
 #: the SVGs drawn).
 ENGINES_AT_ONCE = 3
+#: Most samples an engine draws in one call (each call's drawings are kept as they are
+#: done: a killed build redraws at most one chunk per engine).
+CHUNK = 1000
 
 
 @dataclass(frozen=True)
@@ -193,33 +201,67 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
 
 def _render_group(name: str, group: list[Planned], out: Path, engine: Engine,
                   parsing: threading.Lock) -> tuple[str, float]:
-    """Render `group` by `engine` (PNG, then SVG: `_prepared`'s marked sources) in a
-    staging folder of its own; (the engine's version, the seconds it took)."""
+    """Render `group` by `engine` in chunks of up to `CHUNK` samples, each kept in
+    DATA/.rendered once drawn (what a killed build resumes from); (the engine's version,
+    the seconds it took)."""
     start = time.perf_counter()
-    staging = out / ".staging" / name
+    version = engine.version()
+    for at in range(0, len(group), CHUNK):
+        chunk = group[at:at + CHUNK]
+        sources = [(_prepared(s, marked=False), _prepared(s, marked=True)) for s in chunk]
+        key = hashlib.sha256(json.dumps([name, version, sources]).encode()).hexdigest()
+        kept = out / ".rendered" / f"{key}.json"
+        if not kept.is_file():
+            _draw_chunk(chunk, sources, out, key, engine, parsing)
+        drawn = json.loads(kept.read_text(encoding="utf-8"))
+        for s, record in zip(chunk, drawn, strict=True):
+            if "reason" in record:
+                s.reason, s.detail = record["reason"], record["detail"]
+                continue
+            target = out / "images" / f"{s.id}.png"
+            target.unlink(missing_ok=True)
+            try:
+                os.link(out / ".rendered" / key / f"{s.id}.png", target)
+            except OSError:  # a file system without hard links
+                shutil.copyfile(out / ".rendered" / key / f"{s.id}.png", target)
+            s.image = f"images/{s.id}.png"
+            s.width, s.height, s.sha256, s.drawn = (record["width"], record["height"],
+                                                    record["sha256"], record["drawn"])
+    return version, time.perf_counter() - start
+
+
+def _draw_chunk(chunk: list[Planned], sources: list[tuple[str, str]], out: Path, key: str,
+                engine: Engine, parsing: threading.Lock) -> None:
+    """Draw `chunk` (PNG, then SVG: `_prepared`'s marked sources) in a staging folder of
+    its own; keep each PNG and what became of each sample in DATA/.rendered/KEY(.json)."""
+    staging = out / ".staging" / key
     shutil.rmtree(staging, ignore_errors=True)
     (staging / "png").mkdir(parents=True)
     (staging / "svg").mkdir()
+    images = out / ".rendered" / key
+    images.mkdir(parents=True, exist_ok=True)
     try:
-        pngs = engine.render([_prepared(s, marked=False) for s in group], staging / "png",
-                             "png")
-        svgs = engine.render([_prepared(s, marked=True) for s in group], staging / "svg",
-                             "svg")
-        for s, png, svg in zip(group, pngs, svgs, strict=True):
+        pngs = engine.render([png for png, _ in sources], staging / "png", "png")
+        svgs = engine.render([svg for _, svg in sources], staging / "svg", "svg")
+        records: list[dict[str, Any]] = []
+        for s, png, svg in zip(chunk, pngs, svgs, strict=True):
             if not png.ok or png.image is None:
-                s.reason, s.detail = "the engine does not draw it", str(png.error or "")
+                records.append({"reason": "the engine does not draw it",
+                                "detail": str(png.error or "")})
                 continue
-            shutil.move(str(png.image), out / "images" / f"{s.id}.png")
-            s.image = f"images/{s.id}.png"
-            s.width, s.height = png.width or 0, png.height or 0
-            s.sha256 = png.sha256 or ""
+            shutil.move(str(png.image), images / f"{s.id}.png")
+            drawn = None
             if svg.ok and svg.image is not None:
                 text = Path(svg.image).read_text(encoding="utf-8", errors="replace")
                 with parsing:
-                    s.drawn = _drawn(s, text)
+                    drawn = _drawn(s, text)
+            records.append({"width": png.width or 0, "height": png.height or 0,
+                            "sha256": png.sha256 or "", "drawn": drawn})
+        written = images.with_suffix(".json.part")
+        written.write_text(json.dumps(records), encoding="utf-8")
+        written.replace(images.with_suffix(".json"))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return pngs[0].version if pngs else "", time.perf_counter() - start
 
 
 def _prepared(sample: Planned, marked: bool) -> str:
@@ -352,6 +394,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         dict(sorted(sum((s.ambiguous for s in kept), Counter()).items())), captioned)
     (out / "build.json").write_text(json.dumps(info.to_json(), indent=1, ensure_ascii=False)
                                     + "\n", encoding="utf-8")
+    shutil.rmtree(out / ".rendered", ignore_errors=True)  # what a resumed build would reuse
     timings["total"] = time.perf_counter() - t0
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
