@@ -14,11 +14,14 @@ average before and after. With --floor N, each engine's floor beside it: one war
 engine alone drawing N of the build's kept samples (PNG and SVG), after one drawing to
 warm it. With --compare-with SRC (another checkout's `src`, e.g. main's), the same build
 with that code, side by side, and whether samples.jsonl, tasks.jsonl and every image
-are byte-identical. With --runs N, every figure is the median of N builds.
+are byte-identical; with --against-ray, the same build on a local Ray instance
+(`--executor ray`) beside it, with its overhead and whether its outputs are
+byte-identical. With --runs N, every figure is the median of N builds.
 
 Usage: python bench/structure_build.py [--per-category 2] [--categories LIST|all]
        [--languages LIST|all] [--seed 0] [--jobs 2] [--runs 1] [--floor 0]
-       [--compare-with SRC] [--executor local|ray] [--keep DIR] [--json]
+       [--compare-with SRC] [--executor local|ray] [--against-ray] [--keep DIR]
+       [--json]
 """
 
 from __future__ import annotations
@@ -102,13 +105,14 @@ def _tree_memory(root: int) -> tuple[int, int, dict[str, int]]:
     return rss, pss, by_command
 
 
-def one_build(args: argparse.Namespace, src: Path, out: Path) -> dict:
-    """timings.json of one seeded offline build into `out` by the code in `src`, with the
-    peak memory of its process tree, the disk it used and the load average."""
+def one_build(args: argparse.Namespace, src: Path, executor: str, out: Path) -> dict:
+    """timings.json of one seeded offline build into `out` by the code in `src` on
+    `executor`, with the peak memory of its process tree, the disk it used and the load
+    average."""
     command = [sys.executable, __file__, "--child", str(out), "--per-category",
                str(args.per_category), "--categories", args.categories, "--languages",
                args.languages, "--seed", str(args.seed), "--jobs", str(args.jobs),
-               "--executor", args.executor]
+               "--executor", executor]
     env = dict(os.environ, PYTHONPATH=str(src))
     load = os.getloadavg()
     process = subprocess.Popen(command, env=env)
@@ -234,6 +238,8 @@ def main() -> None:
     parser.add_argument("--floor", type=int, default=0, metavar="N")
     parser.add_argument("--compare-with", type=Path, metavar="SRC")
     parser.add_argument("--executor", choices=("local", "ray"), default="local")
+    parser.add_argument("--against-ray", action="store_true",
+                        help="the same build with --executor ray too, side by side")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="build into DIR/<name>-<run> and keep it")
     parser.add_argument("--json", action="store_true")
@@ -242,16 +248,19 @@ def main() -> None:
     if args.child:
         child(args)
         return
-    codes = {"this": SRC} | ({"compare": args.compare_with.resolve()}
-                             if args.compare_with else {})
+    builds = {"this": (SRC, args.executor)}  # name: (code, executor)
+    if args.compare_with:
+        builds["compare"] = (args.compare_with.resolve(), args.executor)
+    if args.against_ray:
+        builds["ray"] = (SRC, "ray")
     results: dict[str, dict] = {}
     floor: dict[str, dict] = {}
-    for name, src in codes.items():
+    for name, (src, executor) in builds.items():
         runs = []
         for k in range(args.runs):
             with tempfile.TemporaryDirectory(prefix="bench-structure-") as tmp:
                 out = (args.keep / f"{name}-{k}") if args.keep else Path(tmp) / "data"
-                runs.append(one_build(args, src, out))
+                runs.append(one_build(args, src, executor, out))
                 if name == "this" and k == 0 and args.floor:
                     sys.path.insert(0, str(SRC))
                     floor = floors(out, args.floor, args.jobs)
@@ -260,12 +269,14 @@ def main() -> None:
         print(json.dumps({"results": results, "floor": floor}))
         return
     for name, result in results.items():
-        show(f"{name}: {codes[name]}", result, floor if name == "this" else {})
-    if "compare" in results:
-        this, other = results["this"], results["compare"]
-        print(f"whole build: {other['total_seconds'] / this['total_seconds']:.2f}× as fast "
-              f"as {codes['compare']}; outputs "
-              + ("byte-identical" if this["digest"] == other["digest"] else "DIFFER"))
+        src, executor = builds[name]
+        show(f"{name}: {src}, --executor {executor}", result, floor if name == "this" else {})
+    this = results["this"]
+    for name, other in results.items():
+        if name != "this":
+            print(f"{name} against this: {other['total_seconds'] / this['total_seconds']:.2f}× "
+                  f"the time; outputs "
+                  + ("byte-identical" if this["digest"] == other["digest"] else "DIFFER"))
 
 
 if __name__ == "__main__":
