@@ -115,6 +115,7 @@ def one_build(args: argparse.Namespace, src: Path, executor: str, out: Path) -> 
                "--executor", executor]
     env = dict(os.environ, PYTHONPATH=str(src))
     load = os.getloadavg()
+    started = time.perf_counter()
     process = subprocess.Popen(command, env=env)
     peak_rss = peak_pss = 0
     top: dict[str, int] = {}
@@ -124,12 +125,13 @@ def one_build(args: argparse.Namespace, src: Path, executor: str, out: Path) -> 
         if pss > peak_pss:
             peak_pss, top = pss, by_command
         time.sleep(0.5)
+    wall = time.perf_counter() - started  # with the imports (and Ray's start-up)
     if process.returncode:
         raise SystemExit(f"the build by {src} failed (exit {process.returncode})")
     timings: dict = json.loads((out / "timings.json").read_text(encoding="utf-8"))
     disk = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-    return timings | {"peak_rss": peak_rss, "peak_pss": peak_pss, "top": top, "disk": disk,
-                      "load": [load, os.getloadavg()], "digest": _digest(out)}
+    return timings | {"wall": wall, "peak_rss": peak_rss, "peak_pss": peak_pss, "top": top,
+                      "disk": disk, "load": [load, os.getloadavg()], "digest": _digest(out)}
 
 
 def _digest(out: Path) -> str:
@@ -186,6 +188,7 @@ def summary(runs: list[dict]) -> dict:
     kept = runs[0]["kept"]
     return {"planned": runs[0]["samples"], "kept": kept, "runs": len(runs),
             "total_seconds": round(total, 3),
+            "process_seconds": round(statistics.median(r["wall"] for r in runs), 3),
             "samples_per_s": round(runs[0]["samples"] / total, 2), "stages": stages,
             "engines": engines, "peak_rss_mb": round(max(r["peak_rss"] for r in runs) / 2**20),
             "peak_pss_mb": round(max(r["peak_pss"] for r in runs) / 2**20),
@@ -207,7 +210,8 @@ def show(name: str, result: dict, floor: dict[str, dict]) -> None:
         print(f"{r['stage']:<11} {r['seconds']:>8.3f} {r['samples_in']:>10} {rate:>10} "
               f"{share:>6}")
     print(f"{'whole':<11} {result['total_seconds']:>8.3f} {result['planned']:>10} "
-          f"{result['samples_per_s']:>10.2f}")
+          f"{result['samples_per_s']:>10.2f}   (the build's process: "
+          f"{result['process_seconds']:.1f} s with its imports and executor start-up)")
     print(f"{'engine':<18} {'samples':>8} {'seconds':>8} {'samples/s':>10}"
           + (f" {'floor n':>8} {'floor/s':>8} {'build÷floor':>11}" if floor else ""))
     for engine, e in sorted(result["engines"].items(), key=lambda kv: -kv[1]["seconds"]):
@@ -275,7 +279,8 @@ def main() -> None:
     for name, other in results.items():
         if name != "this":
             print(f"{name} against this: {other['total_seconds'] / this['total_seconds']:.2f}× "
-                  f"the time; outputs "
+                  f"the build's time, {other['process_seconds'] / this['process_seconds']:.2f}× "
+                  "its process's; outputs "
                   + ("byte-identical" if this["digest"] == other["digest"] else "DIFFER"))
 
 
