@@ -9,8 +9,10 @@ import sys
 from PIL import Image
 
 from diagbench.render.filters import (
+    Looks,
     aspect_ratio,
     code_duplicates,
+    looks,
     near_blank,
     perceptual_duplicates,
 )
@@ -39,6 +41,17 @@ def test_scaled_copy_uses_one_render(tmp_path):
         assert img.size == (180, 120)
 
 
+def test_perceptual_duplicates_measure_the_hamming_distance_to_each_hash_kept():
+    # distances worked out by hand: 0b1111 is 4 bits from 0 (a duplicate at 4), 0b11111
+    # 5 bits (kept); bit 63 + 0b1111 is 5 bits from 0 and 2 from 0b11111 (kept second:
+    # item 1); 0xFF…F is 64 bits from 0 and 59 from 0b11111 (kept)
+    hashes = [0, 0b1111, 0b11111, (1 << 63) | 0b1111, (1 << 64) - 1]
+    kept, removed = perceptual_duplicates(hashes, lambda h: Looks(10.0, h), 4)
+    assert kept == [0, 0b11111, (1 << 64) - 1]
+    assert removed == [(0b1111, "looks like item 0 kept (pHash distance 4 <= 4)"),
+                       ((1 << 63) | 0b1111, "looks like item 1 kept (pHash distance 2 <= 4)")]
+
+
 def test_filters_report_what_they_remove(tmp_path):
     blank, drawn, twin = tmp_path / "blank.png", tmp_path / "drawn.png", tmp_path / "twin.png"
     Image.new("RGB", (64, 64), "white").save(blank)
@@ -49,9 +62,9 @@ def test_filters_report_what_they_remove(tmp_path):
     img.save(drawn)
     img.putpixel((1, 1), (250, 250, 250))
     img.save(twin)
-    kept, removed = near_blank([blank, drawn], lambda p: p)
+    kept, removed = near_blank([blank, drawn], looks)
     assert kept == [drawn] and removed[0][0] == blank and "near blank" in removed[0][1]
-    kept, removed = perceptual_duplicates([drawn, twin, blank], lambda p: p)
+    kept, removed = perceptual_duplicates([drawn, twin, blank], looks)
     assert kept == [drawn, blank] and removed[0][0] == twin
     kept, removed = aspect_ratio([(10, 200), (100, 100)], lambda s: s, low=0.1, high=10)
     assert kept == [(100, 100)] and "0.05" in removed[0][1]

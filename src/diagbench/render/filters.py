@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -36,13 +37,28 @@ def aspect_ratio(items: Iterable[T], size: Callable[[T], tuple[int, int]],
     return kept, removed
 
 
-def near_blank(items: Iterable[T], image: Callable[[T], Path],
+@dataclass(frozen=True, slots=True)
+class Looks:
+    """What the image filters see of an image: the standard deviation of its grey levels
+    (`near_blank`) and its 64-bit perceptual hash as an integer (`perceptual_duplicates`)."""
+
+    grey_std: float
+    phash: int
+
+
+def looks(path: Path) -> Looks:
+    """The `Looks` of the image at `path`, from one decoding of it."""
+    with Image.open(path) as img:
+        grey = img.convert("L")
+    return Looks(float(np.asarray(grey, dtype=np.float32).std()), _bits(imagehash.phash(grey)))
+
+
+def near_blank(items: Iterable[T], looks: Callable[[T], Looks],
                min_std: float = BLANK_STD) -> tuple[list[T], Removed]:
     """Drop images whose grey levels barely vary (blank or one colour)."""
     kept, removed = [], []
     for item in items:
-        with Image.open(image(item)) as img:
-            std = float(np.asarray(img.convert("L"), dtype=np.float32).std())
+        std = looks(item).grey_std
         if std >= min_std:
             kept.append(item)
         else:
@@ -50,23 +66,33 @@ def near_blank(items: Iterable[T], image: Callable[[T], Path],
     return kept, removed
 
 
-def perceptual_duplicates(items: Iterable[T], image: Callable[[T], Path],
+def perceptual_duplicates(items: Iterable[T], looks: Callable[[T], Looks],
                           max_distance: int = 4) -> tuple[list[T], Removed]:
     """Drop images within `max_distance` (Hamming, 64-bit pHash) of one kept earlier."""
     kept: list[T] = []
-    hashes: list[imagehash.ImageHash] = []
+    hashes = np.zeros(64, dtype=np.uint64)  # of the kept items, grown as they come
     removed: Removed[T] = []
     for item in items:
-        with Image.open(image(item)) as img:
-            h = imagehash.phash(img)
-        twin = next((k for k, other in enumerate(hashes) if h - other <= max_distance), None)
-        if twin is None:
+        h = np.uint64(looks(item).phash)
+        distances = np.bitwise_count(hashes[:len(kept)] ^ h)
+        near = np.flatnonzero(distances <= max_distance)
+        if not near.size:
+            if len(kept) == len(hashes):
+                hashes = np.concatenate([hashes, np.zeros_like(hashes)])
+            hashes[len(kept)] = h
             kept.append(item)
-            hashes.append(h)
         else:
+            twin = int(near[0])
             removed.append((item, f"looks like item {twin} kept (pHash distance "
-                                  f"{h - hashes[twin]} <= {max_distance})"))
+                                  f"{int(distances[twin])} <= {max_distance})"))
     return kept, removed
+
+
+def _bits(h: imagehash.ImageHash) -> int:
+    """A 64-bit pHash as one integer (its cells' bits in order), so that the Hamming
+    distance to every hash kept is one vectorised XOR and bit count."""
+    return int.from_bytes(np.packbits(np.asarray(h.hash, dtype=bool).flatten()).tobytes(),
+                          "big")
 
 
 _SPACE = re.compile(r"\s+")

@@ -13,7 +13,10 @@
 3. **rendering and statistics** (§3.2): each code rendered by its real engine to PNG
    (what models see) and SVG; valid = the engine draws it. Statistics come from the
    parsed model (`diagbench.formats`), never from regular expressions, and are
-   cross-checked against the counts read off the engine's SVG;
+   cross-checked against the counts read off the engine's SVG. Each engine is started
+   once and kept warm for the build; engines of different names draw at the same time;
+   what each has drawn is kept in DATA/.rendered chunk by chunk, so that a killed build
+   run again redraws only the chunks it had not finished (removed when the build ends);
 4. **filters** (§3.3), each counted in build.json: call failed, no code, wrong diagram
    kind, the engine does not draw it, parsed counts ≠ drawn counts, node-count
    limits, aspect ratio outside [0.25, 4], near-blank image, duplicate code,
@@ -40,11 +43,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import shutil
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +76,7 @@ from diagbench.benchmarks.structure.twins import make_twins, twin_tasks
 from diagbench.benchmarks.synthesis import COMPLEXITIES, Prompting, template_hash
 from diagbench.executors.protocol import Executor
 from diagbench.languages import category_named, languages_of, named
+from diagbench.render.engines import Engine
 
 ASPECT = (0.25, 4.0)
 PHASH_DISTANCE = 4
@@ -160,45 +168,113 @@ def read_all(samples: list[Planned]) -> None:
         s.facts, s.ambiguous = asked.facts, asked.ambiguous
 
 
+#: Engines of different names drawing at once in `render_all` (while one engine's
+#: processes draw, another's start or wait on their programs, and this process parses
+#: the SVGs drawn).
+ENGINES_AT_ONCE = 3
+#: Most samples an engine draws in one call (each call's drawings are kept as they are
+#: done: a killed build redraws at most one chunk per engine).
+CHUNK = 1000
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """What `render_all` did: each engine's version, and per engine the seconds its
+    samples took (from its start to its last drawn count) and how many it drew."""
+
+    versions: dict[str, str]
+    seconds: dict[str, float]
+    samples: dict[str, int]
+
+
 def render_all(samples: list[Planned], out: Path, jobs: int,
-               executor: Executor | None = None) -> dict[str, str]:
+               executor: Executor | None = None,
+               at_once: int = ENGINES_AT_ONCE) -> Rendered:
     """Render every sample read (`read_all`) to PNG and SVG by `executor`'s engines (local
-    by default); fill the drawn counts and image facts; return the engine versions."""
+    by default), `at_once` engines at a time, the largest groups first; fill the drawn
+    counts and image facts."""
     from diagbench.executors.local import LocalExecutor
 
-    versions: dict[str, str] = {}
     by_engine: dict[str, list[Planned]] = {}
     for s in samples:
         if s.reason is None and s.code:
             by_engine.setdefault(named(s.language).engine, []).append(s)
-    images = out / "images"
-    for name, group in by_engine.items():
-        engine = (executor or LocalExecutor()).engine(name, jobs, 60.0)
-        staging = out / ".staging"
+    running = executor or LocalExecutor()
+    parsing = threading.Lock()  # drawn counts parsed one at a time (domain C libraries)
+    largest_first = sorted(by_engine, key=lambda name: -len(by_engine[name]))
+    with ThreadPoolExecutor(max_workers=max(1, at_once)) as pool:
+        done = dict(zip(largest_first, pool.map(
+            lambda name: _render_group(name, by_engine[name], out, running.engine(
+                name, jobs, 60.0), parsing), largest_first), strict=True))
+    shutil.rmtree(out / ".staging", ignore_errors=True)
+    return Rendered({name: done[name][0] for name in by_engine},
+                    {name: done[name][1] for name in by_engine},
+                    {name: len(group) for name, group in by_engine.items()})
+
+
+def _render_group(name: str, group: list[Planned], out: Path, engine: Engine,
+                  parsing: threading.Lock) -> tuple[str, float]:
+    """Render `group` by `engine` in chunks of up to `CHUNK` samples, each kept in
+    DATA/.rendered once drawn (what a killed build resumes from); (the engine's version,
+    the seconds it took)."""
+    start = time.perf_counter()
+    version = engine.version()
+    for at in range(0, len(group), CHUNK):
+        chunk = group[at:at + CHUNK]
+        sources = [(_prepared(s, marked=False), _prepared(s, marked=True)) for s in chunk]
+        key = hashlib.sha256(json.dumps([name, version, sources]).encode()).hexdigest()
+        kept = out / ".rendered" / f"{key}.json"
+        if not kept.is_file():
+            _draw_chunk(chunk, sources, out, key, engine, parsing)
+        drawn = json.loads(kept.read_text(encoding="utf-8"))
+        for s, record in zip(chunk, drawn, strict=True):
+            if "reason" in record:
+                s.reason, s.detail = record["reason"], record["detail"]
+                continue
+            target = out / "images" / f"{s.id}.png"
+            target.unlink(missing_ok=True)
+            try:
+                os.link(out / ".rendered" / key / f"{s.id}.png", target)
+            except OSError:  # a file system without hard links
+                shutil.copyfile(out / ".rendered" / key / f"{s.id}.png", target)
+            s.image = f"images/{s.id}.png"
+            s.width, s.height, s.sha256, s.drawn = (record["width"], record["height"],
+                                                    record["sha256"], record["drawn"])
+    return version, time.perf_counter() - start
+
+
+def _draw_chunk(chunk: list[Planned], sources: list[tuple[str, str]], out: Path, key: str,
+                engine: Engine, parsing: threading.Lock) -> None:
+    """Draw `chunk` (PNG, then SVG: `_prepared`'s marked sources) in a staging folder of
+    its own; keep each PNG and what became of each sample in DATA/.rendered/KEY(.json)."""
+    staging = out / ".staging" / key
+    shutil.rmtree(staging, ignore_errors=True)
+    (staging / "png").mkdir(parents=True)
+    (staging / "svg").mkdir()
+    images = out / ".rendered" / key
+    images.mkdir(parents=True, exist_ok=True)
+    try:
+        pngs = engine.render([png for png, _ in sources], staging / "png", "png")
+        svgs = engine.render([svg for _, svg in sources], staging / "svg", "svg")
+        records: list[dict[str, Any]] = []
+        for s, png, svg in zip(chunk, pngs, svgs, strict=True):
+            if not png.ok or png.image is None:
+                records.append({"reason": "the engine does not draw it",
+                                "detail": str(png.error or "")})
+                continue
+            shutil.move(str(png.image), images / f"{s.id}.png")
+            drawn = None
+            if svg.ok and svg.image is not None:
+                text = Path(svg.image).read_text(encoding="utf-8", errors="replace")
+                with parsing:
+                    drawn = _drawn(s, text)
+            records.append({"width": png.width or 0, "height": png.height or 0,
+                            "sha256": png.sha256 or "", "drawn": drawn})
+        written = images.with_suffix(".json.part")
+        written.write_text(json.dumps(records), encoding="utf-8")
+        written.replace(images.with_suffix(".json"))
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
-        (staging / "png").mkdir(parents=True)
-        (staging / "svg").mkdir()
-        try:
-            pngs = engine.render([_prepared(s, marked=False) for s in group], staging / "png",
-                                 "png")
-            svgs = engine.render([_prepared(s, marked=True) for s in group], staging / "svg",
-                                 "svg")
-            for s, png, svg in zip(group, pngs, svgs, strict=True):
-                versions[name] = png.version
-                if not png.ok or png.image is None:
-                    s.reason, s.detail = "the engine does not draw it", str(png.error or "")
-                    continue
-                target = images / f"{s.id}.png"
-                shutil.move(str(png.image), target)
-                s.image = f"images/{s.id}.png"
-                s.width, s.height = png.width or 0, png.height or 0
-                s.sha256 = hashlib.sha256(target.read_bytes()).hexdigest()
-                if svg.ok and svg.image is not None:
-                    s.drawn = _drawn(s, Path(svg.image).read_text(encoding="utf-8",
-                                                                  errors="replace"))
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-    return versions
 
 
 def _prepared(sample: Planned, marked: bool) -> str:
@@ -224,14 +300,17 @@ def apply_filters(samples: list[Planned], out: Path) -> tuple[list[Planned], dic
             if why is not None:
                 s.reason, s.detail = NODE_LIMITS, why
     alive = [s for s in samples if s.reason is None]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # images decode outside the GIL
+        looks = dict(zip((s.id for s in alive), pool.map(
+            lambda s: filters.looks(out / s.image), alive), strict=True))
     steps: list[tuple[str, Callable[[list[Planned]], tuple[list[Planned], list]]]] = [
         (FILTERS["aspect ratio"],
          lambda xs: filters.aspect_ratio(xs, lambda s: (s.width, s.height), *ASPECT)),
-        (FILTERS["low variance"], lambda xs: filters.near_blank(xs, lambda s: out / s.image)),
+        (FILTERS["low variance"], lambda xs: filters.near_blank(xs, lambda s: looks[s.id])),
         (FILTERS["duplicate code"],
          lambda xs: filters.code_duplicates(xs, lambda s: s.code or "")),
         (FILTERS["perceptual-hash duplicate"],
-         lambda xs: filters.perceptual_duplicates(xs, lambda s: out / s.image, PHASH_DISTANCE)),
+         lambda xs: filters.perceptual_duplicates(xs, lambda s: looks[s.id], PHASH_DISTANCE)),
     ]
     for reason, step in steps:
         alive, gone = step(alive)
@@ -277,7 +356,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     read_all(samples)
     timings["statistics"] = time.perf_counter() - t
     t = enter("render", samples)
-    versions = render_all(samples, out, jobs, executor)
+    rendered = render_all(samples, out, jobs, executor)
+    versions = dict(rendered.versions)
     timings["render"] = time.perf_counter() - t
     t = enter("filters", samples)
     kept, removed = apply_filters(samples, out)
@@ -302,7 +382,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         t = enter("twins", kept)
         made, twinned, drew = make_twins(
             kept, twins, out, seed, read_all,
-            lambda group: render_all(group, out, jobs, executor))
+            lambda group: render_all(group, out, jobs, executor).versions)
         versions |= drew
         timings["twins"] = time.perf_counter() - t
     t = enter("questions", kept)
@@ -352,12 +432,16 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         twinned)
     (out / "build.json").write_text(json.dumps(info.to_json(), indent=1, ensure_ascii=False)
                                     + "\n", encoding="utf-8")
+    shutil.rmtree(out / ".rendered", ignore_errors=True)  # what a resumed build would reuse
     timings["total"] = time.perf_counter() - t0
     (out / "timings.json").write_text(json.dumps(
         {k: round(v, 3) for k, v in timings.items()} | {"samples": len(samples),
                                                         "kept": len(kept),
                                                         "twins_made": len(made),
-                                                        "samples_in": entering}, indent=1)
+                                                        "samples_in": entering,
+                                                        "engines": {
+            name: {"seconds": round(seconds, 3), "samples": rendered.samples[name]}
+            for name, seconds in rendered.seconds.items()}}, indent=1)
         + "\n", encoding="utf-8")
     return info
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Mapping
 
 from diagbench.benchmarks.structure.distractors import (
@@ -93,11 +94,13 @@ def derive(samples: list[StructureSample], seed: int, per_sample: int = 3,
         for field, by_category in pools.items():
             if getattr(s, field):
                 by_category.setdefault(s.category, []).append(getattr(s, field))
+    numbered: Counter[str] = Counter()  # tasks so far per sample (each task's number)
 
     def add(s: StructureSample, task: str, question: str, gold: Gold,
             options: list[str] | None = None, answer_type: str | None = None) -> None:
+        numbered[s.id] += 1
         tasks.append(StructureTask(
-            f"{s.id}/{task}/{sum(t.sample == s.id for t in tasks)}", s.id, task, s.category,
+            f"{s.id}/{task}/{numbered[s.id] - 1}", s.id, task, s.category,
             s.language, s.frl, s.image, question, gold,
             None if options is None else tuple(options), answer_type))
 
