@@ -42,9 +42,10 @@ def new_delimiter() -> bytes:
     return f"--diagbench-{uuid.uuid4().hex}--".encode()
 
 
-def pipe_arguments(fmt: str, delimiter: bytes) -> tuple[str, ...]:
-    """PlantUML's command-line arguments for pipe mode in `fmt`."""
-    return ("-pipe", f"-t{fmt}", "-charset", "UTF-8", "-pipedelimitor", delimiter.decode())
+def pipe_arguments(delimiter: bytes) -> tuple[str, ...]:
+    """PlantUML's command-line arguments for pipe mode (the format, `-tpng` or `-tsvg`,
+    given apart)."""
+    return ("-pipe", "-charset", "UTF-8", "-pipedelimitor", delimiter.decode())
 
 
 def encoded(source: str) -> bytes:
@@ -162,7 +163,7 @@ class PipeWorker:
         if not self.warm.running:
             self.close(clean=False)
             options, self.dump = self.archives.options()
-            self.warm.command = java_command(*pipe_arguments(self.fmt, self.delimiter),
+            self.warm.command = java_command(f"-t{self.fmt}", *pipe_arguments(self.delimiter),
                                              max_heap=self.max_heap,
                                              jvm_options=(*WARM_JVM_OPTIONS, *options))
         try:
