@@ -38,6 +38,7 @@ from diagbench.render.plantuml import (
     sandbox_env,
 )
 from diagbench.render.plantuml_process import (
+    STARTUP_SECONDS,
     ArchiveWriter,
     Died,
     Timeout,
@@ -235,13 +236,15 @@ class ChannelWorker:
         longer than `timeout` seconds or the JVM dies on it."""
         data = encoded(source)
         for _ in range(REDRAWS + 1):
+            allowed = timeout
             if self.held is None or not self.jvm.running(self.held[0]):
                 self._drop()
                 self.held = self.jvm.connect(self.channel)
+                allowed += STARTUP_SECONDS  # this channel's first diagram in this JVM
             generation, (stdin, stdout, stderr) = self.held
             try:
-                deadline = time.monotonic() + timeout
-                write_within(stdin, data, timeout)
+                deadline = time.monotonic() + allowed
+                write_within(stdin, data, allowed)
                 return read_reply(stdout, stderr, self.jvm.delimiter, self.fmt, deadline)
             except (Died, BrokenPipeError):
                 self._drop()
