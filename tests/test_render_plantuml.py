@@ -91,7 +91,8 @@ def _mapped(pid: int) -> set[str]:
 
 def test_class_archive_is_written_once_then_mapped_with_the_same_images(tmp_path, monkeypatch):
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, str(tmp_path / "cache"))
-    archive = plantuml.class_archive(plantuml.MAX_HEAP, launcher_jar())
+    two_channels = f"{2 * plantuml.MAX_HEAP_MB}m"  # jobs=1: one PNG and one SVG channel
+    archive = plantuml.class_archive(two_channels, launcher_jar())
     assert archive is not None and not archive.exists()
     sources = [SEQUENCE, CLASSES]
     writer = PlantUMLEngine(jobs=1)
