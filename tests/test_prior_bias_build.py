@@ -167,8 +167,8 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 def test_drawing_in_chunks_while_scaling_writes_the_same_files(tmp_path, monkeypatch):
-    """The engine draws a chunk while threads scale the one before; chunks of 7 (the last
-    one shorter) give the files one chunk gives, every image at every scale."""
+    """The engine draws a chunk, then threads scale it; chunks of 7 (the last one
+    shorter) give the files one chunk gives, every image at every scale."""
     from diagbench.benchmarks.prior_bias import build
     from diagbench.benchmarks.prior_bias.generate import uniform
 

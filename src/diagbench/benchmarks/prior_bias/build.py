@@ -32,8 +32,9 @@ from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.render.engines import Engine
 
 SCALES = (1.0, 1.5, 2.0)
-#: Diagrams the engine draws in one call, while the previous call's are scaled.
-CHUNK = 256
+#: Diagrams the engine draws in one call before they are scaled (their drawings are
+#: kept in a temporary folder meanwhile).
+CHUNK = 2048
 #: Threads scaling images beside the engine.
 SCALERS = 2
 
@@ -79,10 +80,10 @@ def _common(sizes: Sizes) -> int | None:
 def _render(out: Path, ids: list[str], sources: list[str], build: Build, engine: Engine,
             scales: tuple[float, ...], bars: Bars) -> dict[str, dict[str, ImageFile]]:
     """Each diagram rendered once and resized to every scale (a failure is counted): the
-    engine draws one `CHUNK` while threads scale the one before (Pillow decodes, resizes
-    and encodes outside the GIL)."""
+    engine draws `CHUNK` diagrams, then `SCALERS` threads scale them, and so on (scaling
+    beside the drawing slowed it: the threads feeding the JVM waited for the GIL)."""
     (out / "images").mkdir(exist_ok=True)
-    scaled: list[tuple[str, Future[dict[str, ImageFile]]]] = []
+    images: dict[str, dict[str, ImageFile]] = {}
     with (tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(SCALERS) as pool,
           bars(len(sources), "rendering") as bar):
         for first in range(0, len(sources), CHUNK):
@@ -90,12 +91,14 @@ def _render(out: Path, ids: list[str], sources: list[str], build: Build, engine:
             folder.mkdir()
             results = engine.render(sources[first:first + CHUNK], folder, "png",
                                     lambda: bar.update(1))
+            scaled: list[tuple[str, Future[dict[str, ImageFile]]]] = []
             for ident, result in zip(ids[first:first + CHUNK], results, strict=True):
                 if not result.ok or result.image is None:
                     build.rejected[f"render: {result.error}"] += 1
                     continue
                 scaled.append((ident, pool.submit(_scaled, result.image, scales, out, ident)))
-        return {ident: images.result() for ident, images in scaled}
+            images.update((ident, done.result()) for ident, done in scaled)
+    return images
 
 
 def _scaled(image: Path, scales: tuple[float, ...], out: Path, ident: str
