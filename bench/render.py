@@ -5,11 +5,16 @@ three ways in one run and prints diagrams/s and the speed-up over one JVM per
 diagram, which is how the STRUDEL toolkit calls PlantUML (target: 15x). Then
 Mermaid flowcharts: one browser per diagram vs one browser per worker.
 With --whole: the whole `diagbench render` process on N files (default 200: start-up,
-JVM start and warm-up, every diagram, image checks) against one JVM per diagram, the
-two alternating over --runs runs (goal: 30x), and the floor: the same diagrams drawn again
-in a JVM already warm (3 channels); --json prints that as one JSON object;
---base DIR (e.g. `git worktree add /tmp/old HEAD~1`) times DIR's render too, alternating;
---breakdown adds one run's CPU per diagram by where it goes (Python, drawing, JIT, dot).
+JVM start and warm-up, every diagram's PNG and the SVG its statistics are read off,
+image checks, files written) side by side with the floor, in one run: the same engine's
+JVM (its PNG and SVG channels), already warm, drawing the same PNGs and SVGs with
+nothing else (no start-up, no warm-up, no checks, no Python work); their ratio (goal:
+the whole command within 1.3x the floor), wall and CPU, medians of --runs runs, each
+run's whole command and floor pass taken one after the other; and one JVM per diagram
+(the first --baseline diagrams, the way the PlantUML command line is called on one
+file; goal: 30x). --json prints that as one JSON object; --base DIR (e.g.
+`git worktree add /tmp/old HEAD~1`) times DIR's render too, alternating; --breakdown
+adds one run's CPU per diagram by where it goes (Python, drawing, JIT, dot).
 Usage: python bench/render.py [--diagrams N] [--baseline N] [--mermaid N] [--seed S]
        python bench/render.py --whole [--diagrams 200] [--baseline 10] [--runs 3] [--json]
                               [--base DIR] [--breakdown]
@@ -37,11 +42,13 @@ from tests.plantuml_batch import render_batch
 
 from diagbench.render.mermaid import MermaidEngine
 from diagbench.render.plantuml_channels import ChannelWorker, SharedJVM, launcher_jar
-from diagbench.render.plantuml_pipe import PlantUMLEngine
+from diagbench.render.plantuml_pipe import FORMATS, PlantUMLEngine
 from synthetic import synthetic_class_diagram, synthetic_diagram
 
 TARGET_SPEEDUP = 15.0
 GOAL_WHOLE = 30.0
+#: The whole `diagbench render` at most this many times the warm floor.
+GOAL_GAP = 1.3
 BIN = Path(sys.executable).parent
 
 
@@ -129,40 +136,46 @@ def cpu_breakdown(n: int = 200, seed: int = 0) -> dict[str, float]:
 
 def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0,
                   base: Path | None = None) -> dict:
-    """`diagbench render` of `n` files, whole process, against one JVM per diagram (the
-    first `baseline` diagrams, the way the PlantUML command line is called on one file):
-    wall and CPU (the processes' own) per diagram, medians of `runs` alternating runs.
-    With `base` (a checkout), its `diagbench render` runs too, alternating ("before_*").
-    The first run of this tree may write PlantUML's class-data archive (once per machine)."""
+    """`diagbench render` of `n` files, whole process, beside the warm floor (`WarmFloor`)
+    and against one JVM per diagram (the first `baseline` diagrams): wall and CPU (the
+    processes' own) per diagram, medians of `runs` runs. With `base` (a checkout), its
+    `diagbench render` runs too, alternating ("before_*"). The first run of this tree may
+    write PlantUML's class-data archive (once per machine)."""
     sources = corpus(n, seed)
     rows: dict[str, list[float]] = {key: [] for key in (
         "whole_ms", "whole_cpu_ms", "jvm_ms", "jvm_cpu_ms", "ratio", "cpu_ratio", "before_ms",
-        "before_cpu_ms", "before_ratio", "before_cpu_ratio")}
-    with tempfile.TemporaryDirectory() as tmp:
+        "before_cpu_ms", "before_ratio", "before_cpu_ratio", "floor_ms", "floor_cpu_ms",
+        "floor_png_ms", "floor_png_cpu_ms", "gap", "cpu_gap")}
+    with tempfile.TemporaryDirectory() as tmp, WarmFloor(sources) as floor:
         src = Path(tmp) / "src"
         src.mkdir()
         for k, text in enumerate(sources):
             (src / f"d{k:04d}.puml").write_text(text, encoding="utf-8")
         for run in range(runs):
-            cpu, start = _children_cpu(), time.perf_counter()
-            one_jvm_each(sources[:baseline])
-            jvm = (time.perf_counter() - start) / baseline
-            jvm_cpu = (_children_cpu() - cpu) / baseline
+            if baseline:
+                cpu, start = _children_cpu(), time.perf_counter()
+                one_jvm_each(sources[:baseline])
+                rows["jvm_ms"].append(1000 * (time.perf_counter() - start) / baseline)
+                rows["jvm_cpu_ms"].append(1000 * (_children_cpu() - cpu) / baseline)
             sides = [("", None)] + ([("before_", str(base / "src"))] if base else [])
             for prefix, path in sides if run % 2 == 0 else sides[::-1]:
                 wall, spent = _whole_run(src, Path(tmp) / f"out{run}{prefix}", n, path)
                 rows[f"{prefix or 'whole_'}ms"].append(1000 * wall)
                 rows[f"{prefix or 'whole_'}cpu_ms"].append(1000 * spent)
-                rows[f"{prefix}ratio"].append(jvm / wall)
-                rows[f"{prefix}cpu_ratio"].append(jvm_cpu / spent)
-            rows["jvm_ms"].append(1000 * jvm)
-            rows["jvm_cpu_ms"].append(1000 * jvm_cpu)
-        floor, floor_cpu = warm_floor(sources)
+                if baseline:
+                    rows[f"{prefix}ratio"].append(rows["jvm_ms"][-1] / 1000 / wall)
+                    rows[f"{prefix}cpu_ratio"].append(rows["jvm_cpu_ms"][-1] / 1000 / spent)
+            drawn = floor.measure()
+            for key, value in drawn.items():
+                rows[key].append(value)
+            rows["gap"].append(rows["whole_ms"][-1] / drawn["floor_ms"])
+            rows["cpu_gap"].append(rows["whole_cpu_ms"][-1] / drawn["floor_cpu_ms"])
     medians = {key: statistics.median(values) for key, values in rows.items() if values}
     return medians | {
-        "floor_ms": floor, "floor_cpu_ms": floor_cpu, "floor_ratio": medians["jvm_ms"] / floor,
-        "ratios": rows["ratio"], "before_ratios": rows["before_ratio"], "diagrams": n,
-        "baseline": baseline, "goal": GOAL_WHOLE}
+        "floor_ratio": medians["jvm_ms"] / medians["floor_ms"] if baseline else None,
+        "ratios": rows["ratio"], "before_ratios": rows["before_ratio"], "gaps": rows["gap"],
+        "diagrams": n, "baseline": baseline, "goal": GOAL_WHOLE, "goal_gap": GOAL_GAP,
+        "load": os.getloadavg()}
 
 
 def corpus(n: int, seed: int) -> list[str]:
@@ -188,33 +201,60 @@ def _jvm_cpu(jvm: SharedJVM) -> float:
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def warm_floor(sources: list[str], jobs: int = 3, passes: int = 2) -> tuple[float, float]:
-    """(wall, CPU) ms per diagram of PlantUML's own work in a JVM already warm, on `jobs`
-    channels: the last of `passes` passes over `sources` (no start-up, no warm-up, no image
-    checks). What `diagbench render` could reach if starting and warming a JVM cost nothing.
-    Three channels on two cores: a channel waits (for `dot`, for its pipes) about a third of
-    the time (idle machine, 200 diagrams: 2 channels 47 ms/diagram, 3 and 4 channels 34;
-    `diagbench render` itself gains nothing from more channels than jobs: warm-up is its
-    cost)."""
-    launcher = launcher_jar()
-    if launcher is None:
-        raise RuntimeError("no javac: the warm floor needs the channels' launcher")
-    jvm = SharedJVM("png", jobs, launcher, write_archive=False)
-    workers = [ChannelWorker(jvm, k) for k in range(jobs)]
+class WarmFloor:
+    """PlantUML's own work for `diagbench render` of `sources` (PNG), in a JVM laid out as
+    its engine's (`jobs` PNG and `jobs` SVG channels) and already warm: each diagram's PNG
+    drawn, then each statistics SVG (the source its language marks), `jobs` at once. No
+    start-up, no warm-up, no image checks, no Python work: what `diagbench render` would
+    take if all of those cost nothing. One warm-up pass at the start."""
 
-    def draw(k: int) -> None:
-        for source in sources[k::jobs]:
-            workers[k].render(source, 120)
+    def __init__(self, sources: list[str], jobs: int = 2) -> None:
+        from diagbench.languages.plantuml import LANGUAGE
 
-    try:
-        for k in range(passes):
-            cpu, start = _jvm_cpu(jvm) if k else 0.0, time.perf_counter()
-            with ThreadPoolExecutor(max_workers=jobs) as pool:
-                list(pool.map(draw, range(jobs)))
-            seconds, cpu = time.perf_counter() - start, _jvm_cpu(jvm) - cpu
-    finally:
-        jvm.close(clean=False)
-    return 1000 * seconds / len(sources), 1000 * cpu / len(sources)
+        launcher = launcher_jar()
+        if launcher is None:
+            raise RuntimeError("no javac: the warm floor needs the channels' launcher")
+        kinds = [LANGUAGE.read(source)[0].kind for source in sources]
+        self.batches = {fmt: [LANGUAGE.prepare(s, kind, fmt == "svg")
+                              for s, kind in zip(sources, kinds, strict=True)]
+                        for fmt in FORMATS}
+        self.jvm = SharedJVM(tuple(f for f in FORMATS for _ in range(jobs)), launcher,
+                             write_archive=False)
+        self.workers = {fmt: [ChannelWorker(self.jvm, k) for k, f in
+                              enumerate(self.jvm.formats) if f == fmt] for fmt in FORMATS}
+
+    def __enter__(self) -> WarmFloor:
+        self._pass()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.jvm.close(clean=False)
+
+    def _draw(self, fmt: str) -> None:
+        workers, sources = self.workers[fmt], self.batches[fmt]
+
+        def draw(k: int) -> None:
+            for source in sources[k::len(workers)]:
+                workers[k].render(source, 120)
+
+        with ThreadPoolExecutor(max_workers=len(workers)) as pool:
+            list(pool.map(draw, range(len(workers))))
+
+    def _pass(self) -> dict[str, float]:
+        spent = {}
+        for fmt in FORMATS:
+            cpu, start = _jvm_cpu(self.jvm) if self.jvm.process else 0.0, time.perf_counter()
+            self._draw(fmt)
+            spent[fmt] = time.perf_counter() - start, _jvm_cpu(self.jvm) - cpu
+        n = len(self.batches["png"])
+        return {"floor_ms": 1000 * sum(w for w, _ in spent.values()) / n,
+                "floor_cpu_ms": 1000 * sum(c for _, c in spent.values()) / n,
+                "floor_png_ms": 1000 * spent["png"][0] / n,
+                "floor_png_cpu_ms": 1000 * spent["png"][1] / n}
+
+    def measure(self) -> dict[str, float]:
+        """One pass, ms per diagram: wall and CPU (JVM and `dot`), in all and PNG only."""
+        return self._pass()
 
 
 def batched(engine, sources: list[str]) -> tuple[float, int]:
@@ -257,25 +297,31 @@ def main() -> None:
     args = ap.parse_args()
     if args.whole:
         result = whole_process(args.diagrams if args.diagrams != 500 else 200,
-                               args.baseline or 10, args.runs, args.seed, base=args.base)
+                               10 if args.baseline is None else args.baseline, args.runs,
+                               args.seed, base=args.base)
         if args.json:
             print(json.dumps(result))
             return
+        print(f"load average {' '.join(f'{x:.1f}' for x in result['load'])} (after); "
+              f"{result['diagrams']} diagrams, half sequence, half class, PNG + statistics; "
+              f"medians of {args.runs} runs")
+        print(f"{'':34}{'wall ms/diagram':>16}{'CPU ms/diagram':>16}")
+        print(f"{'floor, warm engine, PNG only':34}{result['floor_png_ms']:>16.1f}"
+              f"{result['floor_png_cpu_ms']:>16.1f}")
+        print(f"{'floor, warm engine, PNG + SVG':34}{result['floor_ms']:>16.1f}"
+              f"{result['floor_cpu_ms']:>16.1f}")
+        print(f"{'diagbench render, whole process':34}{result['whole_ms']:>16.1f}"
+              f"{result['whole_cpu_ms']:>16.1f}")
         if args.base:
-            print(f"before ({args.base}): {result['before_ms']:.0f} ms/diagram "
-                  f"({result['before_cpu_ms']:.0f} ms CPU); {result['before_ratio']:.1f}x faster "
-                  f"than one JVM per diagram (CPU {result['before_cpu_ratio']:.1f}x); "
-                  f"ratios {', '.join(f'{r:.1f}' for r in result['before_ratios'])}")
-        print(f"diagbench render of {result['diagrams']} diagrams, whole process: "
-                  f"{result['whole_ms']:.0f} ms/diagram ({result['whole_cpu_ms']:.0f} ms CPU); "
-                  f"one JVM per diagram: {result['jvm_ms']:.0f} ms ({result['jvm_cpu_ms']:.0f} "
-                  f"ms CPU); {result['ratio']:.1f}x faster (CPU {result['cpu_ratio']:.1f}x; "
-                  f"goal {GOAL_WHOLE:.0f}x; medians of {args.runs} runs: "
-                  f"{', '.join(f'{r:.1f}' for r in result['ratios'])})")
-        print(f"floor, PlantUML's own work in a JVM already warm, 3 channels: "
-              f"{result['floor_ms']:.0f} ms/diagram ({result['floor_cpu_ms']:.0f} ms CPU, JVM and "
-              f"dot) = {result['floor_ratio']:.1f}x one JVM per "
-              f"diagram (the most render could reach with free start-up and warm-up)")
+            print(f"{'before (' + str(args.base) + ')':34}{result['before_ms']:>16.1f}"
+                  f"{result['before_cpu_ms']:>16.1f}")
+        print(f"whole / floor: {result['gap']:.2f}x wall, {result['cpu_gap']:.2f}x CPU (goal "
+              f"<= {GOAL_GAP}x wall; runs {', '.join(f'{g:.2f}' for g in result['gaps'])})")
+        if result["baseline"]:
+            print(f"one JVM per diagram ({result['baseline']} diagrams): {result['jvm_ms']:.0f} "
+                  f"ms/diagram ({result['jvm_cpu_ms']:.0f} ms CPU); the whole command "
+                  f"{result['ratio']:.1f}x faster (CPU {result['cpu_ratio']:.1f}x; goal "
+                  f"{GOAL_WHOLE:.0f}x; runs {', '.join(f'{r:.1f}' for r in result['ratios'])})")
         if args.breakdown:
             print("where the CPU of one more whole run goes, ms per diagram (threads read "
                   "every 50 ms):")

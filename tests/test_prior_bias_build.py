@@ -161,6 +161,32 @@ def test_same_seed_gives_byte_identical_files(tmp_path):
         (tmp_path / "c" / "manifest.jsonl").read_bytes()
 
 
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def test_drawing_in_chunks_while_scaling_writes_the_same_files(tmp_path, monkeypatch):
+    """The engine draws a chunk, then threads scale it; chunks of 7 (the last one
+    shorter) give the files one chunk gives, every image at every scale."""
+    from diagbench.benchmarks.prior_bias import build
+    from diagbench.benchmarks.prior_bias.generate import uniform
+
+    vocabulary = load_vocabulary()
+    engine = PlantUMLEngine(jobs=2)  # one warm engine for both builds
+    try:
+        whole = build.build_benchmark(tmp_path / "a", vocabulary, uniform(2), 5, engine)
+        monkeypatch.setattr(build, "CHUNK", 7)
+        chunked = build.build_benchmark(tmp_path / "b", vocabulary, uniform(2), 5, engine)
+    finally:
+        engine.close()
+    assert whole["diagrams"] % 7 and whole["diagrams"] > 14
+    assert whole == chunked
+    files = _files(tmp_path / "a")
+    assert len([f for f in files if f.endswith(".png")]) == 3 * whole["diagrams"]
+    assert files == _files(tmp_path / "b")
+
+
 def test_ambiguous_vocabulary_pairs_are_dropped_and_counted():
     text = json.dumps({"inheritance": [["Dog", "Animal"], ["Animal", "Dog"], ["Cat", "Animal"]],
                        "composition": [], "aggregation": [], "dependency": []})

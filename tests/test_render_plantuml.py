@@ -91,10 +91,14 @@ def _mapped(pid: int) -> set[str]:
 
 def test_class_archive_is_written_once_then_mapped_with_the_same_images(tmp_path, monkeypatch):
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, str(tmp_path / "cache"))
-    archive = plantuml.class_archive(plantuml.MAX_HEAP, launcher_jar())
+    two_channels = f"{2 * plantuml.MAX_HEAP_MB}m"  # jobs=1: one PNG and one SVG channel
+    archive = plantuml.class_archive(two_channels, launcher_jar())
     assert archive is not None and not archive.exists()
     sources = [SEQUENCE, CLASSES]
-    first = PlantUMLEngine(jobs=1).render(sources, _folder(tmp_path / "a"), "png")
+    writer = PlantUMLEngine(jobs=1)
+    first = writer.render(sources, _folder(tmp_path / "a"), "png")
+    assert not archive.exists()  # written at the engine's clean close
+    writer.close()
     assert archive.is_file() and archive.stat().st_size > 1_000_000
     assert not [p.name for p in archive.parent.iterdir() if p.suffix not in (".jsa", ".jar")]
     assert [p.suffix for p in archive.parent.iterdir()].count(".jsa") == 1  # no leftovers
@@ -165,18 +169,34 @@ def _channel_threads(pid: int) -> int:
     return sum(name.startswith("diagbench-chann") for name in names)
 
 
-def test_a_batch_gets_one_jvm_with_one_channel_per_job(tmp_path, monkeypatch):
+def test_an_engine_keeps_one_jvm_for_both_formats_with_a_channel_per_job_and_format(
+        tmp_path, monkeypatch):
+    """PNG and SVG batches of one engine are drawn by one JVM, started by the first and
+    ended by `close()`, with `jobs` channels per format; the images are those of an engine
+    that draws one format only."""
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[int, ...]] = []
 
     def look() -> None:
-        pids = _java_children()
-        seen.append((len(pids), max((_channel_threads(pid) for pid in pids), default=0)))
+        seen.append(tuple((pid, _channel_threads(pid)) for pid in _java_children()))
 
-    results = PlantUMLEngine(jobs=2).render([SEQUENCE, CLASSES] * 3, tmp_path, "png",
-                                            progress=look)
-    assert all(r.ok for r in results)
-    assert max(jvms for jvms, _ in seen) == 1 and max(c for _, c in seen) == 2
+    sources = [SEQUENCE, CLASSES] * 3
+    engine = PlantUMLEngine(jobs=2)
+    try:
+        pngs = engine.render(sources, _folder(tmp_path / "png"), "png", progress=look)
+        svgs = engine.render(sources, _folder(tmp_path / "svg"), "svg", progress=look)
+        again = engine.render(sources[:2], _folder(tmp_path / "again"), "png", progress=look)
+    finally:
+        engine.close()
+    assert not _java_children()
+    assert len(set(seen)) == 1 and len(seen[0]) == 1 and seen[0][0][1] == 4
+    assert all(r.ok for r in pngs + svgs + again)
+    alone = {fmt: PlantUMLEngine(jobs=1).render(sources[:2], _folder(tmp_path / f"1{fmt}"),
+                                                fmt) for fmt in ("svg", "png")}
+    assert [r.sha256 for r in pngs[:2]] == [r.sha256 for r in again] == \
+        [r.sha256 for r in alone["png"]]
+    assert [r.sha256 for r in svgs[:2]] == [r.sha256 for r in alone["svg"]]
+    assert svgs[0].image is not None and b"<svg" in svgs[0].image.read_bytes()[:1000]
 
 
 def test_channels_draw_the_same_images_as_one_jvm_per_worker(tmp_path, monkeypatch):
@@ -210,10 +230,29 @@ def test_a_diagram_that_never_ends_times_out_while_the_other_channel_draws_on(tm
     that never ends is reported as timed out, every other is drawn, the same image."""
     monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
     sources = [NEVER_ENDS, *[_doubling(6)] * 8]
-    results = PlantUMLEngine(jobs=2, timeout=GENEROUS).render(sources, tmp_path, "png")
+    engine = PlantUMLEngine(jobs=2, timeout=GENEROUS)
+    try:  # both channels started first: their first diagram may take the JVM's start too
+        engine.render([_doubling(6)] * 2, _folder(tmp_path / "started"), "png")
+        results = engine.render(sources, tmp_path, "png")
+    finally:
+        engine.close()
     assert [r.ok for r in results] == [False] + [True] * 8
     assert results[0].error == f"timed out after {GENEROUS} s (process restarted)"
     assert len({r.sha256 for r in results[1:]}) == 1
+
+
+def test_the_jvm_start_is_not_counted_in_the_first_diagram_s_time_out(tmp_path, monkeypatch):
+    """A JVM and its class loading take seconds to start (without a class-data archive,
+    more): the first diagram a channel draws gets `STARTUP_SECONDS` more than its one-second
+    time-out, and is drawn."""
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    engine = PlantUMLEngine(jobs=1, timeout=1.0)
+    try:
+        [png] = engine.render([CLASSES], _folder(tmp_path / "png"), "png")
+        [svg] = engine.render([CLASSES], _folder(tmp_path / "svg"), "svg")
+    finally:
+        engine.close()
+    assert png.ok and svg.ok, (png.error, svg.error)
 
 
 def test_a_channel_whose_jvm_ends_under_it_draws_its_diagram_again_in_the_next(monkeypatch):
@@ -225,7 +264,7 @@ def test_a_channel_whose_jvm_ends_under_it_draws_its_diagram_again_in_the_next(m
     launcher = launcher_jar()
     if launcher is None:
         pytest.skip("needs javac for the channels' launcher")
-    jvm = SharedJVM("png", 2, launcher, write_archive=False)
+    jvm = SharedJVM(("png", "png"), launcher, write_archive=False)
     first, second = ChannelWorker(jvm, 0), ChannelWorker(jvm, 1)
     ended: list[int] = []
     write = plantuml_channels.write_within

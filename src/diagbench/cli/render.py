@@ -26,8 +26,8 @@ from diagbench.formats.source import DEFAULT_MAX_BYTES
               help="PNG scale factor; repeat for several (e.g. 1 1.5 2). Default 1.")
 @click.option("--max-side", type=click.IntRange(16), help="Shrink PNGs so no side exceeds N.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
-              help="Engine processes working in parallel, at most (PlantUML starts one "
-                   "per 60 diagrams).")
+              help="Diagrams drawn in parallel, at most (PlantUML: channels of one "
+                   "warm JVM).")
 @click.option("--timeout", type=click.FloatRange(1.0), default=20.0, show_default=True,
               help="Seconds allowed per diagram.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),

@@ -109,17 +109,30 @@ def render_files(items: list[tuple[Rendered, str]], out: Path, fmt: str = "png",
                     record.error = str(exc)
                     progress()
                 continue
-            for (record, _), result in zip(queue, results, strict=True):
-                record.result = result
-                if result.error_line is not None:  # the engine counts from its diagram's start
-                    result.error_line += record.line - 1
-                if result.ok:
-                    _place(record, out / _relative(record.file, root), fmt, scales, max_side)
-            if fmt == "png":
-                _png_statistics(engine, [(r, s) for r, s in queue if r.ok], staging / "stats")
+            try:
+                for (record, _), result in zip(queue, results, strict=True):
+                    record.result = result
+                    if result.error_line is not None:  # counted from its diagram's start
+                        result.error_line += record.line - 1
+                    if result.ok:
+                        _place(record, out / _relative(record.file, root), fmt, scales,
+                               max_side)
+                if fmt == "png":  # the same engine, still warm, draws the SVGs
+                    _png_statistics(engine, [(r, s) for r, s in queue if r.ok],
+                                    staging / "stats")
+            finally:
+                ended(engine)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return [record for record, _ in items]
+
+
+def ended(engine: Engine) -> None:
+    """End the processes an engine keeps warm between batches (those that keep any have
+    a `close()`)."""
+    close = getattr(engine, "close", None)
+    if callable(close):
+        close()
 
 
 def _prepared(record: Rendered, source: str, marked: bool) -> str:
@@ -173,5 +186,8 @@ def validity(language: Language, codes: list[str], jobs: int = 2, timeout: float
     if not codes:
         return []
     engine = language.make_engine(jobs, timeout)
-    return check(engine, [language.prepare(code, "", marked=False) for code in codes], fmt,
-                 keep)
+    try:
+        return check(engine, [language.prepare(code, "", marked=False) for code in codes],
+                     fmt, keep)
+    finally:
+        ended(engine)

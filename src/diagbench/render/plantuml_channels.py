@@ -1,8 +1,9 @@
 """PlantUML on several channels of one JVM: `SharedJVM` and its `ChannelWorker`s.
 
 A second JVM costs its own start, class loading and JIT warm-up, as much as drawing
-dozens of small diagrams. So a batch runs one JVM with one PlantUML pipe loop per
-channel, each on its own thread: our launcher (`java/DiagbenchPipes.java`, compiled once
+dozens of small diagrams. So an engine runs one JVM with one PlantUML pipe loop per
+channel, each on its own thread and drawing its own format (PNG channels and SVG
+channels warm up together): our launcher (`java/DiagbenchPipes.java`, compiled once
 per machine with `javac` into the cache folder) gives each thread its own stdin, stdout
 and stderr, three inherited pipes. A diagram that times out, or a JVM that dies, ends
 the JVM for every channel: the channels that were drawing draw their diagram again in
@@ -37,6 +38,7 @@ from diagbench.render.plantuml import (
     sandbox_env,
 )
 from diagbench.render.plantuml_process import (
+    STARTUP_SECONDS,
     ArchiveWriter,
     Died,
     Timeout,
@@ -102,15 +104,15 @@ def _scratch() -> Path:
 
 
 class SharedJVM:
-    """One PlantUML JVM serving `channels` channels; started when a channel first needs it,
-    ended by `end` (a time-out, a death) and started again by the next channel."""
+    """One PlantUML JVM serving a channel per entry of `formats` (the format it draws,
+    "png" or "svg"); started when a channel first needs it, ended by `end` (a time-out, a
+    death) and started again by the next channel."""
 
-    def __init__(self, fmt: str, channels: int, launcher: Path,
+    def __init__(self, formats: tuple[str, ...], launcher: Path,
                  write_archive: bool = True) -> None:
-        self.fmt = fmt
-        self.channels = channels
+        self.formats = formats
         self.launcher = launcher
-        self.max_heap = max_heap = f"{MAX_HEAP_MB * channels}m"  # as much per channel
+        self.max_heap = max_heap = f"{MAX_HEAP_MB * len(formats)}m"  # as much per channel
         self.delimiter = new_delimiter()
         self.archives = ArchiveWriter(class_archive(max_heap, launcher), write_archive)
         self.lock = threading.Lock()
@@ -175,14 +177,15 @@ class SharedJVM:
     def _start(self) -> None:
         parent: dict[int, _Fds] = {}
         child: list[int] = []
-        for k in range(self.channels):
+        spec: list[str] = []
+        for k, fmt in enumerate(self.formats):
             stdin, stdout, stderr = os.pipe(), os.pipe(), os.pipe()
             parent[k] = (stdin[1], stdout[0], stderr[0])
             child += [stdin[0], stdout[1], stderr[1]]
+            spec += [str(stdin[0]), str(stdout[1]), str(stderr[1]), fmt]
         options, self.dump = self.archives.options()
         self.jail = tempfile.mkdtemp(prefix="diagbench-jvm-")
-        command = java_command(",".join(map(str, child)),
-                               *pipe_arguments(self.fmt, self.delimiter),
+        command = java_command(",".join(spec), *pipe_arguments(self.delimiter),
                                max_heap=self.max_heap,
                                jvm_options=(*WARM_JVM_OPTIONS, *options),
                                main=(self.launcher, LAUNCHER))
@@ -219,11 +222,13 @@ class SharedJVM:
 
 
 class ChannelWorker:
-    """One channel of a `SharedJVM`, used by one thread: draws one diagram at a time."""
+    """One channel of a `SharedJVM`, used by one thread at a time: draws one diagram at a
+    time, in its channel's format."""
 
     def __init__(self, jvm: SharedJVM, channel: int) -> None:
         self.jvm = jvm
         self.channel = channel
+        self.fmt = jvm.formats[channel]
         self.held: tuple[int, _Fds] | None = None  # (generation, pipes)
 
     def render(self, source: str, timeout: float) -> tuple[bytes, str]:
@@ -231,15 +236,16 @@ class ChannelWorker:
         longer than `timeout` seconds or the JVM dies on it."""
         data = encoded(source)
         for _ in range(REDRAWS + 1):
+            allowed = timeout
             if self.held is None or not self.jvm.running(self.held[0]):
                 self._drop()
                 self.held = self.jvm.connect(self.channel)
+                allowed += STARTUP_SECONDS  # this channel's first diagram in this JVM
             generation, (stdin, stdout, stderr) = self.held
             try:
-                deadline = time.monotonic() + timeout
-                write_within(stdin, data, timeout)
-                return read_reply(stdout, stderr, self.jvm.delimiter, self.jvm.fmt,
-                                  deadline)
+                deadline = time.monotonic() + allowed
+                write_within(stdin, data, allowed)
+                return read_reply(stdout, stderr, self.jvm.delimiter, self.fmt, deadline)
             except (Died, BrokenPipeError):
                 self._drop()
                 if self.jvm.end(generation):

@@ -3,18 +3,22 @@
 Where the time goes (200 small diagrams, half sequence, half class, PNG): in the JVM,
 drawing and PNG encoding (PlantUML tries two palette reductions on every image before
 writing it) on the drawing threads, and the JIT compilers, as much again per JVM; class
-loading at start-up. So a batch gets one JVM whose `jobs` channels draw at once
-(`plantuml_channels`), classes come from a class-data archive, and each image is checked
-in Python while the JVM draws the next one. Without `javac` to build the channels'
-launcher, a batch gets one JVM per `process.DIAGRAMS_PER_JVM` diagrams (up to `jobs`), since a
+loading at start-up. So an engine keeps one JVM from its first batch to `close()`, whose
+channels (`plantuml_channels`; `jobs` drawing PNG, `jobs` drawing SVG) draw at once:
+a later batch, in either format, finds it started and its code compiled. Classes come
+from a class-data archive, and each image is checked in Python while the JVM draws the
+next one. Without `javac` to build the channels' launcher, a batch gets one JVM per
+`process.DIAGRAMS_PER_JVM` diagrams (up to `jobs`) per format, kept likewise, since a
 second JVM's warm-up costs more than it saves on a smaller batch.
 """
 
 from __future__ import annotations
 
 import os
+import queue
 import threading
 import time
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol
@@ -75,58 +79,119 @@ def _refusal(source: str) -> str | None:
     return None
 
 
+#: The formats a PlantUML engine draws, each on channels of its own.
+FORMATS = ("png", "svg")
+
+
+class _WarmJVMs:
+    """The JVM an engine keeps between batches (or, without `javac`, its one-format JVMs)
+    and the workers that draw in it, each used by one batch thread at a time."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.lock = threading.Lock()
+        self.looked_up = False
+        self.launcher: Path | None = None
+        self.jvm: SharedJVM | None = None
+        self.channels: dict[str, list[ChannelWorker]] = {}
+        self.pipes: dict[str, list[PipeWorker]] = {fmt: [] for fmt in FORMATS}
+
+    def workers(self, fmt: str, diagrams: int) -> list[Worker]:
+        """The workers a batch of `diagrams` in `fmt` draws with, started if need be."""
+        if fmt not in FORMATS:
+            raise ValueError(f"PlantUML draws {' or '.join(FORMATS)} here, not {fmt!r}")
+        with self.lock:
+            if not self.looked_up:
+                self.launcher, self.looked_up = launcher_jar(), True
+            if self.launcher is not None:
+                if self.jvm is None:
+                    formats = tuple(f for f in FORMATS for _ in range(self.jobs))
+                    self.jvm = SharedJVM(formats, self.launcher)
+                    self.channels = {f: [ChannelWorker(self.jvm, k)
+                                         for k, g in enumerate(formats) if g == f]
+                                     for f in FORMATS}
+                return list(self.channels[fmt][:max(1, min(self.jobs, diagrams))])
+            pool = self.pipes[fmt]
+            wanted = min(self.jobs, max(1, diagrams // process.DIAGRAMS_PER_JVM))
+            while len(pool) < wanted:
+                first = not any(self.pipes.values())
+                pool.append(PipeWorker(fmt, archive=class_archive(MAX_HEAP),
+                                       write_archive=first))
+            return list(pool[:wanted])
+
+    def close(self, clean: bool = True) -> None:
+        """End the JVMs; `clean`: their input closed, and time given to write the
+        class-data archive (else killed)."""
+        with self.lock:
+            jvm, self.jvm, self.channels = self.jvm, None, {}
+            pipes = [w for pool in self.pipes.values() for w in pool]
+            self.pipes = {fmt: [] for fmt in FORMATS}
+        if jvm is not None:
+            jvm.close(clean)
+        for worker in pipes:
+            worker.close(clean)
+
+
 class PlantUMLEngine:
-    """Render PlantUML diagrams in `jobs` warm JVMs."""
+    """Render PlantUML diagrams in warm JVMs, `jobs` diagrams at once, kept warm from the
+    first batch until `close()` (or until the engine is dropped, or diagbench exits)."""
 
     name = "plantuml"
 
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
+        self._warm = _WarmJVMs(jobs)
+        self._batches = {fmt: threading.Lock() for fmt in FORMATS}  # one batch a format
+        self._ended = weakref.finalize(self, self._warm.close)
 
     def version(self) -> str:
         return PLANTUML_VERSION
 
+    def close(self, clean: bool = True) -> None:
+        """End the warm JVMs (`clean`: see `_WarmJVMs.close`); a later batch starts anew."""
+        self._warm.close(clean)
+
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress=lambda: None) -> list[RenderResult]:
         """Render every source (one diagram each) into `out_dir`/NNNNNN.<fmt>."""
-        local = threading.local()
-        lock = threading.Lock()
-        launcher = launcher_jar()
-        threads = min(self.jobs, max(1, len(sources) if launcher is not None
-                                     else len(sources) // process.DIAGRAMS_PER_JVM))
-        jvm = None if launcher is None else SharedJVM(fmt, threads, launcher)
-        channels = iter(range(threads))
-        workers: list[PipeWorker] = []
-        archive = class_archive(MAX_HEAP) if jvm is None else None  # the fallback's
+        with self._batches.get(fmt, threading.Lock()):
+            return self._batch(sources, out_dir, fmt, progress)
+
+    def _batch(self, sources: list[str], out_dir: Path, fmt: str,
+               progress) -> list[RenderResult]:
+        workers = self._warm.workers(fmt, len(sources))
+        todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+        for k in range(len(sources)):
+            todo.put(k)
+        futures: dict[int, Future[RenderResult]] = {}
         checks = ThreadPoolExecutor(max_workers=1)  # image checks overlap the next drawing
 
-        def new_worker() -> Worker:
-            with lock:
-                if jvm is not None:
-                    return ChannelWorker(jvm, next(channels))
-                workers.append(PipeWorker(fmt, archive=archive, write_archive=not workers))
-                return workers[-1]
+        failed = threading.Event()  # a thread failed: the others stop too
 
-        def work(k: int) -> Future[RenderResult]:
-            if not hasattr(local, "worker"):
-                local.worker = new_worker()
-            start = time.perf_counter()
-            result, data = self._draw(local.worker, k, sources[k])
-            return checks.submit(self._check, result, data, fmt, out_dir, start, progress)
+        def drain(worker: Worker) -> None:
+            while not failed.is_set():
+                try:
+                    k = todo.get_nowait()
+                except queue.Empty:
+                    return
+                start = time.perf_counter()
+                try:
+                    result, data = self._draw(worker, k, sources[k])
+                except BaseException:
+                    failed.set()
+                    raise
+                futures[k] = checks.submit(self._check, result, data, fmt, out_dir, start,
+                                           progress)
 
-        clean = False
         try:
-            with checks, ThreadPoolExecutor(max_workers=threads) as pool:
-                futures = list(pool.map(work, range(len(sources))))
-            results = [future.result() for future in futures]
-            clean = True
-            return results
-        finally:
-            if jvm is not None:
-                jvm.close(clean)
-            for worker in workers:
-                worker.close(clean)
+            with checks, ThreadPoolExecutor(max_workers=len(workers)) as pool:
+                for done in [pool.submit(drain, worker) for worker in workers]:
+                    done.result()
+            return [futures[k].result() for k in range(len(sources))]
+        except BaseException:
+            self.close(clean=False)
+            raise
 
     def _draw(self, worker: Worker, k: int, source: str) -> tuple[RenderResult, bytes | None]:
         """The result of drawing `source` (with the reason when not drawn) and the bytes."""

@@ -27,6 +27,10 @@ from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 
 #: Seconds a process's clean exit may take to write the class-data archive.
 ARCHIVE_TIMEOUT = 60.0
+#: Seconds a JVM may take to start, beyond a diagram's time-out, for the first diagram
+#: each of its pipe loops draws (a busy machine starts a JVM in tens of seconds: counted
+#: in that diagram's time-out, the start ended the JVM, whose next start did again).
+STARTUP_SECONDS = 60.0
 
 
 class Timeout(Exception):
@@ -42,9 +46,10 @@ def new_delimiter() -> bytes:
     return f"--diagbench-{uuid.uuid4().hex}--".encode()
 
 
-def pipe_arguments(fmt: str, delimiter: bytes) -> tuple[str, ...]:
-    """PlantUML's command-line arguments for pipe mode in `fmt`."""
-    return ("-pipe", f"-t{fmt}", "-charset", "UTF-8", "-pipedelimitor", delimiter.decode())
+def pipe_arguments(delimiter: bytes) -> tuple[str, ...]:
+    """PlantUML's command-line arguments for pipe mode (the format, `-tpng` or `-tsvg`,
+    given apart)."""
+    return ("-pipe", "-charset", "UTF-8", "-pipedelimitor", delimiter.decode())
 
 
 def encoded(source: str) -> bytes:
@@ -159,19 +164,21 @@ class PipeWorker:
     def render(self, source: str, timeout: float) -> tuple[bytes, str]:
         """(image bytes, stderr) for one `@startuml … @enduml` diagram; `Timeout` (the
         process killed) when it takes longer than `timeout` seconds or the process ends."""
-        if not self.warm.running:
+        fresh = not self.warm.running
+        if fresh:
             self.close(clean=False)
             options, self.dump = self.archives.options()
-            self.warm.command = java_command(*pipe_arguments(self.fmt, self.delimiter),
+            self.warm.command = java_command(f"-t{self.fmt}", *pipe_arguments(self.delimiter),
                                              max_heap=self.max_heap,
                                              jvm_options=(*WARM_JVM_OPTIONS, *options))
+        allowed = timeout + (STARTUP_SECONDS if fresh else 0.0)
         try:
-            self.warm.send(encoded(source), timeout)
+            self.warm.send(encoded(source), allowed)
             process = self.warm.process
             assert process is not None and process.stdout is not None \
                 and process.stderr is not None  # both piped
             return read_reply(process.stdout.fileno(), process.stderr.fileno(),
-                              self.delimiter, self.fmt, time.monotonic() + timeout)
+                              self.delimiter, self.fmt, time.monotonic() + allowed)
         except (Timeout, ProcessTimeout, ProcessDied):
             self.close(clean=False)
             raise Timeout from None

@@ -107,6 +107,7 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         from diagbench.benchmarks.prior_bias.vocabulary import load_vocabulary
         from diagbench.benchmarks.prior_bias.wordnet import WordNetError, wordnet_chains
         from diagbench.executors.local import LocalExecutor
+        from diagbench.languages.rendering import ended
 
         wordnet_dir = wordnet_dir or (WORDNET_DIR if paper_sizes else None)
         try:
@@ -115,8 +116,12 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
             raise DataError(str(exc)) from None
         engine = None if plan else (executor or LocalExecutor()).engine("plantuml", jobs, 20.0)
         sizes = PAPER_SIZES if paper_sizes else uniform(per_cell)
-        info = build_benchmark(out, load_vocabulary(extra=extra), sizes, seed, engine,
-                               tuple(sorted(set(scales))) or SCALES, bars, queries)
+        try:
+            info = build_benchmark(out, load_vocabulary(extra=extra), sizes, seed, engine,
+                                   tuple(sorted(set(scales))) or SCALES, bars, queries)
+        finally:
+            if engine is not None:
+                ended(engine)
         return [*_table(info, sizes),
                 f"{info['instances']} instances, {info['diagrams']} diagrams"
                 f"{' (planned, not rendered)' if plan else ''}, "

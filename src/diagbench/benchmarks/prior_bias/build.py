@@ -15,10 +15,11 @@ vocabulary give byte-identical files.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import tempfile
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from PIL import Image
@@ -31,6 +32,11 @@ from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.render.engines import Engine
 
 SCALES = (1.0, 1.5, 2.0)
+#: Diagrams the engine draws in one call before they are scaled (their drawings are
+#: kept in a temporary folder meanwhile).
+CHUNK = 2048
+#: Threads scaling images beside the engine.
+SCALERS = 2
 
 
 def scale_name(scale: float) -> str:
@@ -73,32 +79,47 @@ def _common(sizes: Sizes) -> int | None:
 
 def _render(out: Path, ids: list[str], sources: list[str], build: Build, engine: Engine,
             scales: tuple[float, ...], bars: Bars) -> dict[str, dict[str, ImageFile]]:
-    """Each diagram rendered once and resized to every scale (a failure is counted)."""
+    """Each diagram rendered once and resized to every scale (a failure is counted): the
+    engine draws `CHUNK` diagrams, then `SCALERS` threads scale them, and so on (scaling
+    beside the drawing slowed it: the threads feeding the JVM waited for the GIL)."""
     (out / "images").mkdir(exist_ok=True)
     images: dict[str, dict[str, ImageFile]] = {}
-    with (tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(2) as pool,
+    with (tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(SCALERS) as pool,
           bars(len(sources), "rendering") as bar):
-        results = engine.render(sources, Path(tmp), "png", lambda: bar.update(1))
-        for ident, result in zip(ids, results, strict=True):
-            if not result.ok:
-                build.rejected[f"render: {result.error}"] += 1
-                continue
-            images[ident] = dict(pool.map(lambda s, r=result, i=ident: _scaled(r.image, s, out,
-                                                                               i), scales))
+        for first in range(0, len(sources), CHUNK):
+            folder = Path(tmp) / str(first)
+            folder.mkdir()
+            results = engine.render(sources[first:first + CHUNK], folder, "png",
+                                    lambda: bar.update(1))
+            scaled: list[tuple[str, Future[dict[str, ImageFile]]]] = []
+            for ident, result in zip(ids[first:first + CHUNK], results, strict=True):
+                if not result.ok or result.image is None:
+                    build.rejected[f"render: {result.error}"] += 1
+                    continue
+                scaled.append((ident, pool.submit(_scaled, result.image, scales, out, ident)))
+            images.update((ident, done.result()) for ident, done in scaled)
     return images
 
 
-def _scaled(image: Path, scale: float, out: Path, ident: str) -> tuple[str, ImageFile]:
-    name = f"images/{ident}@{scale_name(scale)}.png"
+def _scaled(image: Path, scales: tuple[float, ...], out: Path, ident: str
+            ) -> dict[str, ImageFile]:
+    """The drawing at `image` as RGB at every scale (Lanczos), written to
+    `out`/images/IDENT@SCALE.png; `image` removed."""
+    files = {}
     with Image.open(image) as opened:
-        img = opened.convert("RGB")
-        if scale != 1.0:
-            img = img.resize((round(img.width * scale), round(img.height * scale)),
-                             Image.Resampling.LANCZOS)
-        img.save(out / name, optimize=False)
-        size = img.size
-    data = (out / name).read_bytes()
-    return scale_name(scale), ImageFile(name, size[0], size[1], hashlib.sha256(data).hexdigest())
+        rgb = opened.convert("RGB")
+    image.unlink()
+    for scale in scales:
+        name = f"images/{ident}@{scale_name(scale)}.png"
+        img = rgb if scale == 1.0 else rgb.resize(
+            (round(rgb.width * scale), round(rgb.height * scale)), Image.Resampling.LANCZOS)
+        encoded = io.BytesIO()
+        img.save(encoded, "PNG", optimize=False)
+        data = encoded.getvalue()
+        (out / name).write_bytes(data)
+        files[scale_name(scale)] = ImageFile(name, img.width, img.height,
+                                             hashlib.sha256(data).hexdigest())
+    return files
 
 
 def _write_manifest(path: Path, build: Build, images: dict[str, dict[str, ImageFile]]) -> None:

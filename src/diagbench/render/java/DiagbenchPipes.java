@@ -4,16 +4,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.util.Arrays;
 
 /**
  * PlantUML's pipe mode on several channels at once, in one JVM: one thread per channel runs
  * PlantUML's own command line ({@code net.sourceforge.plantuml.Run}) with the arguments given,
  * and sees System.in, System.out and System.err as its channel's three file descriptors.
  *
- * <p>Usage: {@code java -cp plantuml.jar:DIR DiagbenchPipes IN,OUT,ERR[,IN,OUT,ERR...] ARGS...}
- * where each triple names inherited file descriptors. Threads a channel's thread starts use
- * that channel too. The JVM ends when the first channel's input ends (PlantUML exits then).
+ * <p>Usage: {@code java -cp plantuml.jar:DIR DiagbenchPipes IN,OUT,ERR,FORMAT[,IN,OUT,ERR,FORMAT...]
+ * ARGS...} where each quadruple names inherited file descriptors and the image format that
+ * channel draws ({@code png}, {@code svg}: PlantUML's {@code -tFORMAT}, given before ARGS).
+ * Threads a channel's thread starts use that channel too. A channel ends when its input
+ * ends (PlantUML's pipe mode exits then, asked not to end the JVM: a channel that drew
+ * nothing exits with PlantUML's status 50); the JVM ends, with status 0, when every channel
+ * has, or with status 2 when a channel fails.
  */
 public final class DiagbenchPipes {
     private DiagbenchPipes() {
@@ -95,18 +98,23 @@ public final class DiagbenchPipes {
     }
 
     public static void main(String[] args) throws Exception {
-        String[] fds = args[0].split(",");
-        String[] plantuml = Arrays.copyOfRange(args, 1, args.length);
+        String[] fields = args[0].split(",");
+        System.setProperty("plantuml.noSystemExit", "true");
         System.setIn(new RoutedInput(System.in));
         System.setOut(new PrintStream(new RoutedOutput(System.out, false), false));
         System.setErr(new PrintStream(new RoutedOutput(System.err, true), true));
-        Thread[] threads = new Thread[fds.length / 3];
+        Thread[] threads = new Thread[fields.length / 4];
         for (int k = 0; k < threads.length; k++) {
-            Channel channel = new Channel(fds[3 * k], fds[3 * k + 1], fds[3 * k + 2]);
+            Channel channel = new Channel(fields[4 * k], fields[4 * k + 1], fields[4 * k + 2]);
+            String[] plantuml = new String[args.length];
+            plantuml[0] = "-t" + fields[4 * k + 3];
+            System.arraycopy(args, 1, plantuml, 1, args.length - 1);
             threads[k] = new Thread(() -> {
                 CHANNEL.set(channel);
                 try {
                     net.sourceforge.plantuml.Run.main(plantuml);
+                } catch (net.sourceforge.plantuml.cli.Exit.ExitRequest end) {
+                    // the channel's input has ended
                 } catch (Exception e) {
                     e.printStackTrace();
                     System.exit(2);
@@ -117,5 +125,6 @@ public final class DiagbenchPipes {
         for (Thread thread : threads) {
             thread.join();
         }
+        System.exit(0); // whatever threads PlantUML left running
     }
 }
