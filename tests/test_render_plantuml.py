@@ -146,14 +146,17 @@ def test_a_damaged_class_archive_changes_nothing(tmp_path, monkeypatch):
 
 
 def _java_children() -> list[int]:
-    """The `java` processes this process has started and not yet reaped (Linux)."""
+    """The PlantUML `java` processes this process has started and not yet reaped (Linux;
+    not the warm VARNA JVMs another test may have left)."""
     pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             comm, rest = stat.read_text().rsplit(")", 1)
+            command = (stat.parent / "cmdline").read_bytes().lower()
         except OSError:
             continue
-        if comm.endswith("(java") and int(rest.split()[1]) == os.getpid():
+        if comm.endswith("(java") and int(rest.split()[1]) == os.getpid() \
+                and b"plantuml" in command:
             pids.append(int(stat.parent.name))
     return pids
 

@@ -15,23 +15,18 @@ worker (`PipeWorker`, a `render.process` warm process).
 
 from __future__ import annotations
 
-import atexit
-import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
 import threading
 import time
-import zipfile
-from functools import cache
-from importlib import resources
 from pathlib import Path
 
+from diagbench.render.java_launcher import compiled
 from diagbench.render.plantuml import (
     MAX_HEAP_MB,
     WARM_JVM_OPTIONS,
-    cache_folder,
     class_archive,
     jar_path,
     java_command,
@@ -60,47 +55,14 @@ def launcher_jar() -> Path | None:
     """The launcher, compiled on first use into a jar in the cache folder (a class-data
     archive maps classes from jars only) and run once with no channel, or None when there
     is no `javac`, or it fails, or `java` cannot run what it made."""
-    javac, java = shutil.which("javac"), shutil.which("java")
-    if javac is None or java is None:
-        return None
-    source = (resources.files("diagbench.render") / "java" / f"{LAUNCHER}.java").read_bytes()
-    facts = [source, *(str(Path(p).resolve()).encode() for p in (javac, java, jar_path()))]
-    key = hashlib.sha256(b"\n".join(facts)).hexdigest()[:16]
-    folder = cache_folder() or _scratch()
-    target = folder / f"launcher-{key}.jar"
-    if target.is_file():
-        return target
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=folder, prefix=".launcher-") as work:
-            code = Path(work) / f"{LAUNCHER}.java"
-            code.write_bytes(source)
-            if _run([javac, "--release", "11", "-cp", str(jar_path()), "-d", work, str(code)]):
-                return None
-            packed = Path(work) / "launcher.jar"
-            with zipfile.ZipFile(packed, "w") as jar:
-                for compiled in sorted(Path(work).glob("*.class")):
-                    jar.write(compiled, compiled.name)
-            if _run(java_command("", main=(packed, LAUNCHER))):
-                return None
-            os.replace(packed, target)
-    except (OSError, subprocess.TimeoutExpired):
-        return target if target.is_file() else None
-    return target
+    return compiled(LAUNCHER, jar_path(), "launcher", sandbox_env(),
+                    lambda packed: _run(java_command("", main=(packed, LAUNCHER))) == 0)
 
 
 def _run(command: list[str]) -> int:
     """The exit status of a short Java tool run."""
     return subprocess.run(command, capture_output=True, timeout=120, check=False,
                           env=sandbox_env()).returncode
-
-
-@cache
-def _scratch() -> Path:
-    """A folder for this process's launcher when there is no cache folder."""
-    folder = tempfile.mkdtemp(prefix="diagbench-launcher-")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    return Path(folder)
 
 
 class SharedJVM:

@@ -117,7 +117,7 @@ class VarnaEngine(DrawingEngine):
 
 
 #: The options of every drawing (after the structure and the output file).
-OPTIONS = ("-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR)
+OPTIONS = ["-algorithm", "naview", "-bpStyle", "simple", "-bp", BP_COLOUR]
 
 
 def run_varna(sequence: str, structure: str, timeout: float, options: tuple[str, ...] = ()
@@ -142,8 +142,8 @@ def run_varna(sequence: str, structure: str, timeout: float, options: tuple[str,
     return _varna_once(sequence, structure, timeout, options)
 
 
-def _varna_once(sequence: str, structure: str, timeout: float, options: tuple[str, ...]
-                ) -> tuple[bytes | None, str]:
+def _varna_once(sequence: str, structure: str, timeout: float,
+                options: tuple[str, ...] = ()) -> tuple[bytes | None, str]:
     """`run_varna` in a JVM of its own."""
     with tempfile.TemporaryDirectory(prefix="diagbench-varna-") as jail:
         out = Path(jail) / "drawing.svg"

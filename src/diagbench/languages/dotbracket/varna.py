@@ -17,20 +17,15 @@ so (None) and each structure gets a JVM of its own.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import os
 import queue
-import shutil
-import subprocess
-import tempfile
 import threading
-import zipfile
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from diagbench.render import process
+from diagbench.render.java_launcher import compiled
 from diagbench.render.process import WarmProcess, frame
 
 LAUNCHER = "DiagbenchVarna"
@@ -55,44 +50,8 @@ class VarnaRun:
 def launcher(jar: Path) -> Path | None:
     """The launcher jar, compiled on first use into the JVM cache folder (keyed by its
     source, Java and VARNA's jar), or None without `javac` or when it does not build."""
-    from diagbench.render.plantuml import cache_folder
-
-    javac, java = shutil.which("javac"), shutil.which("java")
-    if javac is None or java is None:
-        return None
-    source = (resources.files("diagbench.render") / "java" / f"{LAUNCHER}.java").read_bytes()
-    facts = [source, *(str(Path(p).resolve()).encode() for p in (javac, java, jar))]
-    key = hashlib.sha256(b"\n".join(facts)).hexdigest()[:16]
-    folder = cache_folder() or Path(_scratch())
-    target = folder / f"varna-launcher-{key}.jar"
-    if target.is_file():
-        return target
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=folder, prefix=".varna-launcher-") as work:
-            code = Path(work) / f"{LAUNCHER}.java"
-            code.write_bytes(source)
-            done = subprocess.run([javac, "--release", "11", "-cp", str(jar), "-d", work,
-                                   str(code)], capture_output=True, timeout=120, check=False,
-                                  env={"PATH": os.environ.get("PATH", process.DEFAULT_PATH)})
-            if done.returncode:
-                return None
-            packed = Path(work) / "launcher.jar"
-            with zipfile.ZipFile(packed, "w") as archive:
-                for compiled in sorted(Path(work).glob("*.class")):
-                    archive.write(compiled, compiled.name)
-            os.replace(packed, target)
-    except (OSError, subprocess.TimeoutExpired):
-        return target if target.is_file() else None
-    return target
-
-
-@cache
-def _scratch() -> str:
-    """A folder for this process's launcher when there is no JVM cache folder."""
-    folder = tempfile.mkdtemp(prefix="diagbench-varna-launcher-")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    return folder
+    return compiled(LAUNCHER, jar, "varna-launcher",
+                    {"PATH": os.environ.get("PATH", process.DEFAULT_PATH)})
 
 
 class VarnaJVM:
