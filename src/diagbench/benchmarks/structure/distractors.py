@@ -163,8 +163,10 @@ def choices(own: str, category: str, pools: Mapping[str, Sequence[str]],
     picked: list[str] = []
 
     def take(texts: Sequence[str]) -> None:
+        if len(picked) >= wanted:
+            return
         usable = sorted(set(texts) - {own} - set(picked))
-        if usable and len(picked) < wanted:
+        if usable:
             picked.append(rng.choice(usable))
 
     if near:
@@ -213,12 +215,18 @@ def matched_text(own: str, category: str, pools: Mapping[str, Sequence[str]],
     if variant < 2:
         return own, True
     mine = sorted(set(pools.get(category, ())) - {own})
-    contrary = [c for c in contrary_categories(category)
-                if c in pools and set(pools[c]) - {own}]
-    others = [c for c in pools if c != category and set(pools[c]) - {own}]
     if variant == 3 and mine:
         return rng.choice(mine), False
+    contrary = [c for c in contrary_categories(category)
+                if c in pools and _other_than(pools[c], own)]
+    others = [] if contrary else [c for c in pools
+                                  if c != category and _other_than(pools[c], own)]
     source = rng.choice(contrary) if contrary else rng.choice(others) if others else None
     if source is not None:
         return rng.choice(sorted(set(pools[source]) - {own})), False
     return (rng.choice(mine), False) if mine else (own, True)
+
+
+def _other_than(texts: Sequence[str], own: str) -> bool:
+    """Whether `texts` hold a text other than `own`."""
+    return any(t != own for t in texts)
