@@ -145,9 +145,9 @@ def test_a_damaged_class_archive_changes_nothing(tmp_path, monkeypatch):
     assert plain.ok and sha == plain.sha256
 
 
-def _java_children() -> list[int]:
+def _plantuml_jvms() -> list[int]:
     """The PlantUML `java` processes this process has started and not yet reaped (Linux;
-    not the warm VARNA JVMs another test may have left)."""
+    not a warm VARNA JVM)."""
     pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -159,6 +159,22 @@ def _java_children() -> list[int]:
                 and b"plantuml" in command:
             pids.append(int(stat.parent.name))
     return pids
+
+
+#: The PlantUML JVMs alive when the running test started (left warm by an earlier one).
+_EARLIER: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _earlier_jvms():
+    _EARLIER.clear()
+    _EARLIER.update(_plantuml_jvms())
+    yield
+
+
+def _java_children() -> list[int]:
+    """The PlantUML JVMs the running test has started and not yet reaped."""
+    return [pid for pid in _plantuml_jvms() if pid not in _EARLIER]
 
 
 def _channel_threads(pid: int) -> int:
