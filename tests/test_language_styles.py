@@ -134,3 +134,19 @@ def test_an_unknown_style_in_an_envelope_is_the_drawings_error(tmp_path):
     [result] = named("fen").make_engine(1, 30.0).render(
         [f"%diagbench-style upside-down\n{FEN}"], tmp_path, "svg")
     assert not result.ok and "no drawing style 'upside-down'" in (result.error or "")
+
+
+def test_mermaids_hand_drawn_nodes_are_counted_once():
+    """As mermaid-cli draws an ER diagram in the hand-drawn look: each entity a
+    `rough-node` over a `node` backing of its own (`…-background`), one edge."""
+    from diagbench.render.graph_svg import mermaid_statistics
+
+    svg = ('<svg id="d" aria-roledescription="er"><g class="nodes">'
+           '<g class="node default" id="d-entity-A-0-background"></g>'
+           '<g class="node default" id="d-entity-B-1-background"></g>'
+           '<g class="rough-node default" id="d-entity-A-0" data-look="handDrawn"></g>'
+           '<g class="rough-node default" id="d-entity-B-1" data-look="handDrawn"></g></g>'
+           '<path data-edge="true" data-id="id_entity-A-0_entity-B-1_0" class="edge"/></svg>')
+    stats = mermaid_statistics(svg)
+    assert (stats["entities"], stats["relations"]) == (2, 1)
+    assert stats["entity_names"] == ["A", "B"] and stats["relation_ends"] == [("A", "B")]
