@@ -189,10 +189,12 @@ class Rendered:
 
 def render_all(samples: list[Planned], out: Path, jobs: int,
                executor: Executor | None = None,
-               at_once: int = ENGINES_AT_ONCE) -> Rendered:
+               at_once: int = ENGINES_AT_ONCE,
+               engines: dict[str, Engine] | None = None) -> Rendered:
     """Render every sample read (`read_all`) to PNG and SVG by `executor`'s engines (local
     by default), `at_once` engines at a time, the largest groups first; fill the drawn
-    counts and image facts."""
+    counts and image facts. `engines`: those started so far, by name (a later call, the
+    twins', draws with them), to which this call adds its own."""
     from diagbench.executors.local import LocalExecutor
 
     by_engine: dict[str, list[Planned]] = {}
@@ -200,12 +202,16 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
         if s.reason is None and s.code:
             by_engine.setdefault(named(s.language).engine, []).append(s)
     running = executor or LocalExecutor()
+    started = {} if engines is None else engines
+    for name in by_engine:
+        if name not in started:
+            started[name] = running.engine(name, jobs, 60.0)
     parsing = threading.Lock()  # drawn counts parsed one at a time (domain C libraries)
     largest_first = sorted(by_engine, key=lambda name: -len(by_engine[name]))
     with ThreadPoolExecutor(max_workers=max(1, at_once)) as pool:
         done = dict(zip(largest_first, pool.map(
-            lambda name: _render_group(name, by_engine[name], out, running.engine(
-                name, jobs, 60.0), parsing), largest_first), strict=True))
+            lambda name: _render_group(name, by_engine[name], out, started[name], parsing),
+            largest_first), strict=True))
     shutil.rmtree(out / ".staging", ignore_errors=True)
     return Rendered({name: done[name][0] for name in by_engine},
                     {name: done[name][1] for name in by_engine},
@@ -356,7 +362,8 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     read_all(samples)
     timings["statistics"] = time.perf_counter() - t
     t = enter("render", samples)
-    rendered = render_all(samples, out, jobs, executor)
+    engines: dict[str, Engine] = {}  # one an engine name for the whole build
+    rendered = render_all(samples, out, jobs, executor, engines=engines)
     versions = dict(rendered.versions)
     timings["render"] = time.perf_counter() - t
     t = enter("filters", samples)
@@ -382,7 +389,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         t = enter("twins", kept)
         made, twinned, drew = make_twins(
             kept, twins, out, seed, read_all,
-            lambda group: render_all(group, out, jobs, executor).versions)
+            lambda group: render_all(group, out, jobs, executor, engines=engines).versions)
         versions |= drew
         timings["twins"] = time.perf_counter() - t
     t = enter("questions", kept)
