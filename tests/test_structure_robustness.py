@@ -19,9 +19,10 @@ from PIL import Image, ImageFilter
 
 from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.protocol import DataError
-from diagbench.benchmarks.structure.records import StructureScore, StructureTask, TwinFamily
+from diagbench.benchmarks.structure.records import StructureScore, StructureTask
 from diagbench.benchmarks.structure.robustness import robustness
 from diagbench.benchmarks.structure.scoring import score_model
+from diagbench.benchmarks.twins import TwinFamily
 from tests.fake_providers import FakeServer
 
 QUESTION = "How many classes are drawn in the diagram?\nAnswer with the number only."

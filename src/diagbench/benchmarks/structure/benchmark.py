@@ -21,8 +21,8 @@ from diagbench.benchmarks.options import comma_list
 from diagbench.benchmarks.progress import Bars
 from diagbench.benchmarks.protocol import Benchmark, Dataset, RowMetric, SampleValue
 from diagbench.benchmarks.registering import benchmark
+from diagbench.benchmarks.robustness import HABIT_METRIC
 from diagbench.benchmarks.structure.export import COLUMNS, ROW_METRIC
-from diagbench.benchmarks.structure.robustness import HABIT_METRIC
 from diagbench.benchmarks.structure.strudel_options import (
     MATCHING_OPTION,
     SYSTEM_OPTION,
@@ -30,6 +30,7 @@ from diagbench.benchmarks.structure.strudel_options import (
 )
 from diagbench.benchmarks.structure.table3 import columns as table3_columns
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
+from diagbench.benchmarks.twins import twins_option
 from diagbench.languages import category_names, names
 from diagbench.report.leaderboard import Headline
 
@@ -79,15 +80,6 @@ def _check_pairs(categories: list[str], languages: list[str]) -> None:
             for lang in unused))
 
 
-def _families(ctx: Any, param: Any, value: str | None) -> list[str]:
-    """The twin families of --twins (none when not given)."""
-    from typing import get_args
-
-    from diagbench.benchmarks.structure.records import TwinFamily
-
-    return [] if value is None else comma_list(get_args(TwinFamily))(ctx, param, value)
-
-
 @benchmark("structure")
 class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
     description = ("Structured diagrams of every domain from code (paper 004, STRUDEL): "
@@ -134,11 +126,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         click.option("--judge-threshold", type=click.FloatRange(0.0, 1.0), default=0.5,
                      show_default=True, help="Samples the judge scores below this are "
                      "removed (true 1, null 0.5, false 0)."),
-        click.option("--twins", "twins", callback=_families, metavar="FAMILIES",
-                     help="Also make twins of every kept sample, comma-separated: "
-                          "counterfactual (its source changed by one edit that changes an "
-                          "answer), style (drawn in another style of its language), capture "
-                          "(its image as if scanned). Default: none."),
+        twins_option("its source changed by one edit that changes an answer",
+                     "drawn in another style of its language"),
         click.option("--allow-empty", is_flag=True,
                      help="Finish with exit 0 even when the filters leave a category × FRL "
                           "asked for without a sample (by default: exit 1)."),
@@ -318,7 +307,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
 
     def headlines(self, summary: StructureSummary) -> list[Headline]:
         from diagbench.benchmarks.intervals import clustered
-        from diagbench.benchmarks.structure.robustness import habit_headline
+        from diagbench.benchmarks.robustness import habit_headline
         return [h for name, m in summary.models.items() for h in (
             Headline(name, "accuracy", m.accuracy.get("all"),
                      sum(cell.n for cell in m.accuracy_cells.values()),

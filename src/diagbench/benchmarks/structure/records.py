@@ -14,8 +14,10 @@ from typing import Any, Literal
 from diagbench.benchmarks.failures import Failures
 from diagbench.benchmarks.personas import PersonaSet
 from diagbench.benchmarks.protocol import DataError
+from diagbench.benchmarks.robustness import Robustness
 from diagbench.benchmarks.structure.limits import Limit
 from diagbench.benchmarks.structure.taxonomy import domain_title, task_type
+from diagbench.benchmarks.twins import Twin, TwinFamily
 from diagbench.records import OMIT_EMPTY, OMIT_NONE, Record, RecordError
 
 #: A gold answer, as tasks.jsonl holds it: a number, a letter, yes/no, a label, a path,
@@ -29,10 +31,6 @@ Statistics = dict[str, dict[str, int] | int]
 #: The score of each verdict of the judge (compared with --judge-threshold).
 VERDICT_SCORES = {"true": 1.0, "null": 0.5, "false": 0.0}
 VerdictStatus = Literal["parsed", "unparsable", "call_error"]
-#: How a twin differs from its original: one edit of its source that changes an answer
-#: (counterfactual), the same source drawn another way (style), the same image as if
-#: scanned or photographed (capture).
-TwinFamily = Literal["counterfactual", "style", "capture"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +59,6 @@ class ModelQuestion(Record):
     type: str
     question: str
     answer: Gold
-
-
-@dataclass(frozen=True, slots=True)
-class Twin(Record):
-    """What makes a sample the twin of another: its `family` and the `change` applied
-    (the edit, the style or the capture, in words)."""
-
-    family: TwinFamily
-    change: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,33 +366,6 @@ class MatchingSummary(Record):
     codes: int = 0
     strict_code: float | None = None
     strudel_code: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TwinFigures(Record):
-    """One family of twins (`robustness`): accuracy (%) over its `n` questions; over
-    the questions asked of both a twin and its original, the originals' accuracy (%)
-    and the paired difference twin − original (`intervals.metric_intervals`, in
-    percentage points, clustered by source diagram; its `n` the pairs); for
-    counterfactuals, the share (%) of the questions whose answer the edit changed that
-    were answered with the original's answer (its intervals, clustered the same way;
-    its `n` those questions)."""
-
-    n: int
-    accuracy: float | None
-    original_accuracy: float | None
-    difference: dict[str, Any]
-    habit: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
-
-
-@dataclass(frozen=True, slots=True)
-class Robustness(Record):
-    """One model's robustness figures: accuracy (%) on the `originals` question tasks
-    (those of no twin) and each family's `TwinFigures` (only the families present)."""
-
-    originals: int
-    original_accuracy: float | None
-    families: dict[str, TwinFigures]
 
 
 @dataclass(frozen=True, slots=True)

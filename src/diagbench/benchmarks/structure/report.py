@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.benchmarks.failures import report_failures
+from diagbench.benchmarks.robustness import robustness_lines, robustness_section
 from diagbench.benchmarks.structure.records import StructureSummary
-from diagbench.benchmarks.structure.robustness import robustness_lines, robustness_section
 from diagbench.benchmarks.structure.table3 import OVERALL
 from diagbench.languages import named
 

@@ -38,16 +38,14 @@ from diagbench.benchmarks.structure.records import (
     Rejection,
     StructureSample,
     StructureTask,
-    Twin,
-    TwinFamily,
     TwinsInfo,
 )
 from diagbench.benchmarks.structure.tasks import fact_question, image_to_code_question
+from diagbench.benchmarks.twins import FAMILIES, Twin, twin_id, twin_rng
 from diagbench.diagram.facts import TASK_TYPES as FACT_TYPES
 from diagbench.diagram.facts import Fact
 from diagbench.languages import named
 
-FAMILIES: tuple[TwinFamily, ...] = ("counterfactual", "style", "capture")
 NO_EDIT = "no edit of its language applies"
 SAME_ANSWERS = "the edit changes no answer"
 NO_STYLES = "its language declares no style"
@@ -59,15 +57,6 @@ EDIT_TRIES = 5
 #: Names no diagram of any domain is likely to hold (a renaming's new names).
 IMPLAUSIBLE = ("Zorblat", "Quexil", "Vantrope", "Glimmerak", "Oxbrindle", "Pluvenar",
                "Trazzik", "Wombrel")
-
-
-def twin_id(original: str, family: str) -> str:
-    """The id of `original`'s twin of `family`."""
-    return f"{original}~{family}"
-
-
-def _rng(family: str, original: str, seed: int) -> random.Random:
-    return random.Random(f"{family}:{original}:{seed}")
 
 
 def _answers(facts: Sequence[Fact]) -> dict[str, object]:
@@ -87,7 +76,7 @@ def _counterfactual(s: Planned, seed: int, read: Callable[[list[Planned]], None]
     """`s`'s counterfactual twin, read: the first of its language's edits (up to
     `EDIT_TRIES` seeded draws), else of the renamings (`renamed`), that changes an
     answer; else the last one tried, with why it is dropped."""
-    rng = _rng("counterfactual", s.id, seed)
+    rng = twin_rng("counterfactual", s.id, seed)
     code = (s.code or "").strip()
     edits = [named(s.language).edit(s.code or "", rng) for _ in range(EDIT_TRIES)]
     tried: list[tuple[str, str]] = [(e, "") for e in dict.fromkeys(
@@ -138,7 +127,7 @@ def _styled(s: Planned, seed: int) -> Planned:
     if not styles:
         twin.reason = NO_STYLES
     else:
-        twin.style = _rng("style", s.id, seed).choice(styles)
+        twin.style = twin_rng("style", s.id, seed).choice(styles)
         twin.twin = Twin("style", f"drawn in style {twin.style}")
     return twin
 
@@ -203,7 +192,7 @@ def _captured(s: Planned, out: Path, seed: int) -> Planned:
     twin = replace(s, id=twin_id(s.id, "capture"), problem=None, description=None,
                    judge=None, model_question=None, caption=None, twin_of=s.id)
     image = f"images/{twin.id}.jpg"
-    made = capture(out / s.image, out / image, _rng("capture", s.id, seed))
+    made = capture(out / s.image, out / image, twin_rng("capture", s.id, seed))
     twin.image, twin.width, twin.height, twin.sha256 = image, made.width, made.height, \
         made.sha256
     twin.twin = Twin("capture", made.change)
@@ -252,7 +241,7 @@ def twin_tasks(twins: list[StructureSample], tasks: list[StructureTask],
             changed = [q for q, (_, gold, _) in own.items()
                        if q in before and not _same(before[q], gold)]
             if changed:
-                q = _rng("question", twin.id, seed).choice(changed)
+                q = twin_rng("question", twin.id, seed).choice(changed)
                 rows.append((own[q][0], q, own[q][1], own[q][2], None, before[q]))
         for n, (task, question, gold, kind, of, original_gold) in enumerate(rows):
             out.append(StructureTask(f"{twin.id}/{task}/{n}", twin.id, task, twin.category,
