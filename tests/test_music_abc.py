@@ -241,7 +241,7 @@ def test_similarity_by_hand():
 def test_synth_writes_valid_seeded_tunes(complexity: str, tmp_path: Path):
     texts = [synth_abc(random.Random(seed), complexity) for seed in range(4)]
     assert texts == [synth_abc(random.Random(seed), complexity) for seed in range(4)]
-    bars = {"low": (3, 4), "medium": (8, 8), "high": (16, 24)}[complexity]
+    bars = {"low": (3, 4), "medium": (8, 8), "high": (8, 11)}[complexity]
     for text, result in zip(texts, Abcm2psEngine().render(texts, tmp_path, "svg"),
                             strict=True):
         parsed = _read(text)
