@@ -388,3 +388,40 @@ def test_leaves_and_characters_are_measured():
     reaction = "CC(=O)O.OCC>>CC(=O)OCC"  # 22 characters
     assert outside(limits_of("reaction", "reaction-smiles"), measures({}, {}, reaction[:13]),
                    "reaction-smiles") == "characters 13 < 14"
+
+
+def test_paper_cells_plan_strudels_own_category_frl_pairs():
+    """STRUDEL's Table 1: 22 of diagbench's categories, each in its own FRL (class in
+    PlantUML, not Mermaid; ER in DBML, not Mermaid), every pair one diagbench draws."""
+    from diagbench.benchmarks.structure.taxonomy import PAPER_CELLS
+    from diagbench.languages import category_names, languages_of, names
+
+    assert all(set(frls) <= set(languages_of(c)) for c, frls in PAPER_CELLS.items())
+    samples = plan(list(category_names()), list(names()), 1, ["low"], 0, cells=PAPER_CELLS)
+    pairs = {(s.category, s.language) for s in samples}
+    assert len(samples) == len(pairs) == 22
+    assert ("class", "plantuml") in pairs and ("class", "mermaid") not in pairs
+    assert ("er", "dbml") in pairs and ("er", "mermaid") not in pairs
+    assert ("gantt", "mermaid") in pairs and not {"component", "usecase", "state",
+                                                  "flowchart"} & {c for c, _ in pairs}
+
+
+def test_build_with_paper_cells_records_them(tmp_path):
+    """build.json records the FRLs each category was drawn in; an FRL drawing none of
+    STRUDEL's pairs asked for, or no category of STRUDEL's, is refused before building."""
+    done = _cli("build", "structure", "--model", "baseline:synth", "--categories",
+                "class,component", "--paper-cells", "--per-category", "1",
+                "--out", str(tmp_path / "data"), "--allow-empty")
+    assert done.returncode == 0, done.stderr
+    info = json.loads((tmp_path / "data" / "build.json").read_text(encoding="utf-8"))
+    assert (info["cells"], info["categories"]) == ({"class": ["plantuml"]}, ["class"])
+    assert info["stages"]["planned"] == 1
+    mermaid = _cli("build", "structure", "--model", "baseline:synth", "--categories",
+                   "class", "--languages", "plantuml,mermaid", "--paper-cells",
+                   "--out", str(tmp_path / "mermaid"))
+    assert mermaid.returncode == 2, mermaid.stderr
+    assert "--languages mermaid: draws none of --categories class" in mermaid.stderr
+    refused = _cli("build", "structure", "--model", "baseline:synth", "--categories",
+                   "component,state", "--paper-cells", "--out", str(tmp_path / "other"))
+    assert refused.returncode == 2 and "--paper-cells" in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.stderr and not (tmp_path / "other").exists()

@@ -59,21 +59,26 @@ _TASKS = ("structural", "association", "problem_match", "description_match",
           "caption_match")
 
 
-def _check_pairs(categories: list[str], languages: list[str]) -> None:
+def _check_pairs(categories: list[str], languages: list[str],
+                 cells: Mapping[str, tuple[str, ...]] | None = None) -> None:
     """Refuse categories and FRLs of which no pair can be built: a category given with
     none of its FRLs (unless every category was meant), an FRL drawing none of the
-    categories (unless every FRL was meant)."""
+    categories (unless every FRL was meant); with `cells`, a category's FRLs are those
+    there."""
     from diagbench.languages import languages_of
+
+    def frls(category: str) -> tuple[str, ...]:
+        return languages_of(category) if cells is None else tuple(
+            lang for lang in languages_of(category) if lang in cells.get(category, ()))
 
     every_category = set(categories) == set(category_names())
     every_language = set(languages) == set(names())
-    lonely = [c for c in categories if not set(languages_of(c)) & set(languages)]
+    lonely = [c for c in categories if not set(frls(c)) & set(languages)]
     if lonely and (not every_category or len(lonely) == len(categories)):
         raise click.UsageError("; ".join(
             f"--categories {c}: none of --languages {','.join(languages)} draws it "
-            f"(its FRLs: {', '.join(languages_of(c))})" for c in lonely))
-    unused = [lang for lang in languages
-              if not any(lang in languages_of(c) for c in categories)]
+            f"(its FRLs: {', '.join(frls(c))})" for c in lonely))
+    unused = [lang for lang in languages if not any(lang in frls(c) for c in categories)]
     if unused and not every_language:
         raise click.UsageError("; ".join(
             f"--languages {lang}: draws none of --categories {','.join(categories)}"
@@ -98,6 +103,11 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      callback=comma_list(names()), help="Comma-separated FRLs."),
         click.option("--per-category", type=click.IntRange(1), default=5, show_default=True,
                      help="Samples per category and FRL."),
+        click.option("--paper-cells", is_flag=True,
+                     help="Only STRUDEL's own category × FRL pairs (paper 004, Table 1): "
+                          "class and sequence diagrams in PlantUML, ER in DBML, Gantt "
+                          "and mind maps in Mermaid, every other category in its one "
+                          "FRL; categories STRUDEL has not are left out."),
         click.option("--complexity", "complexities", default=",".join(COMPLEXITIES),
                      show_default=True, callback=comma_list(COMPLEXITIES),
                      help="Complexity levels, cycled through."),
@@ -182,32 +192,40 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               max_connections: int = 8, prompting: Prompting = "all-in-one",
               judge: str | None = None, judge_threshold: float = 0.5,
               allow_empty: bool = False, executor: Executor | None = None,
-              persona_folder: Path | None = None,
+              persona_folder: Path | None = None, paper_cells: bool = False,
               twins: Sequence[TwinFamily] = (), **_: Any) -> list[str]:
         from diagbench.benchmarks.personas import PersonaError, bundled, read_folder
         from diagbench.benchmarks.protocol import IncompleteBuild
         from diagbench.benchmarks.structure.build import build_structure
         from diagbench.benchmarks.structure.judging import DEFAULT_THRESHOLD
         from diagbench.benchmarks.structure.records import generator_settings
+        from diagbench.benchmarks.structure.taxonomy import PAPER_CELLS
         from diagbench.languages import category_named
 
-        _check_pairs(categories or list(category_names()), languages or list(names()))
+        categories = categories or list(category_names())
+        cells = PAPER_CELLS if paper_cells else None
+        if cells is not None:
+            categories = [c for c in categories if c in cells]
+            if not categories:
+                raise click.UsageError("--paper-cells: none of --categories is one of "
+                                       f"STRUDEL's ({', '.join(PAPER_CELLS)})")
+        _check_pairs(categories, languages or list(names()), cells)
         settings = generator_settings(generator, temperature, max_tokens, seed, top_p=top_p)
         if judge is None and judge_threshold != DEFAULT_THRESHOLD:
             raise click.UsageError("--judge-threshold is for --judge: give the judge model")
         judging = generator_settings(judge, 0.0, 1024, seed, "--judge") if judge else None
         try:
             chosen = read_folder(persona_folder) if persona_folder else bundled()
-            for category in categories or category_names():
+            for category in categories:
                 chosen.of(category_named(category).domain)
         except PersonaError as e:
             raise click.BadParameter(str(e), param_hint="--personas") from None
-        info = build_structure(out, settings, categories or list(category_names()),
+        info = build_structure(out, settings, categories,
                                languages or list(names()), per_category,
                                complexities or list(COMPLEXITIES), seed, jobs,
                                max_connections, prompting=prompting, judge=judging,
                                judge_threshold=judge_threshold, executor=executor,
-                               personas=chosen, twins=tuple(twins))
+                               personas=chosen, twins=tuple(twins), cells=cells)
         judged, asked = info.judge, info.questions
         if not isinstance(judged, str):
             judged = (f"{judged.model}: " + ", ".join(

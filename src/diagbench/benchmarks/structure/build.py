@@ -49,7 +49,7 @@ import shutil
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,9 +100,11 @@ def filter_counts(samples: list[Planned], judged: bool) -> dict[str, int]:
 
 
 def plan(categories: list[str], languages: list[str], per_category: int,
-         complexities: list[str], seed: int, personas: Personas | None = None
-         ) -> list[Planned]:
-    """The samples to generate, seeded: each with a persona of its category's domain
+         complexities: list[str], seed: int, personas: Personas | None = None,
+         cells: Mapping[str, tuple[str, ...]] | None = None) -> list[Planned]:
+    """The samples to generate, seeded, `per_category` of each category in each of its
+    FRLs among `languages` (and, with `cells`, among the category's FRLs there): each
+    with a persona of its category's domain
     (`personas`, the bundled set by default), drawn without repetition until that
     domain's personas are used up, then again in a new order (so that a persona does not
     meet the same complexity level every round), and a domain of application of that
@@ -114,7 +116,8 @@ def plan(categories: list[str], languages: list[str], per_category: int,
     out = []
     for category in categories:
         domain = category_named(category).domain
-        for language in (lang for lang in languages_of(category) if lang in languages):
+        for language in (lang for lang in languages_of(category) if lang in languages
+                         and (cells is None or lang in cells.get(category, ()))):
             for n in range(per_category):
                 if not pools.get(domain):
                     order = orders.setdefault(domain, random.Random(f"{seed}/{domain}"))
@@ -335,14 +338,16 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                     judge_threshold: float = 0.5, executor: Executor | None = None,
                     twins: tuple[TwinFamily, ...] = (),
                     progress: Callable[[str], None] = lambda _: None,
-                    personas: Personas | None = None) -> BuildInfo:
+                    personas: Personas | None = None,
+                    cells: Mapping[str, tuple[str, ...]] | None = None) -> BuildInfo:
     """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
     run the LLM-as-judge filter; `twins`: the families of twins to make of each kept
-    sample; `personas`: the persona set, the bundled one by default); return what
+    sample; `personas`: the persona set, the bundled one by default; `cells`: the FRLs
+    of each category to draw it in, where not all of `languages`); return what
     build.json records."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    samples = plan(categories, languages, per_category, complexities, seed, personas)
+    samples = plan(categories, languages, per_category, complexities, seed, personas, cells)
     entering: dict[str, int] = {}  # samples going into each stage
 
     def enter(stage: str, group: list[Planned]) -> float:
@@ -436,7 +441,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
             (s.category, s.language) for s in samples)},
         filter_counts(samples, judge is not None),
         dict(sorted(sum((s.ambiguous for s in kept), Counter()).items())), captioned,
-        twinned)
+        twinned, {c: list(cells[c]) for c in categories if c in cells} if cells else {})
     (out / "build.json").write_text(json.dumps(info.to_json(), indent=1, ensure_ascii=False)
                                     + "\n", encoding="utf-8")
     shutil.rmtree(out / ".rendered", ignore_errors=True)  # what a resumed build would reuse

@@ -218,7 +218,7 @@ class BuildInfo(Record):
     "category|frl" planned and the duplicate tasks dropped (same image, prompt and
     gold as an earlier task); the node limits per cell, the samples each filter of §3.3
     removed, and the templated questions dropped as ambiguous; the twins asked for, per
-    family."""
+    family; the FRLs of each category, where restricted to STRUDEL's."""
 
     model: str
     seed: int
@@ -250,6 +250,8 @@ class BuildInfo(Record):
     captions: CaptionsInfo | None = field(default=None, metadata=OMIT_NONE)
     #: the twins of each family asked for (`--twins`; `twins`)
     twins: dict[str, TwinsInfo] = field(default_factory=dict, metadata=OMIT_EMPTY)
+    #: the FRLs each category was drawn in, where not every one given (`--paper-cells`)
+    cells: dict[str, list[str]] = field(default_factory=dict, metadata=OMIT_EMPTY)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,20 @@ TASK_TYPE = {"identification": "identification", "quantification": "quantificati
              "structural": "structural_analysis", "association": "association",
              "problem_match": "association", "description_match": "association",
              "caption_match": "association", "image_to_code": "image_to_code"}
+#: STRUDEL's own category × FRL pairs (Table 1): each of diagbench's categories that
+#: STRUDEL has, with the FRLs it draws it in (STRUDEL's "DNA Sequence" is diagbench's
+#: dna-sequence in FASTA and rna-structure in dot-bracket; its "Chemical Structures"
+#: molecule in SMILES and reaction in SMARTS reactions).
+PAPER_CELLS: dict[str, tuple[str, ...]] = {
+    "class": ("plantuml",), "sequence": ("plantuml",), "er": ("dbml",),
+    "molecule": ("smiles",), "reaction": ("reaction-smiles",),
+    "phylogenetic-tree": ("newick",), "dna-sequence": ("fasta",),
+    "rna-structure": ("dotbracket",), "map": ("geojson",), "chess-board": ("fen",),
+    "music": ("abc",), "electrical-circuit": ("spice",), "digital-hardware": ("verilog",),
+    "quantum-circuit": ("qasm",), "propositional-logic": ("logic",),
+    "business-process": ("bpmn",), "chart": ("plotly",), "table": ("plotly",),
+    "deep-learning": ("onnx",), "knowledge-graph": ("rdf",), "gantt": ("mermaid",),
+    "mind-map": ("mermaid",)}
 #: The task type of a model-written question by its answer type: a number is counted
 #: (quantification), a label named (identification), a yes/no or an option decided
 #: about the structure (structural analysis).
