@@ -368,11 +368,13 @@ def test_facts_of_a_small_circuit():
     assert joins == []
 
 
-def test_edit_multiplies_one_value_and_rewrite_renames_and_reorders():
-    edited = edit_spice(DIVIDER, random.Random(0))
-    assert edited is not None and sorted(c.value for c in _circuit(edited).components) != \
-        sorted(c.value for c in _circuit(DIVIDER).components)
-    assert {c.value for c in _circuit(edited).components} & {"10k", "20k"}
+def test_edit_adds_a_resistor_in_parallel_and_rewrite_renames_and_reorders():
+    edited = edit_spice(DIVIDER, random.Random(0)) or ""
+    before, after = _circuit(DIVIDER), _circuit(edited)
+    added = [c for c in after.components if c.name not in {d.name for d in before.components}]
+    assert len(added) == 1 and added[0].letter == "r"
+    twin = next(c for c in before.components if set(c.nodes) == set(added[0].nodes))
+    assert added[0].value == twin.value and len(after.components) == len(before.components) + 1
     rewritten = rewrite_spice(DIVIDER, random.Random(3)) or ""
     assert {n for c in _circuit(rewritten).components for n in c.nodes} == {"0", "n_1", "n_2"}
     assert rewritten != DIVIDER and disagreements(rewritten) == []

@@ -228,13 +228,28 @@ def test_facts_of_a_small_design():
     assert reaching(design(code).modules[0], "q") == ("c", "clk")
 
 
-def test_edit_changes_one_operator_or_operand_and_rewrite_renames():
+def facts_of(code: str) -> dict[str, object]:
+    return {f.subject: f.answer for f in VERILOG.facts(design(code))}
+
+
+def test_edit_changes_one_operator_or_operand_or_adds_an_input_and_rewrite_renames():
     code = VERILOG.generate(random.Random(5), "medium")
-    changed = VERILOG.edit(code, random.Random(0))
-    assert changed is not None and changed != code
-    differing = [(a, b) for a, b in zip(code.splitlines(), changed.splitlines(), strict=True)
-                 if a != b]
-    assert len(differing) == 1
+    inputs = facts_of(code)["top_inputs"]
+    kinds = set()
+    for seed in range(8):
+        changed = VERILOG.edit(code, random.Random(seed))
+        assert changed is not None and changed != code
+        before, after = code.splitlines(), changed.splitlines()
+        if len(after) == len(before) + 1:  # a one-bit input port added first in the header
+            assert [line for line in after if line not in before] == ["  input wire extra,"]
+            assert facts_of(changed)["top_inputs"] == inputs + 1
+            kinds.add("port")
+        else:
+            assert len([a for a, b in zip(before, after, strict=True) if a != b]) == 1
+            kinds.add("cell")
+    assert kinds == {"port", "cell"}
+    assert VERILOG.edit("module m(a, y);\n  input a;\n  output y;\n  assign y = a;\n"
+                        "endmodule\n", random.Random(0)) is None  # no ANSI header, no cell
     same = VERILOG.rewrite(code, random.Random(0))
     assert same is not None and "wire" in same and "n_t0" in same and score(code, same) == 1.0
 

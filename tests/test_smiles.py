@@ -300,3 +300,18 @@ def test_facts_are_what_rdkit_drew():
             assert fact.answer == expected, (name, fact.question, drawn)
             checked += 1
     assert checked >= 7 * 4  # four facts at least in each of seven molecules
+
+
+def test_edit_bonds_one_carbon_to_an_atom_with_a_hydrogen():
+    """Phenol's one edit: a carbon on the oxygen (anisole) or on a ring carbon (a
+    cresol) — one more carbon, the same ring; ammonium's charged N and a bare [C] hold
+    no hydrogen to give: no edit."""
+    edits = {SMILES.edit("Oc1ccccc1 phenol", random.Random(seed)) for seed in range(12)}
+    assert "COc1ccccc1 phenol" in edits and "Cc1ccccc1O phenol" in edits
+    assert all(e is not None and e.endswith(" phenol") for e in edits)
+    for edited in edits:
+        assert edited is not None
+        molecule = read_smiles(edited)[0].diagram
+        assert (molecule.counts()["entities"], molecule.counts()["rings"]) == (8, 1)
+    assert SMILES.edit("[NH4+]", random.Random(0)) is None
+    assert SMILES.edit("[C]", random.Random(0)) is None

@@ -69,6 +69,40 @@ def with_atom_appended(code: str) -> str:
     return "\n".join(lines)
 
 
+def with_methyl(code: str, rng: random.Random) -> str | None:
+    """`code` with a carbon bonded to one atom of its first record's molecule that holds
+    an implicit hydrogen to give and no charge (`rng`'s choice among those whose
+    valence takes the bond), written canonically by RDKit: one more carbon,
+    its rings and the rest unchanged. None when RDKit does not read that molecule or no
+    atom holds a hydrogen."""
+    from rdkit import Chem
+
+    lines = code.split("\n")
+    k = next((n for n, line in enumerate(lines) if line.strip()
+              and line.split()[0].casefold() != "smiles"), None)
+    if k is None:
+        return None
+    word, *rest = lines[k].strip().split(None, 1)
+    mol = Chem.MolFromSmiles(word)
+    if mol is None:
+        return None
+    atoms = [a.GetIdx() for a in mol.GetAtoms() if a.GetTotalNumHs() > 0
+             and a.GetNumExplicitHs() == 0 and a.GetFormalCharge() == 0]
+    rng.shuffle(atoms)
+    for atom in atoms:  # the first that takes the bond (RDKit checks the valence)
+        edited = Chem.RWMol(mol)
+        edited.AddBond(atom, edited.AddAtom(Chem.Atom(6)), Chem.BondType.SINGLE)
+        try:
+            Chem.SanitizeMol(edited)
+        except Chem.rdchem.MolSanitizeException:
+            continue
+        break
+    else:
+        return None
+    lines[k] = " ".join([Chem.MolToSmiles(edited), *rest])
+    return "\n".join(lines)
+
+
 class Smiles(DrawerStyles, Language):
     """SMILES as a `Language`: its parts, each importing what it uses when first called."""
 
@@ -114,9 +148,9 @@ class Smiles(DrawerStyles, Language):
         return synth_smiles(rng, complexity)
 
     def edit(self, code: str, rng: random.Random) -> str | None:
-        """A carbon bonded to the last atom of the first molecule."""
-        changed = with_atom_appended(code)
-        return self.readable(changed)
+        """A carbon bonded to an atom of the first molecule (`with_methyl`)."""
+        changed = with_methyl(code, rng)
+        return None if changed is None else self.readable(changed)
 
     def rewrite(self, code: str, rng: random.Random) -> str | None:
         """The same molecules: each written from another atom, half the time in its

@@ -81,7 +81,8 @@ class Spice(DrawerStyles, Language):
         return synth_spice(rng, complexity)
 
     def edit(self, code: str, rng: random.Random) -> str | None:
-        """One top-level resistor's, capacitor's or inductor's value ten times larger."""
+        """A resistor added in parallel with one top-level resistor, capacitor or
+        inductor (`synth.edit_spice`)."""
         from diagbench.languages.spice.synth import edit_spice
 
         return edit_spice(code, rng)

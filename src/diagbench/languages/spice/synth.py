@@ -17,7 +17,7 @@ import random
 import re
 from collections import Counter
 
-from diagbench.languages.spice.model import GROUND, canonical_number, spice_number
+from diagbench.languages.spice.model import GROUND, canonical_number
 from diagbench.languages.spice.read import logical_lines, read_spice
 
 #: Components at each complexity (passives, then the semiconductors added).
@@ -78,23 +78,28 @@ def synth_spice(rng: random.Random, complexity: str) -> str:
 
 
 def edit_spice(code: str, rng: random.Random) -> str | None:
-    """`code` with one top-level resistor's, capacitor's or inductor's value (`rng`'s
-    choice of those written `NAME n1 n2 number`) ten times larger; None without one."""
+    """`code` with a resistor added in parallel with one top-level resistor, capacitor or
+    inductor (`rng`'s choice): a new element line `Rk n1 n2 value` (the first free name
+    R1, R2 …; the value the resistor's own, else 1k) after the chosen element's lines.
+    One more component, and other answers to which components meet at its nodes; None
+    without such an element."""
     [parsed] = read_spice(code)
     if parsed.errors:
         return None
     physical = code.split("\n")
-    candidates = []
-    for c in parsed.diagram.components:
-        words = physical[c.line - 1].split()
-        if c.letter in "rcl" and len(words) >= 4 and spice_number(words[3]) is not None:
-            candidates.append(c.line)
+    candidates = [c for c in parsed.diagram.components
+                  if c.letter in "rcl" and len(c.nodes) == 2]
     if not candidates:
         return None
-    at = rng.choice(candidates)
-    words = physical[at - 1].split()
-    words[3] = canonical_number(10 * (spice_number(words[3]) or 0.0))
-    physical[at - 1] = " ".join(words)
+    chosen = rng.choice(candidates)
+    words = physical[chosen.line - 1].split()
+    value = words[3] if chosen.letter == "r" and len(words) >= 4 else "1k"
+    names = {c.name for c in parsed.diagram.components}
+    new = next(f"R{k}" for k in range(1, len(names) + 2) if f"r{k}" not in names)
+    after = chosen.line  # past the element's continuation lines
+    while after < len(physical) and physical[after].lstrip().startswith("+"):
+        after += 1
+    physical.insert(after, f"{new} {chosen.nodes[0]} {chosen.nodes[1]} {value}")
     return "\n".join(physical)
 
 

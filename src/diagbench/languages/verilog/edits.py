@@ -1,12 +1,14 @@
 """The Verilog edit (a counterfactual twin) and rewrite (a style twin), on the source's
 tokens (comments, strings, numbers and directives kept as they are).
 
-- `edit_design`: one binary bitwise operator changed (`&` → `|` → `^` → `&`), or one
+- `edit_design`: one binary bitwise operator changed (`&` → `|` → `^` → `&`), one
   operand rewired: an input port's name in an expression replaced by the next (by
-  name, cyclically) of three or more input ports of its width. Candidates are tried
-  in `rng`'s order; the first that Yosys reads without an error and whose netlist
-  differs (similarity under 1) is the edit. Two edits never undo each other: each
-  change moves along a cycle of three or more.
+  name, cyclically) of three or more input ports of its width, or — first, half the
+  time (`rng`'s choice) — a one-bit input port added to the first module's header
+  (`input wire extra,`; `extra_2` … where taken), which changes how many inputs the
+  module has. Candidates are tried in `rng`'s order; the first that Yosys reads without
+  an error and whose netlist differs (similarity under 1) is the edit. Two edits never
+  undo each other: each change moves along a cycle of three or more, or adds a port.
 - `rewrite_design`: every internal wire (a named net that is no module's port, module
   or instance name) renamed `n_NAME`, and the one-line continuous assignments
   (`assign …;`) of each module put in `rng`'s order; kept only when Yosys reads the
@@ -81,12 +83,32 @@ def _changes(code: str, language: Language) -> list[str]:
             for k, new in out]
 
 
+def _port_added(code: str) -> str | None:
+    """`code` with a one-bit input port first in its first module's ANSI header (None
+    for a header without `input` declarations)."""
+    found = tokens(code)
+    names = {t for kind, t in found if kind == "name"}
+    for k, (kind, text) in enumerate(found):
+        if kind == "other" and text == ";":
+            return None  # the first header ended without an input declaration
+        if kind == "name" and text == "input":
+            name = next(n for n in ("extra", *(f"extra_{i}" for i in range(2, len(names) + 2)))
+                        if n not in names)
+            return "".join(t for _, t in found[:k]) + f"input wire {name},\n  " + \
+                "".join(t for _, t in found[k:])
+    return None
+
+
 def edit_design(language: Language, code: str, rng: random.Random) -> str | None:
-    """One operator changed or one operand rewired (see the module's docstring)."""
+    """One operator changed, one operand rewired or one input port added (see the
+    module's docstring)."""
     if language.readable(code) is None:
         return None
     candidates = _changes(code, language)
     rng.shuffle(candidates)
+    added = _port_added(code)
+    if added is not None:
+        candidates.insert(0 if rng.random() < 0.5 else len(candidates), added)
     for changed in candidates[:TRIES]:
         if language.readable(changed) is not None \
                 and language.compare_code(code, changed, True).score < 1.0:
