@@ -1,6 +1,7 @@
 """The engine of a drawing library that runs in Python (Bio.Phylo, logomaker on
 matplotlib): `DrawingEngine` hands each source to its `drawer` in worker processes
-(`render.worker`: time-out, memory limit) and keeps both images the drawer makes in
+(`render.worker`: time-out, memory limit), kept warm from one `render` to the next
+until the engine is closed or collected, and keeps both images the drawer makes in
 one pass, PNG and SVG, so that rendering the same sources in the other format (as the
 benchmarks and tests do) draws nothing again.
 
@@ -18,6 +19,7 @@ import hashlib
 import io
 import subprocess
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -26,7 +28,7 @@ from typing import Any, ClassVar
 
 from diagbench.references import load
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
-from diagbench.render.worker import Outcome, run_jobs
+from diagbench.render.worker import Outcome, Workers
 
 
 class DrawingEngine:
@@ -43,6 +45,22 @@ class DrawingEngine:
         self.jobs = jobs
         self.timeout = timeout
         self._drawn: dict[str, dict[str, Any]] = {}
+        self._workers: Workers | None = None
+
+    def close(self) -> None:
+        """End the drawer's worker processes (a later render starts them again)."""
+        if self._workers is not None:
+            self._workers.close()
+
+    def _draw(self, sources: list[str]) -> list[Outcome]:
+        """Each source drawn: by separate programs in `jobs` threads, else in `jobs`
+        worker processes kept warm from one render to the next (ended with the engine)."""
+        if self.programs:
+            return _in_threads(self.drawer, sources, self.jobs, self.timeout)
+        if self._workers is None:
+            self._workers = Workers(self.drawer, self.preload, self.jobs)
+            weakref.finalize(self, self._workers.close)
+        return self._workers.run(sources, self.timeout)
 
     def version(self) -> str:
         raise NotImplementedError
@@ -67,9 +85,7 @@ class DrawingEngine:
         keys = [hashlib.sha256(s.encode("utf-8")).hexdigest() for s in sources]
         todo = [k for k, r in enumerate(results) if r.error is None and keys[k] not in self._drawn]
         start = time.perf_counter()
-        run = _in_threads if self.programs else run_jobs
-        outcomes = run(self.drawer, [sources[k] for k in todo], self.jobs, self.timeout,
-                       self.preload)
+        outcomes = self._draw([sources[k] for k in todo])
         seconds = (time.perf_counter() - start) / max(1, len(todo))
         for k, (ok, value) in zip(todo, outcomes, strict=True):
             self._drawn[keys[k]] = value if ok else {"error": str(value), "line": None}
@@ -85,10 +101,10 @@ class DrawingEngine:
         return results
 
 
-def _in_threads(drawer: str, sources: list[str], jobs: int, timeout: float,
-                preload: tuple[str, ...] = ()) -> list[Outcome]:
-    """`run_jobs` for a drawer of separate programs: `drawer(source, timeout)` in `jobs`
-    threads; a program's time-out or failure is its source's error."""
+def _in_threads(drawer: str, sources: list[str], jobs: int, timeout: float
+                ) -> list[Outcome]:
+    """A drawer of separate programs: `drawer(source, timeout)` in `jobs` threads; a
+    program's time-out or failure is its source's error."""
     draw = load(drawer)
 
     def one(source: str) -> Outcome:

@@ -1,10 +1,11 @@
 """Run an in-process drawing library (matplotlib and the libraries drawing on it) in
 worker processes, so a source that hangs or crashes it cannot hang or crash diagbench.
 
-`run_jobs(function, jobs, workers, timeout, preload)` calls `function(job)` (a
-"module:attr" reference, imported in the worker) for each job in `workers` processes
+`Workers(function, preload, count).run(jobs, timeout)` calls `function(job)` (a
+"module:attr" reference, imported in the worker) for each job in `count` processes
 (`python -m diagbench.render.worker function [module …]`, a `render.process` warm
-process: jobs and answers pickled in frames over its stdin/stdout), each under an
+process: jobs and answers pickled in frames over its stdin/stdout), kept warm for the
+next batch until `close()` (or this process's end), each under an
 address-space limit (`MEMORY_BYTES`), in an empty jail folder. A worker
 first imports the `preload` modules (the drawing library) and says it is ready, within
 `STARTUP_SECONDS`; then a job that takes longer than `timeout` seconds has its worker
@@ -111,33 +112,47 @@ class Worker:
         self.process.finish(5)
 
 
-def run_jobs(function: str, jobs: list[Any], workers: int, timeout: float,
-             preload: tuple[str, ...] = ()) -> list[Outcome]:
-    """The outcome of `function(job)` for every job, run in `workers` processes (see the
-    module's docstring)."""
-    outcomes: list[Outcome] = [(False, "not run")] * len(jobs)
-    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
-    for k in range(len(jobs)):
-        todo.put(k)
+class Workers:
+    """Up to `count` workers of one `function`, each started when first needed and kept
+    for every later batch (a drawing library imported once per worker, not once per
+    batch) until `close()`; batches run one at a time."""
 
-    def drain() -> None:
-        worker = Worker(function, preload)
-        try:
+    def __init__(self, function: str, preload: tuple[str, ...], count: int) -> None:
+        self.function, self.preload, self.count = function, preload, max(1, count)
+        self.workers: list[Worker] = []
+        self._batch = threading.Lock()
+
+    def run(self, jobs: list[Any], timeout: float) -> list[Outcome]:
+        """The outcome of `function(job)` for every job (see the module's docstring)."""
+        outcomes: list[Outcome] = [(False, "not run")] * len(jobs)
+        todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+        for k in range(len(jobs)):
+            todo.put(k)
+
+        def drain(worker: Worker) -> None:
             while True:
                 try:
                     k = todo.get_nowait()
                 except queue.Empty:
                     return
                 outcomes[k] = worker.run(jobs[k], timeout)
-        finally:
-            worker.close()
 
-    threads = [threading.Thread(target=drain) for _ in range(max(1, min(workers, len(jobs))))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return outcomes
+        with self._batch:
+            while len(self.workers) < min(self.count, len(jobs)):
+                self.workers.append(Worker(self.function, self.preload))
+            threads = [threading.Thread(target=drain, args=(w,))
+                       for w in self.workers[:max(1, min(self.count, len(jobs)))]]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        return outcomes
+
+    def close(self) -> None:
+        """End every worker (a later batch starts them again)."""
+        workers, self.workers = self.workers, []
+        for worker in workers:
+            worker.close()
 
 
 if __name__ == "__main__":
