@@ -293,3 +293,29 @@ def test_a_renaming_replaces_a_whole_name_the_answers_hold():
     assert {first, second} <= set(IMPLAUSIBLE)
     assert out[0][0] == f"(({first},Antelope),(Bee,bee));"
     assert out[1][0] == f"((Ant,Antelope),({second},bee));"
+
+
+def test_a_counterfactual_crossing_the_node_limits_is_not_kept(monkeypatch):
+    """A sequence diagram at STRUDEL's limit of 20 messages: an edit adding a 21st would
+    take its twin outside the build's filter, so it is not the twin; the renaming tried
+    next is (20 messages, a participant renamed)."""
+    from diagbench.benchmarks.structure import twins
+    from diagbench.benchmarks.structure.build import read_all
+    from diagbench.benchmarks.structure.planned import Planned
+
+    code = "@startuml\nparticipant Alice\nparticipant Bob\n" + "".join(
+        f"Alice -> Bob : m{k}\n" for k in range(20)) + "@enduml\n"
+    plantuml = named("plantuml")
+    monkeypatch.setattr(type(plantuml), "edit", lambda self, c, rng: c.replace(
+        "@enduml", "Bob -> Alice : one more\n@enduml"))
+    original = Planned("s", "sequence", "plantuml", "low", "p", "d", code=code)
+    read_all([original])
+    assert original.reason is None and original.counts["messages"] == 20
+    twin = twins._counterfactual(original, 0, read_all)
+    assert twin.reason is None and twin.counts["messages"] == 20
+    assert twin.twin is not None and twin.twin.change.startswith("renamed ")
+    edited = Planned("t", "sequence", "plantuml", "low", "p", "d",
+                     code=plantuml.edit(code, random.Random(0)))
+    read_all([edited])
+    twins._check_counterfactual(edited, original)
+    assert (edited.reason, edited.detail) == (twins.OUTSIDE_LIMITS, "messages 21 > 20")

@@ -8,7 +8,8 @@ on the original can be paired with its answer on the twin.
   again, its facts and
   statistics recomputed by the same readers (`build.read_all`), drawn by the same engine
   (`build.render_all`); an edit that changes no exact answer is not a counterfactual and
-  is dropped, as is one its engine does not draw with the counts read;
+  is dropped, as is one outside its category's node limits (the build's filter) or
+  one its engine does not draw with the counts read;
 - **style** (`<id>~style`): the same source drawn in one of its language's styles
   (`Language.styles`, a seeded choice, through `Language.prepare`); dropped where the
   engine draws other counts than the original's, not made for a language without
@@ -48,6 +49,7 @@ from diagbench.languages import named
 
 NO_EDIT = "no edit of its language applies"
 SAME_ANSWERS = "the edit changes no answer"
+OUTSIDE_LIMITS = "outside the category's node limits"
 NO_STYLES = "its language declares no style"
 NOT_DRAWN = "the engine does not draw it"
 DRAWN_OTHERWISE = "drawn counts differ"
@@ -133,10 +135,19 @@ def _styled(s: Planned, seed: int) -> Planned:
 
 
 def _check_counterfactual(twin: Planned, original: Planned, said: str = "") -> None:
-    """Drop a counterfactual that changes no answer; else say what changed."""
+    """Drop a counterfactual that changes no answer, or whose edit takes it outside its
+    category's node limits (the build's filter, `limits`: the twin of a diagram at a
+    limit must not cross it); else say what changed."""
+    from diagbench.benchmarks.structure.limits import limits_of, measures, outside
+
     changed = changed_answers(original.facts, twin.facts)
     if not changed:
         twin.reason, twin.detail = SAME_ANSWERS, f"counts {twin.counts}"
+        return
+    why = outside(limits_of(twin.category, twin.language),
+                  measures(twin.counts, twin.statistics, twin.code or ""), twin.language)
+    if why is not None:
+        twin.reason, twin.detail = OUTSIDE_LIMITS, why
         return
     counts = [f"{k.replace('_', ' ')} {original.counts.get(k, 0)} → {n}"
               for k, n in twin.counts.items() if original.counts.get(k, 0) != n]
