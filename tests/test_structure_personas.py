@@ -425,3 +425,27 @@ def test_build_with_paper_cells_records_them(tmp_path):
                    "component,state", "--paper-cells", "--out", str(tmp_path / "other"))
     assert refused.returncode == 2 and "--paper-cells" in refused.stderr, refused.stderr
     assert "Traceback" not in refused.stderr and not (tmp_path / "other").exists()
+
+
+def test_a_build_shows_each_stages_progress_as_lines_off_a_terminal(tmp_path):
+    """Off a terminal each stage of a build of 21 samples writes progress lines on
+    stderr: the diagrams written, read, rendered, judged, then the questions and the
+    captions asked; standard output keeps the summary only."""
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin",
+           "DIAGBENCH_PROGRESS_SECONDS": "0"}
+    done = subprocess.run(
+        [sys.executable, "-m", "diagbench", "build", "structure", "--model", "baseline:synth",
+         "--judge", "baseline:judge", "--categories", "class", "--languages", "plantuml",
+         "--per-category", "21", "--out", str(tmp_path / "data"), "--allow-empty"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    import re
+
+    finished = [re.match(r"(.+): (\d+)/(\d+) \(100 %\), .*, in ", line)
+                for line in done.stderr.splitlines()]
+    stages = [m[1] for m in finished if m]
+    assert [m[2] for m in finished if m][:3] == ["21", "21", "21"]
+    assert stages == ["baseline:synth: writing diagrams", "reading", "rendering",
+                      "baseline:judge: judging"] + [
+        f"baseline:synth: asking {what}" for what in ("questions", "captions")], stages
+    assert "reading" not in done.stdout

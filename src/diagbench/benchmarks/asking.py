@@ -58,10 +58,11 @@ class Answer:
 
 
 def ask_model(asks: list[Ask], settings: ModelSettings, out: Path, max_connections: int = 8,
-              bars: Bars = no_bars) -> dict[str, Answer]:
-    """Every ask answered by the model of `settings`, by id; responses in `out`."""
+              bars: Bars = no_bars, label: str = "asking") -> dict[str, Answer]:
+    """Every ask answered by the model of `settings`, by id; responses in `out`; its
+    progress shown by `bars` under "MODEL: `label`"."""
     answers, ids, requests = _requests(asks, settings)
-    with bars(len(requests), f"{settings.name}: asking") as bar:
+    with bars(len(requests), f"{settings.name}: {label}") as bar:
         records = settings.run(requests, out, max_connections, lambda r: bar.update(1, r), ids)
     return answers | {i: Answer.from_record(i, r) for i, r in zip(ids, records, strict=True)}
 

@@ -225,7 +225,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                                complexities or list(COMPLEXITIES), seed, jobs,
                                max_connections, prompting=prompting, judge=judging,
                                judge_threshold=judge_threshold, executor=executor,
-                               personas=chosen, twins=tuple(twins), cells=cells)
+                               personas=chosen, twins=tuple(twins), cells=cells,
+                               bars=bars)
         judged, asked = info.judge, info.questions
         if not isinstance(judged, str):
             judged = (f"{judged.model}: " + ", ".join(

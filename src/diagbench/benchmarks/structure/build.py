@@ -57,6 +57,7 @@ from typing import Any
 
 from diagbench.benchmarks.jsonl import write_jsonl
 from diagbench.benchmarks.personas import APPLICATIONS, Personas, bundled
+from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.structure.captions import ask_captions
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.judging import judge_info, judge_samples, rule_checks
@@ -131,14 +132,16 @@ def plan(categories: list[str], languages: list[str], per_category: int,
 
 
 def generate(samples: list[Planned], settings: Any, out: Path, max_connections: int,
-             prompting: Prompting = "all-in-one") -> None:
-    """Ask the model (through the runner) and split every answer."""
+             prompting: Prompting = "all-in-one", bars: Bars = no_bars) -> None:
+    """Ask the model (through the runner, its progress shown by `bars`) and split every
+    answer."""
     from diagbench.benchmarks.asking import ask_model
     from diagbench.benchmarks.synthesis import Signals, ask_all, assemble
 
     signals = [Signals(s.id, s.category, s.language, s.complexity, s.persona, s.domain,
                        prompting) for s in samples]
-    answers = ask_all(signals, lambda asks: ask_model(asks, settings, out, max_connections))
+    answers = ask_all(signals, lambda asks: ask_model(asks, settings, out, max_connections,
+                                                      bars, "writing diagrams"))
     for s, signal in zip(samples, signals, strict=True):
         made = assemble(signal, answers)
         s.problem, s.description, s.code, s.fenced = (made.problem, made.description,
@@ -152,23 +155,30 @@ def _drawn(sample: Planned, svg: str) -> dict[str, int]:
     return {k: v for k, v in drawn.items() if k in sample.counts}
 
 
-def read_all(samples: list[Planned]) -> None:
-    """Parse every sample with code; fill its kind and statistics (or why not)."""
+def read_all(samples: list[Planned], progress: Callable[[], None] = lambda: None) -> None:
+    """Parse every sample with code; fill its kind and statistics (or why not);
+    `progress()` after each sample."""
     for s in samples:
-        if s.reason is not None or not s.code:
-            continue
-        parsed = named(s.language).read(s.code or "")
-        if not parsed:
-            s.reason = "nothing read from the code"
-            continue
-        s.kind = parsed[0].kind
-        if s.kind not in category_named(s.category).kinds:
-            s.reason, s.detail = "wrong diagram kind", f"read as {s.kind}"
-            continue
-        s.statistics, s.counts = statistics(parsed[0],
-                                            named(s.language).domain == "software")
-        asked = asked_facts(named(s.language), parsed[0], s.statistics)
-        s.facts, s.ambiguous = asked.facts, asked.ambiguous
+        _read(s)
+        progress()
+
+
+def _read(s: Planned) -> None:
+    """Parse one sample (see `read_all`)."""
+    if s.reason is not None or not s.code:
+        return
+    parsed = named(s.language).read(s.code or "")
+    if not parsed:
+        s.reason = "nothing read from the code"
+        return
+    s.kind = parsed[0].kind
+    if s.kind not in category_named(s.category).kinds:
+        s.reason, s.detail = "wrong diagram kind", f"read as {s.kind}"
+        return
+    s.statistics, s.counts = statistics(parsed[0],
+                                        named(s.language).domain == "software")
+    asked = asked_facts(named(s.language), parsed[0], s.statistics)
+    s.facts, s.ambiguous = asked.facts, asked.ambiguous
 
 
 #: Engines of different names drawing at once in `render_all` (while one engine's
@@ -193,11 +203,13 @@ class Rendered:
 def render_all(samples: list[Planned], out: Path, jobs: int,
                executor: Executor | None = None,
                at_once: int = ENGINES_AT_ONCE,
-               engines: dict[str, Engine] | None = None) -> Rendered:
+               engines: dict[str, Engine] | None = None,
+               progress: Callable[[int], None] = lambda n: None) -> Rendered:
     """Render every sample read (`read_all`) to PNG and SVG by `executor`'s engines (local
     by default), `at_once` engines at a time, the largest groups first; fill the drawn
     counts and image facts. `engines`: those started so far, by name (a later call, the
-    twins', draws with them), to which this call adds its own."""
+    twins', draws with them), to which this call adds its own; `progress(n)` as `n` more
+    samples are drawn (from any of the engines' threads)."""
     from diagbench.executors.local import LocalExecutor
 
     by_engine: dict[str, list[Planned]] = {}
@@ -213,7 +225,8 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
     largest_first = sorted(by_engine, key=lambda name: -len(by_engine[name]))
     with ThreadPoolExecutor(max_workers=max(1, at_once)) as pool:
         done = dict(zip(largest_first, pool.map(
-            lambda name: _render_group(name, by_engine[name], out, started[name], parsing),
+            lambda name: _render_group(name, by_engine[name], out, started[name], parsing,
+                                       progress),
             largest_first), strict=True))
     shutil.rmtree(out / ".staging", ignore_errors=True)
     return Rendered({name: done[name][0] for name in by_engine},
@@ -222,7 +235,8 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
 
 
 def _render_group(name: str, group: list[Planned], out: Path, engine: Engine,
-                  parsing: threading.Lock) -> tuple[str, float]:
+                  parsing: threading.Lock, progress: Callable[[int], None]
+                  ) -> tuple[str, float]:
     """Render `group` by `engine` in chunks of up to `CHUNK` samples, each kept in
     DATA/.rendered once drawn (what a killed build resumes from); (the engine's version,
     the seconds it took)."""
@@ -233,8 +247,10 @@ def _render_group(name: str, group: list[Planned], out: Path, engine: Engine,
         sources = [(_prepared(s, marked=False), _prepared(s, marked=True)) for s in chunk]
         key = hashlib.sha256(json.dumps([name, version, sources]).encode()).hexdigest()
         kept = out / ".rendered" / f"{key}.json"
-        if not kept.is_file():
-            _draw_chunk(chunk, sources, out, key, engine, parsing)
+        if kept.is_file():
+            progress(len(chunk))
+        else:
+            _draw_chunk(chunk, sources, out, key, engine, parsing, lambda: progress(1))
         drawn = json.loads(kept.read_text(encoding="utf-8"))
         for s, record in zip(chunk, drawn, strict=True):
             if "reason" in record:
@@ -253,9 +269,11 @@ def _render_group(name: str, group: list[Planned], out: Path, engine: Engine,
 
 
 def _draw_chunk(chunk: list[Planned], sources: list[tuple[str, str]], out: Path, key: str,
-                engine: Engine, parsing: threading.Lock) -> None:
+                engine: Engine, parsing: threading.Lock, progress: Callable[[], None]
+                ) -> None:
     """Draw `chunk` (PNG, then SVG: `_prepared`'s marked sources) in a staging folder of
-    its own; keep each PNG and what became of each sample in DATA/.rendered/KEY(.json)."""
+    its own; keep each PNG and what became of each sample in DATA/.rendered/KEY(.json);
+    `progress()` as each PNG is drawn."""
     staging = out / ".staging" / key
     shutil.rmtree(staging, ignore_errors=True)
     (staging / "png").mkdir(parents=True)
@@ -263,7 +281,7 @@ def _draw_chunk(chunk: list[Planned], sources: list[tuple[str, str]], out: Path,
     images = out / ".rendered" / key
     images.mkdir(parents=True, exist_ok=True)
     try:
-        pngs = engine.render([png for png, _ in sources], staging / "png", "png")
+        pngs = engine.render([png for png, _ in sources], staging / "png", "png", progress)
         svgs = engine.render([svg for _, svg in sources], staging / "svg", "svg")
         records: list[dict[str, Any]] = []
         for s, png, svg in zip(chunk, pngs, svgs, strict=True):
@@ -337,14 +355,14 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
                     prompting: Prompting = "all-in-one", judge: Any = None,
                     judge_threshold: float = 0.5, executor: Executor | None = None,
                     twins: tuple[TwinFamily, ...] = (),
-                    progress: Callable[[str], None] = lambda _: None,
+                    bars: Bars = no_bars,
                     personas: Personas | None = None,
                     cells: Mapping[str, tuple[str, ...]] | None = None) -> BuildInfo:
     """Build the data set into `out` (`judge`: the judge's `ModelSettings`, or None not to
     run the LLM-as-judge filter; `twins`: the families of twins to make of each kept
     sample; `personas`: the persona set, the bundled one by default; `cells`: the FRLs
-    of each category to draw it in, where not all of `languages`); return what
-    build.json records."""
+    of each category to draw it in, where not all of `languages`; `bars`: each stage's
+    progress); return what build.json records."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     samples = plan(categories, languages, per_category, complexities, seed, personas, cells)
@@ -358,17 +376,19 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         shutil.rmtree(out / sub, ignore_errors=True)
         (out / sub).mkdir()
     timings["plan"] = time.perf_counter() - t0
-    progress(f"generating {len(samples)} samples with {settings.name}")
     t = enter("synthesis", samples)
     generate(samples, settings, out / "generation" / "responses.jsonl", max_connections,
-             prompting)
+             prompting, bars)
     timings["synthesis"] = time.perf_counter() - t
     t = enter("statistics", samples)
-    read_all(samples)
+    with bars(len(samples), "reading") as bar:
+        read_all(samples, lambda: bar.update(1))
     timings["statistics"] = time.perf_counter() - t
     t = enter("render", samples)
     engines: dict[str, Engine] = {}  # one an engine name for the whole build
-    rendered = render_all(samples, out, jobs, executor, engines=engines)
+    with bars(sum(s.reason is None and bool(s.code) for s in samples), "rendering") as bar:
+        rendered = render_all(samples, out, jobs, executor, engines=engines,
+                              progress=_locked(bar))
     versions = dict(rendered.versions)
     timings["render"] = time.perf_counter() - t
     t = enter("filters", samples)
@@ -377,7 +397,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     judged: str | JudgeInfo = "not run: no --judge given (the LLM-as-judge filter of §3.3, Fig. 9)"
     if judge is not None:
         t = enter("judge", kept)
-        verdicts = judge_samples(kept, judge, out, judge_threshold, max_connections)
+        verdicts = judge_samples(kept, judge, out, judge_threshold, max_connections, bars)
         checks = rule_checks(kept)
         for s in kept:
             s.judge = verdicts[s.id]
@@ -398,12 +418,12 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         versions |= drew
         timings["twins"] = time.perf_counter() - t
     t = enter("questions", kept)
-    questions, asked = ask_questions(kept, settings, out, seed, max_connections)
+    questions, asked = ask_questions(kept, settings, out, seed, max_connections, bars)
     for s in kept:
         s.model_question = questions.get(s.id)
     timings["questions"] = time.perf_counter() - t
     t = enter("captions", kept)
-    captions, captioned = ask_captions(kept, settings, out, max_connections)
+    captions, captioned = ask_captions(kept, settings, out, max_connections, bars)
     for s in kept:
         s.caption = captions.get(s.id)
     timings["captions"] = time.perf_counter() - t
@@ -456,6 +476,16 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
             for name, seconds in rendered.seconds.items()}}, indent=1)
         + "\n", encoding="utf-8")
     return info
+
+
+def _locked(bar: Any) -> Callable[[int], None]:
+    """`bar.update(n)`, one thread at a time (engines draw in threads of their own)."""
+    lock = threading.Lock()
+
+    def update(n: int) -> None:
+        with lock:
+            bar.update(n)
+    return update
 
 
 def _kept_cells(samples: list[Planned], kept: list[Planned]) -> dict[str, int]:

@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import CaptionsInfo, Rejection
 
@@ -79,7 +80,8 @@ def parse_caption(text: str | None, language: str) -> tuple[str | None, str]:
 
 
 def ask_captions(samples: list[Planned], settings: Any, data: Path,
-                 max_connections: int = 8) -> tuple[dict[str, str], CaptionsInfo]:
+                 max_connections: int = 8, bars: Bars = no_bars
+                 ) -> tuple[dict[str, str], CaptionsInfo]:
     """Ask the generating model for one caption per sample (through the runner:
     responses in DATA/generation/caption_responses.jsonl); (the captions read by sample
     id, what build.json records)."""
@@ -90,7 +92,8 @@ def ask_captions(samples: list[Planned], settings: Any, data: Path,
         samples, lambda s: caption_prompt(named(s.language).title,
                                           category_named(s.category).title, s.code or ""),
         lambda s, text: parse_caption(text, named(s.language).title), settings,
-        data / "generation" / "caption_responses.jsonl", max_connections)
+        data / "generation" / "caption_responses.jsonl", max_connections, bars,
+        "asking captions")
     rejected = [Rejection(s.id, reason, detail) for s, reason, detail in failed]
     return kept, CaptionsInfo(caption_template_hash(), len(samples), len(kept),
                               dict(sorted(dropped.items())), rejected)

@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import JudgeInfo, Verdict
 from diagbench.benchmarks.structure.templates import PLURAL, RELATION_PLURAL
@@ -112,7 +113,7 @@ def parse_verdict(text: str | None) -> Verdict:
 
 
 def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: float,
-                  max_connections: int = 8) -> dict[str, Verdict]:
+                  max_connections: int = 8, bars: Bars = no_bars) -> dict[str, Verdict]:
     """Ask the judge about every sample, text only (responses in
     `data`/generation/judge_responses.jsonl); set `reason` on those removed; the
     verdicts by sample id."""
@@ -126,7 +127,8 @@ def judge_samples(samples: list[Planned], settings: Any, data: Path, threshold: 
                                     s.description or "")
         asks.append(Ask(s.id, user, None, system))
     out = data / "generation" / "judge_responses.jsonl"
-    answers = ask_model(asks, settings, out, max_connections) if asks else {}
+    answers = ask_model(asks, settings, out, max_connections, bars, "judging") if asks \
+        else {}
     verdicts = {}
     for s in samples:
         a = answers[s.id]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.structure.planned import Planned
 
 T = TypeVar("T")
@@ -18,9 +19,10 @@ Reader = Callable[[Planned, str], tuple[T | None, str]]
 
 
 def ask_each(samples: list[Planned], prompt: Prompt, read: Reader[T], settings: Any,
-             out: Path, max_connections: int = 8
+             out: Path, max_connections: int = 8, bars: Bars = no_bars, label: str = "asking"
              ) -> tuple[dict[str, T], Counter[str], list[tuple[Planned, str, str]]]:
-    """Ask `prompt(sample)` of every sample (responses in `out`, resumed from it) and
+    """Ask `prompt(sample)` of every sample (responses in `out`, resumed from it; its
+    progress shown by `bars` under `label`) and
     read each answer with `read`; (what was read by sample id, the samples dropped
     counted by reason, and each dropped sample with its reason and detail — a failed
     call's error)."""
@@ -32,8 +34,9 @@ def ask_each(samples: list[Planned], prompt: Prompt, read: Reader[T], settings: 
         system, user = prompt(s)
         requests.append(user_request(spec.provider, spec.model, user, (), settings.config,
                                      spec.base_url, system=system))
-    records = settings.run(requests, out, max_connections, ids=[s.id for s in samples]) \
-        if requests else []
+    with bars(len(requests), f"{settings.name}: {label}") as bar:
+        records = settings.run(requests, out, max_connections, lambda r: bar.update(1, r),
+                               [s.id for s in samples]) if requests else []
     kept: dict[str, T] = {}
     dropped: Counter[str] = Counter()
     failed: list[tuple[Planned, str, str]] = []

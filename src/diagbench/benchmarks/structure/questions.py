@@ -30,6 +30,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from diagbench.benchmarks.progress import Bars, no_bars
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import ModelQuestion, QuestionsInfo, Rejection
@@ -142,7 +143,8 @@ def answer_type_of(seed: int, sample: str) -> str:
 
 
 def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
-                  max_connections: int = 8) -> tuple[dict[str, ModelQuestion], QuestionsInfo]:
+                  max_connections: int = 8, bars: Bars = no_bars
+                  ) -> tuple[dict[str, ModelQuestion], QuestionsInfo]:
     """Ask the generating model for one question per sample (through the runner:
     responses in DATA/generation/question_responses.jsonl); (the questions read by
     sample id, what build.json records)."""
@@ -155,7 +157,8 @@ def ask_questions(samples: list[Planned], settings: Any, data: Path, seed: int,
                                            category_named(s.category).title, types[s.id],
                                            s.code or ""),
         lambda s, text: parse_question(text, types[s.id], s.code or ""), settings,
-        data / "generation" / "question_responses.jsonl", max_connections)
+        data / "generation" / "question_responses.jsonl", max_connections, bars,
+        "asking questions")
     rejected = [Rejection(s.id, reason, detail, types[s.id]) for s, reason, detail in failed]
     info = QuestionsInfo(question_template_hash(), len(samples), len(kept),
                          dict(sorted(Counter(types.values()).items())),
