@@ -61,10 +61,12 @@ Draw = Callable[[list[str], list[str], Counter], dict[str, dict[str, ImageFile]]
 @dataclass(frozen=True, slots=True)
 class Drawing:
     """A twin diagram to draw: its source as written (and drawn), the same with the
-    markers its SVG is counted by, and the counts the engine must draw."""
+    markers its SVG is counted by, that source read (`diagram`) and the counts the
+    engine must draw."""
 
     source: str
     marked: str
+    diagram: ClassDiagram
     expected: Mapping[str, int]
 
 
@@ -91,13 +93,16 @@ def read_class(source: str) -> tuple[ClassDiagram, dict[str, int]] | None:
 
 
 def _drawing(source: str, style: str = "") -> Drawing | None:
-    """`source` to draw in `style`, with the counts read from it (None: unread)."""
+    """`source` to draw in `style`: written, read again, to be drawn with the counts
+    read from `source` (None: either does not read)."""
     language = named("plantuml")
-    read = read_class(source)
-    if read is None:
+    written = language.prepare(source, "class", False, style)
+    own = read_class(written)
+    expected = own if written == source else read_class(source)
+    if own is None or expected is None:
         return None
-    return Drawing(language.prepare(source, "class", False, style),
-                   language.prepare(source, "class", True, style), read[1])
+    return Drawing(written, language.prepare(source, "class", True, style), own[0],
+                   expected[1])
 
 
 def _counterfactuals(items: Sequence[Item], diagrams: Mapping[str, Diagram]
@@ -126,8 +131,7 @@ def _counterfactuals(items: Sequence[Item], diagrams: Mapping[str, Diagram]
                 tried.append(Tried(item, "counterfactual", ident, item.gold, "", UNREAD))
                 continue
             drawings[ident] = drawing
-        read = read_class(drawings[ident].source)
-        gold = read is not None and read[0].holds(item.relation, *item.query)
+        gold = drawings[ident].diagram.holds(item.relation, *item.query)
         change = (f"the {edge.kind} {edge.source} → {edge.target} reversed "
                   f"({edge.target} → {edge.source}): gold {item.gold} → {gold}")
         tried.append(Tried(item, "counterfactual", ident, gold, change,
@@ -152,8 +156,7 @@ def _styles(items: Sequence[Item], diagrams: Mapping[str, Diagram], seed: int
                 tried.append(Tried(item, "style", ident, item.gold, "", UNREAD))
                 continue
             drawings[ident] = drawing
-        read = read_class(drawings[ident].source)
-        gold = read is not None and read[0].holds(item.relation, *item.query)
+        gold = drawings[ident].diagram.holds(item.relation, *item.query)
         tried.append(Tried(item, "style", ident, gold, f"drawn in style {style}",
                            None if gold == item.gold else STYLE_CHANGES))
     return tried, drawings
