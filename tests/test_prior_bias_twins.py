@@ -104,7 +104,13 @@ def test_every_counterfactual_flips_the_gold_read_from_its_own_source(built):
         (a, b), = changed
         assert a.split()[0] == b.split()[0] and a.split()[2] == b.split()[2]
         assert set(twin["query"]) == {a.split()[0], a.split()[2]}
-        assert twin["twin"]["change"].endswith(f"gold {original['gold']} → {twin['gold']}")
+        change = twin["twin"]["change"]
+        assert f"gold {original['gold']} → {twin['gold']}" in change
+        # paper 002's variants swapped: the conform arrow now contradicts the names, a
+        # conflicting one agrees with them, a prior-free one has no prior
+        assert change.endswith({"prior-conform": "now against what the names suggest",
+                                "prior-free": f"{twin['gold']}"}.get(
+            twin["condition"], "now as the names suggest")), change
 
 
 def test_every_style_twin_keeps_the_gold_and_is_drawn(built):
@@ -174,9 +180,9 @@ def test_an_edit_that_leaves_the_gold_is_dropped_and_counted(engine, tmp_path):
                     ("Dog", "Animal"), query, True, source=f"diagrams/{diagram.id}.puml")
 
     items = [item(0, ("Animal", "Dog")), item(1, ("Dog", "Animal"))]
-    made, info = make_twins(tmp_path, items, {diagram.id: diagram}, ["counterfactual"], 0,
-                            engine, partial(build._render, tmp_path, engine=engine,
-                                            scales=(1.0,), bars=build.no_bars))
+    draw = partial(build._render, tmp_path, engine=engine, scales=(1.0,), bars=build.no_bars)
+    made, info = make_twins(tmp_path, items, {diagram.id: diagram}, load_vocabulary(),
+                            ["counterfactual"], 0, engine, draw)
     assert [(t.id, t.gold) for t in made] == [(f"{diagram.id}-q1~counterfactual", False)]
     assert (info["counterfactual"].made, info["counterfactual"].dropped) == \
         (1, {SAME_ANSWER: 1})

@@ -32,7 +32,7 @@ from PIL import Image
 
 from diagbench import __version__
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Build, Queries, Sizes, generate
-from diagbench.benchmarks.prior_bias.records import ImageFile, Item
+from diagbench.benchmarks.prior_bias.records import ImageFile, Item, TwinsInfo
 from diagbench.benchmarks.prior_bias.twins import make_twins
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, Vocabulary
 from diagbench.benchmarks.progress import Bars, no_bars
@@ -67,9 +67,12 @@ def build_benchmark(out: Path, vocabulary: Vocabulary, sizes: Sizes, seed: int,
         else {ident: {} for ident in ids}
     build.instances = [i for i in build.instances if i.diagram in images]
     items = [Item.of(i, images[i.diagram]) for i in build.instances]
-    made, twinned = make_twins(out, items, build.diagrams, twins, seed, engine, partial(
-        _render, out, engine=engine, scales=scales, bars=bars, what="drawing twins")) \
-        if twins and engine else ([], {})
+    made: list[Item] = []
+    twinned: dict[str, TwinsInfo] = {}
+    if twins and engine:
+        made, twinned = make_twins(out, items, build.diagrams, vocabulary, twins, seed, engine,
+                                   partial(_render, out, engine=engine, scales=scales,
+                                           bars=bars, what="drawing twins"))
     _write_manifest(out / "manifest.jsonl", items + made)
     info = {"diagbench_version": __version__,
             "plantuml": engine.version() if engine else None, "planned_only": engine is None,

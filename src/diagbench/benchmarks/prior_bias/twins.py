@@ -6,10 +6,11 @@ it differs (`twin`), its diagram in diagrams/ and its images beside the others.
   diagram's source (B → A drawn where A → B was, or the other way; the same class
   written first, so the layout stays), so that an arrow the names agree with comes to
   contradict them and back — paper 002's prior-consistent and prior-violating
-  variants, per instance. Its gold is read again from the twin's own source (diagbench's
-  PlantUML reader, `ClassDiagram.holds`), not taken from the edit; an edit that leaves
-  it as it was is dropped (`SAME_ANSWER`). Instances of one diagram asking about the
-  same edge share its twin diagram (named after the first of them).
+  variants, per instance (its change says which it has become). Its gold is read
+  again from the twin's own source (diagbench's PlantUML reader, `ClassDiagram.holds`),
+  not taken from the edit; an edit that leaves it as it was is dropped (`SAME_ANSWER`).
+  Instances of one diagram asking about the same edge share its twin diagram (named
+  after the first of them).
 - **style** (`ID~style`): the diagram's source in one of PlantUML's styles
   (`Language.styles`, a seeded choice per diagram, written through
   `Language.prepare`), hand-drawn among them; its gold read again from that source
@@ -37,6 +38,7 @@ from pathlib import Path
 
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, Diagram
 from diagbench.benchmarks.prior_bias.records import ImageFile, Item, TwinsInfo
+from diagbench.benchmarks.prior_bias.vocabulary import Vocabulary
 from diagbench.benchmarks.twins import FAMILIES, Twin, TwinFamily, twin_id, twin_rng
 from diagbench.diagram.classes import ClassDiagram
 from diagbench.diagram.graph import GraphDiagram
@@ -105,10 +107,10 @@ def _drawing(source: str, style: str = "") -> Drawing | None:
                    expected[1])
 
 
-def _counterfactuals(items: Sequence[Item], diagrams: Mapping[str, Diagram]
-                     ) -> tuple[list[Tried], dict[str, Drawing]]:
+def _counterfactuals(items: Sequence[Item], diagrams: Mapping[str, Diagram],
+                     vocabulary: Vocabulary) -> tuple[list[Tried], dict[str, Drawing]]:
     """Each instance's counterfactual: its queried edge reversed, its gold read from
-    the edited source."""
+    the edited source, and whether the names now agree with it (`vocabulary`'s prior)."""
     tried: list[Tried] = []
     drawings: dict[str, Drawing] = {}
     named_after: dict[tuple[str, int], str] = {}  # (diagram, edge) → its twin diagram
@@ -132,8 +134,11 @@ def _counterfactuals(items: Sequence[Item], diagrams: Mapping[str, Diagram]
                 continue
             drawings[ident] = drawing
         gold = drawings[ident].diagram.holds(item.relation, *item.query)
+        prior = vocabulary.prior(item.relation, *item.query)
         change = (f"the {edge.kind} {edge.source} → {edge.target} reversed "
-                  f"({edge.target} → {edge.source}): gold {item.gold} → {gold}")
+                  f"({edge.target} → {edge.source}): gold {item.gold} → {gold}" + (
+                      "" if prior is None else ", now as the names suggest" if prior == gold
+                      else ", now against what the names suggest"))
         tried.append(Tried(item, "counterfactual", ident, gold, change,
                            SAME_ANSWER if gold == item.gold else None))
     return tried, drawings
@@ -207,16 +212,16 @@ def _captures(out: Path, items: Sequence[Item], seed: int
 
 
 def make_twins(out: Path, items: Sequence[Item], diagrams: Mapping[str, Diagram],
-               families: Sequence[str], seed: int, engine: Engine, draw: Draw
-               ) -> tuple[list[Item], dict[str, TwinsInfo]]:
+               vocabulary: Vocabulary, families: Sequence[str], seed: int, engine: Engine,
+               draw: Draw) -> tuple[list[Item], dict[str, TwinsInfo]]:
     """The twin instances of `items` of each family in `families` (in the originals'
     order, each original's in the families' order), their diagrams in out/diagrams and
     images in out/images, and what build.json records of each family; `diagrams` the
-    originals' by id, `draw` the build's drawing stage."""
+    originals' by id, `vocabulary` the build's, `draw` the build's drawing stage."""
     tried: dict[str, list[Tried]] = {}
     drawings: dict[str, Drawing] = {}
     if "counterfactual" in families:
-        tried["counterfactual"], made = _counterfactuals(items, diagrams)
+        tried["counterfactual"], made = _counterfactuals(items, diagrams, vocabulary)
         drawings |= made
     if "style" in families:
         tried["style"], made = _styles(items, diagrams, seed)
