@@ -3,13 +3,14 @@ agrees or conflicts with what the class names suggest, in five conditions × fou
 relations; do models read the arrow, or answer from the names?
 
     DIR/ (build)   diagrams/ID.puml, images/ID@SCALE.png, manifest.jsonl, build.json
+                   (with --twins, each instance's twins beside it: ID~FAMILY)
     RUN/ (eval)    models/MODEL/responses.jsonl; scores.jsonl: model × instance × scale
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,6 +26,8 @@ from diagbench.benchmarks.protocol import (
     SampleValue,
 )
 from diagbench.benchmarks.registering import benchmark
+from diagbench.benchmarks.robustness import HABIT_METRIC
+from diagbench.benchmarks.twins import twins_option
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
     from diagbench.benchmarks.failures import Failures
     from diagbench.benchmarks.prior_bias.generate import Queries
     from diagbench.benchmarks.prior_bias.records import PriorBiasScore, PriorBiasSummary
+    from diagbench.benchmarks.twins import TwinFamily
     from diagbench.executors.protocol import Executor
     from diagbench.report.view import SampleView
 
@@ -73,6 +77,8 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         click.option("--wordnet-min-count", type=click.IntRange(1), default=2,
                      show_default=True,
                      help="With --wordnet: only words whose first sense is tagged this often."),
+        twins_option("the queried arrow reversed, so that its answer flips",
+                     "drawn in another PlantUML style, hand-drawn among them"),
     )
     eval_options = (
         click.option("--data", required=True,
@@ -82,7 +88,7 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
                      help="Only these image scales (e.g. 1x; repeatable). Default: all built."),
         click.option("--limit", type=click.IntRange(1),
                      help="Only N instances, sampled evenly from every condition × relation "
-                          "cell (seeded by --sample-seed)."),
+                          "cell (seeded by --sample-seed), each with its twins."),
         click.option("--sample-seed", type=int, default=0, show_default=True,
                      help="The seed of --limit's sample."),
     )
@@ -90,7 +96,8 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
     row_metric = ROW_METRIC
     headline_metrics = (RowMetric("Δ", False, "prior dependence: RelAcc on prior-conform "
                                   "minus the conflict conditions', points, with its 95 % "
-                                  "bootstrap interval"),)
+                                  "bootstrap interval"),
+                        HABIT_METRIC)
 
     def is_data(self, data: Path) -> bool:
         return (data / "manifest.jsonl").is_file() and (data / "diagrams").is_dir()
@@ -99,9 +106,10 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
               queries: Queries = "one", plan: bool = False, seed: int = 0,
               scales: tuple[float, ...] = (), jobs: int = 2, wordnet_dir: Path | None = None,
               wordnet_min_count: int = 2, executor: Executor | None = None,
-              **_: Any) -> list[str]:
-        """The benchmark of §3.1; the same seed (and vocabulary) gives byte-identical files,
-        whichever `executor` renders."""
+              twins: Sequence[TwinFamily] = (), **_: Any) -> list[str]:
+        """The benchmark of §3.1 (with `twins`, each instance's twins of those families);
+        the same seed (and vocabulary) gives byte-identical files, whichever `executor`
+        renders."""
         from diagbench.benchmarks.prior_bias.build import SCALES, build_benchmark
         from diagbench.benchmarks.prior_bias.generate import PAPER_SIZES, uniform
         from diagbench.benchmarks.prior_bias.vocabulary import load_vocabulary
@@ -109,6 +117,8 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         from diagbench.executors.local import LocalExecutor
         from diagbench.languages.rendering import ended
 
+        if plan and twins:
+            raise click.UsageError("--twins draws its twins: build without --plan")
         wordnet_dir = wordnet_dir or (WORDNET_DIR if paper_sizes else None)
         try:
             extra = wordnet_chains(wordnet_dir, wordnet_min_count) if wordnet_dir else None
@@ -118,11 +128,15 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         sizes = PAPER_SIZES if paper_sizes else uniform(per_cell)
         try:
             info = build_benchmark(out, load_vocabulary(extra=extra), sizes, seed, engine,
-                                   tuple(sorted(set(scales))) or SCALES, bars, queries)
+                                   tuple(sorted(set(scales))) or SCALES, bars, queries,
+                                   tuple(twins))
         finally:
             if engine is not None:
                 ended(engine)
         return [*_table(info, sizes),
+                *(f"{family} twins: {made['made']} made" + "".join(
+                    f", {reason} {n}" for reason, n in made["dropped"].items())
+                  for family, made in info.get("twins", {}).items()),
                 f"{info['instances']} instances, {info['diagrams']} diagrams"
                 f"{' (planned, not rendered)' if plan else ''}, "
                 f"{sum(info['rejected'].values())} candidates rejected (by constraint in "
@@ -138,8 +152,11 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
         if limit is not None:
             items = stratified(items, limit, sample_seed)
         digest = hashlib.sha256((self.data / "manifest.jsonl").read_bytes()).hexdigest()
+        twins = sum(item.twin is not None for item in items)
         return Dataset(items, (), {"data": str(data), "dataset_hash": digest,
-                                   "instances": len(items), "scales": list(self.scales),
+                                   "instances": len(items) - twins,
+                                   **({"twin_instances": twins} if twins else {}),
+                                   "scales": list(self.scales),
                                    "limit": limit, "sample_seed": sample_seed,
                                    "prompt_template_hash": template_hash()})
 
@@ -181,9 +198,11 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
 
     def headlines(self, summary: PriorBiasSummary) -> list[Headline]:
         from diagbench.benchmarks.intervals import clustered
-        return [Headline(name, "Δ", m.delta, m.answered, m.delta_ci,
-                         clustered=clustered(m.intervals, "Δ"))
-                for name, m in summary.models.items()]
+        from diagbench.benchmarks.robustness import habit_headline
+        return [h for name, m in summary.models.items() for h in (
+            Headline(name, "Δ", m.delta, sum(c.n for c in m.conditions.values()), m.delta_ci,
+                     clustered=clustered(m.intervals, "Δ")),
+            *habit_headline(name, m.robustness))]
 
     def sample_values(self, scores: Mapping[str, list[PriorBiasScore]]) -> list[SampleValue]:
         from diagbench.benchmarks.prior_bias.scoring import sample_values
@@ -192,7 +211,10 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
     def lines(self, summary: PriorBiasSummary, scores: Mapping[str, list[PriorBiasScore]]
               ) -> list[str]:
         """Per model: RelAcc and EM per condition, Δ with its interval, the prerequisite;
-        with several models, Δ on the prerequisite-passing ones."""
+        with several models, Δ on the prerequisite-passing ones; with twins, each model's
+        robustness figures."""
+        from diagbench.benchmarks.robustness import robustness_lines
+
         out = []
         for name, model in summary.models.items():
             out.append(f"\n== {name}: {model.answered} answered, {model.errors} failed calls")
@@ -207,6 +229,7 @@ class PriorBiasBenchmark(Benchmark["PriorBiasScore", "PriorBiasSummary"]):
                                           for c, v in model.delta_by_condition.items()))
             out.append("prerequisite (EM ≥ 95, prior-free RelAcc ≥ 50): "
                        f"{'passed' if model.prerequisite.passed else 'failed'}")
+            out += robustness_lines(model.robustness)
         if len(summary.models) > 1:
             from diagbench.benchmarks.prior_bias.figures import passing_gap
             gap, passed = passing_gap(summary.models)

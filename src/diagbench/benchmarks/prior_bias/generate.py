@@ -93,6 +93,13 @@ class Build:
         return any(self.counts[c, relation] >= sizes[c][relation] for c in conditions)
 
 
+def diagram_of(instance: str) -> str:
+    """The original diagram an instance asks about: its id without the question's
+    number (``DIAGRAM-qK`` → ``DIAGRAM``; a twin's, ``DIAGRAM-qK~FAMILY``, its
+    original's)."""
+    return instance.rpartition("-q")[0] or instance
+
+
 def abbreviate(name: str) -> str:
     """The capital letters of a name (its first letter when it has none): `GoldenRetriever` → GR."""
     return "".join(re.findall(r"[A-Z]", name)) or name[:1].upper()

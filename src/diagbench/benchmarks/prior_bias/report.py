@@ -1,6 +1,7 @@
 """The prior-bias report: RelAcc and EM per model × condition × relation × scale (the
 paper's Table 2 layout), the conflict gap Δ with its bootstrap interval, the
-prerequisite check, and the paper's figures (Figs. 4–9, §4.3.2; `figures`)."""
+prerequisite check, the paper's figures (Figs. 4–9, §4.3.2; `figures`), and with twins
+their robustness figures (`benchmarks.robustness`)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from diagbench.benchmarks.prior_bias.figures import (
 from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
 from diagbench.benchmarks.prior_bias.records import Cell, PriorBiasSummary
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
+from diagbench.benchmarks.robustness import robustness_section
 from diagbench.report.html import HtmlReport
 from diagbench.report.intervals import intervals_section
 from diagbench.report.plots import error_bar_lines, grouped_bars, scatter_thresholds
@@ -56,6 +58,8 @@ def write_report(run: Path, summary: PriorBiasSummary) -> Path:
     if summary.mean_delta is not None and len(models) > 1:
         report.paragraph(f"Mean Δ over the models: {summary.mean_delta:.2f}.")
     intervals_section(report, {name: m.intervals for name, m in models.items()})
+    robustness_section(report, {name: m.robustness for name, m in models.items()},
+                       "relation questions")
     usage_section(report, run)
     names = list(models)
     identities = {n: identify(n, read_sizes(run)) for n in names}

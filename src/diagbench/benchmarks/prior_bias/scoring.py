@@ -5,6 +5,12 @@ Stage 1 asks once per image for the class names (EM); stage 2 asks each
 instance's relation question, the class names given as in Fig. 13 (RelAcc).
 Answers are parsed deterministically (`diagbench.scoring`). A failed call is not
 an answer: it is counted and left out of the metrics.
+
+Twins (`prior_bias.twins`) are asked like any instance; their scores name their
+family and original, and a counterfactual's whether it was answered with the
+original's gold (`habit`). Every figure of the paper (RelAcc, EM, Δ, the prerequisite,
+their intervals) is the originals' alone, as without twins; the twins enter the counts
+of calls and the robustness figures (`prior_bias.robustness`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from typing import Literal
 from diagbench.benchmarks.asking import Answer, Ask
 from diagbench.benchmarks.intervals import grouped, metric_intervals
 from diagbench.benchmarks.jsonl import read_jsonl
-from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT
+from diagbench.benchmarks.prior_bias.generate import CONDITIONS, CONFLICT, diagram_of
 from diagbench.benchmarks.prior_bias.prompts import SYSTEM, stage1, stage2
 from diagbench.benchmarks.prior_bias.records import (
     Cell,
@@ -28,6 +34,7 @@ from diagbench.benchmarks.prior_bias.records import (
     PriorBiasScore,
     PriorBiasSummary,
 )
+from diagbench.benchmarks.prior_bias.robustness import robustness
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS
 from diagbench.benchmarks.protocol import DataError, SampleValue
 from diagbench.scoring import metrics
@@ -58,15 +65,18 @@ def load_items(data: Path, scales: tuple[str, ...] = ()) -> tuple[list[Item], tu
 
 
 def stratified(items: list[Item], limit: int, seed: int = 0) -> list[Item]:
-    """`limit` items sampled evenly from every condition × relation cell (a seeded shuffle
-    per cell, then one from each cell in turn while any is left), in manifest order."""
+    """`limit` original items sampled evenly from every condition × relation cell (a
+    seeded shuffle per cell, then one from each cell in turn while any is left), with
+    their twins, in manifest order."""
     cells: dict[tuple[str, str], list[int]] = {}
     for k, item in enumerate(items):
-        cells.setdefault((item.condition, item.relation), []).append(k)
+        if item.twin is None:
+            cells.setdefault((item.condition, item.relation), []).append(k)
     rng = random.Random(seed)
     queues = [rng.sample(ks, len(ks)) for _, ks in sorted(cells.items())]
     turns = [k for turn in zip_longest(*queues) for k in turn if k is not None]
-    return [items[k] for k in sorted(turns[:limit])]
+    chosen = {items[k].id for k in turns[:limit]}
+    return [item for item in items if (item.twin_of or item.id) in chosen]
 
 
 def asks(data: Path, items: list[Item], scales: tuple[str, ...]) -> list[Ask]:
@@ -84,22 +94,35 @@ def asks(data: Path, items: list[Item], scales: tuple[str, ...]) -> list[Ask]:
 
 def score(model: str, items: list[Item], scales: tuple[str, ...],
           answers: Mapping[str, Answer]) -> list[PriorBiasScore]:
-    """One record per instance × scale, from its two answers."""
+    """One record per instance × scale, from its two answers (a counterfactual twin's
+    `habit` against its original's gold, where the original is among `items`)."""
+    golds = {item.id: item.gold for item in items if item.twin is None}
     return [_score(model, item, scale, answers[f"names:{item.diagram}@{scale}"],
-                   answers[f"{item.id}@{scale}"]) for scale in scales for item in items]
+                   answers[f"{item.id}@{scale}"], golds.get(item.twin_of or ""))
+            for scale in scales for item in items]
 
 
-def _score(model: str, item: Item, scale: str, names: Answer, answer: Answer
-           ) -> PriorBiasScore:
+def _label(gold: bool) -> Literal["True", "False"]:
+    return "True" if gold else "False"
+
+
+def _score(model: str, item: Item, scale: str, names: Answer, answer: Answer,
+           original: bool | None = None) -> PriorBiasScore:
     listed = parse_name_list(names.text) if names.status == "ok" else None
     truth = parse_truth(answer.text) if answer.status == "ok" else None
-    gold: Literal["True", "False"] = "True" if item.gold else "False"
+    gold = _label(item.gold)
+    status = _status(truth is not None, names, answer)
+    habit = None
+    if item.twin is not None and item.twin.family == "counterfactual" \
+            and original is not None and original != item.gold:
+        habit = status == "ok" and truth is not None and truth.label == _label(original)
     return PriorBiasScore(
-        model, item.id, item.condition, item.relation, scale, gold,
-        _status(truth is not None, names, answer), answer.error or names.error,
+        model, item.id, item.condition, item.relation, scale, gold, status,
+        answer.error or names.error,
         truth.label if truth else None, truth.status if truth else None,
         truth is not None and truth.label == gold, None if listed is None else tuple(listed),
-        names_match(listed, list(item.classes)))
+        names_match(listed, list(item.classes)),
+        twin=item.twin.family if item.twin else None, twin_of=item.twin_of, habit=habit)
 
 
 def _status(read: bool, names: Answer, answer: Answer
@@ -116,18 +139,12 @@ def _select(records: list[PriorBiasScore], **fields: str) -> list[PriorBiasScore
     return [r for r in records if all(getattr(r, k) == v for k, v in fields.items())]
 
 
-def diagram_of(instance: str) -> str:
-    """The diagram an instance asks about: its id without the question's number
-    (``DIAGRAM-qK`` → ``DIAGRAM``)."""
-    return instance.rpartition("-q")[0] or instance
-
-
 def sample_values(records: list[PriorBiasScore]) -> list[SampleValue]:
-    """Each answered instance × scale's right (1) or wrong (0) as "RelAcc CONDITION"
-    (pooled over the condition's cells), clustered by its diagram."""
+    """Each answered original instance × scale's right (1) or wrong (0) as "RelAcc
+    CONDITION" (pooled over the condition's cells), clustered by its diagram."""
     return [SampleValue(r.model, f"RelAcc {r.condition}", f"{r.id}@{r.scale}",
                         diagram_of(r.id), float(r.correct)) for r in records
-            if r.status == "ok"]
+            if r.status == "ok" and r.twin is None]
 
 
 def _intervals(records: list[PriorBiasScore], delta: float | None,
@@ -155,11 +172,14 @@ def summarize_models(scores: Mapping[str, list[PriorBiasScore]]) -> PriorBiasSum
     return PriorBiasSummary(models, metrics.mean_gap([m.delta for m in models.values()]))
 
 
-def summarize(records: list[PriorBiasScore]) -> ModelSummary:
+def summarize(every: list[PriorBiasScore]) -> ModelSummary:
     """One model: RelAcc and EM per cell (condition × relation × scale) and per condition
     (the mean of its cells, as the paper averages over relations and scales); Δ overall
     (with its bootstrap interval), per relation, per scale and per conflict condition;
-    the prerequisite (on prior-free); how answers were parsed; failed calls."""
+    the prerequisite (on prior-free); how answers were parsed: all over the originals.
+    Answered and failed calls over every record, twins' too; with twins, the robustness
+    figures."""
+    records = [r for r in every if r.twin is None]
     ok = [r for r in records if r.status == "ok"]
     scales = tuple(sorted({r.scale for r in ok}, key=lambda s: float(s.rstrip("x"))))
 
@@ -194,9 +214,10 @@ def summarize(records: list[PriorBiasScore]) -> ModelSummary:
     delta, delta_ci = gap(), metrics.gap_interval(correct(grid("prior-conform")),
                                                   correct(grid("2-reverse")))
     return ModelSummary(
-        answered=len(ok), errors=len(records) - len(ok),
-        image_errors=sum(r.status == "image_error" for r in records),
-        unusable_images=tuple(dict.fromkeys(r.error or r.id for r in records
+        answered=sum(r.status == "ok" for r in every),
+        errors=sum(r.status != "ok" for r in every),
+        image_errors=sum(r.status == "image_error" for r in every),
+        unusable_images=tuple(dict.fromkeys(r.error or r.id for r in every
                                             if r.status == "image_error")),
         conditions={c: condition(c) for c in CONDITIONS},
         cells={c: {r: {s: cell(_select(ok, condition=c, relation=r, scale=s))
@@ -213,4 +234,5 @@ def summarize(records: list[PriorBiasScore]) -> ModelSummary:
         names_unparsed=sum(r.names is None for r in ok),
         intervals=_intervals(records, delta, delta_ci, metrics.gap_interval_clustered(
             clustered(grid("prior-conform")), clustered(grid("2-reverse")))),
+        robustness=robustness(every),
     )
