@@ -32,6 +32,23 @@ def test_a_category_without_any_of_the_languages_is_refused(tmp_path):
     assert "--languages fen: draws none of --categories class" in unused.stderr
 
 
+def test_an_engine_that_cannot_run_stops_the_build_before_any_sample(tmp_path):
+    """Without Node on the PATH Mermaid cannot draw: the build says which engine, for
+    which FRL and why, exits 3 and has written no sample (it was found 30 minutes into a
+    14,400-sample build, as an internal error)."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PATH"} | {"PATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "diagbench", "build", "structure", "--model", "baseline:synth",
+         "--out", str(tmp_path / "d"), "--categories", "gantt", "--languages", "mermaid"],
+        capture_output=True, text=True, timeout=900, env=env)
+    assert done.returncode == 3, done.stderr
+    assert "the engine mermaid of --languages mermaid cannot run here: " in done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert not (tmp_path / "d" / "generation").exists()
+
+
 def test_every_science_category_keeps_its_samples_and_model_questions(tmp_path):
     """Music at each complexity (a low tune on one line was 7.6 times as wide as high, a
     medium one 4.3: both removed by the [0.25, 4] filter), and a model-written question

@@ -58,6 +58,7 @@ from typing import Any
 from diagbench.benchmarks.jsonl import write_jsonl
 from diagbench.benchmarks.personas import APPLICATIONS, Personas, bundled
 from diagbench.benchmarks.progress import Bars, no_bars
+from diagbench.benchmarks.protocol import DataError
 from diagbench.benchmarks.structure.captions import ask_captions
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.judging import judge_info, judge_samples, rule_checks
@@ -198,6 +199,31 @@ class Rendered:
     versions: dict[str, str]
     seconds: dict[str, float]
     samples: dict[str, int]
+
+
+def started_engines(samples: list[Planned], jobs: int, executor: Executor | None = None
+                    ) -> dict[str, Engine]:
+    """The engine of every language `samples` are written in, by name, each asked its
+    version (a check that it can run here) before any sample is written; DataError
+    naming the engine, its languages and why, when one cannot run."""
+    from diagbench.executors.local import LocalExecutor
+    from diagbench.render.result import EngineMissing
+
+    running = executor or LocalExecutor()
+    wanted: dict[str, list[str]] = {}
+    for s in samples:
+        wanted.setdefault(named(s.language).engine, [])
+        if s.language not in wanted[named(s.language).engine]:
+            wanted[named(s.language).engine].append(s.language)
+    engines: dict[str, Engine] = {}
+    for name, languages in wanted.items():
+        try:
+            engines[name] = running.engine(name, jobs, 60.0)
+            engines[name].version()
+        except EngineMissing as exc:
+            raise DataError(f"the engine {name} of --languages {','.join(languages)} "
+                            f"cannot run here: {exc}") from None
+    return engines
 
 
 def render_all(samples: list[Planned], out: Path, jobs: int,
@@ -366,6 +392,7 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     samples = plan(categories, languages, per_category, complexities, seed, personas, cells)
+    engines = started_engines(samples, jobs, executor)  # one a name for the whole build
     entering: dict[str, int] = {}  # samples going into each stage
 
     def enter(stage: str, group: list[Planned]) -> float:
@@ -385,7 +412,6 @@ def build_structure(out: Path, settings: Any, categories: list[str], languages: 
         read_all(samples, lambda: bar.update(1))
     timings["statistics"] = time.perf_counter() - t
     t = enter("render", samples)
-    engines: dict[str, Engine] = {}  # one an engine name for the whole build
     with bars(sum(s.reason is None and bool(s.code) for s in samples), "rendering") as bar:
         rendered = render_all(samples, out, jobs, executor, engines=engines,
                               progress=_locked(bar))
