@@ -9,7 +9,7 @@ architecture diagrams answered in the strict format of Fig. 2.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,6 +32,8 @@ from diagbench.benchmarks.protocol import (
     SampleValue,
 )
 from diagbench.benchmarks.registering import benchmark
+from diagbench.benchmarks.robustness import HABIT_METRIC
+from diagbench.benchmarks.twins import twins_option
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
@@ -61,6 +63,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                           "ones (0: all; SADU keeps one)."),
         click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
                      help="Processes per rendering engine."),
+        twins_option("its source changed by one edit that changes an answer",
+                     "drawn in another style of its language"),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the twins' choices (edits, styles, captures)."),
     )
     eval_options = (
         DATA_OPTION,
@@ -91,7 +97,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     row_metric = ROW_METRIC
     headline_metrics = (RowMetric("accuracy", True, "% of questions answered right (by "
                                   "the run's scorer), with its 95 % bootstrap interval",
-                                  scale=100),)
+                                  scale=100), HABIT_METRIC)
 
     def __init__(self) -> None:
         self.scorer = "strict"
@@ -108,16 +114,22 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def build(self, out: Path, bars: Bars, *, sources: tuple[Path, ...] = (),
               per_subtype: int = 1, jobs: int = 2, executor: Executor | None = None,
-              **_: Any) -> list[str]:
+              twins: Sequence[str] = (), seed: int = 0, **_: Any) -> list[str]:
         """Diagrams as code → rendered images, annotations and the 24 question subtypes
-        (`build.build_archqa`), rendered by `executor`'s engines (local by default)."""
+        (`build.build_archqa`), rendered by `executor`'s engines (local by default); with
+        `twins`, the twins of those families (`twins.make_twins`, seeded by `seed`)."""
+        from functools import partial
+
         from diagbench.benchmarks.archqa.build import build_archqa
+        from diagbench.benchmarks.archqa.twins import make_twins
         from diagbench.executors.local import LocalExecutor
 
         engines = (executor or LocalExecutor()).engine
         info = build_archqa(list(sources), out, per_subtype, jobs,
                             lambda name, texts, folder, fmt:
-                            engines(name, jobs, 60.0).render(texts, folder, fmt)).to_json()
+                            engines(name, jobs, 60.0).render(texts, folder, fmt),
+                            twins=partial(make_twins, families=twins, seed=seed)
+                            if twins else None).to_json()
         families = ", ".join(f"{k} {v['questions']}" for k, v in info["by_family"].items())
         lines = [f"{info['diagrams']} diagrams, {info['questions']} questions ({families})",
                  f"engine check: {info['engine_check_equal']}/{len(info['engine_check'])} "
@@ -127,6 +139,9 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         lines.append(f"{rejected} candidate questions rejected, "
                      f"{len(info['diagrams_rejected'])} diagrams rejected:")
         lines += [f"  {n:>4}  {r}" for r, n in info["rejected"].items()]
+        lines += [f"{family} twins: {made['made']} made, {made['questions']} questions"
+                  + "".join(f", {reason} {n}" for reason, n in made["dropped"].items())
+                  for family, made in info.get("twins", {}).items()]
         lines.append(f"-> {out} (reasons in {out / 'build.json'})")
         return lines
 
