@@ -39,7 +39,7 @@ from diagbench.report.leaderboard import Headline
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from diagbench.benchmarks.archqa.records import ArchQAScore, ArchQASummary
+    from diagbench.benchmarks.archqa.records import Annotation, ArchQAScore, ArchQASummary
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.failures import Failures
     from diagbench.executors.protocol import Executor
@@ -104,6 +104,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         self.gold = "published"
         self.variant = "full"
         self.images: dict[str, str] = {}
+        self.twins: dict[str, Annotation] = {}  # the data set's twin diagrams, by id
         self.scorer_override: str | None = None
         self.gold_override: str | None = None
         self.judge: str | None = None
@@ -149,7 +150,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 scorer: str = "strict", gold: str = "published", limit: int | None = None,
                 judge: str | None = None,
                 **_: Any) -> Dataset:
-        from diagbench.benchmarks.archqa.data import load_data
+        from diagbench.benchmarks.archqa.data import load_data, load_twins
         from diagbench.benchmarks.archqa.prompts import template_hash
 
         self.variant = prompt
@@ -159,6 +160,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         if self.judge:
             _check_judge(self.judge)
         questions, self.images, digest = load_data(Path(data))
+        self.twins = load_twins(Path(data))
         if limit:
             questions = questions[:limit]
         return Dataset(questions, (), {"data": str(data), "dataset_hash": digest,
@@ -178,7 +180,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
               out: Path) -> list[ArchQAScore]:
         from diagbench.benchmarks.archqa.summary import score_model
         scores = score_model(model, list(data.samples), answers,
-                             self.scorer, self.gold)  # type: ignore[arg-type]
+                             self.scorer, self.gold, self.twins)  # type: ignore[arg-type]
         if self.judge:
             from diagbench.benchmarks.archqa.judging import judge_scores
             texts = {i: a.text if a.status == "ok" else None for i, a in answers.items()}
@@ -228,6 +230,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 + f"{m['format_violations']:>7}{m['outcomes'].get('unparsable', 0):>8}"
                 + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
         from diagbench.benchmarks.archqa.hard import table11_lines
+        from diagbench.benchmarks.robustness import Robustness, robustness_lines
+        for name, m in summary.models.items():
+            if m.get("robustness"):
+                out += [name, *robustness_lines(Robustness.from_json(m["robustness"]))]
         return out + judge_lines(self.judge, summary) + table11_lines(summary.models)
 
     def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
@@ -258,15 +264,23 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
             for name, m in summary.models.items()}
 
     def headlines(self, summary: ArchQASummary) -> list[Headline]:
+        """Per model the accuracy (the originals'), and with counterfactual twins the
+        share answered from habit (`robustness.HABIT_METRIC`)."""
         from diagbench.benchmarks.intervals import clustered
-        return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
-                         tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None,
-                         clustered=clustered(m.get("intervals"), "accuracy"))
-                for name, m in summary.models.items()]
+        from diagbench.benchmarks.robustness import Robustness, habit_headline
+        return [h for name, m in summary.models.items() for h in (
+            Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
+                     tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None,
+                     clustered=clustered(m.get("intervals"), "accuracy")),
+            *habit_headline(name, Robustness.from_json(m["robustness"])
+                            if m.get("robustness") else None))]
 
     def sample_values(self, scores: Mapping[str, list[ArchQAScore]]) -> list[SampleValue]:
-        from diagbench.benchmarks.archqa.summary import accuracy_values
-        return [v for records in scores.values() for v in accuracy_values(records)]
+        """Each original question's right (1) or wrong (0), clustered by its diagram
+        (twins' questions count in the robustness figures only)."""
+        from diagbench.benchmarks.archqa.summary import accuracy_values, originals
+        return [v for records in scores.values()
+                for v in accuracy_values(originals(records))]
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),
@@ -296,7 +310,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                                    "--responses LOG…")
         responses = tuple(responses) + tuple(paths)
         from diagbench.benchmarks.archqa.answers import Log, read_log
-        from diagbench.benchmarks.archqa.data import load_data
+        from diagbench.benchmarks.archqa.data import load_data, load_twins
         from diagbench.benchmarks.archqa.log_questions import logs_as_data
         from diagbench.benchmarks.archqa.tables import log_labels
         from diagbench.benchmarks.asking import Answer
@@ -308,6 +322,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         read: list[tuple[Path, Log]] = []
         if data is not None:
             questions, self.images, digest = load_data(data)
+            self.twins = load_twins(data)
             for path in responses:
                 try:
                     read.append((path, read_log(path, questions)))

@@ -98,6 +98,12 @@ class Annotation(Record):
         return None if element is None else element.name
 
 
+def diagram_of(question: str) -> str:
+    """The diagram a question asks about: its id without the question's number
+    (``family/file/N`` → ``family/file``)."""
+    return question.rpartition("/")[0] or question
+
+
 @dataclass(frozen=True, slots=True)
 class Question(Record):
     """One question: id (``family/file/N``, N its place in the published QA file), the
