@@ -222,6 +222,21 @@ def test_a_build_without_twins_writes_the_originals_alone(built, tmp_path):
     assert info == {k: v for k, v in twinned.items() if k not in ("twins", "seed")}
 
 
+def test_export_keeps_a_twins_pairing(built):
+    """Exported, a twin's question reads back as it was built (its original's question
+    and answer), its row's annotation naming its original and change."""
+    from diagbench.benchmarks.archqa.export import _question, export_rows
+
+    built_questions = {q["id"]: Question.from_json(q) for q in _rows(built / "questions.jsonl")}
+    rows = [r for r in export_rows(built).rows if "~" in r["diagram"]]
+    assert {r["annotation"]["twin"]["family"] for r in rows} == \
+        {"counterfactual", "style", "capture"}
+    assert any(r["original_gold"] is not None for r in rows)
+    for row in rows:
+        assert _question(row) == built_questions[row["id"]]
+        assert row["annotation"]["twin_of"] == row["diagram"].split("~")[0]
+
+
 def _by(rows: list[dict], model: str) -> dict[str, dict]:
     return {r["id"]: r for r in rows if r["model"] == model}
 
