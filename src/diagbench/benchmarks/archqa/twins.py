@@ -78,10 +78,6 @@ DRAWN_OTHERWISE = "drawn counts differ"
 #: and how many renamings then.
 EDIT_TRIES = 5
 
-#: A twin's question: subtype, text, answer, the original's question (None: not asked
-#: there) and the original's answer where it differs.
-_Row = tuple[str, str, Any, str | None, Any]
-
 
 def same(a: Any, b: Any) -> bool:
     """Whether two answers are the same (a list's items in any order)."""
@@ -163,16 +159,25 @@ def _edited(o: Original, before: dict[str, tuple[str, Any]], seed: int
     return None, why
 
 
-def _rows(o: Original, questions: Sequence[Question], annotation: Annotation,
-          check_: Any) -> list[_Row]:
+def _question(subtype: str, text: str, answer: Any, of: str | None, original: Any
+              ) -> Question:
+    """A counterfactual twin's question (its id, diagram and family given when kept):
+    its answer, the original's question (None: not asked there) and the original's
+    answer where it differs."""
+    return Question("", "", "behavioral", text, answer, subtype, kind_of(subtype),
+                    DIFFICULTY[subtype], answer, twin_of=of,
+                    original_gold=None if same(answer, original) else original)
+
+
+def _rows(questions: Sequence[Question], annotation: Annotation, check_: Any
+          ) -> list[Question]:
     """The original's questions the twin `annotation` (checked against its drawing by
     `check_`) can be asked, with its answers."""
-    rows: list[_Row] = []
+    rows = []
     for q in questions:
         answer, reason, _ = verdict(check_, annotation, q.subtype, q.text)
         if reason is None:
-            rows.append((q.subtype, q.text, answer, q.id,
-                         None if same(answer, q.gold) else q.gold))
+            rows.append(_question(q.subtype, q.text, answer, q.id, q.gold))
     return rows
 
 
@@ -186,31 +191,42 @@ class _Maker:
             self.asked.setdefault(q.diagram, []).append(q)
         self.next = len(questions)  # the number of the next question
         self.made: dict[str, list[tuple[Annotation, list[Question]]]] = {}
-        self.tried: dict[str, list[tuple[Original, str | None, str]]] = {}
+        self.tried: dict[str, list[tuple[Annotation, str | None, str]]] = {}
 
-    def keep(self, o: Original, family: TwinFamily, annotation: Annotation, change: str,
-             rows: list[_Row]) -> None:
-        """A twin made: its annotation and its questions, numbered."""
-        made = replace(annotation, id=twin_id(o.asked.annotation.id, family),
-                       twin_of=o.asked.annotation.id, twin=Twin(family, change))
+    def keep(self, original: Annotation, family: TwinFamily, annotation: Annotation,
+             change: str, questions: Sequence[Question]) -> None:
+        """A twin of `original` made: its annotation and its questions, numbered."""
+        made = replace(annotation, id=twin_id(original.id, family), twin_of=original.id,
+                       twin=Twin(family, change))
         asked = []
-        for subtype, text, answer, of, original in rows:
-            asked.append(Question(f"{made.id}/{self.next}", made.id, made.family, text,
-                                  answer, subtype, kind_of(subtype), DIFFICULTY[subtype],
-                                  answer, twin_of=of, original_gold=original))
+        for q in questions:
+            asked.append(replace(q, id=f"{made.id}/{self.next}", diagram=made.id,
+                                 family=made.family))
             self.next += 1
-        self.made.setdefault(o.asked.annotation.id, []).append((made, asked))
-        self.tried.setdefault(family, []).append((o, None, ""))
+        self.made.setdefault(original.id, []).append((made, asked))
+        self.tried.setdefault(family, []).append((original, None, ""))
 
-    def drop(self, o: Original, family: TwinFamily, reason: str, detail: str = "") -> None:
-        self.tried.setdefault(family, []).append((o, reason, detail))
+    def drop(self, original: Annotation, family: TwinFamily, reason: str,
+             detail: str = "") -> None:
+        self.tried.setdefault(family, []).append((original, reason, detail))
+
+    def same_questions(self, original: Annotation) -> list[Question]:
+        """The original's questions, to ask a twin with the same answers."""
+        return [replace(q, twin_of=q.id) for q in self.asked.get(original.id, [])]
+
+    def twinned(self, originals: Sequence[Annotation], families: Sequence[str]) -> Twinned:
+        """The twins made, in the originals' order, and what build.json records."""
+        made = [t for a in originals for t in self.made.get(a.id, [])]
+        return Twinned(tuple(a for a, _ in made), tuple(q for _, qs in made for q in qs),
+                       {family: self.info(family) for family in FAMILIES
+                        if family in families}, self.seed)
 
     def info(self, family: str) -> TwinsInfo:
         """What build.json records of one family's twins."""
         tried = self.tried.get(family, [])
         cells: dict[str, Counter[str]] = {f: Counter() for f in DIAGRAM_FAMILIES}
-        for o, reason, _ in tried:
-            cells[o.asked.annotation.family][reason or "made"] += 1
+        for original, reason, _ in tried:
+            cells[original.family][reason or "made"] += 1
         asked = sum(len(qs) for made in self.made.values() for a, qs in made
                     if a.twin is not None and a.twin.family == family)
         dropped = Counter(reason for _, reason, _ in tried if reason is not None)
@@ -219,8 +235,8 @@ class _Maker:
             dict(sorted(dropped.items())),
             {f: {"made": n["made"]} | dict(sorted((k, v) for k, v in n.items() if k != "made"))
              for f, n in cells.items() if n},
-            [TwinRejection(twin_id(o.asked.annotation.id, family), reason, detail)
-             for o, reason, detail in tried if reason is not None])
+            [TwinRejection(twin_id(original.id, family), reason, detail)
+             for original, reason, detail in tried if reason is not None])
 
 
 def make_twins(originals: list[Original], questions: list[Question], out: Path,
@@ -239,7 +255,7 @@ def make_twins(originals: list[Original], questions: list[Question], out: Path,
             before[ident] = answers(o.asked.annotation, o.asked.check)
             twin, said = _edited(o, before[ident], seed)
             if twin is None:
-                maker.drop(o, "counterfactual", said)
+                maker.drop(o.asked.annotation, "counterfactual", said)
             else:
                 edited[ident] = twin, said
         if "style" in families:
@@ -258,11 +274,19 @@ def make_twins(originals: list[Original], questions: list[Question], out: Path,
             elif family == "style" and ident in styled:
                 _drawn_style(o, styled[ident], drawings[styled[ident].ident], maker)
             elif family == "capture":
-                _captured(o, maker)
-    made = [t for o in originals for t in maker.made.get(o.asked.annotation.id, [])]
-    return Twinned(tuple(a for a, _ in made), tuple(q for _, qs in made for q in qs),
-                   {family: maker.info(family) for family in FAMILIES if family in families},
-                   seed)
+                _captured(o.asked.annotation, maker)
+    return maker.twinned([o.asked.annotation for o in originals], families)
+
+
+def capture_twins(annotations: Sequence[Annotation], questions: list[Question], out: Path,
+                  seed: int) -> Twinned:
+    """The capture twins of diagrams whose source is unknown (`import sadu --twins
+    capture`): each image captured into out/images, asked its original's questions."""
+    maker = _Maker(questions, out, seed)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    for a in annotations:
+        _captured(a, maker)
+    return maker.twinned(annotations, ("capture",))
 
 
 def _styled(o: Original, seed: int, maker: _Maker, styled: dict[str, Source]) -> None:
@@ -271,7 +295,7 @@ def _styled(o: Original, seed: int, maker: _Maker, styled: dict[str, Source]) ->
 
     styles = named(o.source.language).styles()
     if not styles:
-        maker.drop(o, "style", NO_STYLES)
+        maker.drop(o.asked.annotation, "style", NO_STYLES)
         return
     style = twin_rng("style", o.asked.annotation.id, seed).choice(styles)
     styled[o.asked.annotation.id] = replace(o.source, ident=twin_id(o.source.ident, "style"),
@@ -288,52 +312,50 @@ def _drawn_counterfactual(o: Original, twin: Source, said: str, drawing: Drawing
     """The counterfactual `twin` drawn: annotated and asked (its source copied), or
     dropped."""
     if not drawing.image:
-        maker.drop(o, "counterfactual", NOT_DRAWN, "; ".join(drawing.notes))
+        maker.drop(o.asked.annotation, "counterfactual", NOT_DRAWN, "; ".join(drawing.notes))
         return
     annotation, check_ = annotated(twin, drawing, "")
-    rows = _rows(o, maker.asked.get(o.asked.annotation.id, []), annotation, check_)
-    if all(r[4] is None for r in rows):
-        asked = {r[1] for r in rows}
+    rows = _rows(maker.asked.get(o.asked.annotation.id, []), annotation, check_)
+    if all(r.original_gold is None for r in rows):
+        asked = {r.text for r in rows}
         moved = [t for t in changed(before, annotation) if t not in asked
                  and verdict(check_, annotation, before[t][0], t)[1] is None]
         if not moved:
             _unlink(maker.out, drawing)
-            maker.drop(o, "counterfactual", SAME_ANSWERS,
+            maker.drop(o.asked.annotation, "counterfactual", SAME_ANSWERS,
                        f"none the engine draws (read {check_.read}, drawn {check_.drawn})")
             return
         text = twin_rng("question", twin_id(o.asked.annotation.id, "counterfactual"),
                         maker.seed).choice(moved)
         subtype, was = before[text]
-        rows.append((subtype, text, check(annotation, subtype, text)[0], None, was))
+        rows.append(_question(subtype, text, check(annotation, subtype, text)[0], None, was))
     annotation = replace(annotation, file=copied(twin, maker.out))
-    maker.keep(o, "counterfactual", annotation, said, rows)
+    maker.keep(o.asked.annotation, "counterfactual", annotation, said, rows)
 
 
 def _drawn_style(o: Original, twin: Source, drawing: Drawing, maker: _Maker) -> None:
     """The style `twin` drawn: the original's questions, or dropped."""
+    original = o.asked.annotation
     if not drawing.image:
-        maker.drop(o, "style", NOT_DRAWN, "; ".join(drawing.notes))
+        maker.drop(original, "style", NOT_DRAWN, "; ".join(drawing.notes))
         return
     expected = o.asked.check.drawn or o.asked.check.read
     if drawing.drawn != expected:
         _unlink(maker.out, drawing)
-        maker.drop(o, "style", DRAWN_OTHERWISE,
+        maker.drop(original, "style", DRAWN_OTHERWISE,
                    f"style {twin.style}: drawn {drawing.drawn}, the original's {expected}")
         return
-    annotation = replace(o.asked.annotation, image=drawing.image)
-    maker.keep(o, "style", annotation, f"drawn in style {twin.style}",
-               [(q.subtype, q.text, q.gold, q.id, None)
-                for q in maker.asked.get(o.asked.annotation.id, [])])
+    maker.keep(original, "style", replace(original, image=drawing.image),
+               f"drawn in style {twin.style}", maker.same_questions(original))
 
 
-def _captured(o: Original, maker: _Maker) -> None:
-    """`o`'s capture twin, its image written (JPEG): the original's questions."""
+def _captured(original: Annotation, maker: _Maker) -> None:
+    """`original`'s capture twin, its image written (JPEG; images/NAME~capture.jpg, NAME
+    its id's last part): its original's questions."""
     from diagbench.render.capture import capture
 
-    ident = twin_id(o.source.ident, "capture")
-    image = f"images/{ident}.jpg"
-    made = capture(maker.out / o.asked.annotation.image, maker.out / image,
-                   twin_rng("capture", o.asked.annotation.id, maker.seed))
-    maker.keep(o, "capture", replace(o.asked.annotation, image=image), made.change,
-               [(q.subtype, q.text, q.gold, q.id, None)
-                for q in maker.asked.get(o.asked.annotation.id, [])])
+    image = f"images/{twin_id(original.id.rpartition('/')[2], 'capture')}.jpg"
+    made = capture(maker.out / original.image, maker.out / image,
+                   twin_rng("capture", original.id, maker.seed))
+    maker.keep(original, "capture", replace(original, image=image), made.change,
+               maker.same_questions(original))
