@@ -316,6 +316,42 @@ def test_eval_prints_the_report_leaderboard_and_view_show_the_twins(run, tmp_pat
                for _, image, _ in rows[READER, first][at["beside"]])
 
 
+def test_sadu_data_has_capture_twins_only(tmp_path):
+    """SADU's imported diagrams have no source: `import sadu --twins capture` makes a
+    capture twin of each (a JPEG in DATA/images) asked its original's questions with
+    their published and recomputed golds; any other family is refused, naming why."""
+    from tests.sadu_fixture import write_sadu
+
+    sad = write_sadu(tmp_path / "SADU") / "dataset" / "SAD"
+    done = _cli("import", "sadu", str(sad), "--out", str(tmp_path / "data"),
+                "--twins", "capture")
+    assert done.returncode == 0, done.stderr
+    annotations = _rows(tmp_path / "data" / "annotations.jsonl")
+    questions = _rows(tmp_path / "data" / "questions.jsonl")
+    originals = [a for a in annotations if "twin" not in a]
+    twins = {a["twin_of"]: a for a in annotations if "twin" in a}
+    assert set(twins) == {a["id"] for a in originals} and len(originals) == 3
+    for a in originals:
+        image = tmp_path / "data" / twins[a["id"]]["image"]
+        assert image.read_bytes()[:3] == b"\xff\xd8\xff"
+    by_id = {q["id"]: q for q in questions}
+    asked = [q for q in questions if "twin_of" in q]
+    assert len(asked) == len(questions) - len(asked)
+    for q in asked:
+        original = by_id[q["twin_of"]]
+        assert q["diagram"] == f"{original['diagram']}~capture"
+        assert (q["text"], q["gold"], q["recomputed"]) == \
+            (original["text"], original["gold"], original["recomputed"])
+    info = json.loads((tmp_path / "data" / "import.json").read_text(encoding="utf-8"))
+    assert (info["twins"]["capture"]["made"], info["twins"]["capture"]["questions"]) == \
+        (3, len(asked))
+    refused = _cli("import", "sadu", str(sad), "--out", str(tmp_path / "other"),
+                   "--twins", "capture,style")
+    assert refused.returncode == 2 and not (tmp_path / "other").exists()
+    assert "style: SADU's diagrams have no source" in refused.stderr
+    assert "need diagbench build archqa" in " ".join(refused.stderr.split())
+
+
 # --- hand-written -----------------------------------------------------------------------
 
 def _score(ident: str, correct: bool, twin: TwinFamily | None = None,
