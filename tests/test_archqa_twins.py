@@ -93,8 +93,8 @@ def _reading(data: Path):
 
 @pytest.fixture(scope="module")
 def run(built, tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
-    """The data set asked by the blind baseline and the reading model: (RUN, eval's
-    result)."""
+    """The data set asked by the blind baseline and the reading model, judged by
+    baseline:judge: (RUN, eval's result)."""
     root = tmp_path_factory.mktemp("archqa-twins-run")
     seen: dict[str, dict] = {}
     reading = _reading(built)
@@ -102,7 +102,7 @@ def run(built, tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     with FakeServer(reply=lambda prompt: reading(seen["body"])) as server:
         server.on_body = lambda body: seen.__setitem__("body", body)  # under its lock
         done = _cli("eval", "archqa", "--data", str(built), "--model", BLIND,
-                    "--model", f"{READER}@{server.base_url}",
+                    "--model", f"{READER}@{server.base_url}", "--judge", "baseline:judge",
                     "--out", str(root / "run"), env=env)
     assert done.returncode == 0, done.stderr
     return root / "run", done
@@ -277,8 +277,10 @@ def test_the_blind_baseline_answers_a_changed_question_from_habit(run, built):
         f = read["families"][family]
         assert (f["accuracy"], f["difference"]["estimate"]) == (100.0, 0.0)
     assert read["families"]["counterfactual"]["habit"]["estimate"] == 0.0
-    # the headline figures are the originals' alone
+    # the headline figures are the originals' alone, judged alone
     originals = [r for r in blind.values() if "twin" not in r]
+    assert all(r.get("judge_status") == "judged" for r in originals)
+    assert not any(r.get("judge_status") for r in blind.values() if "twin" in r)
     assert figures[BLIND]["questions"] == len(originals) == \
         sum("~" not in q for q in golds)
     assert figures[BLIND]["accuracy"]["all"] == pytest.approx(
@@ -394,6 +396,8 @@ def test_robustness_of_hand_written_scores():
     assert (style["n"], style["accuracy"], style["difference"]["estimate"]) == (1, 100.0, 0.0)
     assert "habit" not in style
     assert (model["questions"], model["accuracy"]["all"]) == (3, 66.67)
+    # a failed call is counted, whichever diagram it asked about
+    assert (model["asked"], model["outcomes"]) == (8, {"ok": 7, "call_error": 1})
     assert "robustness" not in summarize("strict", {"m": rows[:3]}).models["m"]
 
 

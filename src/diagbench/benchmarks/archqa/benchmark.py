@@ -183,7 +183,9 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                              self.scorer, self.gold, self.twins)  # type: ignore[arg-type]
         if self.judge:
             from diagbench.benchmarks.archqa.judging import judge_scores
-            texts = {i: a.text if a.status == "ok" else None for i, a in answers.items()}
+            judged = {s.id for s in scores if s.twin is None}  # its figures: the originals'
+            texts = {i: a.text if a.status == "ok" else None for i, a in answers.items()
+                     if i in judged}
             scores = judge_scores(scores, list(data.samples), texts, self.images, self.judge,
                                   out)
         return scores
@@ -254,9 +256,9 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def failures(self, summary: ArchQASummary) -> dict[str, Failures]:
         """Per model: unusable images, failed calls (a missing response is one) and
-        unparsable answers."""
+        unparsable answers, of every question asked (twins' too)."""
         from diagbench.benchmarks.failures import Failures
-        return {name: Failures(m["questions"], {
+        return {name: Failures(m.get("asked", m["questions"]), {
             "image_error": m["outcomes"].get("image_error", 0),
             "call_error": m["outcomes"].get("call_error", 0) + m["outcomes"].get("missing", 0),
             "unparsed": m["outcomes"].get("unparsable", 0)},

@@ -170,6 +170,7 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
     correct = [s.correct for s in scores]
     interval = accuracy_interval(correct, RESAMPLES)
     violations = [s for s in scores if s.violation]
+    happened = _outcomes(scores)
     return {
         "questions": len(scores),
         "accuracy": _by_family(scores, lambda g: _r(qa_accuracy([s.correct for s in g]), 2)),
@@ -182,20 +183,27 @@ def summarize_model(scores: list[ArchQAScore]) -> dict[str, Any]:
         "counting": _by_family([s for s in scores if s.kind == "counting"], _counting),
         "retrieval": _by_family([s for s in scores if s.kind == "retrieval"], _retrieval),
         "tokens": {name: _tokens(scores, count) for name, count in TOKEN_MEANS.items()},
-        "outcomes": dict(Counter(s.status for s in scores)),
+        "outcomes": happened["outcomes"],
         "format_violations": len(violations),
         "format_violations_correct": sum(s.correct for s in violations),
         "accuracy_within_format": _by_family(
             scores, lambda g: _r(qa_accuracy([s.correct and not s.violation for s in g]), 2)),
-        "errors": dict(Counter(s.error for s in scores if s.error)),
-        "unusable_images": list(dict.fromkeys(s.error for s in scores
-                                              if s.status == "image_error" and s.error)),
+        "errors": happened["errors"],
+        "unusable_images": happened["unusable_images"],
         "notes": dict(Counter(n for s in scores for n in s.notes)),
         "accuracy_judge": _by_family(
             scores, lambda g: _r(qa_accuracy([s.judge is True for s in g]), 2))
         if any(s.judge_status for s in scores) else None,
         "judge": judge_summary(scores),
     }
+
+
+def _outcomes(scores: Sequence[ArchQAScore]) -> dict[str, Any]:
+    """What became of each question asked: its status, its error, the unusable images."""
+    return {"outcomes": dict(Counter(s.status for s in scores)),
+            "errors": dict(Counter(s.error for s in scores if s.error)),
+            "unusable_images": list(dict.fromkeys(s.error for s in scores
+                                                  if s.status == "image_error" and s.error))}
 
 
 def paper_views(scorer: str, scores: list[ArchQAScore], questions: Mapping[str, Question]
@@ -216,16 +224,18 @@ def summarize(scorer: str, scores: Mapping[str, list[ArchQAScore]],
               questions: Sequence[Question] = ()) -> ArchQASummary:
     """The summary of every model, with the views of the paper's tables that need the
     questions (`paper_views`), and each pair of models compared on the questions both
-    were asked; with twins, each model's robustness figures (`robustness`). Twins'
-    scores count in those only: every other figure is the originals', as without
-    twins."""
+    were asked; with twins, each model's robustness figures (`robustness`) and the
+    questions asked (`asked`). Twins' scores count in those and in the outcomes, errors
+    and unusable images (a failed call is a failure, whichever diagram it asked about);
+    every other figure is the originals', as without twins."""
     by_id = {q.id: q for q in questions}
     models = {}
     for name, every in scores.items():
         records = originals(every)
         models[name] = summarize_model(records) | paper_views(scorer, records, by_id)
         if (figures := robustness(every)) is not None:
-            models[name]["robustness"] = figures.to_json()
+            models[name] |= {**_outcomes(every), "asked": len(every),
+                             "robustness": figures.to_json()}
     names = list(scores)
     paired = []
     for i, a in enumerate(names):
