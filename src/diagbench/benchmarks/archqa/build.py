@@ -20,7 +20,10 @@ state; Graphviz DOT; DBML) is
 3. **rendered** by its own engine to PNG (what models see) and to SVG, whose drawn
    entities, relations and clusters are counted (`render.graph_stats`,
    `render.graph_svg`) and compared with the annotation: a count the engine does not
-   confirm rejects the question about it.
+   confirm rejects the question about it;
+4. with `--twins`, **twinned** (`twins.make_twins`): counterfactual, style and capture
+   twins of each diagram drawn, asked its questions again (after the originals in the
+   files; build.json's `twins` counts them, its other figures are the originals').
 
 The family of a diagram follows SADU's split: class and object diagrams are
 structural (UML relation types, attributes, methods), ER diagrams (PlantUML entity

@@ -37,6 +37,7 @@ from diagbench.benchmarks.archqa.build import (
     Counts,
     Draw,
     Drawing,
+    EngineCheck,
     Original,
     Source,
     Twinned,
@@ -86,9 +87,10 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def answers(annotation: Annotation, check_: Any = None) -> dict[str, tuple[str, Any]]:
+def answers(annotation: Annotation, check_: EngineCheck | None = None
+            ) -> dict[str, tuple[str, Any]]:
     """Each well-defined candidate question about `annotation` (text → subtype and
-    answer), checked against its drawing (`check_`, an `EngineCheck`) where given."""
+    answer), checked against its drawing (`check_`) where given."""
     out = {}
     for subtype, text in dict.fromkeys(candidates(annotation)):
         answer, reason, _ = (check(annotation, subtype, text) if check_ is None
@@ -169,7 +171,7 @@ def _question(subtype: str, text: str, answer: Any, of: str | None, original: An
                     original_gold=None if same(answer, original) else original)
 
 
-def _rows(questions: Sequence[Question], annotation: Annotation, check_: Any
+def _rows(questions: Sequence[Question], annotation: Annotation, check_: EngineCheck
           ) -> list[Question]:
     """The original's questions the twin `annotation` (checked against its drawing by
     `check_`) can be asked, with its answers."""
