@@ -14,6 +14,7 @@ are drawn from a generator seeded by family, original and build seed (`twin_rng`
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -64,3 +65,28 @@ def twins_option(counterfactual: str, style: str) -> Any:
         help=f"Also make twins of every kept sample, comma-separated: counterfactual "
              f"({counterfactual}), style ({style}), capture (its image as if scanned). "
              "Default: none.")
+
+
+#: Names no diagram of any domain is likely to hold (a renaming's new names).
+IMPLAUSIBLE = ("Zorblat", "Quexil", "Vantrope", "Glimmerak", "Oxbrindle", "Pluvenar",
+               "Trazzik", "Wombrel")
+
+
+def renamings(code: str, names: Iterable[object], rng: random.Random
+              ) -> list[tuple[str, str]]:
+    """`code` with a name of `names` (an answer's: a capitalised word or a phrase of
+    three characters or more, never a lower-case word, which may be a keyword, nor a
+    number) replaced, as a whole word wherever written, by an implausible one (`rng`'s
+    choice of `IMPLAUSIBLE`), with the renaming in words: one per such name `code`
+    writes, in the order of `names`."""
+    import re
+
+    out = []
+    for name in dict.fromkeys(n for n in names if isinstance(n, str) and len(n) >= 3
+                              and not n.islower() and not n.replace(".", "").isdigit()):
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        if not pattern.search(code):
+            continue
+        new = rng.choice([n for n in IMPLAUSIBLE if n not in code] or IMPLAUSIBLE)
+        out.append((pattern.sub(new, code), f"renamed {name} to {new}"))
+    return out

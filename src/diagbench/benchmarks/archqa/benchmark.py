@@ -9,7 +9,7 @@ architecture diagrams answered in the strict format of Fig. 2.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -32,12 +32,14 @@ from diagbench.benchmarks.protocol import (
     SampleValue,
 )
 from diagbench.benchmarks.registering import benchmark
+from diagbench.benchmarks.robustness import HABIT_METRIC
+from diagbench.benchmarks.twins import twins_option
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from diagbench.benchmarks.archqa.records import ArchQAScore, ArchQASummary
+    from diagbench.benchmarks.archqa.records import Annotation, ArchQAScore, ArchQASummary
     from diagbench.benchmarks.asking import Answer, Ask
     from diagbench.benchmarks.failures import Failures
     from diagbench.executors.protocol import Executor
@@ -61,6 +63,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                           "ones (0: all; SADU keeps one)."),
         click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
                      help="Processes per rendering engine."),
+        twins_option("its source changed by one edit that changes an answer",
+                     "drawn in another style of its language"),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the twins' choices (edits, styles, captures)."),
     )
     eval_options = (
         DATA_OPTION,
@@ -91,13 +97,14 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
     row_metric = ROW_METRIC
     headline_metrics = (RowMetric("accuracy", True, "% of questions answered right (by "
                                   "the run's scorer), with its 95 % bootstrap interval",
-                                  scale=100),)
+                                  scale=100), HABIT_METRIC)
 
     def __init__(self) -> None:
         self.scorer = "strict"
         self.gold = "published"
         self.variant = "full"
         self.images: dict[str, str] = {}
+        self.twins: dict[str, Annotation] = {}  # the data set's twin diagrams, by id
         self.scorer_override: str | None = None
         self.gold_override: str | None = None
         self.judge: str | None = None
@@ -108,16 +115,22 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def build(self, out: Path, bars: Bars, *, sources: tuple[Path, ...] = (),
               per_subtype: int = 1, jobs: int = 2, executor: Executor | None = None,
-              **_: Any) -> list[str]:
+              twins: Sequence[str] = (), seed: int = 0, **_: Any) -> list[str]:
         """Diagrams as code → rendered images, annotations and the 24 question subtypes
-        (`build.build_archqa`), rendered by `executor`'s engines (local by default)."""
+        (`build.build_archqa`), rendered by `executor`'s engines (local by default); with
+        `twins`, the twins of those families (`twins.make_twins`, seeded by `seed`)."""
+        from functools import partial
+
         from diagbench.benchmarks.archqa.build import build_archqa
+        from diagbench.benchmarks.archqa.twins import make_twins
         from diagbench.executors.local import LocalExecutor
 
         engines = (executor or LocalExecutor()).engine
         info = build_archqa(list(sources), out, per_subtype, jobs,
                             lambda name, texts, folder, fmt:
-                            engines(name, jobs, 60.0).render(texts, folder, fmt)).to_json()
+                            engines(name, jobs, 60.0).render(texts, folder, fmt),
+                            twins=partial(make_twins, families=twins, seed=seed)
+                            if twins else None).to_json()
         families = ", ".join(f"{k} {v['questions']}" for k, v in info["by_family"].items())
         lines = [f"{info['diagrams']} diagrams, {info['questions']} questions ({families})",
                  f"engine check: {info['engine_check_equal']}/{len(info['engine_check'])} "
@@ -127,6 +140,9 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         lines.append(f"{rejected} candidate questions rejected, "
                      f"{len(info['diagrams_rejected'])} diagrams rejected:")
         lines += [f"  {n:>4}  {r}" for r, n in info["rejected"].items()]
+        lines += [f"{family} twins: {made['made']} made, {made['questions']} questions"
+                  + "".join(f", {reason} {n}" for reason, n in made["dropped"].items())
+                  for family, made in info.get("twins", {}).items()]
         lines.append(f"-> {out} (reasons in {out / 'build.json'})")
         return lines
 
@@ -134,7 +150,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 scorer: str = "strict", gold: str = "published", limit: int | None = None,
                 judge: str | None = None,
                 **_: Any) -> Dataset:
-        from diagbench.benchmarks.archqa.data import load_data
+        from diagbench.benchmarks.archqa.data import load_data, load_twins
         from diagbench.benchmarks.archqa.prompts import template_hash
 
         self.variant = prompt
@@ -144,6 +160,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         if self.judge:
             _check_judge(self.judge)
         questions, self.images, digest = load_data(Path(data))
+        self.twins = load_twins(Path(data))
         if limit:
             questions = questions[:limit]
         return Dataset(questions, (), {"data": str(data), "dataset_hash": digest,
@@ -163,10 +180,12 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
               out: Path) -> list[ArchQAScore]:
         from diagbench.benchmarks.archqa.summary import score_model
         scores = score_model(model, list(data.samples), answers,
-                             self.scorer, self.gold)  # type: ignore[arg-type]
+                             self.scorer, self.gold, self.twins)  # type: ignore[arg-type]
         if self.judge:
             from diagbench.benchmarks.archqa.judging import judge_scores
-            texts = {i: a.text if a.status == "ok" else None for i, a in answers.items()}
+            judged = {s.id for s in scores if s.twin is None}  # its figures: the originals'
+            texts = {i: a.text if a.status == "ok" else None for i, a in answers.items()
+                     if i in judged}
             scores = judge_scores(scores, list(data.samples), texts, self.images, self.judge,
                                   out)
         return scores
@@ -213,6 +232,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                 + f"{m['format_violations']:>7}{m['outcomes'].get('unparsable', 0):>8}"
                 + f"{m['outcomes'].get('call_error', 0) + m['outcomes'].get('missing', 0):>7}")
         from diagbench.benchmarks.archqa.hard import table11_lines
+        from diagbench.benchmarks.robustness import Robustness, robustness_lines
+        for name, m in summary.models.items():
+            if m.get("robustness"):
+                out += [name, *robustness_lines(Robustness.from_json(m["robustness"]))]
         return out + judge_lines(self.judge, summary) + table11_lines(summary.models)
 
     def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
@@ -233,9 +256,9 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
 
     def failures(self, summary: ArchQASummary) -> dict[str, Failures]:
         """Per model: unusable images, failed calls (a missing response is one) and
-        unparsable answers."""
+        unparsable answers, of every question asked (twins' too)."""
         from diagbench.benchmarks.failures import Failures
-        return {name: Failures(m["questions"], {
+        return {name: Failures(m.get("asked", m["questions"]), {
             "image_error": m["outcomes"].get("image_error", 0),
             "call_error": m["outcomes"].get("call_error", 0) + m["outcomes"].get("missing", 0),
             "unparsed": m["outcomes"].get("unparsable", 0)},
@@ -243,15 +266,23 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
             for name, m in summary.models.items()}
 
     def headlines(self, summary: ArchQASummary) -> list[Headline]:
+        """Per model the accuracy (the originals'), and with counterfactual twins the
+        share answered from habit (`robustness.HABIT_METRIC`)."""
         from diagbench.benchmarks.intervals import clustered
-        return [Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
-                         tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None,
-                         clustered=clustered(m.get("intervals"), "accuracy"))
-                for name, m in summary.models.items()]
+        from diagbench.benchmarks.robustness import Robustness, habit_headline
+        return [h for name, m in summary.models.items() for h in (
+            Headline(name, "accuracy", m["accuracy"]["all"], m["questions"],
+                     tuple(m["accuracy_ci95"]) if m["accuracy_ci95"] else None,
+                     clustered=clustered(m.get("intervals"), "accuracy")),
+            *habit_headline(name, Robustness.from_json(m["robustness"])
+                            if m.get("robustness") else None))]
 
     def sample_values(self, scores: Mapping[str, list[ArchQAScore]]) -> list[SampleValue]:
-        from diagbench.benchmarks.archqa.summary import accuracy_values
-        return [v for records in scores.values() for v in accuracy_values(records)]
+        """Each original question's right (1) or wrong (0), clustered by its diagram
+        (twins' questions count in the robustness figures only)."""
+        from diagbench.benchmarks.archqa.summary import accuracy_values, originals
+        return [v for records in scores.values()
+                for v in accuracy_values(originals(records))]
 
     def score_responses(self, paths: tuple[Path, ...], bars: Bars, *,
                         data: Path | None = None, responses: tuple[Path, ...] = (),
@@ -281,7 +312,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                                    "--responses LOG…")
         responses = tuple(responses) + tuple(paths)
         from diagbench.benchmarks.archqa.answers import Log, read_log
-        from diagbench.benchmarks.archqa.data import load_data
+        from diagbench.benchmarks.archqa.data import load_data, load_twins
         from diagbench.benchmarks.archqa.log_questions import logs_as_data
         from diagbench.benchmarks.archqa.tables import log_labels
         from diagbench.benchmarks.asking import Answer
@@ -293,6 +324,7 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
         read: list[tuple[Path, Log]] = []
         if data is not None:
             questions, self.images, digest = load_data(data)
+            self.twins = load_twins(data)
             for path in responses:
                 try:
                     read.append((path, read_log(path, questions)))

@@ -20,7 +20,10 @@ state; Graphviz DOT; DBML) is
 3. **rendered** by its own engine to PNG (what models see) and to SVG, whose drawn
    entities, relations and clusters are counted (`render.graph_stats`,
    `render.graph_svg`) and compared with the annotation: a count the engine does not
-   confirm rejects the question about it.
+   confirm rejects the question about it;
+4. with `--twins`, **twinned** (`twins.make_twins`): counterfactual, style and capture
+   twins of each diagram drawn, asked its questions again (after the originals in the
+   files; build.json's `twins` counts them, its other figures are the originals').
 
 The family of a diagram follows SADU's split: class and object diagrams are
 structural (UML relation types, attributes, methods), ER diagrams (PlantUML entity
@@ -53,6 +56,7 @@ from diagbench.benchmarks.archqa.records import (
     Family,
     Question,
     Relation,
+    TwinsInfo,
 )
 from diagbench.diagram.graph import GraphDiagram
 from diagbench.records import OMIT_NONE, Record
@@ -282,10 +286,11 @@ def candidates(a: Annotation) -> Iterator[tuple[str, str]]:
         yield from part(a)
 
 
-def _flat(value: Any) -> Iterator[Any]:
+def flattened(value: Any) -> Iterator[Any]:
+    """The items of a (nested) list answer, or the answer itself."""
     if isinstance(value, list):
         for v in value:
-            yield from _flat(v)
+            yield from flattened(v)
     else:
         yield value
 
@@ -310,7 +315,7 @@ def check(a: Annotation, subtype: str, text: str) -> tuple[Any, str | None, str 
     if kind_of(subtype) == "retrieval":
         if answer == []:
             return None, "empty answer", None
-        values = [v for v in _flat(answer)]
+        values = [v for v in flattened(answer)]
         if any(v in ("", None) for v in values):
             return None, "the answer holds an element with no name", None
         if subtype == "type_on_the_relation" and a.family == "er" and any(
@@ -328,7 +333,8 @@ def check(a: Annotation, subtype: str, text: str) -> tuple[Any, str | None, str 
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """One diagram of one input file, and its name in the data set (`ident`)."""
+    """One diagram of one input file, its name in the data set (`ident`) and the style
+    it is drawn in ("": its engine's default drawing)."""
 
     path: Path
     block: int
@@ -337,6 +343,7 @@ class Source:
     text: str
     parsed: GraphDiagram
     ident: str = ""
+    style: str = ""  # a style of its language (`Language.styles`) it is drawn in
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,10 +440,12 @@ def _render(engine_name: str, sources: list[str], out: Path, fmt: str,
 
 
 def _prepare(source: Source, marked: bool) -> str:
-    """The diagram's code as its language gives it to the engine (`Language.prepare`)."""
+    """The diagram's code as its language gives it to the engine, in its style
+    (`Language.prepare`)."""
     from diagbench.languages import named
 
-    return named(source.language).prepare(source.text, source.parsed.kind, marked)
+    return named(source.language).prepare(source.text, source.parsed.kind, marked,
+                                          style=source.style)
 
 
 def _version(results: list[Any]) -> str:
@@ -564,13 +573,35 @@ _TOTALS = {"total_entity_number": "entities", "total_relation_number": "relation
            "total_cluster_number": "clusters"}
 
 
-def _verdict(annotation: Annotation, subtype: str, text: str, read: Counts,
-             drawn: Counts | None) -> tuple[Any, str | None, str | None]:
-    """`check`, and a count the engine drew otherwise rejects a question about it."""
+def copied(source: Source, out: Path) -> str:
+    """The diagram's source copied into out/sources: its path in the data set."""
+    suffix = source.path.suffix if not source.block else f"-{source.block}{source.path.suffix}"
+    copy = out / "sources" / f"{source.ident}{suffix}"
+    copy.write_text(source.text, encoding="utf-8")
+    return str(copy.relative_to(out))
+
+
+def annotated(source: Source, drawing: Drawing, file: str
+              ) -> tuple[Annotation, EngineCheck]:
+    """The diagram annotated (its source at `file` in the data set) and checked against
+    its drawing."""
+    family = family_of(source.parsed.kind)
+    annotation, notes = annotate(source.parsed, f"{family}/{source.ident}", file,
+                                 drawing.image)
+    read = Counts(len(annotation.entities), len(annotation.relations),
+                  len(annotation.clusters))
+    return annotation, EngineCheck(annotation.id, source.engine, source.parsed.kind, read,
+                                   drawing.drawn, tuple(notes))
+
+
+def verdict(check_: EngineCheck, annotation: Annotation, subtype: str, text: str
+            ) -> tuple[Any, str | None, str | None]:
+    """`check`, and a count the engine drew otherwise (`check_`) rejects a question
+    about it."""
     answer, reason, detail = check(annotation, subtype, text)
-    if reason is None and subtype in _TOTALS and drawn is not None:
+    if reason is None and subtype in _TOTALS and check_.drawn is not None:
         field_name = _TOTALS[subtype]
-        was, seen = getattr(read, field_name), getattr(drawn, field_name)
+        was, seen = getattr(check_.read, field_name), getattr(check_.drawn, field_name)
         if seen != was:
             return answer, "the engine drew another count", f"read {was}, drawn {seen}"
     return answer, reason, detail
@@ -579,20 +610,13 @@ def _verdict(annotation: Annotation, subtype: str, text: str, read: Counts,
 def _ask(source: Source, drawing: Drawing, out: Path, per_subtype: int) -> Asked:
     """Copy the diagram's source into out/sources, annotate it, check it against its
     drawing and ask it every candidate question."""
-    family = family_of(source.parsed.kind)
-    ident = f"{family}/{source.ident}"
-    suffix = source.path.suffix if not source.block else f"-{source.block}{source.path.suffix}"
-    copy = out / "sources" / f"{source.ident}{suffix}"
-    copy.write_text(source.text, encoding="utf-8")
-    annotation, notes = annotate(source.parsed, ident, str(copy.relative_to(out)),
-                                 drawing.image)
-    read = Counts(len(annotation.entities), len(annotation.relations),
-                  len(annotation.clusters))
+    annotation, check_ = annotated(source, drawing, copied(source, out))
+    ident = annotation.id
     kept: list[Kept] = []
     rejected: list[QuestionRejection] = []
     per: Counter[str] = Counter()
     for subtype, text in dict.fromkeys(candidates(annotation)):  # a text asked once
-        answer, reason, detail = _verdict(annotation, subtype, text, read, drawing.drawn)
+        answer, reason, detail = verdict(check_, annotation, subtype, text)
         if reason is None and per_subtype and per[subtype] >= per_subtype:
             reason = f"beyond --per-subtype {per_subtype}"
         if reason is not None:
@@ -601,12 +625,37 @@ def _ask(source: Source, drawing: Drawing, out: Path, per_subtype: int) -> Asked
             continue
         per[subtype] += 1
         kept.append(Kept(subtype, text, answer))
-    check_ = EngineCheck(ident, source.engine, source.parsed.kind, read, drawing.drawn,
-                         tuple(notes))
     return Asked(annotation, check_, tuple(kept), tuple(rejected))
 
 
 # --- the data set -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Original:
+    """A diagram drawn and asked: its source, its drawing and what it was asked."""
+
+    source: Source
+    drawing: Drawing
+    asked: Asked
+
+
+@dataclass(frozen=True, slots=True)
+class Twinned:
+    """The twins of a build (`--twins`): their annotations and questions, what
+    build.json records of each family, and the seed of their choices."""
+
+    annotations: tuple[Annotation, ...]
+    questions: tuple[Question, ...]
+    info: dict[str, TwinsInfo]
+    seed: int
+
+
+#: Draws diagrams: each one's drawing by ident (the build's own render stage).
+Draw = Callable[[list[Source]], dict[str, Drawing]]
+#: Makes the twins of the diagrams drawn and asked (`twins.make_twins`), given the
+#: questions kept, the data set's folder and the build's render stage.
+MakeTwins = Callable[[list[Original], list[Question], Path, Draw], Twinned]
+
 
 @dataclass(frozen=True, slots=True)
 class BuildReport:
@@ -620,6 +669,7 @@ class BuildReport:
     checks: tuple[EngineCheck, ...]
     rejections: tuple[QuestionRejection, ...]
     versions: dict[str, str]
+    twins: Twinned | None = None
 
     def to_json(self) -> dict[str, Any]:
         by_subtype = {t: 0 for t in SUBTYPES}
@@ -641,7 +691,9 @@ class BuildReport:
             "engine_check_equal": sum(c.drawn == c.read for c in self.checks),
             "rejections": [r.to_json() for r in self.rejections],
             "versions": self.versions,
-        }
+        } | ({} if self.twins is None else {
+            "seed": self.twins.seed,
+            "twins": {family: info.to_json() for family, info in self.twins.info.items()}})
 
 
 def _questions(asked: list[Asked]) -> list[Question]:
@@ -658,11 +710,12 @@ def _questions(asked: list[Asked]) -> list[Question]:
 
 def build_archqa(paths: list[Path], out: Path, per_subtype: int = 1, jobs: int = 2,
                  render: Render | None = None,
-                 progress: Callable[[str], None] = lambda _: None) -> BuildReport:
+                 progress: Callable[[str], None] = lambda _: None,
+                 twins: MakeTwins | None = None) -> BuildReport:
     """Build the data set from the diagram files under `paths` into `out`: read, render,
-    then annotate and ask each diagram drawn; write the files and return the report.
-    `per_subtype` keeps the first N well-defined questions of each subtype per diagram
-    (0: all; SADU keeps one)."""
+    then annotate and ask each diagram drawn (and with `twins`, make the twins of those
+    drawn); write the files and return the report. `per_subtype` keeps the first N
+    well-defined questions of each subtype per diagram (0: all; SADU keeps one)."""
     sources, diagrams_rejected = _sources(paths)
     out.mkdir(parents=True, exist_ok=True)
     for sub in ("images", "sources"):
@@ -672,7 +725,7 @@ def build_archqa(paths: list[Path], out: Path, per_subtype: int = 1, jobs: int =
         return _render(name, texts, folder, fmt, jobs)
 
     drawings, versions = _render_all(sources, out, render or local, progress)
-    asked: list[Asked] = []
+    originals: list[Original] = []
     for s in sources:
         drawing = drawings[s.ident]
         if not drawing.image:
@@ -680,13 +733,21 @@ def build_archqa(paths: list[Path], out: Path, per_subtype: int = 1, jobs: int =
                                                       "the engine did not draw it",
                                                       "; ".join(drawing.notes)))
             continue
-        asked.append(_ask(s, drawing, out, per_subtype))
+        originals.append(Original(s, drawing, _ask(s, drawing, out, per_subtype)))
+    asked = [o.asked for o in originals]
+    questions = _questions(asked)
+    twinned = None if twins is None else twins(
+        originals, questions, out,
+        lambda group: _render_all(group, out, render or local, progress)[0])
     report = BuildReport(per_subtype, tuple(a.annotation for a in asked),
-                         tuple(_questions(asked)), tuple(s.language for s in sources),
+                         tuple(questions), tuple(s.language for s in sources),
                          tuple(diagrams_rejected), tuple(a.check for a in asked),
-                         tuple(r for a in asked for r in a.rejected), versions)
-    _write_jsonl(out / "annotations.jsonl", [a.to_json() for a in report.annotations])
-    _write_jsonl(out / "questions.jsonl", [q.to_json() for q in report.questions])
+                         tuple(r for a in asked for r in a.rejected), versions, twinned)
+    more = twinned or Twinned((), (), {}, 0)
+    _write_jsonl(out / "annotations.jsonl",
+                 [a.to_json() for a in (*report.annotations, *more.annotations)])
+    _write_jsonl(out / "questions.jsonl",
+                 [q.to_json() for q in (*report.questions, *more.questions)])
     (out / "build.json").write_text(json.dumps(report.to_json(), indent=1,
                                                ensure_ascii=False) + "\n", encoding="utf-8")
     return report

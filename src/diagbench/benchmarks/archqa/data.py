@@ -24,6 +24,11 @@ def load_annotations(data: Path) -> list[Annotation]:
     return out
 
 
+def load_twins(data: Path) -> dict[str, Annotation]:
+    """The twins of the data set `data` (`build archqa --twins`), by diagram id."""
+    return {a.id: a for a in load_annotations(data) if a.twin is not None}
+
+
 def load_data(data: Path) -> tuple[list[Question], dict[str, str], str]:
     """The questions of `data`, the image of each diagram (by diagram id) and the
     sha256 of questions.jsonl."""

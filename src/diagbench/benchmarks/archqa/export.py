@@ -27,7 +27,11 @@ COLUMNS = (
            nullable=True),
     Column("pattern", "string", "The arrow pattern of SADU's hard set (long_arrow, "
            "multi_arrow, not_right_arrow, overlap_arrow; null elsewhere).", nullable=True),
-    Column("image", "image", "The diagram image."),
+    Column("twin_of", "string", "A twin's question: the same question on its original (its "
+           "annotation's `twin` says how the diagram differs).", nullable=True),
+    Column("original_gold", "json", "A twin's question: its original's gold answer, where it "
+           "differs.", nullable=True),
+    Column("image", "image", "The diagram image (a capture twin's: a JPEG)."),
     Column("annotation", "json", "The diagram's annotation in SADU's schema (entities with "
            "attributes and methods, clusters, relations with label, direction, type and "
            "cardinalities); its `image` is the image's path."),
@@ -87,6 +91,7 @@ def export_rows(data: Path) -> Export:
             yield {"id": q.id, "diagram": q.diagram, "family": q.family, "text": q.text,
                    "gold": q.gold, "recomputed": q.recomputed, "subtype": q.subtype,
                    "kind": q.kind, "difficulty": q.difficulty, "pattern": q.pattern,
+                   "twin_of": q.twin_of, "original_gold": q.original_gold,
                    "image": {"bytes": cache[q.diagram], "path": path},
                    "annotation": a.to_json() | {"image": path}}
 
@@ -124,7 +129,7 @@ def _question(row: Mapping[str, Any]) -> Question:
 
     return Question(row["id"], row["diagram"], row["family"], row["text"], row["gold"],
                     row["subtype"], row["kind"], row["difficulty"], row["recomputed"],
-                    row.get("pattern"))
+                    row.get("pattern"), row.get("twin_of"), row.get("original_gold"))
 
 
 def ask_row(row: Mapping[str, Any]) -> RowAsk:

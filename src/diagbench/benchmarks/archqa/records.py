@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from diagbench.benchmarks.twins import Twin, TwinFamily
 from diagbench.records import OMIT_NONE, Record
 
 #: The diagram families, as diagbench names them (SADU: behavior, structural, ER).
@@ -70,7 +71,9 @@ class Relation:
 @dataclass(frozen=True, slots=True)
 class Annotation(Record):
     """One diagram: its id (``family/file``), family, image (a path into the source
-    folder), entities, clusters and relations in annotation order, and difficulty."""
+    folder), entities, clusters and relations in annotation order, and difficulty; a
+    twin (`build archqa --twins`) names its original diagram (`twin_of`) and how it
+    differs (`twin`)."""
 
     id: str
     family: Family
@@ -80,6 +83,8 @@ class Annotation(Record):
     clusters: tuple[Cluster, ...]
     relations: tuple[Relation, ...]
     difficulty: str | None = None
+    twin_of: str | None = field(default=None, metadata=OMIT_NONE)
+    twin: Twin | None = field(default=None, metadata=OMIT_NONE)
 
     def entity(self, ident: str) -> Entity | None:
         return next((e for e in self.entities if e.id == ident), None)
@@ -93,6 +98,12 @@ class Annotation(Record):
         return None if element is None else element.name
 
 
+def diagram_of(question: str) -> str:
+    """The diagram a question asks about: its id without the question's number
+    (``family/file/N`` → ``family/file``)."""
+    return question.rpartition("/")[0] or question
+
+
 @dataclass(frozen=True, slots=True)
 class Question(Record):
     """One question: id (``family/file/N``, N its place in the published QA file), the
@@ -100,7 +111,9 @@ class Question(Record):
     published, the gold answer diagbench recomputes from the annotation (None where it
     cannot), subtype, kind, difficulty (None where SADU gives none) and, in SADU's hard
     set, the arrow pattern it tests (`hard.PATTERNS`; None elsewhere, and then left out
-    of the JSON)."""
+    of the JSON). A twin's question names the same question on the original
+    (`twin_of`; None where the original was not asked it) and, where the answers
+    differ, the original's answer (`original_gold`)."""
 
     id: str
     diagram: str
@@ -112,6 +125,8 @@ class Question(Record):
     difficulty: str | None = None
     recomputed: Any = None
     pattern: str | None = field(default=None, metadata=OMIT_NONE)
+    twin_of: str | None = field(default=None, metadata=OMIT_NONE)
+    original_gold: Any = field(default=None, metadata=OMIT_NONE)
 
 
 Status = Literal["ok", "unparsable", "call_error", "image_error", "missing"]
@@ -128,7 +143,12 @@ class ArchQAScore(Record):
     answer read (`answer`), where it was found (`where`: inside the markers, after a
     ``[start]`` with no ``[end]``, or outside any marker — the last two are format
     violations), its normal form (`prediction`: a number, or a sorted list of items)
-    next to the gold's (`gold`), notes on what was accepted, and the tokens used."""
+    next to the gold's (`gold`), notes on what was accepted, and the tokens used. A
+    twin's question adds its twin's family (`twin`), the original diagram (`original`:
+    the source diagram, the cluster of the robustness intervals), the same question on
+    the original (`twin_of`) and, for a counterfactual question whose answer the edit
+    changed, whether the answer, read by the same scorer, states the original's
+    (`habit`: the model answered from habit; a failed call does not)."""
 
     model: str
     id: str
@@ -149,6 +169,10 @@ class ArchQAScore(Record):
     judge: bool | None = None  # the LLM judge's verdict (None: not judged, or no verdict)
     judge_note: str | None = None
     judge_status: JudgeStatus | None = None  # None: no judge was asked about this answer
+    twin: TwinFamily | None = field(default=None, metadata=OMIT_NONE)
+    original: str | None = field(default=None, metadata=OMIT_NONE)
+    twin_of: str | None = field(default=None, metadata=OMIT_NONE)
+    habit: bool | None = field(default=None, metadata=OMIT_NONE)
 
     @property
     def violation(self) -> bool:
@@ -164,3 +188,25 @@ class ArchQASummary(Record):
     scorer: str
     models: dict[str, dict]
     paired: list[dict] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class TwinRejection(Record):
+    """A twin not made: its diagram's id and why."""
+
+    id: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TwinsInfo(Record):
+    """What build.json records of one family of twins (`build archqa --twins`): how
+    many were made, the questions asked of them, those dropped by reason, both per
+    diagram family ("made" and each reason), and the dropped ones listed."""
+
+    made: int
+    questions: int
+    dropped: dict[str, int]
+    families: dict[str, dict[str, int]]
+    rejected: list[TwinRejection]

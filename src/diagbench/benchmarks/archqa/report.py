@@ -4,7 +4,8 @@ Table 2 layout) with its bootstrap interval and the format violations, the count
 prompt variant and reasoning setting of the run (Tables 8–9: one run per variant), the
 LLM judge's agreement (Table 10) and its disagreement categories (§4.5), the accuracy per
 subtype (Fig. 3, bars), against diagram complexity (entities + relations, Fig. 4) and
-against token cost — PNG plots in RUN/plots/."""
+against token cost — PNG plots in RUN/plots/; with twins, their robustness figures
+(`benchmarks.robustness`). Every figure but those is the originals'."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from typing import Any
 
 from diagbench.benchmarks.archqa.hard import PATTERN_IDS, PATTERN_NAMES, table11_rows
 from diagbench.benchmarks.archqa.records import FAMILIES, ArchQAScore, ArchQASummary
+from diagbench.benchmarks.archqa.summary import originals
+from diagbench.benchmarks.robustness import Robustness, robustness_section
 from diagbench.report.html import HtmlReport
 from diagbench.report.intervals import intervals_section
 from diagbench.report.usage import usage_section
@@ -70,6 +73,9 @@ def write_report(run: Path, summary: ArchQASummary,
                    m["outcomes"].get("image_error", 0)]
                   for name, m in models.items()])
     intervals_section(report, {name: m.get("intervals") for name, m in models.items()})
+    robustness_section(report, {name: Robustness.from_json(m["robustness"])
+                                if m.get("robustness") else None
+                                for name, m in models.items()})
     usage_section(report, run)
     report.heading("Counting questions (Tables 4–6)")
     report.table(["Model", "type", "n", "Acc", "Acc@±1", "Acc@±2", "MAE", "Bias",
@@ -161,7 +167,7 @@ def write_report(run: Path, summary: ArchQASummary,
         report.figure("plots/subtypes.png", "Accuracy per question subtype")
     if scores and complexity:
         bins = [label for label, *_ in COMPLEXITY_BINS]
-        table = {name: complexity_accuracy(records, complexity)
+        table = {name: complexity_accuracy(originals(records), complexity)
                  for name, records in scores.items()}
         error_bar_lines(plots / "complexity.png", bins,
                         {n: ([r[2] for r in rows_], [r[3] for r in rows_])

@@ -221,16 +221,24 @@ def reason_class(reason: str) -> str:
 Reader = Callable[[Path], Imported]
 
 
-def import_sadu(source: Path, out: Path, read: Reader = read_sadu) -> dict:
+def import_sadu(source: Path, out: Path, read: Reader = read_sadu,
+                capture_seed: int | None = None) -> dict:
     """Read SADU's folder `source` (with `read`: `read_sadu` for dataset/SAD,
-    `hard.read_sad_hard` for dataset/SAD_hard) into `out`; return import.json's
-    content."""
+    `hard.read_sad_hard` for dataset/SAD_hard) into `out`; with `capture_seed`, also a
+    capture twin of each diagram (`twins.capture_twins`, seeded by it: SADU's diagrams
+    have no source, so no other twin); return import.json's content."""
     imported = read(source)
     annotations, questions, differences = (imported.annotations, imported.questions,
                                            imported.differences)
     out.mkdir(parents=True, exist_ok=True)
-    _write_jsonl(out / "annotations.jsonl", [a.to_json() for a in annotations])
-    _write_jsonl(out / "questions.jsonl", [q.to_json() for q in questions])
+    twins = None
+    if capture_seed is not None:
+        from diagbench.benchmarks.archqa.twins import capture_twins
+
+        twins = capture_twins(annotations, questions, out, capture_seed)
+    more = ((), ()) if twins is None else (twins.annotations, twins.questions)
+    _write_jsonl(out / "annotations.jsonl", [a.to_json() for a in (*annotations, *more[0])])
+    _write_jsonl(out / "questions.jsonl", [q.to_json() for q in (*questions, *more[1])])
     digest = hashlib.sha256((out / "questions.jsonl").read_bytes()).hexdigest()
     info = {
         "source": str(source.resolve()), "diagrams": len(annotations),
@@ -243,7 +251,9 @@ def import_sadu(source: Path, out: Path, read: Reader = read_sadu) -> dict:
         "differences_by_subtype": dict(Counter(d["sub_type"] for d in differences)),
         "questions_sha256": digest, "differences": differences,
         "problems": imported.problems,
-    }
+    } | ({} if twins is None else {
+        "seed": twins.seed,
+        "twins": {family: made.to_json() for family, made in twins.info.items()}})
     (out / "import.json").write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n",
                                      encoding="utf-8")
     return info
