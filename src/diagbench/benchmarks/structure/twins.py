@@ -42,7 +42,7 @@ from diagbench.benchmarks.structure.records import (
     TwinsInfo,
 )
 from diagbench.benchmarks.structure.tasks import fact_question, image_to_code_question
-from diagbench.benchmarks.twins import FAMILIES, Twin, twin_id, twin_rng
+from diagbench.benchmarks.twins import FAMILIES, Twin, renamings, twin_id, twin_rng
 from diagbench.diagram.facts import TASK_TYPES as FACT_TYPES
 from diagbench.diagram.facts import Fact
 from diagbench.languages import named
@@ -56,11 +56,6 @@ DRAWN_OTHERWISE = "drawn counts differ"
 #: How many seeded draws of its language's edit a counterfactual tries before renaming,
 #: and how many renamings then.
 EDIT_TRIES = 5
-#: Names no diagram of any domain is likely to hold (a renaming's new names).
-IMPLAUSIBLE = ("Zorblat", "Quexil", "Vantrope", "Glimmerak", "Oxbrindle", "Pluvenar",
-               "Trazzik", "Wombrel")
-
-
 def _answers(facts: Sequence[Fact]) -> dict[str, object]:
     """Each question's answer, a set answer as a sorted tuple (its order is not drawn)."""
     return {f.question: tuple(sorted(f.answer)) if isinstance(f.answer, tuple) else f.answer
@@ -98,25 +93,10 @@ def _counterfactual(s: Planned, seed: int, read: Callable[[list[Planned]], None]
 
 
 def renamed(code: str, facts: Sequence[Fact], rng: random.Random) -> list[tuple[str, str]]:
-    """`code` with a name the facts answer with (a label, or an item of a set; a
-    capitalised word or a phrase, never a lower-case word, which may be a keyword)
-    replaced, as a whole word wherever written, by an implausible one (`rng`'s choice
-    of `IMPLAUSIBLE`), with the renaming in words: one per such name, in the facts'
-    order."""
-    import re
-
-    names = [a for f in facts for a in (f.answer if isinstance(f.answer, tuple)
-                                         else (f.answer,))
-             if isinstance(a, str) and len(a) >= 3 and not a.islower()
-             and not a.replace(".", "").isdigit()]
-    out = []
-    for name in dict.fromkeys(names):
-        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
-        if not pattern.search(code):
-            continue
-        new = rng.choice([n for n in IMPLAUSIBLE if n not in code] or IMPLAUSIBLE)
-        out.append((pattern.sub(new, code), f"renamed {name} to {new}"))
-    return out
+    """`code` with a name the facts answer with (a label, or an item of a set) renamed
+    to an implausible one (`twins.renamings`), one per such name, in the facts' order."""
+    return renamings(code, (a for f in facts for a in (
+        f.answer if isinstance(f.answer, tuple) else (f.answer,))), rng)
 
 
 def _styled(s: Planned, seed: int) -> Planned:
