@@ -61,8 +61,10 @@ def _eval(tmp: Path, *args: str, models: tuple[str, ...] = (OCR,)) -> subprocess
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     tmp = tmp_path_factory.mktemp("twins")
-    done = _eval(tmp, "--twins", "counterfactual,style,capture", "--out",
-                 str(tmp / "run"), models=(OCR, BLIND))
+    # one call at a time: the offline baseline answers one image at a time, and calls
+    # queued behind it would count their wait against the call's time-out
+    done = _eval(tmp, "--twins", "counterfactual,style,capture", "--max-connections", "1",
+                 "--out", str(tmp / "run"), models=(OCR, BLIND))
     assert done.returncode == 0, done.stderr
     return tmp / "run", done
 
@@ -153,6 +155,8 @@ def test_the_ocr_baseline_reads_the_counterfactual(run):
     cf = json.loads((folder / "summary.json").read_text())["models"][OCR]["robustness"][
         "families"]["counterfactual"]
     assert (cf["habit"]["estimate"], cf["habit"]["n"]) == (0.0, 2)
+    records = _conversions(folder, "baseline_ocr")
+    assert [records[f"{n}~counterfactual"]["status"] for n in NAMES] == ["converted"] * 2
 
 
 def test_headlines_table2_and_report_are_the_originals(run, tmp_path):
@@ -217,9 +221,11 @@ def test_view_shows_an_image_beside_its_twins(run, tmp_path):
     assert twin[at["parts"]]["closer to the original's ground truth (from habit)"] is True
 
 
-def test_images_given_allow_capture_twins_only(tmp_path):
+def test_images_given_allow_capture_twins_only(run, tmp_path):
     """With --images (the user's own images) the ground truth is not drawn again: a
-    usage error (exit 2) naming the families that cannot be made."""
+    usage error (exit 2) naming the families that cannot be made; capture twins are
+    made from the images given."""
+    folder, _ = run
     images = tmp_path / "images"
     images.mkdir()
     done = _eval(tmp_path, "--images", str(images), "--twins", "capture,style",
@@ -227,6 +233,15 @@ def test_images_given_allow_capture_twins_only(tmp_path):
     assert done.returncode == 2
     assert "--twins style draws the ground truth again: with --images" in done.stderr
     assert "Traceback" not in done.stderr
+    for name in NAMES:
+        (images / f"{name}.png").write_bytes((folder / "gold" / f"{name}.png").read_bytes())
+    done = _eval(tmp_path, "--images", str(images), "--twins", "capture",
+                 "--out", str(tmp_path / "run"), models=(BLIND,))
+    assert done.returncode == 0, done.stderr
+    records = _conversions(tmp_path / "run")
+    assert sorted(records) == sorted([*NAMES, *(f"{n}~capture" for n in NAMES)])
+    assert records[f"{NAMES[0]}~capture"]["image"] == str(
+        tmp_path / "run" / "gold" / f"{NAMES[0]}~capture.jpg")
 
 
 SCRIPT = "@startuml\nparticipant A\nparticipant B\nA -> B : hello\nB --> A : ok\n@enduml\n"
