@@ -134,23 +134,20 @@ def message_edits(code: str, rng: random.Random) -> list[tuple[str, str]]:
 def _counterfactuals(originals: Sequence[Sample], out: Path, engine: PlantUMLEngine
                      ) -> list[Sample | Dropped]:
     """Each original's counterfactual twin, its script and image written (or why not)."""
-    found: list[tuple[Sample, str, str] | Dropped] = []
-    for s in originals:
-        name = twin_id(s.name, "counterfactual")
-        edited = counterfactual(read_source(s.gold or ""),
-                                twin_rng("counterfactual", s.name, SEED))
-        found.append(Dropped(name, SAME_DIAGRAM) if edited is None else (s, *edited))
-    drawn = _drawn([f[1] for f in found if not isinstance(f, Dropped)], out, engine,
-                   [twin_id(f[0].name, "counterfactual") for f in found
-                    if not isinstance(f, Dropped)])
+    edits = {s.name: counterfactual(read_source(s.gold or ""),
+                                    twin_rng("counterfactual", s.name, SEED))
+             for s in originals}
+    edited = [(s, found) for s in originals if (found := edits[s.name]) is not None]
+    images = iter(_drawn([code for _, (code, _) in edited], out, engine,
+                         [twin_id(s.name, "counterfactual") for s, _ in edited]))
     results: list[Sample | Dropped] = []
-    for f in found:
-        if isinstance(f, Dropped):
-            results.append(f)
+    for s in originals:
+        name, found = twin_id(s.name, "counterfactual"), edits[s.name]
+        if found is None:
+            results.append(Dropped(name, SAME_DIAGRAM))
             continue
-        s, code, change = f
-        name = twin_id(s.name, "counterfactual")
-        image = drawn.pop(0)
+        code, change = found
+        image = next(images)
         if isinstance(image, str):
             results.append(Dropped(name, NOT_DRAWN, image))
             continue
