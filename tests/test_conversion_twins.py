@@ -20,6 +20,7 @@ from PIL import Image
 from diagbench.benchmarks.conversion.records import Conversion, ConversionScore
 from diagbench.benchmarks.conversion.robustness import from_habit, robustness
 from diagbench.benchmarks.conversion.twins import counterfactual, message_edits
+from diagbench.benchmarks.leaderboard import leaderboard
 from diagbench.benchmarks.twins import Twin, TwinFamily
 from diagbench.compare.counts import Comparison, ComponentCounts
 from diagbench.compare.pair import Pair, compare_scripts
@@ -187,14 +188,11 @@ def test_headlines_table2_and_report_are_the_originals(run, tmp_path):
     page = (folder / "report.html").read_text(encoding="utf-8")
     assert "Robustness: the same questions on twins of each diagram" in page
     assert "Robustness" not in (plain / "report.html").read_text(encoding="utf-8")
-    board = subprocess.run([sys.executable, "-m", "diagbench", "leaderboard", str(folder),
-                            "--format", "json", "--out", str(tmp_path / "board.json")],
-                           capture_output=True, text=True, timeout=120, check=False)
-    assert board.returncode == 0, board.stderr
-    rows = json.loads((tmp_path / "board.json").read_text())["rows"]
-    cells = {r["model"]: r["cells"]["conversion robustness: answered from habit"]
-             for r in rows}
-    assert (cells[BLIND]["value"], cells[OCR]["value"]) == (100.0, 0.0)
+    board = leaderboard([folder, plain])
+    column = "conversion robustness: answered from habit"
+    assert [c.higher_is_better for c in board.columns if c.title == column] == [False]
+    assert (board.rows[BLIND][column].value, board.rows[OCR][column].value) == (100.0, 0.0)
+    assert board.rows[BLIND][column].n == 2
 
 
 def test_view_shows_an_image_beside_its_twins(run, tmp_path):
