@@ -78,7 +78,8 @@ def evaluate(bench: Benchmark[Any, Any], models: list[ModelSettings], run: Path,
     computed by `executor`."""
     run.mkdir(parents=True, exist_ok=True)
     data = bench.samples(run, bars, **_plain(options))
-    recorded, paths = _recorded(options, run)
+    # a run without twins records no --twins: its manifest is as before twins existed
+    recorded, paths = _recorded({k: v for k, v in options.items() if k != "twins" or v}, run)
     fields = {"benchmark": bench.name, **data.manifest, "options": recorded,
               "option_paths": paths, "models": [s.to_json() for s in models]}
     write_manifest(run, fields)

@@ -3,6 +3,8 @@ converts the images of ground-truth PlantUML scripts to PlantUML; every script i
 compared with its ground truth by both methods of `diagbench.compare`.
 
     RUN/gold/NAME.png        the images the models see (unless --images)
+    RUN/gold/NAME~FAMILY.*   with --twins, the twins' images (and a counterfactual's
+                             ground truth, .puml)
     RUN/models/MODEL/…       responses.jsonl, conversions.jsonl, pred/NAME.puml|png
 """
 
@@ -26,14 +28,21 @@ from diagbench.benchmarks.protocol import (
     SampleValue,
 )
 from diagbench.benchmarks.registering import benchmark
+from diagbench.benchmarks.robustness import HABIT_METRIC
+from diagbench.benchmarks.twins import twins_option
 from diagbench.compare.methods import METHODS
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from diagbench.benchmarks.asking import Answer, Ask
-    from diagbench.benchmarks.conversion.records import ConversionScore, ConversionSummary
+    from diagbench.benchmarks.conversion.records import (
+        ConversionCounts,
+        ConversionScore,
+        ConversionSummary,
+        ModelResults,
+    )
     from diagbench.benchmarks.failures import Failures
     from diagbench.report.view import SampleView
 
@@ -49,14 +58,16 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
         click.option("--images", type=click.Path(exists=True, file_okay=False, path_type=Path),
                      help="Take NAME.png (or .jpg, …) from here instead of rendering the "
                           "ground truth."),
-        PROMPT_OPTION, *RENDER_OPTIONS)
+        PROMPT_OPTION, *RENDER_OPTIONS,
+        twins_option("its ground-truth script changed by one edit, the edited script its "
+                     "ground truth", "the same script drawn in a PlantUML style"))
     columns = COLUMNS
     row_metric = ROW_METRIC
-    headline_metrics = tuple(
+    headline_metrics = (*(
         RowMetric(f"error rate {method}", False, f"insertions + deletions + substitutions "
                   f"over the ground truth's elements, % ({method} method, pooled)",
                   scale=100)
-        for method in METHODS)
+        for method in METHODS), HABIT_METRIC)
 
     def is_data(self, data: Path) -> bool:
         from diagbench.benchmarks.conversion.export import is_data
@@ -64,11 +75,17 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
 
     def samples(self, run: Path, bars: Bars, *, gold: str, images: str | None = None,
                 prompt: str = "paper", jobs: int = 2, render_timeout: float = 20.0,
-                **_: Any) -> Dataset:
+                twins: Sequence[str] = (), **_: Any) -> Dataset:
         from diagbench.benchmarks.conversion.gold import load_gold
         from diagbench.benchmarks.conversion.prompts import PromptError, load_prompt
+        from diagbench.benchmarks.conversion.twins import make_twins
         from diagbench.render.plantuml_pipe import PlantUMLEngine
 
+        drawn = [f for f in twins if f != "capture"]
+        if images and drawn:
+            raise click.UsageError(
+                f"--twins {','.join(drawn)} draws the ground truth again: with --images "
+                "(your own images) only capture twins can be made")
         try:
             self.prompt = load_prompt(prompt)
         except PromptError as exc:
@@ -76,16 +93,22 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
         self.engine = PlantUMLEngine(jobs, render_timeout)
         gold_set = load_gold(Path(gold), run / "gold", self.engine,
                              Path(images) if images else None)
+        made, info = make_twins(gold_set.samples, twins, run / "gold", self.engine) \
+            if twins else ([], {})
+        samples = gold_set.samples + made
         digest = hashlib.sha256()
-        for sample in gold_set.samples:
+        for sample in samples:
             digest.update(sample.name.encode() + b"\0" + Path(sample.gold or "").read_bytes()
-                          + b"\0")
+                          + b"\0" + (sample.twin.change.encode() + b"\0" if sample.twin
+                                     else b""))
         manifest = {"dataset_hash": digest.hexdigest(), "samples": len(gold_set.samples),
                     "gold_problems": len(gold_set.problems),
                     "images": str(images) if images else "rendered from the ground truth",
                     "prompt": self.prompt.name, "prompt_template_hash": self.prompt.sha256,
                     "tools": {"plantuml": self.engine.version()}}
-        return Dataset(gold_set.samples, gold_set.problems, manifest)
+        if twins:
+            manifest["twins"] = {family: made.to_json() for family, made in info.items()}
+        return Dataset(samples, gold_set.problems, manifest)
 
     def prompts(self, data: Dataset) -> list[Ask]:
         from diagbench.benchmarks.conversion.convert import asks
@@ -132,17 +155,26 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
 
     def lines(self, summary: ConversionSummary, scores: Mapping[str, list[ConversionScore]]
               ) -> list[str]:
-        """Per model: how the images ended, then Table 2 by each method."""
-        from diagbench.benchmarks.conversion.scoring import by_method
+        """Per model: how the images ended, then Table 2 by each method (the
+        originals'); with twins, how theirs ended and the robustness figures."""
+        from diagbench.benchmarks.conversion.robustness import MEASURE
+        from diagbench.benchmarks.conversion.scoring import by_method, originals
+        from diagbench.benchmarks.robustness import robustness_lines
         from diagbench.compare.report import pooled, table2
+
+        def ended(statuses: Mapping[str, int]) -> str:
+            return ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in statuses.items())
 
         out = []
         for name, model in scores.items():
-            statuses = summary.models[name].conversion.statuses
-            out.append(f"\n== {name}: " + ", ".join(f"{n} {s.replace('_', ' ')}"
-                                                   for s, n in statuses.items()))
+            m = summary.models[name]
+            out.append(f"\n== {name}: " + ended(m.conversion.statuses))
             for method in METHODS:
-                out += table2(pooled([s.result for s in by_method(model, method)]), method)
+                out += table2(pooled([s.result for s in by_method(originals(model), method)]),
+                              method)
+            if m.twin_conversion is not None:
+                out.append(f"  twins' images: {ended(m.twin_conversion.statuses)}")
+            out += robustness_lines(m.robustness, MEASURE)
         return out
 
     def sample_views(self, run: Path, data: Path | None = None) -> Iterator[SampleView]:
@@ -152,25 +184,36 @@ class ConversionBenchmark(Benchmark["ConversionScore", "ConversionSummary"]):
     def headlines(self, summary: ConversionSummary) -> list[Headline]:
         from diagbench.benchmarks.conversion.report import total_error_rate
         from diagbench.benchmarks.intervals import clustered
-        return [Headline(name, f"error rate {method}", total_error_rate(m.methods[method]),
-                         m.conversion.images,
-                         clustered=clustered(m.intervals, f"error rate {method}"))
-                for name, m in summary.models.items() for method in m.methods]
+        from diagbench.benchmarks.robustness import habit_headline
+        return [h for name, m in summary.models.items() for h in (
+            *(Headline(name, f"error rate {method}", total_error_rate(m.methods[method]),
+                       m.conversion.images,
+                       clustered=clustered(m.intervals, f"error rate {method}"))
+              for method in m.methods),
+            *habit_headline(name, m.robustness))]
 
     def failures(self, summary: ConversionSummary) -> dict[str, Failures]:
-        """Per model: its unusable images, failed calls and answers without a script."""
+        """Per model: its unusable images, failed calls and answers without a script (the
+        twins' counted with the originals')."""
         from diagbench.benchmarks.failures import Failures
-        return {name: Failures(m.conversion.images, {
-            "image_error": m.conversion.statuses.get("image_error", 0),
-            "call_error": m.conversion.statuses.get("call_error", 0),
-            "unparsed": m.conversion.statuses.get("no_script", 0)})
-            for name, m in summary.models.items()}
+
+        def count(m: ModelResults, status: str) -> int:
+            return sum(c.statuses.get(status, 0) for c in _counts(m))
+
+        return {name: Failures(sum(c.images for c in _counts(m)), {
+            "image_error": count(m, "image_error"), "call_error": count(m, "call_error"),
+            "unparsed": count(m, "no_script")}) for name, m in summary.models.items()}
 
     def sample_values(self, scores: Mapping[str, list[ConversionScore]]) -> list[SampleValue]:
         from diagbench.benchmarks.conversion.scoring import sample_values
         return [v for model in scores.values() for v in sample_values(model)]
 
     def failed_inputs(self, data: Dataset, summary: ConversionSummary) -> bool:
-        image_errors = sum(m.conversion.statuses["image_error"]
-                           for m in summary.models.values())
+        image_errors = sum(c.statuses["image_error"] for m in summary.models.values()
+                           for c in _counts(m))
         return bool(data.problems) or bool(image_errors) or not data.samples
+
+
+def _counts(m: ModelResults) -> list[ConversionCounts]:
+    """How a model's images ended: the originals', and the twins' when any."""
+    return [m.conversion] + ([m.twin_conversion] if m.twin_conversion else [])

@@ -59,7 +59,7 @@ def conversions(samples: list[Sample], answers: Mapping[str, Answer], out: Path,
 
 def _from_answer(sample: Sample, answer: Answer, pred_dir: Path) -> Conversion:
     base = Conversion(sample.name, str(sample.image), sample.caption, "image_error",
-                      error=answer.error)
+                      error=answer.error, twin_of=sample.twin_of, twin=sample.twin)
     if answer.status == "image_error":
         return base
     usage = answer.usage

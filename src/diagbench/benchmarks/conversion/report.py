@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from diagbench.benchmarks.conversion.records import ConversionScore, ConversionSummary
+from diagbench.benchmarks.conversion.robustness import MEASURE
 from diagbench.benchmarks.conversion.samples import Sample
-from diagbench.benchmarks.conversion.scoring import STATUSES, by_method
+from diagbench.benchmarks.conversion.scoring import STATUSES, by_method, originals
+from diagbench.benchmarks.robustness import robustness_section
 from diagbench.benchmarks.runs import model_dir_name
 from diagbench.compare.counts import COMPONENTS, ERROR_KINDS, describe_errors
 from diagbench.compare.methods import METHODS, Method
@@ -45,7 +47,10 @@ def _table2(report: HtmlReport, summary: ConversionSummary, method: str) -> None
 def write_report(run: Path, samples: list[Sample],
                  outcomes: Mapping[str, list[ConversionScore]],
                  summary: ConversionSummary) -> Path:
-    """Write RUN/report.html and its plots in RUN/plots; return the page's path."""
+    """Write RUN/report.html and its plots in RUN/plots; return the page's path. Every
+    figure but the robustness table is the originals' (as in a run without twins)."""
+    samples = [s for s in samples if s.twin is None]
+    outcomes = {name: originals(scores) for name, scores in outcomes.items()}
     plots = run / "plots"
     report = HtmlReport("Image → PlantUML conversion")
     problems = summary.gold_problems
@@ -69,6 +74,7 @@ def write_report(run: Path, samples: list[Sample],
     _lengths(report, outcomes, plots, run)
     if len(outcomes) > 1:
         _paired(report, summary)
+    _robustness(report, summary)
     if problems:
         report.heading("Ground truth not used")
         report.table(["File", "Reason"], [[p.file, p.error] for p in problems])
@@ -154,6 +160,25 @@ def _paired(report: HtmlReport, summary: ConversionSummary) -> None:
         report.heading(f"{method} method", 3)
         report.table(["A − B", "Component", "Files", "Mean diff. (pp)", "CI low", "CI high",
                       "p"], rows)
+
+
+def _robustness(report: HtmlReport, summary: ConversionSummary) -> None:
+    """The robustness table (with twins), what its figures are in this benchmark, and
+    how each model's twins' images ended."""
+    models = {name: m.robustness for name, m in summary.models.items()}
+    if not any(models.values()):
+        return
+    robustness_section(report, models, "conversions", MEASURE)
+    report.paragraph(
+        "Here a twin's answer is its converted script and its score is 1 − its error "
+        "rate by the semantic method (errors over the ground truth's elements, clamped "
+        "to [0, 1]; an image not converted scores 0). A counterfactual twin's ground "
+        "truth is the edited script; its conversion is answered from habit when the "
+        "script's error rate against the ORIGINAL's ground truth is lower than against "
+        "the twin's.", note=True)
+    report.table(["model", *(f"twins: {s.replace('_', ' ')}" for s in STATUSES)],
+                 [[name, *(m.twin_conversion.statuses[s] for s in STATUSES)]
+                  for name, m in summary.models.items() if m.twin_conversion])
 
 
 def _files(report: HtmlReport, samples: list[Sample],

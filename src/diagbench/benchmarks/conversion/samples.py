@@ -6,17 +6,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from diagbench.benchmarks.twins import Twin
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
 
 
 @dataclass(frozen=True, slots=True)
 class Sample:
-    """One image to convert: `name` (relative, without suffix) names every output."""
+    """One image to convert: `name` (relative, without suffix) names every output; a
+    twin names its original (`twin_of`) and how it differs (`twin`)."""
 
     name: str
     image: Path
     caption: str | None = None
     gold: Path | None = None
+    twin_of: str | None = None
+    twin: Twin | None = None
 
 
 def caption_for(image: Path, default: str | None) -> str | None:

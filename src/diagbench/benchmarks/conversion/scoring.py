@@ -17,6 +17,7 @@ from diagbench.benchmarks.conversion.records import (
     ModelResults,
     Tokens,
 )
+from diagbench.benchmarks.conversion.robustness import METHOD, from_habit, robustness
 from diagbench.benchmarks.conversion.samples import Sample
 from diagbench.benchmarks.intervals import grouped, metric_intervals
 from diagbench.benchmarks.protocol import Problem, SampleValue
@@ -32,11 +33,16 @@ def score(samples: list[Sample], conversions: list[Conversion], model: str
           ) -> list[ConversionScore]:
     """Compare each conversion with its ground truth by every method (method by method,
     files in order). An answer without a script is an empty prediction (every gold
-    element deleted); a failed call or unusable image is not scored and keeps its reason."""
+    element deleted); a failed call or unusable image is not scored and keeps its reason.
+    A counterfactual twin's semantic score says whether the script is closer to its
+    original's ground truth (`robustness.from_habit`)."""
+    golds = {s.name: s.gold for s in samples}
     scores = []
     for method in METHODS:
         results = compare(samples, conversions, method)
-        scores += [ConversionScore(model, method, record, result)
+        scores += [ConversionScore(model, method, record, result, None if method != METHOD
+                                   else from_habit(record, result,
+                                                   golds.get(record.twin_of or "")))
                    for record, result in zip(conversions, results, strict=True)]
     return scores
 
@@ -82,27 +88,41 @@ def conversion_summary(conversions: list[Conversion]) -> ConversionCounts:
                             sum(fresh) / len(fresh) if fresh else None)
 
 
+def originals(scores: Sequence[ConversionScore]) -> list[ConversionScore]:
+    """The scores of the originals' images (those of no twin)."""
+    return [s for s in scores if s.record.twin is None]
+
+
 def sample_values(scores: Sequence[ConversionScore]) -> list[SampleValue]:
-    """Each compared file's errors over its gold elements, as "error rate METHOD" (a
-    ratio: Σ errors / Σ gold elements is the pooled rate), one cluster per file."""
+    """Each compared original file's errors over its gold elements, as "error rate
+    METHOD" (a ratio: Σ errors / Σ gold elements is the pooled rate), one cluster per
+    file; twins count only in the robustness figures."""
     return [SampleValue(s.model, f"error rate {s.method}", s.record.name, s.record.name,
                         float(c.errors), float(c.gold_elements))
-            for s in scores if (c := s.result.comparison) is not None]
+            for s in originals(scores) if (c := s.result.comparison) is not None]
 
 
 def summarize_scores(scores: Mapping[str, list[ConversionScore]],
                      problems: Sequence[Problem]) -> ConversionSummary:
     """summary.json: per model its conversion counts and, per method, the pooled
     summary (Table 2 counts and rates) and the intervals of its total error rate; paired
-    tests per method; gold problems."""
+    tests per method; gold problems. Every figure is the originals' (as in a run without
+    twins); with twins, a model also has its twins' conversion counts and its
+    robustness figures."""
     def results(model: list[ConversionScore], method: Method) -> list[FileResult]:
-        return [s.result for s in by_method(model, method)]
+        return [s.result for s in by_method(originals(model), method)]
+
+    def twins(model: list[ConversionScore]) -> ConversionCounts | None:
+        records = [s.record for s in by_method(model, METHODS[0]) if s.record.twin]
+        return conversion_summary(records) if records else None
 
     return ConversionSummary(
-        {name: ModelResults(conversion_summary([s.record for s in by_method(model, METHODS[0])]),
+        {name: ModelResults(conversion_summary([s.record for s in
+                                                by_method(originals(model), METHODS[0])]),
                             {m: report(results(model, m), m)["summary"] for m in METHODS},
                             {metric: metric_intervals(values, 100) for metric, values in
-                             grouped(sample_values(model)).get(name, {}).items()})
+                             grouped(sample_values(model)).get(name, {}).items()},
+                            twins(model), robustness(model))
          for name, model in scores.items()},
         {m: paired_tests({name: results(model, m) for name, model in scores.items()})
          for m in METHODS},
