@@ -182,6 +182,33 @@ def test_one_stockfish_serves_board_after_board_as_a_fresh_one_would():
         assert after is not engine and after.analyse(fens[0], nodes=30_000) == lines[0]
 
 
+def test_a_boards_best_move_is_searched_once_per_process(monkeypatch: pytest.MonkeyPatch):
+    """Asking a board's facts again (a build reads each board, then its model asks a
+    question of it) gives the same facts and starts no Stockfish search; another board,
+    or the same placement with another side to move, is searched."""
+    from diagbench.languages.fen import facts as facts_module
+
+    searches: list[str] = []
+    analyse = Stockfish.analyse
+
+    def counted(self: Stockfish, fen: str, *args: object, **kwargs: object) -> list:
+        searches.append(fen)
+        return analyse(self, fen, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Stockfish, "analyse", counted)
+    facts_module.searched_best_move.cache_clear()
+    back_rank = read_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")[0].diagram
+    first = chess_facts(back_rank)
+    assert {f.subject: f.answer for f in first}["best_move"] == "a1a8"
+    # the best line, the search of twice the nodes confirming it: two searches
+    assert searches == [back_rank.fen(), back_rank.fen()]
+    assert chess_facts(read_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n")[0].diagram) == first
+    assert len(searches) == 2
+    black = read_fen("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")[0].diagram
+    chess_facts(black)
+    assert searches[2:3] == [black.fen()]
+
+
 def test_real_positions_score_one_against_themselves_less_when_changed():
     """The issue's checks on real files: the gold board scores 1 against itself, one
     piece moved to an empty square strictly between 0 and 1, a truncated FEN 0."""

@@ -24,13 +24,16 @@ SAN. Without Stockfish, or when it fails, or for a board the FEN reader does not
 (Stockfish may crash on illegal positions), the best-move fact is left out and the
 others stay. One Stockfish serves every board of a process (`uci.shared_stockfish`):
 `ucinewgame` clears its hash table before each position, so a board gets the lines a
-fresh Stockfish gives it.
+fresh Stockfish gives it. The best move found for a board is kept for the process
+(`searched_best_move`), so that asking a board's facts again — a build reads each
+board, then its model asks a question of it — searches nothing.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import lru_cache
 
 from diagbench.diagram.chess import FILES, Board, Piece, board_facts
 from diagbench.diagram.facts import Fact
@@ -50,6 +53,8 @@ NODES = 200_000
 #: hundreds of centipawns change little, and the best move there is not stable.
 MARGIN_CP = 150
 MARGIN_CHANCES = 10.0
+#: The boards whose best move a process keeps (`searched_best_move`).
+KEPT_BOARDS = 4096
 
 
 def chess_facts(board: Board) -> list[Fact]:
@@ -61,8 +66,7 @@ def chess_facts(board: Board) -> list[Fact]:
     if stockfish_path() is None:
         return facts
     try:
-        with shared_stockfish() as engine:
-            move = drawn_best_move(engine, board)
+        move = searched_best_move(board)
     except UciError:
         return facts
     if move is not None:
@@ -71,6 +75,15 @@ def chess_facts(board: Board) -> list[Fact]:
                           "Answer in coordinates: the from-square and the to-square, e.g. "
                           "e2e4 (a promotion adds the piece's letter, e.g. e7e8q).", move))
     return facts
+
+
+@lru_cache(maxsize=KEPT_BOARDS)
+def searched_best_move(board: Board) -> str | None:
+    """`drawn_best_move` of `board` by the process's Stockfish, kept for the next call
+    with the same board (the search is deterministic: the same board gives the same
+    move); a `UciError` is raised and nothing kept."""
+    with shared_stockfish() as engine:
+        return drawn_best_move(engine, board)
 
 
 def undrawn_variants(board: Board) -> list[Board]:
