@@ -85,7 +85,7 @@ def chess_facts(board: Board) -> list[Fact]:
 
 @lru_cache(maxsize=KEPT_BOARDS)
 def searched_best_move(board: Board) -> str | None:
-    """`drawn_best_move` of `board` by the process's Stockfish, kept for the next call
+    """`drawn_best_move` of `board` by a Stockfish of the process, kept for the next call
     with the same board (the search is deterministic: the same board gives the same
     move); a `UciError` is raised and nothing kept."""
     with shared_stockfish() as engine:
