@@ -14,9 +14,11 @@ average before and after. With --floor N, each engine's floor beside it: one war
 engine alone drawing N of the build's kept samples (PNG and SVG), after one drawing to
 warm it. With --compare-with SRC (another checkout's `src`, e.g. main's), the same build
 with that code, side by side, and whether samples.jsonl, tasks.jsonl and every image
-are byte-identical; with --against-ray, the same build on a local Ray instance
-(`--executor ray`) beside it, with its overhead and whether its outputs are
-byte-identical. With --runs N, every figure is the median of N builds.
+are byte-identical, and each stage's seconds with that code ÷ with this; with
+--against-ray, the same build on a local Ray instance (`--executor ray`) beside it,
+with its overhead and whether its outputs are byte-identical. With --runs N, every
+figure is the median of N builds, the builds compared taking turns (this, the other,
+this, …) so that a load that changes meets both alike.
 
 Usage: python bench/structure_build.py [--per-category 2] [--categories LIST|all]
        [--languages LIST|all] [--seed 0] [--jobs 2] [--runs 1] [--floor 0]
@@ -257,18 +259,17 @@ def main() -> None:
         builds["compare"] = (args.compare_with.resolve(), args.executor)
     if args.against_ray:
         builds["ray"] = (SRC, "ray")
-    results: dict[str, dict] = {}
+    runs: dict[str, list[dict]] = {name: [] for name in builds}
     floor: dict[str, dict] = {}
-    for name, (src, executor) in builds.items():
-        runs = []
-        for k in range(args.runs):
+    for k in range(args.runs):
+        for name, (src, executor) in builds.items():  # in turn (see the module)
             with tempfile.TemporaryDirectory(prefix="bench-structure-") as tmp:
                 out = (args.keep / f"{name}-{k}") if args.keep else Path(tmp) / "data"
-                runs.append(one_build(args, src, executor, out))
+                runs[name].append(one_build(args, src, executor, out))
                 if name == "this" and k == 0 and args.floor:
                     sys.path.insert(0, str(SRC))
                     floor = floors(out, args.floor, args.jobs)
-        results[name] = summary(runs)
+    results = {name: summary(done) for name, done in runs.items()}
     if args.json:
         print(json.dumps({"results": results, "floor": floor}))
         return
@@ -282,6 +283,10 @@ def main() -> None:
                   f"the build's time, {other['process_seconds'] / this['process_seconds']:.2f}× "
                   "its process's; outputs "
                   + ("byte-identical" if this["digest"] == other["digest"] else "DIFFER"))
+            print(f"  per stage, {name}'s seconds ÷ this's: " + ", ".join(
+                f"{mine['stage']} {theirs['seconds'] / mine['seconds']:.2f}×"
+                for mine, theirs in zip(this["stages"], other["stages"], strict=True)
+                if mine["seconds"] and theirs["seconds"]))
 
 
 if __name__ == "__main__":

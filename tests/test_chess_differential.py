@@ -22,7 +22,13 @@ import pytest
 from diagbench.diagram.chess import Board, board_facts
 from diagbench.languages import named
 from diagbench.languages.fen.engine import BoardEngine, board_statistics
-from diagbench.languages.fen.facts import NODES, best_move, chess_facts, undrawn_variants
+from diagbench.languages.fen.facts import (
+    NODES,
+    best_move,
+    chess_facts,
+    drawn_best_move,
+    undrawn_variants,
+)
 from diagbench.languages.fen.read import read_fen
 from diagbench.languages.fen.synth import synth_fen
 from diagbench.languages.fen.uci import Stockfish, UciError, shared_stockfish, stockfish_path
@@ -180,6 +186,67 @@ def test_one_stockfish_serves_board_after_board_as_a_fresh_one_would():
         failing.analyse(START, nodes=None, depth=99)
     with shared_stockfish() as after:
         assert after is not engine and after.analyse(fens[0], nodes=30_000) == lines[0]
+
+
+def test_a_boards_best_move_is_searched_once_per_process(monkeypatch: pytest.MonkeyPatch):
+    """Asking a board's facts again (a build reads each board, then its model asks a
+    question of it) gives the same facts and starts no Stockfish search; another board,
+    or the same placement with another side to move, is searched."""
+    from diagbench.languages.fen import facts as facts_module
+
+    searches: list[str] = []
+    analyse = Stockfish.analyse
+
+    def counted(self: Stockfish, fen: str, *args: object, **kwargs: object) -> list:
+        searches.append(fen)
+        return analyse(self, fen, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Stockfish, "analyse", counted)
+    facts_module.searched_best_move.cache_clear()
+    back_rank = read_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")[0].diagram
+    first = chess_facts(back_rank)
+    assert {f.subject: f.answer for f in first}["best_move"] == "a1a8"
+    # the best line, the search of twice the nodes confirming it: two searches
+    assert searches == [back_rank.fen(), back_rank.fen()]
+    assert chess_facts(read_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n")[0].diagram) == first
+    assert len(searches) == 2
+    black = read_fen("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")[0].diagram
+    chess_facts(black)
+    assert searches[2:3] == [black.fen()]
+
+
+def test_callers_at_once_each_get_a_stockfish_of_their_own_and_one_after_another_share():
+    with shared_stockfish() as first, shared_stockfish() as second:
+        assert first is not second
+        lines = first.analyse(START, nodes=20_000), second.analyse(START, nodes=20_000)
+        assert lines[0] == lines[1]
+    with shared_stockfish() as again:
+        assert again in (first, second)
+
+
+def test_boards_searched_ahead_side_by_side_get_the_moves_searched_one_by_one(
+        monkeypatch: pytest.MonkeyPatch):
+    from diagbench.languages.fen import facts as facts_module
+
+    boards = [read_fen(code)[0].diagram for code in ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+                                                      START)]
+    with Stockfish() as alone:
+        moves = [drawn_best_move(alone, b) for b in boards]
+    assert moves == ["a1a8", None]  # mates at once; no move best by the margin
+    engines: list[int] = []
+    analyse = Stockfish.analyse
+
+    def counted(self: Stockfish, fen: str, *args: object, **kwargs: object) -> list:
+        engines.append(id(self))
+        return analyse(self, fen, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Stockfish, "analyse", counted)
+    facts_module.searched_best_move.cache_clear()
+    named("fen").facts_ahead(boards)
+    assert engines and len(set(engines)) <= facts_module.SEARCHES_AT_ONCE
+    searched = len(engines)
+    asked = [{f.subject: f.answer for f in chess_facts(b)}.get("best_move") for b in boards]
+    assert asked == moves and len(engines) == searched  # nothing searched again
 
 
 def test_real_positions_score_one_against_themselves_less_when_changed():

@@ -6,7 +6,7 @@ and never given a source over the size limit."""
 from __future__ import annotations
 
 from diagbench.languages.dbml import core as dbml_core
-from diagbench.languages.dbml.core import MAX_CHARS, DbmlCore
+from diagbench.languages.dbml.core import MAX_CHARS, DbmlCore, shared
 from diagbench.languages.dbml.read import read_dbml
 
 #: Every newer statement pydbml read as 0 tables: a table partial and its injection, a
@@ -91,6 +91,25 @@ def test_one_warm_process_reads_a_batch_and_is_restarted_after_a_crash_or_time_o
         assert core.read("Table next {\n  id int\n}\n").ok and core.started == 3
     finally:
         core.close()
+
+
+def test_a_source_read_again_is_answered_without_node_and_a_refusal_is_not_kept(
+        monkeypatch, tmp_path):
+    core = shared()  # the process's warm one, as the reader and the engine use it
+    asked = core.asked
+    table, broken = "Table kept_t {\n  id int\n}\n", "Table kept_b {\n  id int\n"
+    first = core.read(table)
+    assert core.read(table) == first and core.asked == asked + 1
+    wrong = core.read(broken)  # the parser's diagnostics: kept
+    assert core.read(broken) == wrong and not wrong.ok and core.asked == asked + 2
+    assert core.read(table.rstrip("\n")).ok and core.asked == asked + 3  # another text
+    later = "Table kept_l {\n  id int\n}\n"
+    with monkeypatch.context() as patched:  # the parser uninstalled: refused
+        patched.setattr(dbml_core, "TOOL", tmp_path)
+        dbml_core.dbml_core_version.cache_clear()
+        assert "needs node" in core.read(later).diagnostics[0].message
+    dbml_core.dbml_core_version.cache_clear()
+    assert core.read(later).ok and core.asked == asked + 4  # the refusal was not kept
 
 
 def test_a_source_over_the_limit_is_refused_without_a_process():

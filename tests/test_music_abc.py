@@ -78,6 +78,34 @@ def test_every_tune_of_a_file_is_one_diagram_with_its_line():
     assert [line for line, _ in ABC.split(TUNE + "\n" + TWO_VOICES)] == [1, 8]
 
 
+def test_a_tune_read_again_at_the_same_line_is_not_translated_again(monkeypatch):
+    """A build reads each tune, then its models read it again (a trailing line break
+    dropped): music21 translates it once; the same tune a line lower is read anew,
+    with its diagnostics at their own lines."""
+    from music21.abcFormat import translate
+
+    from diagbench.languages.abc import read as read_module
+
+    translated: list[object] = []
+    real = translate.abcToStreamScore
+
+    def counted(handler, *args, **kwargs):
+        translated.append(handler)
+        return real(handler, *args, **kwargs)
+
+    monkeypatch.setattr(translate, "abcToStreamScore", counted)
+    read_module._tune.cache_clear()
+    tune = TUNE.replace("B2 c2", "B2 Z4 c2")  # music21 skips Z4: a warning at line 6
+    first = read_abc(tune)
+    assert [(d.line, d.severity) for d in first[0].diagnostics] == [(6, "warning")]
+    assert read_abc(tune.rstrip("\n")) == first and read_abc(tune + "\n") == first
+    assert len(translated) == 1
+    [lower] = read_abc("\n" + tune)
+    assert len(translated) == 2
+    assert lower.first_line == 2 and [d.line for d in lower.diagnostics] == [7]
+    assert lower.diagram == first[0].diagram
+
+
 def test_reader_fills_in_what_music21_misses():
     # no L: and no M:: ABC's unit is an eighth
     assert [e.duration for e in _read("X:1\nK:C\nC D2|\n").diagram.events()] == [0.5, 1.0]

@@ -217,6 +217,12 @@ class Language:
         questions only)."""
         return []
 
+    def facts_ahead(self, diagrams: Sequence[Diagram]) -> None:
+        """Work out, side by side where the language can, what `facts` of each of
+        `diagrams` waits on, so that asking them one by one afterwards is quick and
+        gives the same facts (by default nothing: facts are read off the model)."""
+        return None
+
     def write(self, diagram: GraphDiagram) -> str:
         """The code of `diagram` in this language (how the offline diagram writer writes
         software diagrams)."""

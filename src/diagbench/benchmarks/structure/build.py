@@ -53,7 +53,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from diagbench.benchmarks.jsonl import write_jsonl
 from diagbench.benchmarks.personas import APPLICATIONS, Personas, bundled
@@ -79,6 +79,9 @@ from diagbench.benchmarks.synthesis import COMPLEXITIES, Prompting, template_has
 from diagbench.executors.protocol import Executor
 from diagbench.languages import category_named, languages_of, named
 from diagbench.render.engines import Engine
+
+if TYPE_CHECKING:
+    from diagbench.formats.parsed import Diagram, Parsed
 
 ASPECT = (0.25, 4.0)
 PHASH_DISTANCE = 4
@@ -157,29 +160,39 @@ def _drawn(sample: Planned, svg: str) -> dict[str, int]:
 
 
 def read_all(samples: list[Planned], progress: Callable[[], None] = lambda: None) -> None:
-    """Parse every sample with code; fill its kind and statistics (or why not);
-    `progress()` after each sample."""
+    """Parse every sample with code; fill its kind and statistics (or why not), then its
+    facts, each language having worked out its samples' slow parts side by side first
+    (`Language.facts_ahead`: FEN's Stockfish searches); `progress()` once a sample is
+    done with (read with its facts, or left out)."""
+    read: list[tuple[Planned, Parsed[Diagram]]] = []
     for s in samples:
-        _read(s)
+        if (parsed := _parsed(s)) is None:
+            progress()
+        else:
+            read.append((s, parsed))
+    for language in dict.fromkeys(s.language for s, _ in read):
+        named(language).facts_ahead([p.diagram for s, p in read if s.language == language])
+    for s, one in read:
+        asked = asked_facts(named(s.language), one, s.statistics)
+        s.facts, s.ambiguous = asked.facts, asked.ambiguous
         progress()
 
 
-def _read(s: Planned) -> None:
-    """Parse one sample (see `read_all`)."""
+def _parsed(s: Planned) -> Parsed[Diagram] | None:
+    """One sample's code read: its kind, statistics and counts filled and its parse
+    returned, or None (with the reason, where it has none yet)."""
     if s.reason is not None or not s.code:
-        return
+        return None
     parsed = named(s.language).read(s.code or "")
     if not parsed:
         s.reason = "nothing read from the code"
-        return
+        return None
     s.kind = parsed[0].kind
     if s.kind not in category_named(s.category).kinds:
         s.reason, s.detail = "wrong diagram kind", f"read as {s.kind}"
-        return
-    s.statistics, s.counts = statistics(parsed[0],
-                                        named(s.language).domain == "software")
-    asked = asked_facts(named(s.language), parsed[0], s.statistics)
-    s.facts, s.ambiguous = asked.facts, asked.ambiguous
+        return None
+    s.statistics, s.counts = statistics(parsed[0], named(s.language).domain == "software")
+    return parsed[0]
 
 
 #: Engines of different names drawing at once in `render_all` (while one engine's

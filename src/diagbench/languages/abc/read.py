@@ -58,7 +58,8 @@ import contextlib
 import io
 import re
 import threading
-from functools import cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -67,6 +68,8 @@ from diagbench.formats.diagnostics import Diagnostic
 from diagbench.formats.parsed import Parsed
 
 _LOCK = threading.Lock()
+#: The tunes whose reading a process keeps (`_tune`).
+KEPT_TUNES = 1024
 _TOKEN_IN_MESSAGE = re.compile(r"token: <music21\.abcFormat\.\w+ '(.*?)'>")
 #: What may lie between music21's tokens: spacing, line continuations, comments,
 #: decorations and annotations (ABC 2.1 §4.14, §4.19), and the numbers of variant
@@ -89,7 +92,7 @@ def read_abc(text: str) -> list[Parsed[Score]]:
     if not text.strip():
         return [_empty(1, Diagnostic(1, "", "empty source: no tune"))]
     lines = text.split("\n")
-    return [_tune(k, first, lines[first - 1:last]) for k, (first, last)
+    return [_tune(k, first, tuple(lines[first - 1:last])) for k, (first, last)
             in enumerate(tune_spans(lines))] or [_empty(1, Diagnostic(1, "", "no tune"))]
 
 
@@ -122,8 +125,11 @@ def _empty(line: int, *diagnostics: Diagnostic, index: int = 0) -> Parsed[Score]
     return Parsed(index, line, "abc", "tune", Score(line=line), diagnostics)
 
 
-def _tune(index: int, first: int, lines: list[str]) -> Parsed[Score]:
-    """One tune (its lines, the first at line `first`) read by music21."""
+@lru_cache(maxsize=KEPT_TUNES)
+def _tune(index: int, first: int, lines: tuple[str, ...]) -> Parsed[Score]:
+    """One tune (its lines, the first at line `first`) read by music21, kept for the
+    next reading of the same tune at the same place (a build reads each tune, then
+    its models read it again to ask and judge)."""
     from music21.abcFormat import translate
 
     tune = "\n".join(lines)
@@ -228,7 +234,7 @@ def _line(tune: str, offset: int) -> int:
     return tune[:offset].count("\n") + 1
 
 
-def _error(exc: Exception, body: str, tokens: list[Any], lines: list[str],
+def _error(exc: Exception, body: str, tokens: list[Any], lines: Sequence[str],
            first: int) -> Diagnostic:
     """music21's exception as an error at the token it names, else after the last token
     it read."""

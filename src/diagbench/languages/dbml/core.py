@@ -7,7 +7,9 @@ it warm for every later source; a process that ends, falls out of step or takes 
 than the time-out is killed and the next source starts a new one. Sources over
 `MAX_CHARS` and answers over `MAX_ANSWER_BYTES` are refused without a process; Node
 runs with a bounded heap as a `render.process` warm process (an empty jail folder that
-is its home, a minimal environment, a time-out on every read).
+is its home, a minimal environment, a time-out on every read). The parser's answers
+to the last `KEPT_ANSWERS` sources are kept: a source read again (a build reads each
+source, draws it, and its models read it to judge and ask) is answered without Node.
 
 `shared()` is the process of this Python process (a forked child starts its own), used
 by the reader `formats.dbml` and the DBML engine `render.dbml`.
@@ -20,6 +22,7 @@ import json
 import shutil
 import subprocess
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -39,6 +42,8 @@ TIMEOUT = 20.0
 START_TIMEOUT = 60.0
 #: Node's heap limit (MB).
 MAX_HEAP_MB = 1024
+#: The sources whose answers are kept (the most recently read).
+KEPT_ANSWERS = 256
 
 
 class ParserMissing(RuntimeError):
@@ -56,8 +61,9 @@ class CoreDiagnostic:
 
 @dataclass(frozen=True, slots=True)
 class CoreAnswer:
-    """What @dbml/core made of one source: its `model` (dict, see tools/dbml/dbml.mjs),
-    or None and the `diagnostics` why not."""
+    """What @dbml/core made of one source: its `model` (dict, see tools/dbml/dbml.mjs;
+    read, never changed: a kept answer is shared), or None and the `diagnostics` why
+    not."""
 
     model: dict[str, Any] | None
     diagnostics: tuple[CoreDiagnostic, ...] = field(default=())
@@ -91,6 +97,7 @@ class DbmlCore:
                                   str(TOOL / "dbml.mjs")])
         self._lock = threading.Lock()
         self._sequence = 0
+        self._kept: OrderedDict[str, CoreAnswer] = OrderedDict()
 
     @property
     def process(self) -> subprocess.Popen[bytes] | None:
@@ -102,6 +109,12 @@ class DbmlCore:
         """Processes started, for tests and benchmarks."""
         return self._node.started
 
+    @property
+    def asked(self) -> int:
+        """Sources sent to Node (not those answered from the kept answers), for tests
+        and benchmarks."""
+        return self._sequence
+
     def read(self, code: str, timeout: float | None = None) -> CoreAnswer:
         """@dbml/core's answer for `code`; a refusal (a diagnostic without line) when it
         is too big, the parser is missing, times out or its process dies."""
@@ -109,6 +122,10 @@ class DbmlCore:
             return _refused(f"DBML source of {len(code):,} characters not read: over the "
                             f"{MAX_CHARS:,}-character limit")
         with self._lock:
+            kept = self._kept.get(code)
+            if kept is not None:
+                self._kept.move_to_end(code)
+                return kept
             try:
                 return self._ask(code, self.timeout if timeout is None else timeout)
             except ParserMissing as exc:
@@ -134,11 +151,13 @@ class DbmlCore:
         except (ProcessDied, OSError, ValueError):
             self.close()
             return _refused("@dbml/core's process stopped while reading this source")
-        if answer["ok"]:
-            return CoreAnswer(answer["model"])
-        return CoreAnswer(None, tuple(
+        read = CoreAnswer(answer["model"]) if answer["ok"] else CoreAnswer(None, tuple(
             CoreDiagnostic(str(d["message"]), d["line"] or 0, d["column"] or 0)
             for d in answer["diagnostics"]))
+        self._kept[code] = read  # the parser's answer (never a refusal) is kept
+        if len(self._kept) > KEPT_ANSWERS:
+            self._kept.popitem(last=False)
+        return read
 
     def close(self) -> None:
         """Stop the process (the next source starts a new one)."""

@@ -72,6 +72,13 @@ class Fen(DrawerStyles, Language):
 
         return chess_facts(expect(diagram, Board))
 
+    def facts_ahead(self, diagrams: Sequence[Diagram]) -> None:
+        """Stockfish's searches for the boards' best moves, two at a time."""
+        from diagbench.diagram.chess import Board
+        from diagbench.languages.fen.facts import search_ahead
+
+        search_ahead([expect(d, Board) for d in diagrams])
+
     def generate(self, rng: random.Random, complexity: str) -> str:
         from diagbench.languages.fen.synth import synth_fen
 

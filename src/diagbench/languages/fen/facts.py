@@ -22,15 +22,22 @@ position with one legal move has that move. The answer is in UCI coordinates
 (from-square and to-square, "e2e4"; a promotion adds the piece's letter, "e7e8q"), not
 SAN. Without Stockfish, or when it fails, or for a board the FEN reader does not accept
 (Stockfish may crash on illegal positions), the best-move fact is left out and the
-others stay. One Stockfish serves every board of a process (`uci.shared_stockfish`):
+others stay. A warm Stockfish serves board after board (`uci.shared_stockfish`):
 `ucinewgame` clears its hash table before each position, so a board gets the lines a
-fresh Stockfish gives it.
+fresh Stockfish gives it. The best move found for a board is kept for the process
+(`searched_best_move`), so that asking a board's facts again — a build reads each
+board, then its model asks a question of it — searches nothing; `search_ahead`
+searches many boards `SEARCHES_AT_ONCE` at a time, each search in a Stockfish of its
+own (the same moves as one after another: each search depends on its board alone).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from diagbench.diagram.chess import FILES, Board, Piece, board_facts
 from diagbench.diagram.facts import Fact
@@ -50,6 +57,10 @@ NODES = 200_000
 #: hundreds of centipawns change little, and the best move there is not stable.
 MARGIN_CP = 150
 MARGIN_CHANCES = 10.0
+#: The boards whose best move a process keeps (`searched_best_move`).
+KEPT_BOARDS = 16_384
+#: Stockfish searches `search_ahead` runs side by side (one thread each).
+SEARCHES_AT_ONCE = 2
 
 
 def chess_facts(board: Board) -> list[Fact]:
@@ -61,8 +72,7 @@ def chess_facts(board: Board) -> list[Fact]:
     if stockfish_path() is None:
         return facts
     try:
-        with shared_stockfish() as engine:
-            move = drawn_best_move(engine, board)
+        move = searched_best_move(board)
     except UciError:
         return facts
     if move is not None:
@@ -71,6 +81,34 @@ def chess_facts(board: Board) -> list[Fact]:
                           "Answer in coordinates: the from-square and the to-square, e.g. "
                           "e2e4 (a promotion adds the piece's letter, e.g. e7e8q).", move))
     return facts
+
+
+@lru_cache(maxsize=KEPT_BOARDS)
+def searched_best_move(board: Board) -> str | None:
+    """`drawn_best_move` of `board` by a Stockfish of the process, kept for the next call
+    with the same board (the search is deterministic: the same board gives the same
+    move); a `UciError` is raised and nothing kept."""
+    with shared_stockfish() as engine:
+        return drawn_best_move(engine, board)
+
+
+def search_ahead(boards: Sequence[Board]) -> None:
+    """Search the best move of each board that is asked one (legal, Stockfish
+    installed), `SEARCHES_AT_ONCE` boards at a time, so that `chess_facts` of each
+    afterwards finds it kept (`searched_best_move`); a board whose search fails is left
+    for `chess_facts` to try again."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if stockfish_path() is None:
+        return
+    todo = list(dict.fromkeys(b for b in boards if not parse_line(b.fen())[1]))
+
+    def search(board: Board) -> None:
+        with contextlib.suppress(UciError):
+            searched_best_move(board)
+
+    with ThreadPoolExecutor(max_workers=SEARCHES_AT_ONCE) as pool:
+        list(pool.map(search, todo))
 
 
 def undrawn_variants(board: Board) -> list[Board]:

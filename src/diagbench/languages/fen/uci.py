@@ -11,9 +11,11 @@ give it positions the FEN reader accepts: Stockfish may crash or hang on illegal
 minimal environment, its memory capped) and every answer is awaited with a time-out,
 after which the process is killed and `UciError` raised.
 
-`shared_stockfish` lends the one Stockfish of a Python process (started on first use,
-kept for the next board rather than one started per board) to one caller at a
-time; after an error it is ended and the next caller gets a fresh one.
+`shared_stockfish` lends a Stockfish of the Python process to one caller at a time:
+an idle one (started on first use, kept for the next board rather than one started
+per board), or, while every one is lent, another one started (callers searching side
+by side, each in its own thread, each get their own); after an error the one lent is
+ended and the next caller gets another.
 """
 
 from __future__ import annotations
@@ -172,25 +174,28 @@ class Stockfish:
         self.close()
 
 
-_SHARED: dict[int, Stockfish] = {}  # by the process id: a forked child starts its own
-_SHARED_LOCK = threading.Lock()
+_IDLE: dict[int, list[Stockfish]] = {}  # by the process id: a forked child starts its own
+_IDLE_LOCK = threading.Lock()
 
 
 @contextlib.contextmanager
 def shared_stockfish() -> Iterator[Stockfish]:
-    """The process's one Stockfish, for one caller at a time (see the module); UciError
-    when it cannot be started. A `UciError` inside ends it."""
-    with _SHARED_LOCK:
-        engine = _SHARED.get(os.getpid())
-        if engine is None:
-            engine = _SHARED[os.getpid()] = Stockfish()
-            atexit.register(engine.close)
-        try:
-            yield engine
-        except UciError:
-            del _SHARED[os.getpid()]
-            engine.close()
-            raise
+    """An idle Stockfish of the process, or a new one while every one is lent (see the
+    module), for this caller alone; UciError when it cannot be started. An error inside
+    (a `UciError`, or anything cutting a search short) ends it."""
+    with _IDLE_LOCK:
+        idle = _IDLE.setdefault(os.getpid(), [])
+        engine = idle.pop() if idle else None
+    if engine is None:
+        engine = Stockfish()
+        atexit.register(engine.close)
+    try:
+        yield engine
+    except BaseException:
+        engine.close()
+        raise
+    with _IDLE_LOCK:
+        _IDLE[os.getpid()].append(engine)
 
 
 def _after(words: list[str], key: str) -> str | None:
