@@ -195,3 +195,25 @@ def test_one_warm_jvm_draws_what_a_jvm_of_its_own_draws(engine):
     bad = ("GGGAAACCCA", "(((...))))")
     said = run_varna(*bad, 120.0)
     assert said == _varna_once(*bad, 120.0) and "Unmatched closing parentheses" in said[1]
+
+
+def test_a_warm_varna_jvm_ends_when_its_input_ends():
+    """The JVM's input closed as if diagbench had been killed (no request to end): it
+    exits by itself, VARNA's own threads notwithstanding (they kept it alive, an orphan,
+    after a killed build)."""
+    from diagbench.languages.dotbracket.engine import JAR, OPTIONS
+    from diagbench.languages.dotbracket.varna import VarnaPool, launcher
+    from diagbench.render.programs import program
+
+    launcher_jar = launcher(JAR)
+    if launcher_jar is None:
+        pytest.skip("no javac: VARNA's launcher cannot be built")
+    pool = VarnaPool(program("java"), JAR, launcher_jar, OPTIONS)
+    try:
+        assert pool.draw("GGGAAACCC", "(((...)))", 120.0).svg is not None
+        process = pool.made[0].process.process
+        assert process is not None and process.stdin is not None
+        process.stdin.close()
+        assert process.wait(120) == 0
+    finally:
+        pool.close()

@@ -44,6 +44,7 @@ public final class DiagbenchVarna {
             try {
                 request = readFrame(in);
             } catch (EOFException end) {
+                System.exit(0); // VARNA's own threads would keep the JVM alive otherwise
                 return;
             }
             String[] parts = new String(request, StandardCharsets.UTF_8).split("\n", 2);
