@@ -7,6 +7,7 @@ import hashlib
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -449,3 +450,12 @@ def test_a_build_shows_each_stages_progress_as_lines_off_a_terminal(tmp_path):
                       "baseline:judge: judging"] + [
         f"baseline:synth: asking {what}" for what in ("questions", "captions")], stages
     assert "reading" not in done.stdout
+
+
+def test_a_cell_of_600_asks_no_prompt_twice():
+    """600 molecules, 60 chemistry personas, 8 applications, 3 levels: no persona meets
+    the same application at the same level twice (a random application did so in 1 of 6
+    samples, and the same prompt gets the same answer from baseline:synth)."""
+    samples = plan(["molecule"], ["smiles"], 600, ["low", "medium", "high"], 0)
+    prompts = Counter((s.complexity, s.persona, s.domain) for s in samples)
+    assert len(samples) == 600 and max(prompts.values()) == 1
