@@ -10,7 +10,8 @@ image checks, files written) side by side with the floor, in one run: the same e
 JVM (its PNG and SVG channels), already warm, drawing the same PNGs and SVGs with
 nothing else (no start-up, no warm-up, no checks, no Python work); their ratio (goal:
 the whole command within 1.3x the floor), wall and CPU, medians of --runs runs, each
-run's whole command and floor pass taken one after the other; and one JVM per diagram
+run's whole command and floor pass taken one after the other; how many of the whole
+command's PNGs are byte-identical to the warm engine's (sha256); and one JVM per diagram
 (the first --baseline diagrams, the way the PlantUML command line is called on one
 file; goal: 30x). --json prints that as one JSON object; --base DIR (e.g.
 `git worktree add /tmp/old HEAD~1`) times DIR's render too, alternating; --breakdown
@@ -23,6 +24,7 @@ Usage: python bench/render.py [--diagrams N] [--baseline N] [--mermaid N] [--see
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -57,8 +59,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _whole_run(src: Path, out: Path, n: int, pythonpath: str | None) -> tuple[float, float]:
-    """(wall, CPU of the process tree) per diagram of one `diagbench render` of `src`."""
+def _digests(images: list[bytes]) -> list[str]:
+    return [hashlib.sha256(data).hexdigest() for data in images]
+
+
+def _whole_run(src: Path, out: Path, n: int, pythonpath: str | None
+               ) -> tuple[float, float, list[str]]:
+    """(wall, CPU of the process tree) per diagram of one `diagbench render` of `src`, and
+    the sha256 of each PNG it wrote (by name)."""
     env = dict(os.environ) | ({"PYTHONPATH": pythonpath} if pythonpath else {})
     cpu, start = _children_cpu(), time.perf_counter()
     done = subprocess.run([str(BIN / "diagbench"), "render", str(src), "--out", str(out)],
@@ -68,8 +76,9 @@ def _whole_run(src: Path, out: Path, n: int, pythonpath: str | None) -> tuple[fl
         raise RuntimeError(f"diagbench render failed: {done.stdout[-500:]}{done.stderr[-500:]}")
     if done.returncode:
         print(f"({pythonpath or 'this tree'}: {done.stdout.strip()})", file=sys.stderr)
+    digests = _digests([png.read_bytes() for png in sorted(out.glob("*.png"))])
     shutil.rmtree(out, ignore_errors=True)
-    return wall, spent
+    return wall, spent, digests
 
 
 #: Thread-name prefixes (as /proc shows them) of the JVM's groups of work: the channels'
@@ -141,11 +150,12 @@ def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0
     processes' own) per diagram, medians of `runs` runs. With `base` (a checkout), its
     `diagbench render` runs too, alternating ("before_*"). The first run of this tree may
     write PlantUML's class-data archive (once per machine)."""
-    sources = corpus(n, seed)
+    sources, load = corpus(n, seed), os.getloadavg()
     rows: dict[str, list[float]] = {key: [] for key in (
         "whole_ms", "whole_cpu_ms", "jvm_ms", "jvm_cpu_ms", "ratio", "cpu_ratio", "before_ms",
         "before_cpu_ms", "before_ratio", "before_cpu_ratio", "floor_ms", "floor_cpu_ms",
         "floor_png_ms", "floor_png_cpu_ms", "gap", "cpu_gap")}
+    same: dict[str, list[int]] = {"whole_": [], "before_": []}  # PNGs identical to the floor's
     with tempfile.TemporaryDirectory() as tmp, WarmFloor(sources) as floor:
         src = Path(tmp) / "src"
         src.mkdir()
@@ -159,7 +169,10 @@ def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0
                 rows["jvm_cpu_ms"].append(1000 * (_children_cpu() - cpu) / baseline)
             sides = [("", None)] + ([("before_", str(base / "src"))] if base else [])
             for prefix, path in sides if run % 2 == 0 else sides[::-1]:
-                wall, spent = _whole_run(src, Path(tmp) / f"out{run}{prefix}", n, path)
+                wall, spent, digests = _whole_run(src, Path(tmp) / f"out{run}{prefix}", n,
+                                                  path)
+                same[prefix or "whole_"].append(sum(map(str.__eq__, digests, floor.digests))
+                                                if len(digests) == n else 0)
                 rows[f"{prefix or 'whole_'}ms"].append(1000 * wall)
                 rows[f"{prefix or 'whole_'}cpu_ms"].append(1000 * spent)
                 if baseline:
@@ -174,8 +187,9 @@ def whole_process(n: int = 200, baseline: int = 10, runs: int = 3, seed: int = 0
     return medians | {
         "floor_ratio": medians["jvm_ms"] / medians["floor_ms"] if baseline else None,
         "ratios": rows["ratio"], "before_ratios": rows["before_ratio"], "gaps": rows["gap"],
+        "identical": min(same["whole_"]), "before_identical": min(same["before_"], default=None),
         "diagrams": n, "baseline": baseline, "goal": GOAL_WHOLE, "goal_gap": GOAL_GAP,
-        "load": os.getloadavg()}
+        "load_before": load, "load": os.getloadavg()}
 
 
 def corpus(n: int, seed: int) -> list[str]:
@@ -220,6 +234,7 @@ class WarmFloor:
                         for fmt in FORMATS}
         self.jvm = SharedJVM(tuple(f for f in FORMATS for _ in range(jobs)), launcher,
                              write_archive=False)
+        self.digests: list[str] = []  # sha256 of each PNG, drawn by the first pass
         self.workers = {fmt: [ChannelWorker(self.jvm, k) for k, f in
                               enumerate(self.jvm.formats) if f == fmt] for fmt in FORMATS}
 
@@ -233,12 +248,16 @@ class WarmFloor:
     def _draw(self, fmt: str) -> None:
         workers, sources = self.workers[fmt], self.batches[fmt]
 
+        images: list[bytes] = [b""] * len(sources)
+
         def draw(k: int) -> None:
-            for source in sources[k::len(workers)]:
-                workers[k].render(source, 120)
+            for at in range(k, len(sources), len(workers)):
+                images[at] = workers[k].render(sources[at], 120)[0]
 
         with ThreadPoolExecutor(max_workers=len(workers)) as pool:
             list(pool.map(draw, range(len(workers))))
+        if fmt == "png" and not self.digests:
+            self.digests = _digests(images)
 
     def _pass(self) -> dict[str, float]:
         spent = {}
@@ -302,7 +321,8 @@ def main() -> None:
         if args.json:
             print(json.dumps(result))
             return
-        print(f"load average {' '.join(f'{x:.1f}' for x in result['load'])} (after); "
+        print(f"load average {' '.join(f'{x:.1f}' for x in result['load_before'])} (before), "
+              f"{' '.join(f'{x:.1f}' for x in result['load'])} (after); "
               f"{result['diagrams']} diagrams, half sequence, half class, PNG + statistics; "
               f"medians of {args.runs} runs")
         print(f"{'':34}{'wall ms/diagram':>16}{'CPU ms/diagram':>16}")
@@ -317,6 +337,10 @@ def main() -> None:
                   f"{result['before_cpu_ms']:>16.1f}")
         print(f"whole / floor: {result['gap']:.2f}x wall, {result['cpu_gap']:.2f}x CPU (goal "
               f"<= {GOAL_GAP}x wall; runs {', '.join(f'{g:.2f}' for g in result['gaps'])})")
+        before = (f"; before: {result['before_identical']}"
+                  if result["before_identical"] is not None else "")
+        print(f"PNGs byte-identical to the warm engine's, fewest of a run: "
+              f"{result['identical']} of {result['diagrams']}{before}")
         if result["baseline"]:
             print(f"one JVM per diagram ({result['baseline']} diagrams): {result['jvm_ms']:.0f} "
                   f"ms/diagram ({result['jvm_cpu_ms']:.0f} ms CPU); the whole command "
