@@ -131,18 +131,31 @@ def test_a_pipe_worker_maps_its_archive(tmp_path, monkeypatch):
     assert data == first and data.startswith(b"\x89PNG")
 
 
-def test_a_damaged_class_archive_changes_nothing(tmp_path, monkeypatch):
-    monkeypatch.setenv(plantuml.ARCHIVE_ENV, str(tmp_path))
-    archive = plantuml.class_archive(plantuml.MAX_HEAP)
+def test_a_damaged_class_archive_is_ignored_then_written_again(tmp_path, monkeypatch):
+    """A damaged archive (Java ignores it) changes no image; the engine whose JVM did not
+    map it removes it once that JVM has drawn, the next engine's clean close writes a new
+    one, and the engine after that maps it: the same images each time."""
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, str(tmp_path / "cache"))
+    two_channels = f"{2 * plantuml.MAX_HEAP_MB}m"  # jobs=1: one PNG and one SVG channel
+    archive = plantuml.class_archive(two_channels, launcher_jar())
     assert archive is not None
+    archive.parent.mkdir(parents=True, exist_ok=True)
     archive.write_bytes(b"not a class-data archive" * 1000)
-    broken = "@startuml\nA -> B\nthis ) is ( junk\n@enduml\n"
-    damaged = PlantUMLEngine(jobs=1).render([SEQUENCE, broken], tmp_path, "png")
-    sha = damaged[0].sha256
-    assert damaged[0].ok and not damaged[1].ok and damaged[1].error_line == 3
-    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
-    [plain] = PlantUMLEngine(jobs=1).render([SEQUENCE], tmp_path, "png")
-    assert plain.ok and sha == plain.sha256
+    damaged = PlantUMLEngine(jobs=1)
+    first = damaged.render([SEQUENCE], _folder(tmp_path / "a"), "png")
+    assert first[0].ok and not archive.exists()  # not mapped: removed
+    damaged.close()
+    assert not archive.exists()  # that JVM was not started to write one
+    writer = PlantUMLEngine(jobs=1)
+    second = writer.render([SEQUENCE], _folder(tmp_path / "b"), "png")
+    writer.close()
+    assert archive.is_file() and archive.stat().st_size > 1_000_000
+    maps: list[set[str]] = []
+    third = PlantUMLEngine(jobs=1).render(
+        [SEQUENCE], _folder(tmp_path / "c"), "png",
+        progress=lambda: maps.extend(_mapped(pid) for pid in _java_children()))
+    assert maps and all(str(archive) in mapped for mapped in maps) and archive.is_file()
+    assert first[0].sha256 == second[0].sha256 == third[0].sha256
 
 
 def _plantuml_jvms() -> list[int]:

@@ -82,6 +82,7 @@ class SharedJVM:
         self.process: subprocess.Popen[bytes] | None = None
         self.jail: str | None = None  # the running JVM's working folder, empty
         self.dump: Path | None = None
+        self.unchecked: int | None = None  # a generation started to map the archive
         self.waiting: dict[int, _Fds] = {}  # channel -> its pipes, until it takes them
         self.taken: dict[int, _Fds] = {}  # channel -> pipes it holds (of any generation)
 
@@ -105,6 +106,15 @@ class SharedJVM:
         if ended is not None:
             stop(ended[0], clean=False, dump=ended[1], archives=self.archives)
         return generation, fds
+
+    def answered(self, generation: int) -> None:
+        """The JVM of `generation` has drawn: by now it maps the class-data archive it was
+        started with, or that archive is of no use (`ArchiveWriter.unmapped`)."""
+        with self.lock:
+            if generation != self.unchecked or self.process is None:
+                return
+            self.unchecked, pid = None, self.process.pid
+        self.archives.unmapped(pid)
 
     def release(self, channel: int) -> None:
         """Close the pipes `channel` holds (its JVM has ended)."""
@@ -146,6 +156,7 @@ class SharedJVM:
             child += [stdin[0], stdout[1], stderr[1]]
             spec += [str(stdin[0]), str(stdout[1]), str(stderr[1]), fmt]
         options, self.dump = self.archives.options()
+        self.unchecked = self.generation if options and self.dump is None else None
         self.jail = tempfile.mkdtemp(prefix="diagbench-jvm-")
         command = java_command(",".join(spec), *pipe_arguments(self.delimiter),
                                max_heap=self.max_heap,
@@ -207,7 +218,9 @@ class ChannelWorker:
             try:
                 deadline = time.monotonic() + allowed
                 write_within(stdin, data, allowed)
-                return read_reply(stdout, stderr, self.jvm.delimiter, self.fmt, deadline)
+                reply = read_reply(stdout, stderr, self.jvm.delimiter, self.fmt, deadline)
+                self.jvm.answered(generation)
+                return reply
             except (Died, BrokenPipeError):
                 self._drop()
                 if self.jvm.end(generation):

@@ -112,6 +112,20 @@ class ArchiveWriter:
         dump = self.archive.with_name(f"{self.archive.name}.{uuid.uuid4().hex}")
         return [f"-XX:ArchiveClassesAtExit={dump}"], dump
 
+    def unmapped(self, pid: int) -> None:
+        """Remove the archive when the process `pid`, started to map it, has not (damaged,
+        or stale: Java then drops it, and its own default archive too, without a word), so
+        that a later first process writes it again. Linux (/proc); elsewhere nothing."""
+        if self.archive is None:
+            return
+        try:
+            with open(f"/proc/{pid}/maps", encoding="utf-8") as maps:
+                if any(str(self.archive) in line for line in maps):
+                    return
+        except OSError:
+            return
+        self.archive.unlink(missing_ok=True)
+
     def keep(self, returncode: int | None, dump: Path | None) -> None:
         """Keep the archive a process wrote at a clean exit; remove any partial one."""
         if dump is None or self.archive is None:
