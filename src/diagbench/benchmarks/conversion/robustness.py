@@ -23,6 +23,7 @@ from diagbench.compare.counts import Comparison
 from diagbench.compare.methods import Method
 from diagbench.compare.pair import compare_scripts
 from diagbench.compare.report import FileResult
+from diagbench.scoring import metrics
 
 #: The comparison the robustness figures read, and their measure in words.
 METHOD: Method = "semantic"
@@ -30,11 +31,10 @@ MEASURE = "score (1 − semantic error rate)"
 
 
 def error_rate(comparison: Comparison) -> float:
-    """Errors over the ground truth's elements (an empty ground truth: 0 without
-    errors, else 1)."""
-    if not comparison.gold_elements:
-        return float(comparison.errors > 0)
-    return comparison.errors / comparison.gold_elements
+    """Errors over the ground truth's elements (`scoring.metrics.rate`; an empty ground
+    truth: 0 without errors, else 1)."""
+    found = metrics.rate(comparison.errors, comparison.gold_elements)
+    return float(comparison.errors > 0) if found is None else found
 
 
 def value(result: FileResult) -> float:

@@ -233,11 +233,9 @@ def started_engines(samples: list[Planned], jobs: int, executor: Executor | None
     from diagbench.render.result import EngineMissing
 
     running = executor or LocalExecutor()
-    wanted: dict[str, list[str]] = {}
-    for s in samples:
-        wanted.setdefault(named(s.language).engine, [])
-        if s.language not in wanted[named(s.language).engine]:
-            wanted[named(s.language).engine].append(s.language)
+    wanted: dict[str, list[str]] = {}  # engine → the languages it draws here
+    for language in dict.fromkeys(s.language for s in samples):
+        wanted.setdefault(named(language).engine, []).append(language)
     engines: dict[str, Engine] = {}
     for name, languages in wanted.items():
         try:
