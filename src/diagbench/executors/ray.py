@@ -51,6 +51,12 @@ class Renderer:
     def version(self, name: str, timeout: float) -> str:
         return self._engine(name, timeout).version()
 
+    def close(self, name: str) -> None:
+        """End the engine `name`'s processes (a later render starts them again)."""
+        for (engine, _), held in self.engines.items():
+            if engine == name:
+                held.close()
+
     def render(self, name: str, timeout: float, batch: list[tuple[int, str]], fmt: str
                ) -> list[tuple[RenderResult, bytes | None]]:
         """Each (index, source) rendered by the engine `name`: its result (numbered by
@@ -76,6 +82,11 @@ class RayEngine:
     def version(self) -> str:
         import ray
         return str(ray.get(self.actors[0].version.remote(self.name, self.timeout)))
+
+    def close(self) -> None:
+        """End this engine's processes in every actor (a later render starts them again)."""
+        import ray
+        ray.get([actor.close.remote(self.name) for actor in self.actors])
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:

@@ -223,6 +223,11 @@ class Language:
         gives the same facts (by default nothing: facts are read off the model)."""
         return None
 
+    def release(self) -> None:
+        """End the warm processes this language's reading keeps (a later reading starts
+        them again): called once a batch has been read (by default nothing)."""
+        return None
+
     def write(self, diagram: GraphDiagram) -> str:
         """The code of `diagram` in this language (how the offline diagram writer writes
         software diagrams)."""

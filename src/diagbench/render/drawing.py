@@ -48,7 +48,9 @@ class DrawingEngine:
         self._workers: Workers | None = None
 
     def close(self) -> None:
-        """End the drawer's worker processes (a later render starts them again)."""
+        """End the drawer's worker processes and forget the images kept of its last
+        batches (a later render starts them again)."""
+        self._drawn.clear()
         if self._workers is not None:
             self._workers.close()
 

@@ -1,7 +1,8 @@
 """The registry of the rendering engines in this package.
 
 An engine is a class like PlantUMLEngine (name, version(), render(sources, out_dir, fmt,
-progress)); `ENGINES` names those of this package, shared by several languages or drawing
+progress), close(): its warm processes ended, a later render starts them again);
+`ENGINES` names those of this package, shared by several languages or drawing
 one of this package's own, imported when first used; a language whose engine is its own
 keeps it in its package (`Language.make_engine`). Which
 engine draws a language, and how a file splits into the diagrams it draws, the language
@@ -25,6 +26,8 @@ class Engine(Protocol):
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress=...) -> list[RenderResult]: ...
+
+    def close(self) -> None: ...
 
 
 class EngineFactory(Protocol):

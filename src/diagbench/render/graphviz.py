@@ -47,6 +47,9 @@ class GraphvizEngine:
     def version(self) -> str:
         return dot_version()
 
+    def close(self) -> None:
+        """Nothing to end: one `dot` a diagram."""
+
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress=lambda: None) -> list[RenderResult]:
         with tempfile.TemporaryDirectory(prefix="diagbench-dot-") as jail:

@@ -98,6 +98,12 @@ class MermaidEngine:
     def version(self) -> str:
         return mermaid_cli_version()
 
+    def close(self) -> None:
+        """End the browsers cleanly (a later render starts them again)."""
+        for browser in self._browsers:
+            with browser.lock:
+                browser.end()
+
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress=lambda: None) -> list[RenderResult]:
         version = self.version()

@@ -39,6 +39,9 @@ class ModelDotEngine:
     def version(self) -> str:
         return f"{self.library()} + graphviz {GraphvizEngine().version()}"
 
+    def close(self) -> None:
+        """Nothing to end: one `dot` a diagram."""
+
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
         version = self.version()

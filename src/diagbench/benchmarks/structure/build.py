@@ -172,8 +172,9 @@ def _drawn(sample: Planned, svg: str) -> dict[str, int]:
 def read_all(samples: list[Planned], progress: Callable[[], None] = lambda: None) -> None:
     """Parse every sample with code; fill its kind and statistics (or why not), then its
     facts, each language having worked out its samples' slow parts side by side first
-    (`Language.facts_ahead`: FEN's Stockfish searches); `progress()` once a sample is
-    done with (read with its facts, or left out)."""
+    (`Language.facts_ahead`: FEN's Stockfish searches), each language's warm reading
+    processes ended afterwards (`Language.release`); `progress()` once a sample is done
+    with (read with its facts, or left out)."""
     read: list[tuple[Planned, Parsed[Diagram]]] = []
     for s in samples:
         if (parsed := _parsed(s)) is None:
@@ -186,6 +187,8 @@ def read_all(samples: list[Planned], progress: Callable[[], None] = lambda: None
         asked = asked_facts(named(s.language), one, s.statistics)
         s.facts, s.ambiguous = asked.facts, asked.ambiguous
         progress()
+    for language in dict.fromkeys(s.language for s, _ in read):
+        named(language).release()
 
 
 def _parsed(s: Planned) -> Parsed[Diagram] | None:
@@ -285,9 +288,20 @@ def _render_group(name: str, group: list[Planned], out: Path, engine: Engine,
                   parsing: threading.Lock, progress: Callable[[int], None]
                   ) -> tuple[str, float]:
     """Render `group` by `engine` in chunks of up to `CHUNK` samples, each kept in
-    DATA/.rendered once drawn (what a killed build resumes from); (the engine's version,
-    the seconds it took)."""
+    DATA/.rendered once drawn (what a killed build resumes from), then end the engine's
+    processes (so that no more than `ENGINES_AT_ONCE` engines hold memory at once; a
+    later call starts them again); (the engine's version, the seconds it took)."""
     start = time.perf_counter()
+    try:
+        version = _render_chunks(name, group, out, engine, parsing, progress)
+    finally:
+        engine.close()
+    return version, time.perf_counter() - start
+
+
+def _render_chunks(name: str, group: list[Planned], out: Path, engine: Engine,
+                   parsing: threading.Lock, progress: Callable[[int], None]) -> str:
+    """`_render_group`'s drawing, chunk by chunk; the engine's version."""
     version = engine.version()
     for at in range(0, len(group), CHUNK):
         chunk = group[at:at + CHUNK]
@@ -312,7 +326,7 @@ def _render_group(name: str, group: list[Planned], out: Path, engine: Engine,
             s.image = f"images/{s.id}.png"
             s.width, s.height, s.sha256, s.drawn = (record["width"], record["height"],
                                                     record["sha256"], record["drawn"])
-    return version, time.perf_counter() - start
+    return version
 
 
 def _draw_chunk(chunk: list[Planned], sources: list[tuple[str, str]], out: Path, key: str,

@@ -57,6 +57,12 @@ class Bpmn(DrawerStyles, Language):
 
         return read_bpmn(text)
 
+    def release(self) -> None:
+        """End bpmn-moddle's warm Node process."""
+        from diagbench.languages.bpmn.moddle import shared
+
+        shared().close()
+
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.languages.bpmn.drawn import drawn_statistics
 

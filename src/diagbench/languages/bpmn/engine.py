@@ -80,7 +80,8 @@ _BROWSERS_LOCK = threading.Lock()
 
 def _close_all() -> None:
     for browser in _BROWSERS:
-        browser.close()
+        with browser.lock:
+            browser.close()
 
 
 def _browser(worker: int) -> _Browser:
@@ -112,6 +113,12 @@ class BpmnEngine:
         if not os.access(_chromium(), os.X_OK) or shutil.which("rsvg-convert") is None:
             raise EngineMissing("BPMN rendering needs chromium and rsvg-convert")
         return " + ".join(versions) + f" + rsvg-convert {rsvg_version()}"
+
+    def close(self) -> None:
+        """End this process's browsers and forget the drawings kept of its last batches
+        (a later render starts them again)."""
+        self._drawn.clear()
+        _close_all()
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:

@@ -46,6 +46,12 @@ class Dbml(DrawerStyles, GraphLanguage):
 
         return read_dbml(text)
 
+    def release(self) -> None:
+        """End @dbml/core's warm Node process."""
+        from diagbench.languages.dbml.core import shared
+
+        shared().close()
+
     def drawn(self, kind: str, svg: str) -> Drawn:
         from diagbench.render.graph_svg import graphviz_statistics
 

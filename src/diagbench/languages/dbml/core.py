@@ -149,7 +149,7 @@ class DbmlCore:
         except ProcessTimeout:
             return _refused(f"@dbml/core took longer than {timeout:g} s: stopped")
         except (ProcessDied, OSError, ValueError):
-            self.close()
+            self._node.close()
             return _refused("@dbml/core's process stopped while reading this source")
         read = CoreAnswer(answer["model"]) if answer["ok"] else CoreAnswer(None, tuple(
             CoreDiagnostic(str(d["message"]), d["line"] or 0, d["column"] or 0)
@@ -161,7 +161,8 @@ class DbmlCore:
 
     def close(self) -> None:
         """Stop the process (the next source starts a new one)."""
-        self._node.close()
+        with self._lock:
+            self._node.close()
 
 
 _SHARED: list[DbmlCore] = []

@@ -109,6 +109,10 @@ class DbmlEngine:
             raise EngineMissing(str(exc)) from None
         return f"@dbml/core {core} + graphviz {GraphvizEngine().version()}"
 
+    def close(self) -> None:
+        """End the warm @dbml/core process (the next source starts it again)."""
+        shared().close()
+
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
         version = self.version()

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.languages.dotbracket.styles import STYLES, VARNA_STYLES
-from diagbench.languages.dotbracket.varna import warm_varna
+from diagbench.languages.dotbracket.varna import end_pools, warm_varna
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 from diagbench.render.process import ProcessDied, ProcessTimeout
@@ -114,6 +114,11 @@ class VarnaEngine(DrawingEngine):
 
     def version(self) -> str:
         return varna_version()
+
+    def close(self) -> None:
+        """End the warm VARNA JVMs (the next structure starts one again)."""
+        super().close()
+        end_pools()
 
 
 #: The options of every drawing (after the structure and the output file).

@@ -120,3 +120,11 @@ def warm_varna(java: str, jar: Path, options: list[str]) -> VarnaPool | None:
                 return None
             _POOLS[key] = VarnaPool(java, jar, launcher_jar, options)
         return _POOLS[key]
+
+
+def end_pools() -> None:
+    """End every warm VARNA JVM of this process (the next structure starts one again)."""
+    with _POOLS_LOCK:
+        pools = list(_POOLS.values())
+    for pool in pools:
+        pool.close()

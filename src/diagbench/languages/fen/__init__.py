@@ -79,6 +79,12 @@ class Fen(DrawerStyles, Language):
 
         search_ahead([expect(d, Board) for d in diagrams])
 
+    def release(self) -> None:
+        """End the idle Stockfish processes (the searches' answers stay kept)."""
+        from diagbench.languages.fen.uci import end_idle
+
+        end_idle()
+
     def generate(self, rng: random.Random, complexity: str) -> str:
         from diagbench.languages.fen.synth import synth_fen
 

@@ -198,6 +198,14 @@ def shared_stockfish() -> Iterator[Stockfish]:
         _IDLE[os.getpid()].append(engine)
 
 
+def end_idle() -> None:
+    """End this process's idle Stockfish processes (a later search starts a new one)."""
+    with _IDLE_LOCK:
+        idle, _IDLE[os.getpid()] = _IDLE.get(os.getpid(), []), []
+    for engine in idle:
+        engine.close()
+
+
 def _after(words: list[str], key: str) -> str | None:
     """The word after `key` in a UCI info line."""
     return words[words.index(key) + 1] if key in words else None

@@ -54,6 +54,12 @@ class Mermaid(GraphLanguage):
 
         return read_mermaid(text)
 
+    def release(self) -> None:
+        """End the warm page of Mermaid's own parser (Node and its browser)."""
+        from diagbench.languages.mermaid.own import shared
+
+        shared().close()
+
     def prepare(self, source: str, kind: str, marked: bool, style: str = "") -> str:
         """`style`: with its `init` directive first (after a front matter, which must open
         the source)."""

@@ -112,6 +112,11 @@ class _Browser:
         self.started = 0  # the worker process the browser was started in
         atexit.register(self.worker.close)
 
+    def close(self) -> None:
+        """End the worker and its browser (the next figure starts them again)."""
+        with self.lock:
+            self.worker.close()
+
     def draw(self, figure: str, fmt: str, timeout: float) -> tuple[bool, Any]:
         with self.lock:
             process = self.worker.process
@@ -139,6 +144,10 @@ class PlotlyEngine:
 
     def version(self) -> str:
         return kaleido_version()
+
+    def close(self) -> None:
+        """End the browser's worker (the next figure starts it again)."""
+        shared_browser().close()
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:

@@ -39,6 +39,12 @@ class Qasm(DrawerStyles, Language):
 
         return read_qasm(text)
 
+    def release(self) -> None:
+        """End the reader's worker (Qiskit's parser)."""
+        from diagbench.languages.qasm.read import end_reader
+
+        end_reader()
+
     def make_engine(self, jobs: int = 2, timeout: float = 20.0) -> Engine:
         from diagbench.languages.qasm.engine import QiskitEngine
 

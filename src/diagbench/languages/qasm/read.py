@@ -107,6 +107,13 @@ def read_qasm(text: str) -> list[Parsed[Circuit]]:
         1, lines[0][:200], f"Qiskit's reader failed: {result}"),))]
 
 
+def end_reader() -> None:
+    """End `read_qasm`'s worker (the next source starts it again)."""
+    with _READER_LOCK:
+        if _READER is not None:
+            _READER.close()
+
+
 def read_here(text: str) -> list[Parsed[Circuit]]:
     """`read_qasm` in this process."""
     try:

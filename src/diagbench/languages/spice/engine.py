@@ -170,7 +170,9 @@ class NetlistSvg:
         return str(answer["svg"])
 
     def close(self) -> None:
-        self._node.close()
+        """End the process between two drawings (the next drawing starts it again)."""
+        with self._lock:
+            self._node.close()
 
 
 class Pool:
@@ -181,21 +183,26 @@ class Pool:
         self._size = size
         self._free: queue.Queue[NetlistSvg] = queue.Queue()
         self._lock = threading.Lock()
-        self._started = False
+        self._made: list[NetlistSvg] = []
 
     def draw(self, netlist: dict[str, Any], timeout: float) -> str:
         with self._lock:
-            if not self._started:
+            if not self._made:
                 for _ in range(self._size):
                     process = NetlistSvg()
                     atexit.register(process.close)
                     self._free.put(process)
-                self._started = True
+                    self._made.append(process)
         process = self._free.get()
         try:
             return process.draw(netlist, timeout)
         finally:
             self._free.put(process)
+
+    def close(self) -> None:
+        """End the processes (the next drawing starts one again)."""
+        for process in self._made:
+            process.close()
 
 
 #: The warm netlistsvg processes of this Python process.
@@ -236,3 +243,8 @@ class SchematicEngine(DrawingEngine):
                                 "bash scripts/setup.sh installs them")
         version = json.loads(package.read_text(encoding="utf-8"))["version"]
         return f"netlistsvg {version} (analog skin) + rsvg-convert {rsvg_version()}"
+
+    def close(self) -> None:
+        """End the netlistsvg processes too (the next drawing starts one again)."""
+        super().close()
+        POOL.close()

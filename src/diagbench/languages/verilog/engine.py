@@ -146,6 +146,11 @@ class Netlistsvg:
                                  str(TOOL)], stderr="keep", max_requests=DRAWINGS_PER_PROCESS)
         self.lock = threading.Lock()
 
+    def close(self) -> None:
+        """End the process, between two drawings (the next drawing starts it again)."""
+        with self.lock:
+            self.node.close()
+
     def draw(self, design: Design, timeout: float) -> list[str]:
         """netlistsvg's SVG of each module; ValueError with its message when it fails,
         `ProcessTimeout` past `timeout`."""
@@ -226,6 +231,12 @@ class NetlistsvgEngine:
                                 "bash scripts/setup.sh installs it")
         netlistsvg = json.loads(package.read_text(encoding="utf-8"))["version"]
         return f"netlistsvg {netlistsvg} + {versions()} + rsvg-convert {rsvg_version()}"
+
+    def close(self) -> None:
+        """End the netlistsvg process and forget the drawings kept of its last batches
+        (the next drawing starts it again)."""
+        self._drawn.clear()
+        shared().close()
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
