@@ -20,8 +20,11 @@ with its overhead and whether its outputs are byte-identical. With --runs N, eve
 figure is the median of N builds, the builds compared taking turns (this, the other,
 this, …) so that a load that changes meets both alike.
 
+With --paper-cells, STRUDEL's own 22 category × FRL cells of its 20 categories
+(`build structure --paper-cells`; `--per-category 600`: its 13,200 samples).
+
 Usage: python bench/structure_build.py [--per-category 2] [--categories LIST|all]
-       [--languages LIST|all] [--seed 0] [--jobs 2] [--runs 1] [--floor 0]
+       [--languages LIST|all] [--paper-cells] [--seed 0] [--jobs 2] [--runs 1] [--floor 0]
        [--compare-with SRC] [--executor local|ray] [--against-ray] [--keep DIR]
        [--json]
 """
@@ -56,6 +59,11 @@ def child(args: argparse.Namespace) -> None:
     judge = generator_settings("baseline:judge", 0.0, 1024, args.seed, "--judge")
     categories = list(category_names()) if args.categories == "all" else \
         args.categories.split(",")
+    cells = None
+    if args.paper_cells:
+        from diagbench.benchmarks.structure.taxonomy import PAPER_CELLS
+
+        categories, cells = list(PAPER_CELLS), PAPER_CELLS
     languages = list(names()) if args.languages == "all" else args.languages.split(",")
     languages = [lang for lang in languages if lang in names()]
     if args.executor == "ray":
@@ -66,7 +74,7 @@ def child(args: argparse.Namespace) -> None:
     try:
         build_structure(Path(args.child), settings, categories, languages, args.per_category,
                         ["low", "medium", "high"], args.seed, args.jobs, judge=judge,
-                        executor=executor)
+                        executor=executor, cells=cells)
     finally:
         if executor is not None:
             executor.close()
@@ -114,7 +122,7 @@ def one_build(args: argparse.Namespace, src: Path, executor: str, out: Path) -> 
     command = [sys.executable, __file__, "--child", str(out), "--per-category",
                str(args.per_category), "--categories", args.categories, "--languages",
                args.languages, "--seed", str(args.seed), "--jobs", str(args.jobs),
-               "--executor", executor]
+               "--executor", executor] + (["--paper-cells"] if args.paper_cells else [])
     env = dict(os.environ, PYTHONPATH=str(src))
     load = os.getloadavg()
     started = time.perf_counter()
@@ -167,9 +175,7 @@ def floors(out: Path, per_engine: int, jobs: int) -> dict[str, dict]:
             engine.render([p for p, _ in pairs[1:]], Path(tmp), "png")
             engine.render([s for _, s in pairs[1:]], Path(tmp), "svg")
             seconds = time.perf_counter() - start
-        close = getattr(engine, "close", None)
-        if close is not None:
-            close()
+        engine.close()
         result[name] = {"samples": len(pairs) - 1, "seconds": round(seconds, 3)}
     return result
 
@@ -238,6 +244,9 @@ def main() -> None:
     parser.add_argument("--categories", default="class,sequence,component,usecase,state,er,"
                                                 "flowchart")
     parser.add_argument("--languages", default="all")
+    parser.add_argument("--paper-cells", action="store_true",
+                        help="STRUDEL's own 22 category × FRL cells (its 20 categories), "
+                             "--per-category samples each")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--runs", type=int, default=1)

@@ -14,7 +14,8 @@
    (what models see) and SVG; valid = the engine draws it. Statistics come from the
    parsed model (`diagbench.formats`), never from regular expressions, and are
    cross-checked against the counts read off the engine's SVG. Each engine is started
-   once and kept warm for the build; engines of different names draw at the same time;
+   once and kept warm while it draws its samples, then ended (memory); engines of
+   different names draw at the same time, three at once;
    what each has drawn is kept in DATA/.rendered chunk by chunk, so that a killed build
    run again redraws only the chunks it had not finished (removed when the build ends);
 4. **filters** (§3.3), each counted in build.json: call failed, no code, wrong diagram
