@@ -142,3 +142,30 @@ def test_image_to_code_is_reported_in_each_languages_own_measures():
     assert "64 squares" in similarity_words("fen")
     assert "entity" not in similarity_words("fen")
     assert "which entities and which relations" in similarity_words("plantuml")
+
+
+def test_reading_shows_progress_while_the_boards_are_searched(monkeypatch):
+    """The boards' searches are worked out part by part (`FACTS_AHEAD` at a time), so
+    the reading stage's progress moves while Stockfish searches (it sat still for
+    minutes before: every board was searched before the first sample counted)."""
+    import random
+
+    from diagbench.benchmarks.structure import build
+    from diagbench.benchmarks.structure.planned import Planned
+    from diagbench.languages import named
+    from diagbench.languages.fen import facts
+
+    fen = named("fen")
+    searched: list[int] = []
+    search = facts.search_ahead
+    monkeypatch.setattr(facts, "search_ahead", lambda boards: (
+        searched.append(len(boards)), search(boards))[1])
+    monkeypatch.setattr(build, "FACTS_AHEAD", 2)
+    boards = [Planned(f"chess-board-fen-{k:03d}", "chess-board", "fen", "low", "", "",
+                      code=fen.generate(random.Random(k), "low")) for k in range(5)]
+    shown: list[int] = []
+    build.read_all(boards, lambda: shown.append(sum(searched)))
+    assert searched == [2, 2, 1]
+    # each sample counted once its own part was searched, before the next part
+    assert shown == [2, 2, 4, 4, 5]
+    assert all(b.facts for b in boards)

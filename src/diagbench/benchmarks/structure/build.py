@@ -170,25 +170,30 @@ def _drawn(sample: Planned, svg: str) -> dict[str, int]:
     return {k: v for k, v in drawn.items() if k in sample.counts}
 
 
+#: Samples of one language whose slow facts are worked out side by side at a time.
+FACTS_AHEAD = 32
+
+
 def read_all(samples: list[Planned], progress: Callable[[], None] = lambda: None) -> None:
     """Parse every sample with code; fill its kind and statistics (or why not), then its
     facts, each language having worked out its samples' slow parts side by side first
     (`Language.facts_ahead`: FEN's Stockfish searches), each language's warm reading
     processes ended afterwards (`Language.release`); `progress()` once a sample is done
     with (read with its facts, or left out)."""
-    read: list[tuple[Planned, Parsed[Diagram]]] = []
+    read: dict[str, list[tuple[Planned, Parsed[Diagram]]]] = {}  # by language
     for s in samples:
         if (parsed := _parsed(s)) is None:
             progress()
         else:
-            read.append((s, parsed))
-    for language in dict.fromkeys(s.language for s, _ in read):
-        named(language).facts_ahead([p.diagram for s, p in read if s.language == language])
-    for s, one in read:
-        asked = asked_facts(named(s.language), one, s.statistics)
-        s.facts, s.ambiguous = asked.facts, asked.ambiguous
-        progress()
-    for language in dict.fromkeys(s.language for s, _ in read):
+            read.setdefault(s.language, []).append((s, parsed))
+    for language, group in read.items():
+        for at in range(0, len(group), FACTS_AHEAD):  # progress shown as each part is done
+            part = group[at:at + FACTS_AHEAD]
+            named(language).facts_ahead([p.diagram for _, p in part])
+            for s, one in part:
+                asked = asked_facts(named(language), one, s.statistics)
+                s.facts, s.ambiguous = asked.facts, asked.ambiguous
+                progress()
         named(language).release()
 
 
