@@ -23,26 +23,18 @@ from diagbench.benchmarks.archqa.questions import SUBTYPES
 from diagbench.benchmarks.archqa.records import ArchQAScore
 from diagbench.languages import read
 from tests.browser import loaded_images
+from tests.cli import read_jsonl, run_cli
 from tests.fake_providers import FakeServer
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "archqa"
 
 
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, env=env)
-
-
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
     out = tmp_path_factory.mktemp("archqa") / "data"
-    done = _cli("build", "archqa", "--from", str(EXAMPLES), "--out", str(out), "--jobs", "1")
+    done = run_cli("build", "archqa", "--from", str(EXAMPLES), "--out", str(out), "--jobs", "1")
     assert done.returncode == 0, done.stderr
     return out
-
-
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def test_build_counts_every_subtype_and_every_rejection(data):
@@ -50,7 +42,7 @@ def test_build_counts_every_subtype_and_every_rejection(data):
     assert info["diagrams"] == 19 and info["diagrams_rejected"] == []
     assert set(info["by_subtype"]) == set(SUBTYPES)
     assert all(n >= 1 for n in info["by_subtype"].values())  # all 24 subtypes asked
-    questions = _rows(data / "questions.jsonl")
+    questions = read_jsonl(data / "questions.jsonl")
     assert len(questions) == info["questions"] == sum(info["by_subtype"].values())
     # the engines drew what the readers read, diagram by diagram
     assert info["engine_check_equal"] == 19
@@ -64,12 +56,12 @@ def test_build_counts_every_subtype_and_every_rejection(data):
     assert ("behavioral/player_states", "an element it names has no name") in reasons
     assert {f: v["diagrams"] for f, v in info["by_family"].items()} == {
         "behavioral": 12, "structural": 3, "er": 4}
-    for a in _rows(data / "annotations.jsonl"):
+    for a in read_jsonl(data / "annotations.jsonl"):
         assert (data / a["image"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_gold_answers_worked_out_by_hand(data):
-    gold = {(q["diagram"], q["subtype"]): q["gold"] for q in _rows(data / "questions.jsonl")}
+    gold = {(q["diagram"], q["subtype"]): q["gold"] for q in read_jsonl(data / "questions.jsonl")}
     lib = "structural/library_classes"
     assert gold[lib, "total_entity_number"] == [6]
     assert gold[lib, "total_relation_number"] == [5]
@@ -107,28 +99,28 @@ def test_questions_from_a_parsed_diagram_and_their_rejections():
 
 
 def test_blind_baseline_end_to_end(data, tmp_path):
-    done = _cli("eval", "archqa", "--data", str(data), "--model", "baseline:blind",
-                "--out", str(tmp_path / "run"))
+    done = run_cli("eval", "archqa", "--data", str(data), "--model", "baseline:blind",
+                   "--out", str(tmp_path / "run"))
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     model = summary["models"]["baseline:blind"]
-    assert model["outcomes"] == {"ok": len(_rows(data / "questions.jsonl"))}
+    assert model["outcomes"] == {"ok": len(read_jsonl(data / "questions.jsonl"))}
     assert model["format_violations"] == 0
     # worked out from the annotations: it says 5 entities, right for the 5-entity diagrams
-    annotations = _rows(data / "annotations.jsonl")
+    annotations = read_jsonl(data / "annotations.jsonl")
     five = sum(len(a["entities"]) == 5 for a in annotations)
     assert model["by_subtype"]["total_entity_number"] == round(100 * five / 19, 2)
     # a question naming an element gives nothing away: never right
     assert model["by_subtype"]["relation_statement"] == 0.0
-    scores = _rows(tmp_path / "run" / "scores.jsonl")
-    again = _cli("score", "archqa", str(tmp_path / "run"))
+    scores = read_jsonl(tmp_path / "run" / "scores.jsonl")
+    again = run_cli("score", "archqa", str(tmp_path / "run"))
     assert again.returncode == 0, again.stderr
-    assert _rows(tmp_path / "run" / "scores.jsonl") == scores  # deterministic
+    assert read_jsonl(tmp_path / "run" / "scores.jsonl") == scores  # deterministic
     assert blind_answer("How many clusters are in the diagram?") == 0
 
 
 def test_three_providers_end_to_end_with_token_usage(data, tmp_path):
-    questions = _rows(data / "questions.jsonl")
+    questions = read_jsonl(data / "questions.jsonl")
 
     def reply(prompt: str) -> str:  # 3 to every count, nothing found otherwise
         answer = 3 if "x must be a number" in prompt else ["nothing"]
@@ -137,11 +129,11 @@ def test_three_providers_end_to_end_with_token_usage(data, tmp_path):
     env = {**os.environ, "OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k",
            "GEMINI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "cache.sqlite")}
     with FakeServer(reply=reply) as server:
-        done = _cli("eval", "archqa", "--data", str(data), "--limit", "40",
-                    "--model", f"openai:vlm@{server.base_url}",
-                    "--model", f"anthropic:claude@{server.url}",
-                    "--model", f"gemini:gem@{server.url}", "--out", str(tmp_path / "run"),
-                    env=env)
+        done = run_cli("eval", "archqa", "--data", str(data), "--limit", "40",
+                       "--model", f"openai:vlm@{server.base_url}",
+                       "--model", f"anthropic:claude@{server.url}",
+                       "--model", f"gemini:gem@{server.url}", "--out", str(tmp_path / "run"),
+                       env=env)
     assert done.returncode == 0, done.stderr
     assert len(server.requests) == 120
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
@@ -152,7 +144,7 @@ def test_three_providers_end_to_end_with_token_usage(data, tmp_path):
         assert model["accuracy"]["all"] == round(100 * counting / 40, 2), name
         assert model["tokens"]["total"]["all"] == 18.0  # 11 prompt + 7 completion
         assert model["tokens"]["completion"]["all"] == 7.0
-    scores = _rows(tmp_path / "run" / "scores.jsonl")
+    scores = read_jsonl(tmp_path / "run" / "scores.jsonl")
     assert {s["tokens"]["prompt"] for s in scores} == {11}
     assert {s["tokens"]["reasoning"] for s in scores if s["model"] == "gemini:gem"} == {0}
 
@@ -198,9 +190,9 @@ def test_judge_end_to_end_against_a_fake_server(data, tmp_path):
 
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
     with FakeServer(reply=reply) as server:
-        done = _cli("eval", "archqa", "--data", str(data), "--model", "baseline:blind",
-                    "--limit", "12", "--judge", f"openai:judge@{server.base_url}",
-                    "--out", str(tmp_path / "run"), env=env)
+        done = run_cli("eval", "archqa", "--data", str(data), "--model", "baseline:blind",
+                       "--limit", "12", "--judge", f"openai:judge@{server.base_url}",
+                       "--out", str(tmp_path / "run"), env=env)
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 12
         contents = [r["messages"][-1]["content"] for r in server.requests]
@@ -208,7 +200,7 @@ def test_judge_end_to_end_against_a_fake_server(data, tmp_path):
         texts = [next(p["text"] for p in c if p["type"] == "text") for c in contents]
         # requests arrive in any order (several connections)
         assert any("# Question #\nHow many entities are in the diagram?" in t for t in texts)
-    scores = _rows(tmp_path / "run" / "scores.jsonl")
+    scores = read_jsonl(tmp_path / "run" / "scores.jsonl")
     assert all(s["judge"] is (s["kind"] == "counting") for s in scores)
     judge = json.loads((tmp_path / "run" / "summary.json").read_text()
                        )["models"]["baseline:blind"]["judge"]

@@ -6,12 +6,12 @@ data has no licence and is never copied)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from PIL import Image
+
+from tests.cli import run_cli
 
 FORMAT = '\nRequired Output Format: [start]{"answer": ...}[end]'
 ANNOTATION = {
@@ -49,14 +49,9 @@ def _write_hard(root: Path) -> Path:
     return root
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=300, check=False)
-
-
 def test_import_reads_sad_hard_with_its_patterns(tmp_path):
     source = _write_hard(tmp_path / "SAD_hard")
-    done = _run("import", "sadu", str(source), "--out", str(tmp_path / "data"))
+    done = run_cli("import", "sadu", str(source), "--out", str(tmp_path / "data"), timeout=300)
     assert done.returncode == 0, done.stderr
     assert "arrow patterns: long_arrow 2, multi_arrow 1, not_right_arrow 1, overlap_arrow 1" \
         in done.stdout
@@ -79,7 +74,7 @@ def test_import_reads_sad_hard_with_its_patterns(tmp_path):
 def test_a_case_without_its_qa_file_is_refused(tmp_path):
     source = _write_hard(tmp_path / "SAD_hard")
     (source / "long_arrow" / "0" / "QA" / "ledger_a_QA.json").unlink()
-    done = _run("import", "sadu", str(source), "--out", str(tmp_path / "data"))
+    done = run_cli("import", "sadu", str(source), "--out", str(tmp_path / "data"), timeout=300)
     assert done.returncode == 3 and "long_arrow/0/QA: 0 files" in done.stderr
     assert "Traceback" not in done.stderr
 
@@ -141,8 +136,8 @@ def _write_logs(folder: Path) -> list[Path]:
 def test_hard_logs_scored_without_data_give_table11(tmp_path, scorer, expected):
     logs = _write_logs(tmp_path / "logs")
     run = tmp_path / "run"
-    done = _run("score", "archqa", "--scorer", scorer, "--out", str(run), "--responses",
-                *map(str, logs))
+    done = run_cli("score", "archqa", "--scorer", scorer, "--out", str(run), "--responses",
+                   *map(str, logs), timeout=300)
     assert done.returncode == 0, done.stderr
     models = json.loads((run / "summary.json").read_text())["models"]
     for name, cells in expected.items():
@@ -157,16 +152,19 @@ def test_hard_logs_scored_without_data_give_table11(tmp_path, scorer, expected):
 
 def test_no_judge_without_the_diagrams(tmp_path):
     logs = _write_logs(tmp_path / "logs")
-    done = _run("score", "archqa", "--judge", "baseline:blind", "--out", str(tmp_path / "r"),
-                "--responses", *map(str, logs))
+    done = run_cli("score", "archqa", "--judge", "baseline:blind", "--out", str(tmp_path / "r"),
+                   "--responses", *map(str, logs), timeout=300)
     assert done.returncode == 2 and "--judge needs --data" in done.stderr
 
 
 def test_the_patterns_come_back_from_an_export(tmp_path):
     source = _write_hard(tmp_path / "SAD_hard")
-    assert _run("import", "sadu", str(source), "--out", str(tmp_path / "data")).returncode == 0
-    assert _run("export", str(tmp_path / "data"), "--out", str(tmp_path / "hf")).returncode == 0
-    done = _run("import", "hf", str(tmp_path / "hf"), "--out", str(tmp_path / "back"))
+    assert run_cli("import", "sadu", str(source), "--out", str(tmp_path / "data"),
+                   timeout=300).returncode == 0
+    assert run_cli("export", str(tmp_path / "data"), "--out", str(tmp_path / "hf"),
+                   timeout=300).returncode == 0
+    done = run_cli("import", "hf", str(tmp_path / "hf"), "--out", str(tmp_path / "back"),
+                   timeout=300)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "back" / "questions.jsonl").read_bytes() == \
         (tmp_path / "data" / "questions.jsonl").read_bytes()
@@ -177,6 +175,7 @@ def test_a_log_line_without_its_question_is_refused_without_data(tmp_path):
     log = tmp_path / "hard_model-z.log"
     log.write_text(json.dumps({"diagram_type": "structural", "file": "img.json",
                                "question": SOURCE_Q, "response": _marked(["Clerk"])}) + "\n")
-    done = _run("score", "archqa", "--out", str(tmp_path / "r"), "--responses", str(log))
+    done = run_cli("score", "archqa", "--out", str(tmp_path / "r"), "--responses", str(log),
+                   timeout=300)
     assert done.returncode == 3 and f"{log}:1: not a SADU response line" in done.stderr
     assert "Traceback" not in done.stderr

@@ -17,6 +17,7 @@ import pytest
 
 from diagbench.benchmarks.archqa.questions import TEMPLATES, recompute
 from diagbench.benchmarks.archqa.records import Annotation, Cluster, Entity, Relation
+from tests.cli import read_view, run_cli
 from tests.fake_providers import FakeServer
 from tests.sadu_fixture import EXPECTED, write_sadu
 
@@ -194,11 +195,6 @@ def test_score_archqa_rescores_the_fixtures_logs_into_a_run(imported_fake, fake_
         assert len((tmp_path / scorer / "scores.jsonl").read_text().splitlines()) == 2 * 8
 
 
-def _run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, check=False, env=env)
-
-
 def test_the_reference_judge_gives_both_accuracies_and_table_10_worked_out_by_hand(
         imported_fake, fake_sadu, tmp_path):
     """baseline:judge accepts an answer outside the markers and nothing else SADU's
@@ -206,9 +202,9 @@ def test_the_reference_judge_gives_both_accuracies_and_table_10_worked_out_by_ha
     planted b3 (2 against the published 1) and s1 (Item) stay False."""
     logs = sorted((fake_sadu / "experiment_result" / "response_result" / "default")
                   .glob("*.log"))
-    done = _run("score", "archqa", "--data", str(imported_fake[0]), "--responses",
-                *map(str, logs), "--scorer", "sadu", "--judge", "baseline:judge",
-                "--out", str(tmp_path / "run"))
+    done = run_cli("score", "archqa", "--data", str(imported_fake[0]), "--responses",
+                   *map(str, logs), "--scorer", "sadu", "--judge", "baseline:judge",
+                   "--out", str(tmp_path / "run"))
     assert done.returncode == 0, done.stderr
     models = json.loads((tmp_path / "run" / "summary.json").read_text())["models"]
     a, b = models["model-a_response_t_0"], models["model-b_response_t_0"]
@@ -229,9 +225,8 @@ def test_the_reference_judge_gives_both_accuracies_and_table_10_worked_out_by_ha
             b["judge"]["unreadable"]) == (8, 8, 0, 0)
     assert "LLM judge baseline:judge" in done.stdout and "62.50" in done.stdout
     # the viewer marks the two answers where the judge and the rules disagree
-    assert _run("view", str(tmp_path / "run"), "--out", str(tmp_path / "v")).returncode == 0
-    page = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    assert run_cli("view", str(tmp_path / "run"), "--out", str(tmp_path / "v")).returncode == 0
+    view = read_view(tmp_path / "v")
     flags, model = view["fields"].index("flags"), view["fields"].index("model")
     marked = [s[flags] for s in view["samples"] if s[model] == "model-b_response_t_0"]
     assert sorted(map(tuple, marked)) == [()] * 6 + [("the judge disagrees (judge: right)",)] * 2
@@ -243,9 +238,9 @@ def test_eval_with_the_reference_judge_needs_no_key(imported_fake, tmp_path):
     list for a named element) are wrong on all 8 fixture questions, by the rules and by
     the judge alike: F_Same 100 %."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    done = _run("eval", "archqa", "--data", str(imported_fake[0]), "--model", "baseline:blind",
-                "--judge", "baseline:judge", "--fail-on-error", "0", "--out",
-                str(tmp_path / "run"), env=env)
+    done = run_cli("eval", "archqa", "--data", str(imported_fake[0]), "--model", "baseline:blind",
+                   "--judge", "baseline:judge", "--fail-on-error", "0", "--out",
+                   str(tmp_path / "run"), env=env)
     assert done.returncode == 0, done.stderr
     model = json.loads((tmp_path / "run" / "summary.json").read_text()
                        )["models"]["baseline:blind"]
@@ -262,9 +257,9 @@ def test_a_failing_judge_is_counted_said_on_the_console_and_fails_the_run(
                   .glob("*.log"))
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
     with FakeServer(["400"] * 16) as server:
-        done = _run("score", "archqa", "--data", str(imported_fake[0]), "--responses",
-                    *map(str, logs), "--judge", f"openai:j@{server.base_url}",
-                    "--fail-on-error", "0.5", "--out", str(tmp_path / "run"), env=env)
+        done = run_cli("score", "archqa", "--data", str(imported_fake[0]), "--responses",
+                       *map(str, logs), "--judge", f"openai:j@{server.base_url}",
+                       "--fail-on-error", "0.5", "--out", str(tmp_path / "run"), env=env)
     assert done.returncode == 1, done.stderr
     assert "warning: the judge failed on 8 and gave no verdict on 0 of the 8 answers of " \
            "model-a_response_t_0 (first: judge call failed: HTTP 400" in done.stdout
@@ -361,7 +356,7 @@ def test_report_assembles_tables_8_and_9_from_runs_labelled_by_their_logs_settin
         log.write_text("".join(json.dumps(r | {"setting": setting}) + "\n" for r in rows))
         runs.append(tmp_path / f"run_{prompt}_{level}")
         _score(imported_fake[0], [log, source], "sadu", runs[-1])
-    done = _run("report", "archqa", *map(str, runs))
+    done = run_cli("report", "archqa", *map(str, runs))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Table 8: prompt × model, accuracy (rule-based, scorer sadu")
@@ -374,11 +369,11 @@ def test_report_assembles_tables_8_and_9_from_runs_labelled_by_their_logs_settin
                                                   ["default", "only-question"],
                                                   ["low", "full"]]
     # SADU's default log met again (a run holding the same log) is one row
-    again = _run("report", "archqa", *map(str, runs), str(runs[0]))
+    again = run_cli("report", "archqa", *map(str, runs), str(runs[0]))
     assert again.stdout == done.stdout
-    one = _run("report", "archqa", str(runs[1]))  # a run of logs: its tables, no eval report
+    one = run_cli("report", "archqa", str(runs[1]))  # a run of logs: its tables, no eval report
     assert one.returncode == 0 and one.stdout.startswith("Table 8") and "report:" not in one.stdout
-    other = _run("report", "prior-bias", *map(str, runs[:2]))
+    other = run_cli("report", "prior-bias", *map(str, runs[:2]))
     assert other.returncode == 2 and "prior-bias reports one run at a time" in other.stderr
 
 
@@ -386,11 +381,11 @@ def test_report_labels_eval_runs_by_their_prompt_and_reasoning(imported_fake, tm
     runs = []
     for prompt, reasoning in (("full", None), ("only-question", None), ("full", "high")):
         runs.append(tmp_path / f"{prompt}-{reasoning}")
-        done = _run("eval", "archqa", "--data", str(imported_fake[0]), "--model",
-                    "baseline:blind", "--prompt", prompt, "--judge", "baseline:judge",
-                    *(("--reasoning", reasoning) if reasoning else ()), "--out", str(runs[-1]))
+        done = run_cli("eval", "archqa", "--data", str(imported_fake[0]), "--model",
+                       "baseline:blind", "--prompt", prompt, "--judge", "baseline:judge",
+                       *(("--reasoning", reasoning) if reasoning else ()), "--out", str(runs[-1]))
         assert done.returncode == 0, done.stderr
-    done = _run("report", "archqa", *map(str, runs))
+    done = run_cli("report", "archqa", *map(str, runs))
     assert done.returncode == 0, done.stderr
     rows = [ln.split()[:3] for ln in done.stdout.splitlines()
             if ln.split()[1:2] == ["baseline:blind"]]

@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,6 +28,7 @@ from diagbench.benchmarks.asking import Answer
 from diagbench.benchmarks.protocol import DataError
 from diagbench.benchmarks.twins import IMPLAUSIBLE, Twin, TwinFamily, renamings
 from diagbench.languages import read
+from tests.cli import read_jsonl, read_view, run_cli
 from tests.fake_providers import FakeServer
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "archqa"
@@ -43,15 +43,6 @@ READER = "openai:reader"
 LANGUAGES = {".puml": "plantuml", ".dot": "dot"}
 
 
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, env=env)
-
-
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """The four diagrams built with every family of twins: DATA."""
@@ -62,8 +53,8 @@ def built(tmp_path_factory) -> Path:
         shutil.copy(EXAMPLES / name, sources / name)
     (sources / "zones.dot").write_text(ZONES, encoding="utf-8")
     (sources / "chain.dot").write_text(CHAIN, encoding="utf-8")
-    done = _cli("build", "archqa", "--from", str(sources), "--out", str(root / "data"),
-                "--twins", "counterfactual,style,capture", "--jobs", "1")
+    done = run_cli("build", "archqa", "--from", str(sources), "--out", str(root / "data"),
+                   "--twins", "counterfactual,style,capture", "--jobs", "1")
     assert done.returncode == 0, done.stderr
     assert "counterfactual twins: 4 made" in done.stdout
     return root / "data"
@@ -73,10 +64,10 @@ def _reading(data: Path):
     """The reading model's answer to a request body: the diagram whose image it was sent
     (found by the image's sha256 among the data set's), the question of that diagram
     the prompt holds, answered from the diagram's annotation."""
-    annotations = {a["id"]: Annotation.from_json(a) for a in _rows(data / "annotations.jsonl")}
+    annotations = {a["id"]: Annotation.from_json(a) for a in read_jsonl(data / "annotations.jsonl")}
     by_image = {hashlib.sha256((data / a.image).read_bytes()).hexdigest(): a
                 for a in annotations.values()}
-    questions = [Question.from_json(q) for q in _rows(data / "questions.jsonl")]
+    questions = [Question.from_json(q) for q in read_jsonl(data / "questions.jsonl")]
 
     def answer(body: dict) -> str:
         parts = body["messages"][-1]["content"]
@@ -101,9 +92,9 @@ def run(built, tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(root / "c.sqlite")}
     with FakeServer(reply=lambda prompt: reading(seen["body"])) as server:
         server.on_body = lambda body: seen.__setitem__("body", body)  # under its lock
-        done = _cli("eval", "archqa", "--data", str(built), "--model", BLIND,
-                    "--model", f"{READER}@{server.base_url}", "--judge", "baseline:judge",
-                    "--out", str(root / "run"), env=env)
+        done = run_cli("eval", "archqa", "--data", str(built), "--model", BLIND,
+                       "--model", f"{READER}@{server.base_url}", "--judge", "baseline:judge",
+                       "--out", str(root / "run"), env=env)
     assert done.returncode == 0, done.stderr
     return root / "run", done
 
@@ -125,8 +116,8 @@ def test_every_counterfactual_changes_an_answer_read_from_its_own_source(built):
     again, gives every gold of its questions; the original's source gives each
     `original_gold`; at least one differs. DOT and PlantUML's edit leaves one relation
     out (5 → 4 in both examples); the graph without relations has a name renamed."""
-    annotations = {a["id"]: a for a in _rows(built / "annotations.jsonl")}
-    questions = _rows(built / "questions.jsonl")
+    annotations = {a["id"]: a for a in read_jsonl(built / "annotations.jsonl")}
+    questions = read_jsonl(built / "questions.jsonl")
     twins = [a for a in annotations.values() if a.get("twin", {}).get("family")
              == "counterfactual"]
     assert sorted(a["id"] for a in twins) == [
@@ -162,8 +153,8 @@ def test_every_style_and_capture_twin_keeps_every_answer_and_is_drawn(built):
     """A style twin is its original's source drawn in a style of its language (its own
     PNG), a capture twin its original's image as if scanned (a JPEG): each asked every
     question of its original, with the same gold."""
-    annotations = {a["id"]: a for a in _rows(built / "annotations.jsonl")}
-    questions = _rows(built / "questions.jsonl")
+    annotations = {a["id"]: a for a in read_jsonl(built / "annotations.jsonl")}
+    questions = read_jsonl(built / "questions.jsonl")
     by_id = {q["id"]: q for q in questions}
     for family, magic in (("style", b"\x89PNG"), ("capture", b"\xff\xd8\xff")):
         twins = [a for a in annotations.values() if a.get("twin", {}).get("family") == family]
@@ -189,7 +180,7 @@ def test_every_style_and_capture_twin_keeps_every_answer_and_is_drawn(built):
 
 def test_build_json_counts_the_twins_made_and_dropped(built):
     info = json.loads((built / "build.json").read_text(encoding="utf-8"))
-    questions = _rows(built / "questions.jsonl")
+    questions = read_jsonl(built / "questions.jsonl")
     assert info["seed"] == 0 and list(info["twins"]) == ["counterfactual", "style", "capture"]
     for family, made in info["twins"].items():
         assert made["made"] + sum(made["dropped"].values()) == info["diagrams"] == 4
@@ -205,8 +196,8 @@ def test_a_build_without_twins_writes_the_originals_alone(built, tmp_path):
     each line of annotations.jsonl and questions.jsonl, each image — and nothing of
     twins in build.json."""
     plain = tmp_path / "plain"
-    done = _cli("build", "archqa", "--from", str(built.parent / "sources"), "--out",
-                str(plain), "--jobs", "1")
+    done = run_cli("build", "archqa", "--from", str(built.parent / "sources"), "--out",
+                   str(plain), "--jobs", "1")
     assert done.returncode == 0, done.stderr
     assert "twins:" not in done.stdout and "counterfactual" not in done.stdout
     for name in ("annotations.jsonl", "questions.jsonl"):
@@ -227,7 +218,8 @@ def test_export_keeps_a_twins_pairing(built):
     and answer), its row's annotation naming its original and change."""
     from diagbench.benchmarks.archqa.export import _question, export_rows
 
-    built_questions = {q["id"]: Question.from_json(q) for q in _rows(built / "questions.jsonl")}
+    built_questions = {q["id"]: Question.from_json(q)
+                       for q in read_jsonl(built / "questions.jsonl")}
     rows = [r for r in export_rows(built).rows if "~" in r["diagram"]]
     assert {r["annotation"]["twin"]["family"] for r in rows} == \
         {"counterfactual", "style", "capture"}
@@ -248,10 +240,10 @@ def test_the_blind_baseline_answers_a_changed_question_from_habit(run, built):
     accuracy on those originals. The reading model answers every twin right, never from
     habit: paired differences 0, habit share 0."""
     folder, _ = run
-    rows = _rows(folder / "scores.jsonl")
+    rows = read_jsonl(folder / "scores.jsonl")
     blind, reading = _by(rows, BLIND), _by(rows, READER)
     changed = [r for r in blind.values() if r.get("habit") is not None]
-    golds = {q["id"]: q for q in _rows(built / "questions.jsonl")}
+    golds = {q["id"]: q for q in read_jsonl(built / "questions.jsonl")}
     assert changed and all(r["twin"] == "counterfactual" for r in changed)
     assert len(changed) == sum("original_gold" in q for q in golds.values())
     for r in changed:
@@ -296,8 +288,8 @@ def test_eval_prints_the_report_leaderboard_and_view_show_the_twins(run, tmp_pat
     assert "    style: accuracy % 100.0" in done.stdout  # the reader's
     page = (folder / "report.html").read_text(encoding="utf-8")
     assert "Robustness: the same questions on twins of each diagram" in page
-    board = _cli("leaderboard", str(folder), "--format", "json", "--out",
-                 str(tmp_path / "board.json"))
+    board = run_cli("leaderboard", str(folder), "--format", "json", "--out",
+                    str(tmp_path / "board.json"))
     assert board.returncode == 0, board.stderr
     table = json.loads((tmp_path / "board.json").read_text(encoding="utf-8"))
     title = "archqa robustness: answered from habit"
@@ -305,10 +297,9 @@ def test_eval_prints_the_report_leaderboard_and_view_show_the_twins(run, tmp_pat
     habit = summary[BLIND]["robustness"]["families"]["counterfactual"]["habit"]
     assert (cells[BLIND]["value"], cells[BLIND]["n"]) == (habit["estimate"], habit["n"])
     assert cells[READER]["value"] == 0.0
-    shown = _cli("view", str(folder), "--out", str(tmp_path / "page"))
+    shown = run_cli("view", str(folder), "--out", str(tmp_path / "page"))
     assert shown.returncode == 0, shown.stderr
-    text = (tmp_path / "page" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(text.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    view = read_view(tmp_path / "page")
     at = {name: k for k, name in enumerate(view["fields"])}
     rows = {(s[at["model"]], s[at["id"]]): s for s in view["samples"]}
     first = next(i for m, i in rows if m == READER and i.startswith("structural/library_classes/"))
@@ -325,11 +316,11 @@ def test_sadu_data_has_capture_twins_only(tmp_path):
     from tests.sadu_fixture import write_sadu
 
     sad = write_sadu(tmp_path / "SADU") / "dataset" / "SAD"
-    done = _cli("import", "sadu", str(sad), "--out", str(tmp_path / "data"),
-                "--twins", "capture")
+    done = run_cli("import", "sadu", str(sad), "--out", str(tmp_path / "data"),
+                   "--twins", "capture")
     assert done.returncode == 0, done.stderr
-    annotations = _rows(tmp_path / "data" / "annotations.jsonl")
-    questions = _rows(tmp_path / "data" / "questions.jsonl")
+    annotations = read_jsonl(tmp_path / "data" / "annotations.jsonl")
+    questions = read_jsonl(tmp_path / "data" / "questions.jsonl")
     originals = [a for a in annotations if "twin" not in a]
     twins = {a["twin_of"]: a for a in annotations if "twin" in a}
     assert set(twins) == {a["id"] for a in originals} and len(originals) == 3
@@ -347,8 +338,8 @@ def test_sadu_data_has_capture_twins_only(tmp_path):
     info = json.loads((tmp_path / "data" / "import.json").read_text(encoding="utf-8"))
     assert (info["twins"]["capture"]["made"], info["twins"]["capture"]["questions"]) == \
         (3, len(asked))
-    refused = _cli("import", "sadu", str(sad), "--out", str(tmp_path / "other"),
-                   "--twins", "capture,style")
+    refused = run_cli("import", "sadu", str(sad), "--out", str(tmp_path / "other"),
+                      "--twins", "capture,style")
     assert refused.returncode == 2 and not (tmp_path / "other").exists()
     assert "style: SADU's diagrams have no source" in refused.stderr
     assert "need diagbench build archqa" in " ".join(refused.stderr.split())

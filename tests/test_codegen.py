@@ -9,26 +9,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from diagbench.scoring.metrics import code_lengths, complexity_consistency
+from tests.cli import read_jsonl, read_view, run_cli
 from tests.fake_providers import FakeServer
 
 SMALL = ("--categories", "class,flowchart", "--languages", "plantuml,dot", "--per-category",
          "2", "--sample-seed", "3")
-
-
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, env=env)
-
-
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 # --- the metrics (§4.1) ----------------------------------------------------------------
@@ -66,18 +55,18 @@ def test_code_lengths_lines_or_characters():
 @pytest.fixture(scope="module")
 def synth_run(tmp_path_factory):
     run = tmp_path_factory.mktemp("codegen") / "run"
-    done = _cli("eval", "codegen", "--model", "baseline:synth", "--out", str(run), *SMALL)
+    done = run_cli("eval", "codegen", "--model", "baseline:synth", "--out", str(run), *SMALL)
     assert done.returncode == 0, done.stderr
     return run, done.stdout
 
 
 def test_eval_offline_both_promptings(synth_run):
     run, stdout = synth_run
-    scores = _rows(run / "scores.jsonl")
+    scores = read_jsonl(run / "scores.jsonl")
     # 2 categories × 1 FRL each × 2 personas × 3 levels × 2 approaches
     assert len(scores) == 24
     assert {s["prompting"] for s in scores} == {"all-in-one", "sequential"}
-    responses = _rows(run / "models" / "baseline_synth" / "responses.jsonl")
+    responses = read_jsonl(run / "models" / "baseline_synth" / "responses.jsonl")
     # one call per all-in-one sample, two per sequential one
     assert len(responses) == 12 + 2 * 12
     assert sum(r["id"].endswith("/solution") for r in responses) == 12
@@ -112,8 +101,8 @@ def test_eval_offline_both_promptings(synth_run):
 
 def test_sequential_second_call_is_given_the_problem(synth_run):
     run, _ = synth_run
-    responses = {r["id"]: r for r in _rows(run / "models" / "baseline_synth" /
-                                           "responses.jsonl")}
+    responses = {r["id"]: r for r in read_jsonl(run / "models" / "baseline_synth" /
+                                                "responses.jsonl")}
     first = responses["flowchart-dot-001.high.sequential"]["text"]
     second = responses["flowchart-dot-001.high.sequential/solution"]["text"]
     assert first.startswith("Problem:") and "Code:" not in first
@@ -123,7 +112,7 @@ def test_sequential_second_call_is_given_the_problem(synth_run):
 def test_byte_identical_for_a_seed_and_rescore_without_calls(synth_run, tmp_path):
     run, _ = synth_run
     again = tmp_path / "again"
-    done = _cli("eval", "codegen", "--model", "baseline:synth", "--out", str(again), *SMALL)
+    done = run_cli("eval", "codegen", "--model", "baseline:synth", "--out", str(again), *SMALL)
     assert done.returncode == 0, done.stderr
     for name in ("scores.jsonl", "summary.json"):
         assert (again / name).read_bytes() == (run / name).read_bytes(), name
@@ -132,24 +121,24 @@ def test_byte_identical_for_a_seed_and_rescore_without_calls(synth_run, tmp_path
     saved = (again / "models" / "baseline_synth" / "responses.jsonl").read_bytes()
     before = (again / "scores.jsonl").read_bytes()
     (again / "scores.jsonl").write_text("", encoding="utf-8")
-    done = _cli("score", "codegen", str(again))
+    done = run_cli("score", "codegen", str(again))
     assert done.returncode == 0, done.stderr
     assert (again / "scores.jsonl").read_bytes() == before
     assert (again / "models" / "baseline_synth" / "responses.jsonl").read_bytes() == saved
     (again / "report.html").unlink()
-    done = _cli("report", "codegen", str(again))
+    done = run_cli("report", "codegen", str(again))
     assert done.returncode == 0 and (again / "report.html").is_file()
 
 
 def test_bad_option_is_a_usage_error():
-    done = _cli("eval", "codegen", "--model", "baseline:synth", "--out", "x", "--prompting",
-                "both")
+    done = run_cli("eval", "codegen", "--model", "baseline:synth", "--out", "x", "--prompting",
+                   "both")
     assert done.returncode == 2 and "both: choose among all-in-one,sequential" in done.stderr
 
 
 def test_nothing_to_ask_is_a_clear_error(tmp_path):
-    done = _cli("eval", "codegen", "--model", "baseline:synth", "--out", str(tmp_path / "r"),
-                "--categories", "class", "--languages", "dbml")
+    done = run_cli("eval", "codegen", "--model", "baseline:synth", "--out", str(tmp_path / "r"),
+                   "--categories", "class", "--languages", "dbml")
     assert done.returncode == 3
     assert done.stderr.strip() == ("diagbench: error: nothing to ask: no category among "
                                    "class has an FRL among dbml")
@@ -189,15 +178,15 @@ def test_eval_against_fake_openai_server(tmp_path):
     args = ("eval", "codegen", "--categories", "flowchart", "--languages", "dot",
             "--per-category", "2", "--model", "openai:coder@{url}", "--out", str(run))
     with FakeServer(reply=_reply) as server:
-        done = _cli(*(a.replace("{url}", server.base_url) for a in args), env=env)
+        done = run_cli(*(a.replace("{url}", server.base_url) for a in args), env=env)
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 6 + 6 + 4  # no second call after an empty first
         assert all(r["messages"][0]["role"] == "system" for r in server.requests)
-        done = _cli("score", "codegen", str(run), env=env)  # no call
+        done = run_cli("score", "codegen", str(run), env=env)  # no call
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 16
         first = (run / "scores.jsonl").read_bytes()
-        done = _cli(*(a.replace("{url}", server.base_url) for a in args), env=env)  # resumes
+        done = run_cli(*(a.replace("{url}", server.base_url) for a in args), env=env)  # resumes
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 16 and (run / "scores.jsonl").read_bytes() == first
     summary = json.loads((run / "summary.json").read_text())
@@ -216,7 +205,7 @@ def test_eval_against_fake_openai_server(tmp_path):
     assert seq["consistency"] == 0.0
     assert summary["promptings"]["all-in-one"]["consistency"] == pytest.approx(200 / 3)
     assert summary["promptings"]["sequential"]["validity"] == pytest.approx(200 / 6)
-    invalid = [s for s in _rows(run / "scores.jsonl") if s["valid"] is False]
+    invalid = [s for s in read_jsonl(run / "scores.jsonl") if s["valid"] is False]
     assert sorted((s["complexity"], s["status"], s["error"][:12]) for s in invalid) == [
         ("high", "ok", "Error: <stdi"), ("high", "ok", "Error: <stdi"),
         ("low", "no_code", "no problem s"), ("low", "no_code", "no problem s")]
@@ -229,12 +218,12 @@ def test_failed_calls_are_counted_invalid_and_fail_the_run(tmp_path):
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
     run = tmp_path / "run"
     with FakeServer(script=["400"] * 20, reply=_reply) as server:
-        done = _cli("eval", "codegen", "--categories", "flowchart", "--languages", "dot",
-                    "--per-category", "1", "--model", f"openai:coder@{server.base_url}",
-                    "--out", str(run), env=env)
+        done = run_cli("eval", "codegen", "--categories", "flowchart", "--languages", "dot",
+                       "--per-category", "1", "--model", f"openai:coder@{server.base_url}",
+                       "--out", str(run), env=env)
         assert done.returncode == 1, done.stderr  # every call failed
         assert len(server.requests) == 6  # no problem statement: no second call
-    scores = _rows(run / "scores.jsonl")
+    scores = read_jsonl(run / "scores.jsonl")
     assert [s["status"] for s in scores] == ["call_error"] * 6
     assert all(s["valid"] is None and "400" in s["error"] for s in scores)
     m = next(iter(json.loads((run / "summary.json").read_text())["models"].values()))
@@ -251,17 +240,17 @@ def test_failed_calls_are_counted_invalid_and_fail_the_run(tmp_path):
 
 def test_build_structure_sequential(tmp_path):
     out = tmp_path / "data"
-    done = _cli("build", "structure", "--out", str(out), "--model", "baseline:synth",
-                "--categories", "class", "--languages", "plantuml", "--per-category", "2",
-                "--prompting", "sequential")
+    done = run_cli("build", "structure", "--out", str(out), "--model", "baseline:synth",
+                   "--categories", "class", "--languages", "plantuml", "--per-category", "2",
+                   "--prompting", "sequential")
     assert done.returncode == 0, done.stderr
     info = json.loads((out / "build.json").read_text())
     assert info["prompting"] == "sequential" and info["stages"]["with code"] == 2
     responses = {r["id"]: r["text"]
-                 for r in _rows(out / "generation" / "responses.jsonl")}
+                 for r in read_jsonl(out / "generation" / "responses.jsonl")}
     assert sorted(responses) == ["class-plantuml-000", "class-plantuml-000/solution",
                                  "class-plantuml-001", "class-plantuml-001/solution"]
-    for s in _rows(out / "samples.jsonl"):
+    for s in read_jsonl(out / "samples.jsonl"):
         # the problem statement is the first call's, the code the second call's
         assert responses[s["id"]] == f"Problem:\n\n{s['problem']}\n"
         code = (out / s["code"]).read_text(encoding="utf-8")
@@ -270,10 +259,9 @@ def test_build_structure_sequential(tmp_path):
 
 def test_the_viewer_shows_each_code_as_drawn(synth_run, tmp_path):
     run, _ = synth_run
-    done = _cli("view", str(run), "--out", str(tmp_path / "v"))
+    done = run_cli("view", str(run), "--out", str(tmp_path / "v"))
     assert done.returncode == 0, done.stderr
-    page = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    view = read_view(tmp_path / "v")
     drawn = [s[view["fields"].index("prediction_image")] for s in view["samples"]]
     assert len(drawn) == 24 and all(drawn)
     assert all((tmp_path / "v" / d).read_bytes().startswith(b"\x89PNG") for d in drawn)

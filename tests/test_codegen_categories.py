@@ -12,8 +12,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -21,6 +19,7 @@ from diagbench.benchmarks.codegen.plan import plan
 from diagbench.benchmarks.structure.synth import synth_answer
 from diagbench.benchmarks.synthesis import COMPLEXITIES, first_ask, split_answer
 from diagbench.languages import CATEGORIES, category_named, languages_of, named, names
+from tests.cli import run_cli
 from tests.fake_providers import FakeServer
 
 CLASS = "@startuml\nclass Order\nclass Customer\nCustomer --> Order\n@enduml\n"
@@ -32,11 +31,6 @@ BROKEN = "@startuml\nclass Order {\n@enduml\n"  # read as a class diagram; Plant
 #: diagram (renders, but as another category) and the high one does not render.
 CODES = {"UML class diagram": {"low": CLASS, "medium": CLASS, "high": CLASS},
          "UML sequence diagram": {"low": SEQUENCE, "medium": CLASS, "high": BROKEN}}
-
-
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, env=env)
 
 
 def _reply(prompt: str) -> str:
@@ -53,9 +47,9 @@ def fake_run(tmp_path_factory):
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp / "c.sqlite")}
     run = tmp / "run"
     with FakeServer(reply=_reply) as server:
-        done = _cli("eval", "codegen", "--categories", "class,sequence", "--languages",
-                    "plantuml", "--per-category", "1", "--prompting", "all-in-one",
-                    "--model", f"openai:coder@{server.base_url}", "--out", str(run), env=env)
+        done = run_cli("eval", "codegen", "--categories", "class,sequence", "--languages",
+                       "plantuml", "--per-category", "1", "--prompting", "all-in-one",
+                       "--model", f"openai:coder@{server.base_url}", "--out", str(run), env=env)
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 6
     return run, done.stdout
@@ -117,7 +111,7 @@ def test_printed_lines_report_and_leaderboard(fake_run, tmp_path):
     html = (run / "report.html").read_text(encoding="utf-8")
     assert "Tables 6–8" in html and "Codes drawn as another category" in html
     assert "33.3 (n 3, 1 wrong category)" in html
-    done = _cli("leaderboard", str(run), "--format", "json")
+    done = run_cli("leaderboard", str(run), "--format", "json")
     assert done.returncode == 0, done.stderr
     board = json.loads(done.stdout)
     titles = [c["title"] for c in board["columns"]]
@@ -141,7 +135,7 @@ def test_a_summary_without_the_cells_is_a_clear_error(fake_run, tmp_path):
     for m in summary["models"].values():
         del m["cells"]  # as diagbench wrote it before it scored per category × FRL
     (old / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
-    done = _cli("report", "codegen", str(old))
+    done = run_cli("report", "codegen", str(old))
     assert done.returncode == 3
     assert "not a summary of codegen" in done.stderr
     assert "openai:coder has no cells per category × FRL" in done.stderr

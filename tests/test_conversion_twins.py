@@ -26,6 +26,7 @@ from diagbench.compare.counts import Comparison, ComponentCounts
 from diagbench.compare.pair import Pair, compare_scripts
 from diagbench.compare.report import FileResult
 from diagbench.formats.plantuml import parse_sequence
+from tests.cli import read_view
 from tests.fake_providers import FakeServer
 
 GOLD = Path(__file__).parent.parent / "examples" / "callflows" / "gold"
@@ -201,8 +202,7 @@ def test_view_shows_an_image_beside_its_twins(run, tmp_path):
                            str(tmp_path / "page")], capture_output=True, text=True,
                           timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    text = (tmp_path / "page" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(text.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    view = read_view(tmp_path / "page")
     at = {name: k for k, name in enumerate(view["fields"])}
     rows = {(s[at["model"]], s[at["id"]], s[at["task"]]): s for s in view["samples"]}
     original = rows[BLIND, NAMES[0], "semantic"][at["beside"]]

@@ -8,20 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli import run_cli
 from tests.fake_providers import FakeServer
 from tests.structure_handmade import fix_images, write_handmade
-
-
-def _cli(*args: str, env: dict | None = None, cwd: Path | None = None
-         ) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, env=env, cwd=cwd)
 
 
 @pytest.fixture
@@ -34,8 +27,8 @@ def handmade(tmp_path) -> Path:
 
 def test_unusable_images_count_wrong_and_exit_3_naming_them(handmade, tmp_path):
     run = tmp_path / "run"
-    done = _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
-                "--out", str(run))
+    done = run_cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
+                   "--out", str(run))
     assert done.returncode == 3, done.stderr
     assert "missing.png: missing (no such file)" in done.stderr
     assert "corrupt.png: not a readable image" in done.stderr
@@ -58,8 +51,8 @@ def test_every_call_failing_exits_1_with_the_reason(handmade, tmp_path):
            "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
     run = tmp_path / "run"
     with FakeServer(["400"] * 8) as server:
-        done = _cli("eval", "structure", "--data", str(handmade), "--model",
-                    f"openai:vlm@{server.base_url}", "--out", str(run), env=env)
+        done = run_cli("eval", "structure", "--data", str(handmade), "--model",
+                       f"openai:vlm@{server.base_url}", "--out", str(run), env=env)
         assert len(server.requests) == 4  # a 400 is not retried
     assert done.returncode == 1, done.stderr
     assert "openai:vlm: nothing was answered: all 4 samples failed (call_error 4; first: " \
@@ -69,9 +62,9 @@ def test_every_call_failing_exits_1_with_the_reason(handmade, tmp_path):
     assert m["accuracy"]["all"] == 0.0  # 0 of 4, where it was "—" (no denominator)
     assert (m["failures"]["call_error"], m["failures"]["asked"]) == (4, 4)
     # score again from the saved responses: the same, and a rate above the failures passes
-    again = _cli("score", "structure", str(run), "--fail-on-error", "1", env=env)
+    again = run_cli("score", "structure", str(run), "--fail-on-error", "1", env=env)
     assert again.returncode == 0, again.stderr
-    strict = _cli("score", "structure", str(run), "--fail-on-error", "0.5", env=env)
+    strict = run_cli("score", "structure", str(run), "--fail-on-error", "0.5", env=env)
     assert strict.returncode == 1
     assert "4 of 4 samples failed (call_error 4; first: HTTP 400" in strict.stderr
     assert "above --fail-on-error 0.5" in strict.stderr
@@ -81,39 +74,39 @@ def test_a_rate_below_the_failures_fails_a_run_that_answered_some(handmade, tmp_
     """Two images unusable of four: 0.5 of the samples failed; --fail-on-error 0.25 fails
     the run (exit 3 still wins: an input could not be used), 0.5 does not."""
     run = tmp_path / "run"
-    done = _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
-                "--out", str(run), "--fail-on-error", "0.25")
+    done = run_cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
+                   "--out", str(run), "--fail-on-error", "0.25")
     assert done.returncode == 3
     assert "2 of 4 samples failed (image_error 2), above --fail-on-error 0.25" in done.stderr
-    ok = _cli("score", "structure", str(run), "--fail-on-error", "0.5")
+    ok = run_cli("score", "structure", str(run), "--fail-on-error", "0.5")
     assert "above --fail-on-error" not in ok.stderr and ok.returncode == 3
 
 
 def test_an_empty_data_set_exits_3(handmade, tmp_path):
     (handmade / "tasks.jsonl").write_text("", encoding="utf-8")
-    done = _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
-                "--out", str(tmp_path / "run"))
+    done = run_cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
+                   "--out", str(tmp_path / "run"))
     assert done.returncode == 3
     assert "no usable samples: the data set is empty" in done.stderr
 
 
 def test_a_missing_data_set_exits_3_naming_the_file(tmp_path):
     (tmp_path / "empty").mkdir()
-    done = _cli("eval", "structure", "--data", str(tmp_path / "empty"), "--model",
-                "baseline:synth", "--out", str(tmp_path / "run"))
+    done = run_cli("eval", "structure", "--data", str(tmp_path / "empty"), "--model",
+                   "baseline:synth", "--out", str(tmp_path / "run"))
     assert done.returncode == 3
     assert f"{tmp_path / 'empty' / 'samples.jsonl'}: missing" in done.stderr
 
 
 def test_the_leaderboard_labels_every_split_column_and_shows_the_failures(handmade, tmp_path):
     first, second = tmp_path / "first", tmp_path / "second"
-    _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
-         "--out", str(first), "--tasks", "structural")
+    run_cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
+            "--out", str(first), "--tasks", "structural")
     fix_images(handmade)
-    _cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
-         "--model", "baseline:judge", "--out", str(second), "--tasks", "structural")
+    run_cli("eval", "structure", "--data", str(handmade), "--model", "baseline:synth",
+            "--model", "baseline:judge", "--out", str(second), "--tasks", "structural")
     (tmp_path / "notarun").mkdir()
-    done = _cli("leaderboard", str(first), str(second), str(tmp_path / "notarun"))
+    done = run_cli("leaderboard", str(first), str(second), str(tmp_path / "notarun"))
     assert done.returncode == 3
     assert f"{tmp_path / 'notarun'}: not a run directory (no manifest.json" in done.stderr
     header, _, *rows = done.stdout.splitlines()
@@ -130,7 +123,7 @@ def test_the_leaderboard_labels_every_split_column_and_shows_the_failures(handma
     assert cells["baseline:judge"][at_first] == "—"
     judge = cells["baseline:judge"][at_second]  # no readable number
     assert judge.startswith("0.00 ") and judge.endswith(" (n 4, 4 failed)")
-    alone = _cli("leaderboard", str(tmp_path / "notarun"))
+    alone = run_cli("leaderboard", str(tmp_path / "notarun"))
     assert alone.returncode == 3 and alone.stdout == ""
 
 
@@ -141,13 +134,13 @@ def test_an_archqa_question_about_a_missing_image_is_counted_and_named(tmp_path)
     from tests.sadu_fixture import write_sadu
 
     sadu = write_sadu(tmp_path / "sadu")
-    assert _cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out",
-                str(tmp_path / "qa")).returncode == 0
+    assert run_cli("import", "sadu", str(sadu / "dataset" / "SAD"), "--out",
+                   str(tmp_path / "qa")).returncode == 0
     image = sadu / "dataset" / "SAD" / "behavior" / "Diagram" / "login_flow.png"
     image.unlink()
     run = tmp_path / "run"
-    done = _cli("eval", "archqa", "--data", str(tmp_path / "qa"), "--model", "baseline:blind",
-                "--out", str(run))
+    done = run_cli("eval", "archqa", "--data", str(tmp_path / "qa"), "--model", "baseline:blind",
+                   "--out", str(run))
     assert done.returncode == 3, done.stderr
     assert f"image not sent: {image}: missing (no such file)" in done.stderr
     assert "baseline:blind: 4 failed (image_error 4) of 8, each counted wrong" in done.stdout

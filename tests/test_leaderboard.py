@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import read_view
 from tests.sadu_fixture import run_cli, write_sadu
 
 A, B = "model-a_response_t_0", "model-b_response_t_0"
@@ -98,8 +99,7 @@ def test_the_view_of_a_prior_bias_run(runs, tmp_path):
     """baseline:prior answers by the prior: right exactly on the prior-conform instances."""
     done = run_cli("view", str(runs["prior"]), "--out", "page", cwd=runs["prior"].parent)
     assert done.returncode == 0, done.stderr
-    text = (runs["prior"].parent / "page" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(text.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    view = read_view(runs["prior"].parent / "page")
     at = {name: k for k, name in enumerate(view["fields"])}
     items = [json.loads(line) for line in (runs["prior"].parent / "pb-data" / "manifest.jsonl")
              .read_text(encoding="utf-8").splitlines()]

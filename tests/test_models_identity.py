@@ -10,8 +10,6 @@ import ast
 import asyncio
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,15 +21,11 @@ from diagbench.models.providers import ModelSpec, ModelSpecError
 from diagbench.models.request import GenerationConfig, user_request
 from diagbench.models.retry import CallError, RetryPolicy
 from diagbench.models.settings import ModelSettings
+from tests.cli import run_cli
 from tests.fake_providers import FakeServer
 
 MODELS = Path(__file__).parents[1] / "src" / "diagbench" / "models"
 SECRET = "sk-diagbench-LEAKCHECK-identity-24680"
-
-
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, check=False, env=env)
 
 
 def test_a_name_is_parsed_once_into_the_whole_identity():
@@ -87,12 +81,12 @@ def test_two_servers_of_one_model_name_get_two_directories(tmp_path):
         args = ["eval", "codegen", "--categories", "flowchart", "--languages", "dot",
                 "--per-category", "1", "--model", f"openai:coder@{first.base_url}",
                 "--model", f"openai:coder@{second.base_url}", "--out", str(run)]
-        done = _cli(*args, env=env)
+        done = run_cli(*args, env=env)
         assert done.returncode == 0, done.stderr
         asked = {first.base_url: len(first.requests), second.base_url: len(second.requests)}
         assert all(asked.values())
         scores = (run / "scores.jsonl").read_bytes()
-        done = _cli("score", "codegen", str(run), env=env)  # from the saved responses
+        done = run_cli("score", "codegen", str(run), env=env)  # from the saved responses
         assert done.returncode == 0, done.stderr
         assert (run / "scores.jsonl").read_bytes() == scores
         assert len(first.requests) + len(second.requests) == sum(asked.values())
@@ -114,10 +108,10 @@ def test_two_servers_of_one_model_name_get_two_directories(tmp_path):
 
 
 def test_a_benchmarks_baseline_resolves_from_the_command_line_in_a_fresh_process(tmp_path):
-    done = _cli("ask", "--model", "baseline:prior", "What is drawn?")
+    done = run_cli("ask", "--model", "baseline:prior", "What is drawn?")
     assert done.returncode == 1  # found and called: it answers only prior-bias questions
     assert "not a prior-bias question" in done.stderr
-    done = _cli("ask", "--model", "baseline:nope", "What is drawn?")
+    done = run_cli("ask", "--model", "baseline:nope", "What is drawn?")
     assert done.returncode == 3
     assert done.stderr.strip() == ("diagbench: error: 'baseline:nope': baseline models are "
                                    "blind, judge, ocr, prior, synth, vision-uml")

@@ -6,8 +6,6 @@ keeps the two-query design; eval's `--limit` samples every cell evenly."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -20,17 +18,13 @@ from diagbench.benchmarks.prior_bias.generate import (
 from diagbench.benchmarks.prior_bias.records import Item
 from diagbench.benchmarks.prior_bias.scoring import stratified
 from diagbench.benchmarks.prior_bias.vocabulary import RELATIONS, load_vocabulary
+from tests.cli import run_cli
 from tests.sizes import FULL, sized
 
 #: Table 1 of paper 002, copied from its Appendix D by hand.
 TABLE_1 = {"prior-free": (338, 373, 1044, 1401), "prior-conform": (1200, 1200, 1300, 2300),
            "2-reverse": (1200, 1200, 1300, 2300), "3-reverse": (1200, 1200, 1300, 2300),
            "3-mixed": (1200, 1200, 1300, 2300)}
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, check=False)
 
 
 def _rows(out: Path) -> list[dict]:
@@ -45,7 +39,7 @@ def test_plan_reaches_table_1_with_one_query_per_diagram(tmp_path):
     divisor = sized(20, 1)
     out = tmp_path / "plan"
     if FULL:  # the command as a user runs it (WordNet, Table 1 itself)
-        done = _cli("build", "prior-bias", "--paper-sizes", "--plan", "--out", str(out))
+        done = run_cli("build", "prior-bias", "--paper-sizes", "--plan", "--out", str(out))
         assert done.returncode == 0, done.stderr
         assert "27156 instances, 27156 diagrams (planned, not rendered)" in done.stdout
     else:  # Table 1 / 20 from the curated vocabulary
@@ -121,8 +115,8 @@ def test_limit_samples_every_cell_evenly_in_manifest_order():
 
 def test_eval_refuses_a_planned_build(tmp_path):
     out = tmp_path / "plan"
-    assert _cli("build", "prior-bias", "--per-cell", "2", "--plan", "--out",
-                str(out)).returncode == 0
-    done = _cli("eval", "prior-bias", "--data", str(out), "--model", "baseline:prior", "--out",
-                str(tmp_path / "run"))
+    assert run_cli("build", "prior-bias", "--per-cell", "2", "--plan", "--out",
+                   str(out)).returncode == 0
+    done = run_cli("eval", "prior-bias", "--data", str(out), "--model", "baseline:prior", "--out",
+                   str(tmp_path / "run"))
     assert done.returncode == 3 and "planned only, no images" in done.stderr

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from diagbench.diagram.classes import ClassDiagram, Relation, UmlClass
 from diagbench.languages.plantuml import STYLES
 from diagbench.render.plantuml_pipe import PlantUMLEngine
 from tests.class_view import parse_class_diagram
+from tests.cli import read_view, run_cli
 
 SEED = 1  # a seed whose build fills all 20 cells with --per-cell 1
 ORIGINALS = len(CONDITIONS) * len(RELATIONS)  # --per-cell 1 fills every cell
@@ -191,20 +191,15 @@ def test_an_edit_that_leaves_the_gold_is_dropped_and_counted(engine, tmp_path):
     assert (tmp_path / made[0].images["1x"].path).is_file()
 
 
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, env=env, check=False)
-
-
 @pytest.fixture(scope="module")
 def run(built, tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     """Both baselines asked every original (one of every cell) and its twins."""
     out, _ = built
     folder = tmp_path_factory.mktemp("pbt-run")
-    done = _cli("eval", "prior-bias", "--data", str(out), "--model", "baseline:prior",
-                "--model", "baseline:vision-uml", "--out",
-                str(folder / "run"), env={**os.environ,
-                                          "DIAGBENCH_CACHE": str(folder / "c.sqlite")})
+    done = run_cli("eval", "prior-bias", "--data", str(out), "--model", "baseline:prior",
+                   "--model", "baseline:vision-uml", "--out",
+                   str(folder / "run"), env={**os.environ,
+                                             "DIAGBENCH_CACHE": str(folder / "c.sqlite")})
     assert done.returncode == 0, done.stderr
     return folder / "run", done
 
@@ -255,8 +250,8 @@ def test_report_leaderboard_and_view_show_the_twins(run, tmp_path):
     folder, _ = run
     page = (folder / "report.html").read_text(encoding="utf-8")
     assert "Robustness: the same questions on twins of each diagram" in page
-    done = _cli("leaderboard", str(folder), "--format", "json", "--out",
-                str(tmp_path / "board.json"))
+    done = run_cli("leaderboard", str(folder), "--format", "json", "--out",
+                   str(tmp_path / "board.json"))
     assert done.returncode == 0, done.stderr
     board = json.loads((tmp_path / "board.json").read_text())
     title = "prior-bias robustness: answered from habit"
@@ -265,10 +260,9 @@ def test_report_leaderboard_and_view_show_the_twins(run, tmp_path):
     assert cells["baseline:vision-uml"]["value"] == 0.0
     assert {r["model"]: r["cells"]["prior-bias Δ"]["n"] for r in board["rows"]} == \
         {"baseline:prior": 20, "baseline:vision-uml": 20}  # the originals'
-    done = _cli("view", str(folder), "--out", str(tmp_path / "page"))
+    done = run_cli("view", str(folder), "--out", str(tmp_path / "page"))
     assert done.returncode == 0, done.stderr
-    text = (tmp_path / "page" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(text.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    view = read_view(tmp_path / "page")
     at = {name: k for k, name in enumerate(view["fields"])}
     rows = {(s[at["model"]], s[at["id"]]): s for s in view["samples"]}
     original = next(k for m, k in rows if m == "baseline:prior" and "~" not in k
@@ -287,8 +281,8 @@ def test_report_leaderboard_and_view_show_the_twins(run, tmp_path):
 
 
 def test_plan_refuses_twins(tmp_path):
-    done = _cli("build", "prior-bias", "--out", str(tmp_path / "d"), "--per-cell", "1",
-                "--plan", "--twins", "counterfactual")
+    done = run_cli("build", "prior-bias", "--out", str(tmp_path / "d"), "--per-cell", "1",
+                   "--plan", "--twins", "counterfactual")
     assert done.returncode == 2 and "--twins draws its twins" in done.stderr
     assert "Traceback" not in done.stderr
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from diagbench.models.reasoning import split_thinking
+from tests.cli import read_view, run_cli
 from tests.fake_providers import FakeServer
 from tests.sadu_fixture import write_sadu
 
@@ -39,8 +39,7 @@ def test_thinking_is_split_from_the_answer(text, answer, thinking):
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k",
            "GEMINI_API_KEY": "k", "DIAGBENCH_CACHE": str(cwd / "cache.sqlite")}
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd, env=env, check=False)
+    return run_cli(*args, cwd=cwd, env=env)
 
 
 def test_answers_are_scored_without_their_thinking_and_shown_beside_it(tmp_path):
@@ -86,8 +85,7 @@ def test_answers_are_scored_without_their_thinking_and_shown_beside_it(tmp_path)
             assert {(r["text"], r["reasoning"]) for r in records} == {(ANSWER, THINKING)}
         done = _cli("view", run, "--out", f"view-{run}", cwd=tmp_path)
         assert done.returncode == 0, done.stderr
-        page = (tmp_path / f"view-{run}" / "samples.js").read_text(encoding="utf-8")
-        view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+        view = read_view(tmp_path / f"view-{run}")
         at = {name: k for k, name in enumerate(view["fields"])}
         assert {(s[at["answer"]], s[at["reasoning"]]) for s in view["samples"]} == \
             {(ANSWER, THINKING)}

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
@@ -22,6 +19,7 @@ from diagbench.benchmarks.structure.records import (
     StructureTask,
 )
 from diagbench.benchmarks.structure.scoring import read_answer
+from tests.cli import read_jsonl, read_view, run_cli
 from tests.fake_providers import FakeServer
 
 ARGS = ("--model", "baseline:synth", "--categories", "class,flowchart", "--languages",
@@ -29,19 +27,10 @@ ARGS = ("--model", "baseline:synth", "--categories", "class,flowchart", "--langu
 DETERMINISTIC = ("samples.jsonl", "tasks.jsonl", "build.json")
 
 
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, env=env)
-
-
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
     out = tmp_path_factory.mktemp("structure") / "data"
-    done = _cli("build", "structure", "--out", str(out), *ARGS)
+    done = run_cli("build", "structure", "--out", str(out), *ARGS)
     assert done.returncode == 0, done.stderr
     (out.parent / "build.stdout").write_text(done.stdout, encoding="utf-8")
     return out
@@ -91,11 +80,11 @@ def test_build_offline_counts_filters_and_engine_check(data, tmp_path):
     judge = info["judge"]  # baseline:synth's code parses and its texts state no counts
     assert judge["model"] == "baseline:judge" and judge["removed"] == 0
     assert judge["verdicts"]["true"] == judge["judged"] == info["stages"]["kept"]
-    samples = _rows(data / "samples.jsonl")
+    samples = read_jsonl(data / "samples.jsonl")
     for s in samples:  # statistics from the parsed model = what the engine drew
         assert s["drawn"] == s["counts"], s["id"]
         assert (data / s["image"]).is_file() and s["problem"] and s["description"]
-    tasks = _rows(data / "tasks.jsonl")
+    tasks = read_jsonl(data / "tasks.jsonl")
     assert {t["task"] for t in tasks} == {"identification", "quantification", "structural",
                                            "association", "problem_match",
                                            "description_match", "caption_match",
@@ -127,7 +116,7 @@ def test_build_offline_counts_filters_and_engine_check(data, tmp_path):
     assert len(keys) == len(set(keys))
     # byte-identical for a seed
     again = tmp_path / "again"
-    done = _cli("build", "structure", "--out", str(again), *ARGS)
+    done = run_cli("build", "structure", "--out", str(again), *ARGS)
     assert done.returncode == 0, done.stderr
     for name in DETERMINISTIC:
         assert (again / name).read_bytes() == (data / name).read_bytes(), name
@@ -138,7 +127,7 @@ def test_a_mermaid_build_is_byte_identical_for_a_seed(tmp_path):
     args = ("--model", "baseline:synth", "--categories", "class", "--languages", "mermaid",
             "--per-category", "2", "--seed", "3")
     for name in ("one", "two"):
-        done = _cli("build", "structure", "--out", str(tmp_path / name), *args)
+        done = run_cli("build", "structure", "--out", str(tmp_path / name), *args)
         assert done.returncode == 0, done.stderr
     images = sorted(p.name for p in (tmp_path / "one" / "images").iterdir())
     assert images
@@ -148,15 +137,15 @@ def test_a_mermaid_build_is_byte_identical_for_a_seed(tmp_path):
 
 def test_eval_offline_and_report(data, tmp_path):
     run = tmp_path / "run"
-    done = _cli("eval", "structure", "--data", str(data), "--model", "baseline:synth",
-                "--out", str(run))
+    done = run_cli("eval", "structure", "--data", str(data), "--model", "baseline:synth",
+                   "--out", str(run))
     assert done.returncode == 0, done.stderr
     summary = json.loads((run / "summary.json").read_text())["models"]["baseline:synth"]
     i2c = summary["image_to_code"]
     assert i2c["n"] >= 4 and i2c["score"] == 0.0 < i2c["counts_score"]  # the anchor's flaw
     assert summary["accuracy"]["problem_match"] is not None
     assert (run / "report.html").is_file()
-    scores = _rows(run / "scores.jsonl")
+    scores = read_jsonl(run / "scores.jsonl")
     counting = [s for s in scores if s["task"] == "quantification"]
     assert counting and all(s["correct"] is (s["gold"] == 3) for s in counting)  # blind "3"
     table = summary["table3"]  # every task in Overall, each in its task type's column
@@ -167,7 +156,7 @@ def test_eval_offline_and_report(data, tmp_path):
     assert "Table 3 by task type" in done.stdout and "Code translation" in done.stdout
     assert (run / "plots" / "task_types.png").is_file()
     assert (run / "plots" / "domains.png").is_file()
-    board = _cli("leaderboard", str(run), "--format", "json")
+    board = run_cli("leaderboard", str(run), "--format", "json")
     assert board.returncode == 0, board.stderr
     assert "Table 3: Overall" in board.stdout and "Table 3: Code translation" in board.stdout
     text = (run / "summary.json").read_text(encoding="utf-8")
@@ -177,9 +166,8 @@ def test_eval_offline_and_report(data, tmp_path):
     assert drawn and all(s["drawn"] == f"drawn/{s['id']}.svg" for s in drawn)
     assert all(ET.parse(run / "models" / "baseline_synth" / s["drawn"]).getroot().tag
                == "{http://www.w3.org/2000/svg}svg" for s in drawn)
-    assert _cli("view", str(run), "--out", str(tmp_path / "v")).returncode == 0
-    page = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    assert run_cli("view", str(run), "--out", str(tmp_path / "v")).returncode == 0
+    view = read_view(tmp_path / "v")
     fields = view["fields"]
     shown = {s[fields.index("id")]: s[fields.index("prediction_image")]
              for s in view["samples"]}
@@ -216,12 +204,12 @@ def test_eval_against_fake_openai_server(data, tmp_path):
 
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
     with FakeServer(reply=reply) as server:
-        done = _cli("eval", "structure", "--data", str(data), "--tasks",
-                    "quantification,association", "--model",
-                    f"openai:vlm@{server.base_url}",
-                    "--out", str(tmp_path / "run"), env=env)
+        done = run_cli("eval", "structure", "--data", str(data), "--tasks",
+                       "quantification,association", "--model",
+                       f"openai:vlm@{server.base_url}",
+                       "--out", str(tmp_path / "run"), env=env)
     assert done.returncode == 0, done.stderr
-    scores = _rows(tmp_path / "run" / "scores.jsonl")
+    scores = read_jsonl(tmp_path / "run" / "scores.jsonl")
     assert len(server.requests) == len(scores) > 0
     for s in scores:
         if s["task"] == "association":

@@ -12,22 +12,19 @@ from pathlib import Path
 
 from diagbench.benchmarks.structure.records import StructureTask
 from diagbench.benchmarks.structure.tasks import without_duplicates
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=900)
+from tests.cli import run_cli
 
 
 def test_a_category_without_any_of_the_languages_is_refused(tmp_path):
-    done = _cli("build", "structure", "--model", "baseline:synth", "--out",
-                str(tmp_path / "d"), "--categories", "class", "--languages", "fen")
+    done = run_cli("build", "structure", "--model", "baseline:synth", "--out",
+                   str(tmp_path / "d"), "--categories", "class", "--languages", "fen", timeout=900)
     assert done.returncode == 2
     assert "--categories class: none of --languages fen draws it (its FRLs: plantuml, " \
            "mermaid)" in done.stderr
     assert not (tmp_path / "d").exists()
-    unused = _cli("build", "structure", "--model", "baseline:synth", "--out",
-                  str(tmp_path / "d"), "--categories", "class", "--languages", "plantuml,fen")
+    unused = run_cli("build", "structure", "--model", "baseline:synth", "--out",
+                     str(tmp_path / "d"), "--categories", "class", "--languages", "plantuml,fen",
+                     timeout=900)
     assert unused.returncode == 2
     assert "--languages fen: draws none of --categories class" in unused.stderr
 
@@ -55,8 +52,8 @@ def test_every_science_category_keeps_its_samples_and_model_questions(tmp_path):
     for each sample of the categories whose questions were empty ("User:")."""
     out = tmp_path / "d"
     categories = "music,reaction,dna-sequence,rna-structure,map,chess-board"
-    done = _cli("build", "structure", "--model", "baseline:synth", "--out", str(out),
-                "--categories", categories, "--per-category", "3")
+    done = run_cli("build", "structure", "--model", "baseline:synth", "--out", str(out),
+                   "--categories", categories, "--per-category", "3", timeout=900)
     assert done.returncode == 0, done.stderr
     info = json.loads((out / "build.json").read_text())
     # every generated diagram within STRUDEL's limits (an RNA structure ≤ 100 bases)
@@ -89,8 +86,8 @@ def test_a_task_asked_twice_is_dropped_and_counted():
 
 def test_a_full_build_keeps_every_category_and_repeats_no_task(tmp_path: Path):
     out = tmp_path / "d"
-    done = _cli("build", "structure", "--model", "baseline:synth", "--out", str(out),
-                "--per-category", "2")
+    done = run_cli("build", "structure", "--model", "baseline:synth", "--out", str(out),
+                   "--per-category", "2", timeout=900)
     assert done.returncode == 0, done.stderr
     info = json.loads((out / "build.json").read_text())
     assert all(n >= 1 for n in info["kept"].values()), info["kept"]
@@ -112,15 +109,15 @@ def test_a_cell_the_filters_empty_fails_the_build_unless_allowed(tmp_path):
     args = ("build", "structure", "--model", "baseline:synth", "--categories", "state",
             "--languages", "plantuml", "--per-category", "1", "--complexity", "medium")
     for seed in range(8):
-        done = _cli(*args, "--seed", str(seed), "--out", str(tmp_path / f"s{seed}"))
+        done = run_cli(*args, "--seed", str(seed), "--out", str(tmp_path / f"s{seed}"), timeout=900)
         if done.returncode != 0:
             break
     assert done.returncode == 1, "no seed of 8 left the cell empty"
     assert "diagbench: error: no sample kept for state × plantuml (the filters removed " \
            "every one" in done.stderr
     assert "kept 0" in done.stdout  # the build's lines are printed all the same
-    allowed = _cli(*args, "--seed", str(seed), "--out", str(tmp_path / "allowed"),
-                   "--allow-empty")
+    allowed = run_cli(*args, "--seed", str(seed), "--out", str(tmp_path / "allowed"),
+                      "--allow-empty", timeout=900)
     assert allowed.returncode == 0, allowed.stderr
     assert "warning: state × plantuml: no sample kept (--allow-empty)" in allowed.stdout
 

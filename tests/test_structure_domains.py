@@ -20,12 +20,9 @@ from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.limits import limits_of, measures, outside
 from diagbench.benchmarks.structure.templates import asked_facts
 from diagbench.languages import CATEGORIES, named
+from tests.cli import read_jsonl
 
 SCIENCE = [c.name for c in CATEGORIES if c.domain != "software"]
-
-
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +31,7 @@ def data(domains_data: Path) -> Path:
 
 
 def test_every_category_keeps_samples_drawn_as_read(data: Path):
-    samples = [s for s in _rows(data / "samples.jsonl") if "twin" not in s]
+    samples = [s for s in read_jsonl(data / "samples.jsonl") if "twin" not in s]
     # the offline judge reads each description against what the reader counts
     verdicts = json.loads((data / "build.json").read_text(encoding="utf-8"))["judge"]["verdicts"]
     assert verdicts["true"] == len(samples) and verdicts["call_error"] == 0
@@ -54,8 +51,8 @@ def test_every_category_keeps_samples_drawn_as_read(data: Path):
 
 
 def test_every_category_is_asked_its_languages_facts(data: Path):
-    samples = {s["id"]: s for s in _rows(data / "samples.jsonl")}
-    tasks = _rows(data / "tasks.jsonl")
+    samples = {s["id"]: s for s in read_jsonl(data / "samples.jsonl")}
+    tasks = read_jsonl(data / "tasks.jsonl")
     by_category = defaultdict(set)
     for t in tasks:
         by_category[t["category"]].add(t["task"])
@@ -100,7 +97,7 @@ def test_eval_scores_every_category(data: Path, tmp_path: Path):
          "--out", str(out), "--model", "baseline:synth"],
         capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr
-    scores = _rows(out / "scores.jsonl")
+    scores = read_jsonl(out / "scores.jsonl")
     assert {s["category"] for s in scores} == set(SCIENCE)
     assert all(s["status"] == "ok" for s in scores)
     # the image-to-code task is scored by the language's own similarity (0: the blind

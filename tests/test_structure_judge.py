@@ -11,8 +11,6 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,20 +28,12 @@ from diagbench.benchmarks.structure.judging import (
 )
 from diagbench.benchmarks.structure.planned import Planned
 from diagbench.benchmarks.structure.records import generator_settings
+from tests.cli import read_jsonl, run_cli
 from tests.fake_providers import FakeServer
 
 PAPER = Path(__file__).resolve().parents[2] / "shared" / "papers" / "004_34f8485b6a3a0424.txt"
 CLASS = "@startuml\nclass Order\nclass Customer\nclass Product\nCustomer --> Order\n" \
         "Order *-- Product\n@enduml\n"
-
-
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=900, env=env)
-
-
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def test_fig9_prompt_is_the_papers():
@@ -169,11 +159,11 @@ def judged(tmp_path_factory):
     with FakeServer(reply=_judge_reply) as server:
         args = ("build", "structure", "--out", str(out), *ARGS, "--judge",
                 f"openai:judge@{server.base_url}")
-        first = _cli(*args, env=env)
+        first = run_cli(*args, env=env, timeout=900)
         assert first.returncode == 0, first.stderr
         build = (out / "build.json").read_bytes()
         asked = len(server.requests)
-        again = _cli(*args, env=env)
+        again = run_cli(*args, env=env, timeout=900)
         assert again.returncode == 0, again.stderr
         assert len(server.requests) == asked == 3  # nothing asked again
     assert (out / "build.json").read_bytes() == build
@@ -189,12 +179,12 @@ def test_build_removes_what_the_judge_scores_below_the_threshold(judged):
     assert "kappa" in info["judge"]
     assert info["removed"] == {BELOW: 1}
     assert [r["id"] for r in info["rejected"]] == ["flowchart-dot-001"]  # medium: false
-    samples = _rows(out / "samples.jsonl")
+    samples = read_jsonl(out / "samples.jsonl")
     assert [(s["id"], s["judge"]["correct"]) for s in samples] == [
         ("flowchart-dot-000", "true"), ("flowchart-dot-002", "null")]
     assert not (out / "images" / "flowchart-dot-001.png").exists()
     assert "removed 1 (threshold 0.5)" in stdout
-    assert {t["sample"] for t in _rows(out / "tasks.jsonl")} == {s["id"] for s in samples}
+    assert {t["sample"] for t in read_jsonl(out / "tasks.jsonl")} == {s["id"] for s in samples}
 
 
 def test_judge_info_gives_kappa_against_the_deterministic_check():
@@ -212,25 +202,25 @@ def test_judge_info_gives_kappa_against_the_deterministic_check():
 
 
 def test_without_judge_the_build_says_it_was_not_run(tmp_path):
-    done = _cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS)
+    done = run_cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS, timeout=900)
     assert done.returncode == 0, done.stderr
     info = json.loads((tmp_path / "d" / "build.json").read_text())
     assert info["judge"].startswith("not run: no --judge given")
     assert info["removed"] == {} and info["stages"]["kept"] == 3
-    assert all(s["judge"] is None for s in _rows(tmp_path / "d" / "samples.jsonl"))
+    assert all(s["judge"] is None for s in read_jsonl(tmp_path / "d" / "samples.jsonl"))
     assert "judge: not run" in done.stdout
 
 
 def test_judge_threshold_without_judge_is_a_usage_error(tmp_path):
-    done = _cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS,
-                "--judge-threshold", "0.9")
+    done = run_cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS,
+                   "--judge-threshold", "0.9", timeout=900)
     assert done.returncode == 2 and "--judge-threshold is for --judge" in done.stderr
     assert not (tmp_path / "d").exists()
 
 
 def test_unusable_judge_stops_the_build(tmp_path):
-    done = _cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS, "--judge",
-                "nosuch:model")
+    done = run_cli("build", "structure", "--out", str(tmp_path / "d"), *ARGS, "--judge",
+                   "nosuch:model", timeout=900)
     assert done.returncode == 3 and "--judge" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "d").exists()
 
@@ -240,7 +230,7 @@ def _eval(data: Path, run: Path, *extra: str) -> tuple[list[tuple[int, int]], di
     answering each question with its gold answer (image-to-code: every sample's image
     is sent); (the sizes of the images it received, the run's manifest, what eval
     printed)."""
-    tasks = [t for t in _rows(data / "tasks.jsonl") if t["task"] == "model_question"]
+    tasks = [t for t in read_jsonl(data / "tasks.jsonl") if t["task"] == "model_question"]
     gold = {t["question"]: t["gold"] for t in tasks}
     assert len(gold) == len(tasks) >= 1  # told apart by their text
     sizes: list[tuple[int, int]] = []
@@ -254,24 +244,25 @@ def _eval(data: Path, run: Path, *extra: str) -> tuple[list[tuple[int, int]], di
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(run.parent / "c.sq")}
     with FakeServer(reply=lambda p: str(gold.get(p, "digraph { a -> b }"))) as server:
         server.on_body = seen
-        done = _cli("eval", "structure", "--data", str(data), "--tasks",
-                    "model_question,image_to_code", "--model",
-                    f"openai:vlm@{server.base_url}", "--out", str(run), *extra, env=env)
+        done = run_cli("eval", "structure", "--data", str(data), "--tasks",
+                       "model_question,image_to_code", "--model",
+                       f"openai:vlm@{server.base_url}", "--out", str(run), *extra, env=env,
+                       timeout=900)
     assert done.returncode == 0, done.stderr
     return sizes, json.loads((run / "manifest.json").read_text()), done.stdout
 
 
 def test_eval_sends_images_at_most_1024_px(judged, tmp_path):
     data, _ = judged
-    samples = _rows(data / "samples.jsonl")
+    samples = read_jsonl(data / "samples.jsonl")
     originals = {s["image"]: (s["width"], s["height"]) for s in samples}
     assert max(max(wh) for wh in originals.values()) > 1024  # one must be shrunk
     sizes, manifest, printed = _eval(data, tmp_path / "run")
     assert sizes and max(max(wh) for wh in sizes) == 1024
     assert manifest["models"][0]["parameters"]["image_policy"]["max_side"] == 1024
-    scores = _rows(tmp_path / "run" / "scores.jsonl")
+    scores = read_jsonl(tmp_path / "run" / "scores.jsonl")
     questions = [s for s in scores if s["task"] == "model_question"]
-    written = [t for t in _rows(data / "tasks.jsonl") if t["task"] == "model_question"]
+    written = [t for t in read_jsonl(data / "tasks.jsonl") if t["task"] == "model_question"]
     assert len(sizes) == len(scores) == len(written) + len(samples)
     assert questions and all(s["correct"] for s in questions)
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
@@ -285,7 +276,7 @@ def test_eval_sends_images_at_most_1024_px(judged, tmp_path):
 
 def test_eval_image_side_can_be_overridden(judged, tmp_path):
     data, _ = judged
-    largest = max(max(s["width"], s["height"]) for s in _rows(data / "samples.jsonl"))
+    largest = max(max(s["width"], s["height"]) for s in read_jsonl(data / "samples.jsonl"))
     sizes, manifest, _ = _eval(data, tmp_path / "run", "--max-image-side", "2048")
     assert max(max(wh) for wh in sizes) == largest
     assert manifest["models"][0]["parameters"]["image_policy"]["max_side"] == 2048
@@ -313,16 +304,16 @@ def test_offline_judge_removes_a_description_that_miscounts(tmp_path):
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(tmp_path / "c.sq")}
     out = tmp_path / "data"
     with FakeServer(reply=_generator) as server:
-        done = _cli("build", "structure", "--out", str(out), "--model",
-                    f"openai:writer@{server.base_url}", "--categories", "flowchart",
-                    "--languages", "dot", "--per-category", "2", "--complexity", "low,medium",
-                    "--judge", "baseline:judge", env=env)
+        done = run_cli("build", "structure", "--out", str(out), "--model",
+                       f"openai:writer@{server.base_url}", "--categories", "flowchart",
+                       "--languages", "dot", "--per-category", "2", "--complexity", "low,medium",
+                       "--judge", "baseline:judge", env=env, timeout=900)
     assert done.returncode == 0, done.stderr
     info = json.loads((out / "build.json").read_text())
     assert info["removed"] == {BELOW: 1}
     assert info["rejected"][0]["id"] == "flowchart-dot-001"
     assert "states 4 nodes, the code has 6" in info["rejected"][0]["detail"]
-    assert [s["id"] for s in _rows(out / "samples.jsonl")] == ["flowchart-dot-000"]
+    assert [s["id"] for s in read_jsonl(out / "samples.jsonl")] == ["flowchart-dot-000"]
     # the writer's reply to Fig. 10 is no question: dropped and counted, no task made
     assert info["questions"]["kept"] == 0
     assert info["questions"]["dropped"] == {"not one `User:` and one `Assistant:` part": 1}

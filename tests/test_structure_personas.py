@@ -22,6 +22,7 @@ from diagbench.benchmarks.personas import (
 from diagbench.benchmarks.structure.build import plan
 from diagbench.benchmarks.structure.records import BuildInfo
 from diagbench.languages import DOMAINS, category_named
+from tests.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -111,8 +112,7 @@ def test_the_record_names_the_set_and_hashes_each_domain(tmp_path):
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=600)
+    return run_cli(*args, cwd=ROOT, env=env)
 
 
 def test_build_with_a_folder_lacking_a_domain_stops_before_building(tmp_path):

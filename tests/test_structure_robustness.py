@@ -11,7 +11,6 @@ import io
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from diagbench.benchmarks.structure.records import StructureScore, StructureTask
 from diagbench.benchmarks.structure.robustness import robustness
 from diagbench.benchmarks.structure.scoring import score_model
 from diagbench.benchmarks.twins import TwinFamily
+from tests.cli import read_jsonl, read_view, run_cli
 from tests.fake_providers import FakeServer
 
 QUESTION = "How many classes are drawn in the diagram?\nAnswer with the number only."
@@ -114,16 +114,6 @@ def _squares(body: dict) -> int:
     return int(ndimage.label(np.asarray(image) < 128)[1])
 
 
-def _cli(*args: str, cwd: Path | None = None, env: dict | None = None
-         ) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd, env=env)
-
-
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> tuple[Path, str, subprocess.CompletedProcess]:
     """The twins data set asked by the blind baseline and the reading model: (the run,
@@ -134,9 +124,9 @@ def run(tmp_path_factory) -> tuple[Path, str, subprocess.CompletedProcess]:
     env = {**os.environ, "OPENAI_API_KEY": "k", "DIAGBENCH_CACHE": str(root / "c.sqlite")}
     with FakeServer(reply=lambda prompt: str(_squares(seen["body"]))) as server:
         server.on_body = lambda body: seen.__setitem__("body", body)  # under its lock
-        done = _cli("eval", "structure", "--data", str(data), "--model", BLIND,
-                    "--model", f"openai:reader@{server.base_url}",
-                    "--out", str(root / "run"), env=env)
+        done = run_cli("eval", "structure", "--data", str(data), "--model", BLIND,
+                       "--model", f"openai:reader@{server.base_url}",
+                       "--out", str(root / "run"), env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     return root / "run", "openai:reader", done
 
@@ -150,7 +140,7 @@ def test_the_blind_baseline_answers_a_counterfactual_from_habit(run):
     when it was right on the original (the same text, the same answer: 3); the reading
     model answers every twin right, never from habit."""
     folder, reader, _ = run
-    rows = _rows(folder / "scores.jsonl")
+    rows = read_jsonl(folder / "scores.jsonl")
     blind, reading = _by(rows, BLIND), _by(rows, reader)
     counterfactuals = [r for r in blind.values() if r.get("twin") == "counterfactual"]
     assert len(counterfactuals) == 4
@@ -222,8 +212,8 @@ def test_eval_prints_and_the_report_shows_the_figures(run):
 
 def test_the_leaderboard_s_habit_column(run, tmp_path):
     folder, reader, _ = run
-    done = _cli("leaderboard", str(folder), "--format", "json", "--out",
-                str(tmp_path / "board.json"))
+    done = run_cli("leaderboard", str(folder), "--format", "json", "--out",
+                   str(tmp_path / "board.json"), timeout=300)
     assert done.returncode == 0, done.stderr
     board = json.loads((tmp_path / "board.json").read_text(encoding="utf-8"))
     title = "structure robustness: answered from habit"
@@ -242,10 +232,9 @@ def test_view_shows_a_diagram_beside_its_twins(run, tmp_path):
     twin; a question the original was not asked shows the original's image with the
     original's answer."""
     folder, _, _ = run
-    done = _cli("view", str(folder), "--out", str(tmp_path / "page"))
+    done = run_cli("view", str(folder), "--out", str(tmp_path / "page"), timeout=300)
     assert done.returncode == 0, done.stderr
-    text = (tmp_path / "page" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(text.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    view = read_view(tmp_path / "page")
     at = {name: k for k, name in enumerate(view["fields"])}
     rows = {(s[at["model"]], s[at["id"]]): s for s in view["samples"]}
     original = rows[BLIND, "s0/structural/0"][at["beside"]]
@@ -274,15 +263,15 @@ def test_a_run_without_twins_has_no_robustness(tmp_path):
     leaderboard no robustness column, eval prints no twins line."""
     data = write_twins(tmp_path / "data", twins=False)
     env = {**os.environ, "DIAGBENCH_CACHE": str(tmp_path / "c.sqlite")}
-    done = _cli("eval", "structure", "--data", str(data), "--model", BLIND,
-                "--out", str(tmp_path / "run"), env=env)
+    done = run_cli("eval", "structure", "--data", str(data), "--model", BLIND,
+                   "--out", str(tmp_path / "run"), env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "twins: accuracy" not in done.stdout
     assert all(not {"twin", "original", "twin_of", "habit"} & set(r)
-               for r in _rows(tmp_path / "run" / "scores.jsonl"))
+               for r in read_jsonl(tmp_path / "run" / "scores.jsonl"))
     summary = json.loads((tmp_path / "run" / "summary.json").read_text(encoding="utf-8"))
     assert "robustness" not in summary["models"][BLIND]
-    board = _cli("leaderboard", str(tmp_path / "run"), "--format", "md")
+    board = run_cli("leaderboard", str(tmp_path / "run"), "--format", "md", timeout=300)
     assert board.returncode == 0 and "habit" not in board.stdout
     assert "Robustness" not in (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
 

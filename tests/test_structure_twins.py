@@ -22,13 +22,10 @@ from PIL import Image
 from diagbench.benchmarks.structure.counting import statistics
 from diagbench.benchmarks.structure.templates import asked_facts
 from diagbench.languages import CATEGORIES, named
+from tests.cli import read_jsonl
 
 SCIENCE = [c.name for c in CATEGORIES if c.domain != "software"]
 FAMILIES = ("counterfactual", "style", "capture")
-
-
-def _rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def _facts(data: Path, sample: dict) -> dict[str, object]:
@@ -42,8 +39,8 @@ def _facts(data: Path, sample: dict) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def built(domains_data: Path) -> tuple[Path, dict[str, dict], list[dict], dict]:
-    samples = {s["id"]: s for s in _rows(domains_data / "samples.jsonl")}
-    tasks = _rows(domains_data / "tasks.jsonl")
+    samples = {s["id"]: s for s in read_jsonl(domains_data / "samples.jsonl")}
+    tasks = read_jsonl(domains_data / "tasks.jsonl")
     info = json.loads((domains_data / "build.json").read_text(encoding="utf-8"))
     return domains_data, samples, tasks, info
 
@@ -203,7 +200,7 @@ def test_a_build_killed_and_run_again_holds_each_twin_once(tmp_path: Path):
         written.append([(out / name).read_bytes() for name in (
             "samples.jsonl", "tasks.jsonl", "build.json",
             "images/chess-board-fen-000~capture.jpg")])
-        samples = _rows(out / "samples.jsonl")
+        samples = read_jsonl(out / "samples.jsonl")
         ids = [s["id"] for s in samples]
         assert len(ids) == len(set(ids)) == 6
         assert Counter(s.get("twin", {}).get("family") for s in samples) == \

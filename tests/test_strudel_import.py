@@ -7,36 +7,27 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli import read_jsonl, read_view, run_cli
 from tests.fake_providers import FakeServer
 from tests.strudel_fixture import ANSWERS, CODE, write_strudel
-
-
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "diagbench", *args], capture_output=True,
-                          text=True, timeout=600, env=env, check=False)
 
 
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     root = tmp_path_factory.mktemp("strudel")
     source = write_strudel(root / "STRUDEL")
-    done = _cli("import", "strudel", str(source), "--out", str(root / "data"))
+    done = run_cli("import", "strudel", str(source), "--out", str(root / "data"))
     return root / "data", done
-
-
-def _jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def test_import_reads_the_published_layout(imported):
     data, done = imported
     assert done.returncode == 0, done.stderr
-    tasks = _jsonl(data / "tasks.jsonl")
+    tasks = read_jsonl(data / "tasks.jsonl")
     # six rows: four questions, one PlantUML code, one CircuiTikZ code left out
     assert [t["task"] for t in tasks] == ["identification", "quantification", "association",
                                           "identification", "image_to_code"]
@@ -45,7 +36,7 @@ def test_import_reads_the_published_layout(imported):
         ("sources/" + tasks[4]["sample"] + "-2.txt", None)]
     assert (data / tasks[4]["gold"]).read_text(encoding="utf-8") == CODE + "\n"
     # three distinct images: three samples; the code row's gold statistics on its sample
-    samples = {s["id"]: s for s in _jsonl(data / "samples.jsonl")}
+    samples = {s["id"]: s for s in read_jsonl(data / "samples.jsonl")}
     assert len(samples) == 3 and len(list((data / "images").iterdir())) == 3
     assert samples[tasks[0]["sample"]]["statistics"] == {"node_types": {"class": 3}}
     assert [t["category"] for t in tasks] == ["class", "class", "sequence", "plc", "class"]
@@ -62,8 +53,8 @@ def test_import_reads_the_published_layout(imported):
 def test_offline_baseline_runs_the_import_and_scores_code_both_ways(imported, tmp_path):
     data, _ = imported
     run = tmp_path / "run"
-    done = _cli("eval", "structure", "--data", str(data), "--model", "baseline:synth",
-                "--out", str(run))
+    done = run_cli("eval", "structure", "--data", str(data), "--model", "baseline:synth",
+                   "--out", str(run))
     assert done.returncode == 0, done.stderr
     m = json.loads((run / "summary.json").read_text())["models"]["baseline:synth"]
     # baseline:synth answers the gold code itself: diagbench 1.0; STRUDEL: renders (1) and
@@ -87,10 +78,10 @@ def test_the_two_matchings_disagree_and_the_report_says_so(imported, tmp_path):
 
     with FakeServer(reply=reply) as server:
         model = f"openai:vlm@{server.base_url}"
-        strict = _cli("eval", "structure", "--data", str(data), "--model", model,
-                      "--out", str(tmp_path / "strict"), env=env)
-        loose = _cli("eval", "structure", "--data", str(data), "--model", model,
-                     "--out", str(tmp_path / "loose"), "--matching", "strudel", env=env)
+        strict = run_cli("eval", "structure", "--data", str(data), "--model", model,
+                         "--out", str(tmp_path / "strict"), env=env)
+        loose = run_cli("eval", "structure", "--data", str(data), "--model", model,
+                        "--out", str(tmp_path / "loose"), "--matching", "strudel", env=env)
         sent = server.requests[0]
     assert strict.returncode == 0, strict.stderr
     assert loose.returncode == 0, loose.stderr
@@ -118,10 +109,9 @@ def test_the_two_matchings_disagree_and_the_report_says_so(imported, tmp_path):
     assert "Strict reading and STRUDEL&#x27;s matching, side by side" in report
     assert "Answer: (B)" in report
     # the viewer shows both verdicts beside each answer
-    shown = _cli("view", str(tmp_path / "strict"), "--out", str(tmp_path / "v"))
+    shown = run_cli("view", str(tmp_path / "strict"), "--out", str(tmp_path / "v"))
     assert shown.returncode == 0, shown.stderr
-    page = (tmp_path / "v" / "samples.js").read_text(encoding="utf-8")
-    view = json.loads(page.removeprefix("window.DIAGBENCH_VIEW = ").rstrip().rstrip(";"))
+    view = read_view(tmp_path / "v")
     parts = {s[view["fields"].index("gold")]: s[view["fields"].index("parts")]
              for s in view["samples"]}
     assert (parts["A"]["strict reading"], parts["A"]["STRUDEL's matching"]) == (0.0, 1.0)
@@ -139,14 +129,14 @@ def test_unreadable_rows_are_named_and_the_others_imported(tmp_path):
            {**row("Q8 ?", png("red"), "A", "identification", "class", "plantuml", "y"),
             "answer": None}]
     source = write_strudel(tmp_path / "STRUDEL", bad)
-    done = _cli("import", "strudel", str(source), "--out", str(tmp_path / "data"))
+    done = run_cli("import", "strudel", str(source), "--out", str(tmp_path / "data"))
     assert done.returncode == 3
     assert "test-00001-of-00002.parquet:2: the image cannot be read" in done.stderr
     assert "test-00001-of-00002.parquet:3: no answer" in done.stderr
-    assert len(_jsonl(tmp_path / "data" / "tasks.jsonl")) == 5
+    assert len(read_jsonl(tmp_path / "data" / "tasks.jsonl")) == 5
 
 
 def test_a_folder_without_shards_exits_3(tmp_path):
-    done = _cli("import", "strudel", str(tmp_path), "--out", str(tmp_path / "data"))
+    done = run_cli("import", "strudel", str(tmp_path), "--out", str(tmp_path / "data"))
     assert done.returncode == 3
     assert "no test-*.parquet shard" in done.stderr and "Traceback" not in done.stderr
