@@ -445,3 +445,23 @@ def test_a_renaming_replaces_a_whole_name_an_answer_holds():
     assert new in IMPLAUSIBLE
     assert renamed == code.replace("class Member\n", f"class {new}\n").replace(
         "Member -->", f"{new} -->")
+
+
+def test_limit_asks_the_first_originals_and_their_twins(built, tmp_path):
+    """`eval archqa --limit N` asks the first N original questions and every twin
+    question paired with one of them (before: the first N lines, all originals)."""
+    from diagbench.benchmarks.archqa.benchmark import ArchQABenchmark
+    from diagbench.benchmarks.progress import no_bars
+
+    rows = read_jsonl(built / "questions.jsonl")
+    twins = {a["id"] for a in read_jsonl(built / "annotations.jsonl") if a.get("twin")}
+    originals = [q["id"] for q in rows if q["diagram"] not in twins]
+    asked = ArchQABenchmark().samples(tmp_path, no_bars, data=str(built), limit=3).samples
+    ids = [q.id for q in asked]
+    assert [i for i in ids if i in originals] == originals[:3]
+    paired = [q for q in asked if q.diagram in twins]
+    assert paired and all(q.twin_of in originals[:3] for q in paired)
+    # every twin question of those three is asked: none is left behind
+    assert len(paired) == sum(q.get("twin_of") in originals[:3] for q in rows)
+    assert {q.diagram.rsplit("~", 1)[1] for q in paired} == {"counterfactual", "style",
+                                                             "capture"}

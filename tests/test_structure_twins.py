@@ -317,3 +317,18 @@ def test_a_counterfactual_crossing_the_node_limits_is_not_kept(monkeypatch):
     read_all([edited])
     twins._check_counterfactual(edited, original)
     assert (edited.reason, edited.detail) == (twins.OUTSIDE_LIMITS, "messages 21 > 20")
+
+
+def test_limit_asks_the_first_tasks_and_their_twins(built, tmp_path):
+    """`eval structure --limit N` asks the first N original tasks and every twin's task
+    paired with one of them (before: the first N lines, all originals)."""
+    from diagbench.benchmarks.progress import no_bars
+    from diagbench.benchmarks.structure.benchmark import StructureBenchmark
+
+    data, _, rows, _ = built
+    originals = [t["id"] for t in rows if "twin_of" not in t]
+    asked = StructureBenchmark().samples(tmp_path, no_bars, data=str(data), limit=4).samples
+    assert [t.id for t in asked if t.twin_of is None] == originals[:4]
+    paired = [t for t in asked if t.twin_of is not None]
+    assert paired and all(t.twin_of in originals[:4] for t in paired)
+    assert len(paired) == sum(t.get("twin_of") in originals[:4] for t in rows)

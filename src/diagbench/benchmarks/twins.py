@@ -14,9 +14,9 @@ are drawn from a generator seeded by family, original and build seed (`twin_rng`
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from diagbench.records import Record
 
@@ -26,6 +26,8 @@ from diagbench.records import Record
 TwinFamily = Literal["counterfactual", "style", "capture"]
 #: The families, in the order builds make them and reports show them.
 FAMILIES: tuple[TwinFamily, ...] = get_args(TwinFamily)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,17 @@ def twin_id(original: str, family: str) -> str:
 def twin_rng(family: str, original: str, seed: int) -> random.Random:
     """The generator of `original`'s twin of `family`'s choices in a build of `seed`."""
     return random.Random(f"{family}:{original}:{seed}")
+
+
+def first_with_twins(items: Sequence[T], limit: int, ident: Callable[[T], str],
+                     paired: Callable[[T], str | None]) -> list[T]:
+    """The first `limit` originals of `items` and every twin paired with one of them, in
+    `items`' order (`--limit N` asks N originals and their twins); `paired(item)`: None
+    for an original, else the id of the original item the twin is paired with ("" for
+    a twin paired with none)."""
+    firsts = set([ident(item) for item in items if paired(item) is None][:limit])
+    return [item for item in items
+            if (ident(item) if paired(item) is None else paired(item)) in firsts]
 
 
 def _families(ctx: Any, param: Any, value: str | None) -> list[str]:

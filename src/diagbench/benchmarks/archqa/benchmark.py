@@ -33,7 +33,7 @@ from diagbench.benchmarks.protocol import (
 )
 from diagbench.benchmarks.registering import benchmark
 from diagbench.benchmarks.robustness import HABIT_METRIC
-from diagbench.benchmarks.twins import twins_option
+from diagbench.benchmarks.twins import first_with_twins, twins_option
 from diagbench.report.leaderboard import Headline
 
 if TYPE_CHECKING:
@@ -75,7 +75,8 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
                      default="full", show_default=True,
                      help="The prompt of Fig. 2, or one of its ablations (§4.3)."),
         SCORER_OPTION, GOLD_OPTION,
-        click.option("--limit", type=click.IntRange(1), help="Only the first N questions."),
+        click.option("--limit", type=click.IntRange(1),
+                     help="Only the first N questions (and their twins')."),
         JUDGE_OPTION,
     )
     score_options = (
@@ -161,8 +162,10 @@ class ArchQABenchmark(Benchmark["ArchQAScore", "ArchQASummary"]):
             _check_judge(self.judge)
         questions, self.images, digest = load_data(Path(data))
         self.twins = load_twins(Path(data))
-        if limit:
-            questions = questions[:limit]
+        if limit:  # a twin's question whose original was not asked goes with none
+            questions = first_with_twins(
+                questions, limit, lambda q: q.id,
+                lambda q: (q.twin_of or "") if q.diagram in self.twins else None)
         return Dataset(questions, (), {"data": str(data), "dataset_hash": digest,
                                        "questions": len(questions), "prompt": prompt,
                                        "scorer": self.scorer, "gold": self.gold,

@@ -30,7 +30,7 @@ from diagbench.benchmarks.structure.strudel_options import (
 )
 from diagbench.benchmarks.structure.table3 import columns as table3_columns
 from diagbench.benchmarks.synthesis import COMPLEXITIES, PROMPTINGS
-from diagbench.benchmarks.twins import twins_option
+from diagbench.benchmarks.twins import first_with_twins, twins_option
 from diagbench.languages import category_names, names
 from diagbench.report.leaderboard import Headline
 
@@ -148,7 +148,8 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      help="A data set of `build structure`."),
         click.option("--tasks", "task_types", default=",".join(_TASKS), show_default=True,
                      callback=comma_list(_TASKS)),
-        click.option("--limit", type=click.IntRange(1), help="Only the first N tasks."),
+        click.option("--limit", type=click.IntRange(1),
+                     help="Only the first N tasks (and their twins')."),
         MATCHING_OPTION,
         SYSTEM_OPTION,
     )
@@ -279,7 +280,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
         if task_types:
             tasks = [t for t in tasks if t.task in task_types]
         if limit:
-            tasks = tasks[:limit]
+            tasks = first_with_twins(tasks, limit, lambda t: t.id, lambda t: t.twin_of)
         return Dataset(tasks, (), {"data": str(data), "dataset_hash": digest,
                                    "tasks": len(tasks)})
 
