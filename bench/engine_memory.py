@@ -120,7 +120,8 @@ def _identity(runs: dict[str, list[dict]]) -> str:
                 if r["hashes"].get(f) != done[0]["hashes"].get(f)}
     differ = sorted(f for done in runs.values() for f in first.keys() - unstable
                     if done[0]["hashes"].get(f) != first[f])
-    note = f"; {len(unstable)} differ between runs of the same code" if unstable else ""
+    note = (f"; {len(unstable)} differ between runs of the same code (e.g. "
+            f"{', '.join(sorted(unstable)[:3])})" if unstable else "")
     if differ:
         return f"{len(differ)} of {len(first)} files DIFFER (e.g. {', '.join(differ[:3])}){note}"
     return f"{len(first) - len(unstable)} of {len(first)} files byte-identical (sha256){note}"
