@@ -13,11 +13,8 @@ Kaleido's or plotly.js' error is the job's error.
 
 from __future__ import annotations
 
-import atexit
 import json
 import shlex
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +45,8 @@ def draw(job: tuple[str, Any]) -> bytes:
 def _launcher(chromium: str) -> str:
     """An executable starting `chromium` with `UNSHOWN_RENDERERS` and the arguments it is
     given (choreographer, which starts Kaleido's browser, takes no browser flags of its
-    own), in a folder removed when the worker ends."""
-    folder = tempfile.mkdtemp(prefix="diagbench-kaleido-")
-    atexit.register(shutil.rmtree, folder, True)
-    path = Path(folder, "chromium")
+    own), in the worker's working folder (its jail, removed with it)."""
+    path = Path.cwd() / "chromium"
     path.write_text(f'#!/bin/sh\nexec {shlex.quote(chromium)} {UNSHOWN_RENDERERS} "$@"\n',
                     encoding="utf-8")
     path.chmod(0o700)
