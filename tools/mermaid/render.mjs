@@ -38,11 +38,18 @@ const browser = await puppeteer.launch({
   pipe: true, // the browser ends with this process, even when it is killed
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run',
-    '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>']
+    '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>',
+    // no renderer processes kept for pages never shown: the spare one kept ready for the
+    // next site, and the omnibox pop-ups headless Chromium preloads (about 60 MB)
+    '--disable-features=SpareRendererForSitePerProcess,WebUIOmniboxPopup,WebUIOmniboxAimPopup']
 })
+// the browser's first tab is drawn in rather than left open beside a new one (each tab
+// keeps a renderer process of its own)
+let firstTab = (await browser.pages())[0]
 
 async function openPage () {
-  const page = await browser.newPage()
+  const page = firstTab ?? await browser.newPage()
+  firstTab = undefined
   await page.goto(url.pathToFileURL(path.join(cli, 'dist', 'index.html')).href)
   for (const script of scripts) await page.addScriptTag({ path: script })
   await page.evaluate(async () => {

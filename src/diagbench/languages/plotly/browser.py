@@ -3,7 +3,8 @@ worker (`render.worker`'s loop), drawing one figure a job.
 
 A job is `("start", chromium)`: start Kaleido's browser (Debian's Chromium at that
 path, through Kaleido's sync server: one tab, MathJax off, so nothing is loaded from a
-CDN, and every request that leaves the machine sent to a closed proxy port) and draw an
+CDN, every request that leaves the machine sent to a closed proxy port, and no renderer
+process kept for pages it never shows: `UNSHOWN_RENDERERS`) and draw an
 empty figure, so that the browser and plotly.js are up before the first figure's
 time-out runs; or `("draw", (figure, fmt))`: the image bytes of `figure` (JSON of a
 figure the engine has made safe, `engine.drawable`) in `fmt` ("svg" or "png").
@@ -13,10 +14,17 @@ Kaleido's or plotly.js' error is the job's error.
 from __future__ import annotations
 
 import json
+import shlex
+from pathlib import Path
 from typing import Any
 
 #: The one proxy of the browser: a closed port (no request leaves through it).
 CLOSED_PROXY = "127.0.0.1:9"
+#: The Chromium features the browser runs without: the spare renderer kept ready for the
+#: next site and the omnibox pop-ups headless Chromium preloads (two renderer processes,
+#: about 60 MB, that draw nothing).
+UNSHOWN_RENDERERS = ("--disable-features=SpareRendererForSitePerProcess,WebUIOmniboxPopup,"
+                     "WebUIOmniboxAimPopup")
 
 
 def draw(job: tuple[str, Any]) -> bytes:
@@ -25,10 +33,21 @@ def draw(job: tuple[str, Any]) -> bytes:
 
     what, payload = job
     if what == "start":
-        kaleido.start_sync_server(n=1, timeout=None, mathjax=False, path=payload,
+        kaleido.start_sync_server(n=1, timeout=None, mathjax=False, path=_launcher(payload),
                                   proxy_server=CLOSED_PROXY, silence_warnings=True)
         kaleido.calc_fig_sync({"data": [], "layout": {}}, opts={"format": "svg"})
         return b""
     figure, fmt = payload
     image: bytes = kaleido.calc_fig_sync(json.loads(figure), opts={"format": fmt})
     return image
+
+
+def _launcher(chromium: str) -> str:
+    """An executable starting `chromium` with `UNSHOWN_RENDERERS` and the arguments it is
+    given (choreographer, which starts Kaleido's browser, takes no browser flags of its
+    own), in the worker's working folder (its jail, removed with it)."""
+    path = Path.cwd() / "chromium"
+    path.write_text(f'#!/bin/sh\nexec {shlex.quote(chromium)} {UNSHOWN_RENDERERS} "$@"\n',
+                    encoding="utf-8")
+    path.chmod(0o700)
+    return str(path)
