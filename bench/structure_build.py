@@ -24,7 +24,7 @@ With --paper-cells, STRUDEL's own 22 category × FRL cells of its 20 categories
 (`build structure --paper-cells`; `--per-category 600`: its 13,200 samples).
 
 Usage: python bench/structure_build.py [--per-category 2] [--categories LIST|all]
-       [--languages LIST|all] [--paper-cells] [--seed 0] [--jobs 2] [--runs 1] [--floor 0]
+       [--languages LIST|all] [--paper-cells] [--seed 0] [--jobs N] [--runs 1] [--floor 0]
        [--compare-with SRC] [--executor local|ray] [--against-ray] [--keep DIR]
        [--json]
 """
@@ -73,8 +73,9 @@ def child(args: argparse.Namespace) -> None:
         executor = None
     try:
         build_structure(Path(args.child), settings, categories, languages, args.per_category,
-                        ["low", "medium", "high"], args.seed, args.jobs, judge=judge,
-                        executor=executor, cells=cells)
+                        ["low", "medium", "high"], args.seed, judge=judge,
+                        executor=executor, cells=cells,
+                        **({"jobs": args.jobs} if args.jobs else {}))  # else the build's
     finally:
         if executor is not None:
             executor.close()
@@ -121,8 +122,9 @@ def one_build(args: argparse.Namespace, src: Path, executor: str, out: Path) -> 
     average."""
     command = [sys.executable, __file__, "--child", str(out), "--per-category",
                str(args.per_category), "--categories", args.categories, "--languages",
-               args.languages, "--seed", str(args.seed), "--jobs", str(args.jobs),
-               "--executor", executor] + (["--paper-cells"] if args.paper_cells else [])
+               args.languages, "--seed", str(args.seed),
+               "--executor", executor] + (["--paper-cells"] if args.paper_cells else []) \
+        + (["--jobs", str(args.jobs)] if args.jobs else [])
     env = dict(os.environ, PYTHONPATH=str(src))
     load = os.getloadavg()
     started = time.perf_counter()
@@ -248,7 +250,7 @@ def main() -> None:
                         help="STRUDEL's own 22 category × FRL cells (its 20 categories), "
                              "--per-category samples each")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, help="per engine (default: the build's own)")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--floor", type=int, default=0, metavar="N")
     parser.add_argument("--compare-with", type=Path, metavar="SRC")
@@ -277,7 +279,7 @@ def main() -> None:
                 runs[name].append(one_build(args, src, executor, out))
                 if name == "this" and k == 0 and args.floor:
                     sys.path.insert(0, str(SRC))
-                    floor = floors(out, args.floor, args.jobs)
+                    floor = floors(out, args.floor, args.jobs or 2)
     results = {name: summary(done) for name, done in runs.items()}
     if args.json:
         print(json.dumps({"results": results, "floor": floor}))

@@ -88,3 +88,21 @@ def test_every_engine_ends_once_its_samples_are_drawn(tmp_path: Path):
     render_all(samples, tmp_path, 1)  # started again, the same drawings
     assert {s.id: s.sha256 for s in samples} == drawn
     assert not {pid for pid in _descendants() if pid not in before}
+
+
+def test_engines_get_the_cores_shared_among_those_drawing_at_once(monkeypatch):
+    """By default each engine of a build gets this machine's cores over the three
+    engines drawing at once (one on two cores, two on eight); Ray's one pool gets as
+    many renderers as the cluster has CPUs (capped there); `--jobs` wins."""
+    from types import SimpleNamespace
+
+    from diagbench.benchmarks.structure import build
+
+    monkeypatch.setattr(build.os, "sched_getaffinity", lambda pid: {0, 1})
+    assert build.engine_jobs(None, None) == 1
+    assert build.engine_jobs(5, None) == 5
+    monkeypatch.setattr(build.os, "sched_getaffinity", lambda pid: set(range(8)))
+    assert build.engine_jobs(None, None) == 2
+    ray = SimpleNamespace(name="ray")
+    assert build.engine_jobs(None, ray) == 64  # type: ignore[arg-type]
+    assert build.engine_jobs(3, ray) == 3  # type: ignore[arg-type]

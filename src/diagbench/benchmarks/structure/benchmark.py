@@ -127,8 +127,11 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
                      help="Of the generating model (the paper's, §A.1); sent where the "
                           "provider takes it."),
         click.option("--max-tokens", type=click.IntRange(1), default=4096, show_default=True),
-        click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
-                     help="Processes per rendering engine."),
+        click.option("--jobs", type=click.IntRange(1, 64),
+                     help="Processes per rendering engine. Default: this machine's cores "
+                          "shared by the three engines drawing at once (one each on two "
+                          "cores); with --executor ray, one renderer per CPU of the "
+                          "cluster."),
         click.option("--max-connections", type=click.IntRange(1), default=8,
                      show_default=True),
         click.option("--judge", help="The LLM-as-judge of §3.3 (Fig. 9), PROVIDER:MODEL[@URL]; "
@@ -189,7 +192,7 @@ class StructureBenchmark(Benchmark["StructureScore", "StructureSummary"]):
               per_category: int = 5, complexities: list[str] | None = None, seed: int = 0,
               temperature: float = GENERATION_TEMPERATURE,
               top_p: float | None = GENERATION_TOP_P,
-              max_tokens: int = 4096, jobs: int = 2,
+              max_tokens: int = 4096, jobs: int | None = None,
               max_connections: int = 8, prompting: Prompting = "all-in-one",
               judge: str | None = None, judge_threshold: float = 0.5,
               allow_empty: bool = False, executor: Executor | None = None,
