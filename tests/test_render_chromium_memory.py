@@ -89,3 +89,23 @@ def test_kaleidos_browser_draws_in_its_one_renderer(tmp_path):
     assert [r.ok for r in results] == [True, True], [r.error for r in results]
     assert results[0].sha256 != results[1].sha256
     _assert_one_renderer(_pid(shared_browser().worker.process))
+
+
+def test_kaleidos_browser_is_replaced_after_its_share_of_drawings(tmp_path, monkeypatch):
+    """A fresh browser takes over after `DIAGRAMS_PER_BROWSER` drawings (a browser
+    grows with what it has drawn), and draws the same image."""
+    from diagbench.languages.plotly import engine as plotly_engine
+
+    monkeypatch.setattr(plotly_engine, "DIAGRAMS_PER_BROWSER", 2)
+    plotly = named("plotly")
+    one, two = (plotly.generate(random.Random(seed), "low") for seed in (1, 2))
+    engine = plotly.make_engine(1, 60.0)
+    engine.close()  # a browser of its own from the first drawing
+    warm = shared_browser().worker.process
+    results = engine.render([one, two], tmp_path, "png")
+    first = warm.started
+    (tmp_path / "again").mkdir()
+    again = engine.render([one], tmp_path / "again", "png")
+    assert warm.started == first + 1  # the third drawing: a new worker and browser
+    assert [r.ok for r in results + again] == [True, True, True]
+    assert again[0].sha256 == results[0].sha256

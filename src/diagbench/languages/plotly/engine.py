@@ -33,6 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from diagbench.render.process import DIAGRAMS_PER_BROWSER
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
 from diagbench.render.worker import Worker
 
@@ -104,12 +105,15 @@ def _inline(source: object) -> bool:
 
 
 class _Browser:
-    """The one drawing worker of this process, its browser started on first use."""
+    """The one drawing worker of this process, its browser started on first use; a
+    fresh one takes over after `process.DIAGRAMS_PER_BROWSER` drawings (a browser grows
+    with what it has drawn)."""
 
     def __init__(self) -> None:
         self.worker = Worker("diagbench.languages.plotly.browser:draw", (), memory_bytes=None)
         self.lock = threading.Lock()
         self.started = 0  # the worker process the browser was started in
+        self.drawn = 0  # drawings by that browser
         atexit.register(self.worker.close)
 
     def close(self) -> None:
@@ -119,12 +123,15 @@ class _Browser:
 
     def draw(self, figure: str, fmt: str, timeout: float) -> tuple[bool, Any]:
         with self.lock:
+            if self.drawn >= DIAGRAMS_PER_BROWSER:
+                self.worker.close()
             process = self.worker.process
             if not process.running or process.started != self.started:
                 ok, said = self.worker.run(("start", chromium_path()), START_SECONDS + timeout)
                 if not ok:
                     return False, f"the browser did not start: {said}"
-                self.started = process.started
+                self.started, self.drawn = process.started, 0
+            self.drawn += 1
             return self.worker.run(("draw", (figure, fmt)), timeout)
 
 
