@@ -109,3 +109,37 @@ def test_engines_get_the_cores_shared_among_those_drawing_at_once(monkeypatch):
     ray = SimpleNamespace(name="ray")
     assert build.engine_jobs(None, ray) == 64  # type: ignore[arg-type]
     assert build.engine_jobs(3, ray) == 3  # type: ignore[arg-type]
+
+
+def _browser_tools() -> set[str]:
+    """The tools (`tools/<name>/render.mjs`) whose Node process, with its browser, runs
+    below this process."""
+    running = set()
+    for pid in _descendants():
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        for part in command:
+            if part.endswith(b"/render.mjs"):
+                running.add(Path(part.decode()).parent.name)
+    return running
+
+
+def test_engines_drawing_in_a_browser_take_turns(tmp_path: Path):
+    """Mermaid and bpmn-js both draw in a browser (`Language.browser`): a build lets one
+    of them draw at a time, the other waiting until the first has ended its browser."""
+    assert named("mermaid").browser and named("bpmn").browser
+    assert not named("plantuml").browser and not named("smiles").browser
+    samples = [Planned(f"gantt-mermaid-{k:03d}", "gantt", "mermaid", "low", "", "",
+                       code=WRITTEN["mermaid"][k]) for k in range(2)]
+    samples += [Planned(f"business-process-bpmn-{k:03d}", "business-process", "bpmn", "low",
+                        "", "", code=named("bpmn").generate(random.Random(k), "low"))
+                for k in range(2)]
+    (tmp_path / "images").mkdir()
+    read_all(samples)
+    seen: list[set[str]] = []
+    render_all(samples, tmp_path, 1, progress=lambda n: seen.append(_browser_tools()))
+    assert all(s.image for s in samples), [(s.id, s.reason, s.detail) for s in samples]
+    assert {"mermaid", "bpmn"} <= set().union(*seen)  # each drew in its browser
+    assert all(len(running) <= 1 for running in seen), seen

@@ -104,6 +104,8 @@ class Language:
     - `domain` and `categories` (names of `Category`, those the benchmarks generate it
       in); `kinds`: the diagram kinds its reader tells apart (`Parsed.kind`);
     - `engine`: the name of the engine that draws it (`make_engine` starts it);
+      `browser`: whether that engine draws in a headless Chromium (each holds several
+      hundred MB: a structure build lets one such engine draw at a time);
     - `node_limits`: (min, max) drawn nodes a generated diagram may have, counted by
       `size`, the key of its model's counts that measures it (None: entities, or
       participants for a sequence diagram);
@@ -124,6 +126,7 @@ class Language:
     kinds: tuple[str, ...]
     engine: str
     examples: tuple[str, ...]
+    browser: bool = False
     claims: tuple[str, ...] = ()
     fallback: bool = False
     node_limits: tuple[int, int] = (2, 60)

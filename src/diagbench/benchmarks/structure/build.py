@@ -76,6 +76,7 @@ from diagbench.benchmarks.structure.records import (
 )
 from diagbench.benchmarks.structure.tasks import derive, without_duplicates
 from diagbench.benchmarks.structure.templates import asked_facts
+from diagbench.benchmarks.structure.turns import in_turns
 from diagbench.benchmarks.structure.twins import make_twins, twin_tasks
 from diagbench.benchmarks.synthesis import COMPLEXITIES, Prompting, template_hash
 from diagbench.executors.protocol import Executor
@@ -218,6 +219,9 @@ def _parsed(s: Planned) -> Parsed[Diagram] | None:
 #: processes draw, another's start or wait on their programs, and this process parses
 #: the SVGs drawn).
 ENGINES_AT_ONCE = 3
+#: Of those, engines drawing in a browser at once (`Language.browser`: each browser
+#: holds some 400-600 MB by the end of a 600-per-category build).
+BROWSERS_AT_ONCE = 1
 #: Most samples an engine draws in one call (each call's drawings are kept as they are
 #: done: a killed build redraws at most one chunk per engine).
 CHUNK = 1000
@@ -262,7 +266,8 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
                engines: dict[str, Engine] | None = None,
                progress: Callable[[int], None] = lambda n: None) -> Rendered:
     """Render every sample read (`read_all`) to PNG and SVG by `executor`'s engines (local
-    by default), `at_once` engines at a time, the largest groups first; fill the drawn
+    by default), `at_once` engines at a time and `BROWSERS_AT_ONCE` of those drawing in a
+    browser, the largest groups first; fill the drawn
     counts and image facts. `engines`: those started so far, by name (a later call, the
     twins', draws with them), to which this call adds its own; `progress(n)` as `n` more
     samples are drawn (from any of the engines' threads)."""
@@ -279,11 +284,10 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
             started[name] = running.engine(name, jobs, 60.0)
     parsing = threading.Lock()  # drawn counts parsed one at a time (domain C libraries)
     largest_first = sorted(by_engine, key=lambda name: -len(by_engine[name]))
-    with ThreadPoolExecutor(max_workers=max(1, at_once)) as pool:
-        done = dict(zip(largest_first, pool.map(
-            lambda name: _render_group(name, by_engine[name], out, started[name], parsing,
-                                       progress),
-            largest_first), strict=True))
+    in_browser = {named(s.language).engine for s in samples if named(s.language).browser}
+    done = in_turns(largest_first, lambda name: _render_group(
+        name, by_engine[name], out, started[name], parsing, progress),
+        at_once, heavy=in_browser, heavy_at_once=BROWSERS_AT_ONCE)
     shutil.rmtree(out / ".staging", ignore_errors=True)
     return Rendered({name: done[name][0] for name in by_engine},
                     {name: done[name][1] for name in by_engine},

@@ -107,6 +107,7 @@ LANGUAGE = Bpmn(
     categories=("business-process",),
     kinds=("process",),
     engine="bpmn",
+    browser=True,
     examples=("invoice.bpmn",),
     node_limits=(1, 60),
     size="tasks",

@@ -163,6 +163,7 @@ LANGUAGE = Mermaid(
     categories=("class", "state", "er", "flowchart", "gantt", "mind-map"),
     kinds=("flowchart", "class", "er", "state", "gantt", "mindmap"),
     engine="mermaid",
+    browser=True,
     examples=("mermaid-flowchart.mmd", "mermaid-class.mmd", "mermaid-er.mmd",
               "mermaid-state.mmd", "mermaid-gantt.mmd", "mermaid-mindmap.mmd"),
     fallback=True,

@@ -120,6 +120,7 @@ LANGUAGE = Plotly(
     categories=("chart", "table"),
     kinds=("chart", "table"),
     engine="plotly",
+    browser=True,
     examples=("chart-sales.plotly.json", "table-prices.plotly.json"),
     node_limits=(2, 80),
     libraries=("plotly", "kaleido", "scipy"),
