@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 from diagbench.languages import named
-from diagbench.languages.plotly.engine import PlotlyEngine, chromium_path, drawable
+from diagbench.languages.plotly.engine import PlotlyEngine, drawable
+from diagbench.render.chromium import chromium
 
 REALWORLD = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "realworld"
 
@@ -70,7 +71,7 @@ def kaleido_alone(codes: list[str]) -> None:
 
     figures = [drawable(code)[0] for code in codes]
     figures = [json.loads(json.dumps(f, default=lambda a: a.tolist())) for f in figures if f]
-    kaleido.start_sync_server(n=1, timeout=None, mathjax=False, path=chromium_path(),
+    kaleido.start_sync_server(n=1, timeout=None, mathjax=False, path=chromium(),
                               silence_warnings=True)
     kaleido.calc_fig_sync({"data": []}, opts={"format": "svg"})
     start = time.perf_counter()
@@ -92,7 +93,7 @@ def kaleido_alone(codes: list[str]) -> None:
 async def _batch(figures: list[dict], out: Path, tabs: int) -> None:
     import kaleido
 
-    async with kaleido.Kaleido(n=tabs, mathjax=False, path=chromium_path()) as k:
+    async with kaleido.Kaleido(n=tabs, mathjax=False, path=chromium()) as k:
         await k.write_fig_from_object([{"fig": f, "path": out / f"{i}.svg"}
                                        for i, f in enumerate(figures)])
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import atexit
 import json
-import os
 import threading
 from dataclasses import dataclass
 from typing import Any
 
-from diagbench.render.mermaid import CHROMIUM_ENV, START_SECONDS, TOOL, mermaid_cli_version
+from diagbench.render.chromium import CHROMIUM_ENV, chromium
+from diagbench.render.mermaid import TOOL, mermaid_cli_version
+from diagbench.render.node_browser import START_SECONDS
 from diagbench.render.process import ProcessDied, ProcessTimeout, WarmProcess
 from diagbench.render.result import EngineMissing
 
@@ -56,10 +57,8 @@ class MermaidOwn:
     def __init__(self, timeout: float = TIMEOUT) -> None:
         self.timeout = timeout
         self._node = WarmProcess(["node", str(TOOL / "render.mjs"), "--serve"],
-                                 stderr="keep", extra_env={
-                                     CHROMIUM_ENV: os.environ.get(CHROMIUM_ENV,
-                                                                  "/usr/bin/chromium"),
-                                     "TZ": "UTC"})
+                                 stderr="keep",
+                                 extra_env={CHROMIUM_ENV: chromium(), "TZ": "UTC"})
         self._lock = threading.Lock()
         self._sequence = 0
 

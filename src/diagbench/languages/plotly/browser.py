@@ -18,13 +18,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-#: The one proxy of the browser: a closed port (no request leaves through it).
-CLOSED_PROXY = "127.0.0.1:9"
-#: The Chromium features the browser runs without: the spare renderer kept ready for the
-#: next site and the omnibox pop-ups headless Chromium preloads (two renderer processes,
-#: about 60 MB, that draw nothing).
-UNSHOWN_RENDERERS = ("--disable-features=SpareRendererForSitePerProcess,WebUIOmniboxPopup,"
-                     "WebUIOmniboxAimPopup")
+from diagbench.render.chromium import CLOSED_PROXY, UNSHOWN_RENDERERS
 
 
 def draw(job: tuple[str, Any]) -> bytes:

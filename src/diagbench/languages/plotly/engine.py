@@ -33,11 +33,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from diagbench.render.chromium import chromium
 from diagbench.render.process import DIAGRAMS_PER_BROWSER
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
 from diagbench.render.worker import Worker
 
-CHROMIUM_ENV = "DIAGBENCH_CHROMIUM"
 #: Seconds the browser may take to start (on top of a figure's time-out; a busy
 #: machine is slow).
 START_SECONDS = 120.0
@@ -54,20 +54,15 @@ def kaleido_version() -> str:
     """"plotly X + kaleido Y + Chromium Z"; EngineMissing when one is absent."""
     from importlib.metadata import PackageNotFoundError, version
 
-    chromium = chromium_path()
-    if not os.access(chromium, os.X_OK):
-        raise EngineMissing(f"Plotly figures are drawn by Chromium, not found at {chromium}: "
+    browser = chromium()
+    if not os.access(browser, os.X_OK):
+        raise EngineMissing(f"Plotly figures are drawn by Chromium, not found at {browser}: "
                             "bash scripts/setup.sh installs it")
     try:
         return f"plotly {version('plotly')} + kaleido {version('kaleido')}"
     except PackageNotFoundError as exc:
         raise EngineMissing(f"the Python package {exc} is not installed: "
                             "bash scripts/setup.sh installs it") from None
-
-
-def chromium_path() -> str:
-    """The browser Kaleido drives (`DIAGBENCH_CHROMIUM`, else Debian's)."""
-    return os.environ.get(CHROMIUM_ENV, "/usr/bin/chromium")
 
 
 def drawable(source: str) -> tuple[dict[str, Any] | None, str | None, int | None, bool]:
@@ -127,7 +122,7 @@ class _Browser:
                 self.worker.close()
             process = self.worker.process
             if not process.running or process.started != self.started:
-                ok, said = self.worker.run(("start", chromium_path()), START_SECONDS + timeout)
+                ok, said = self.worker.run(("start", chromium()), START_SECONDS + timeout)
                 if not ok:
                     return False, f"the browser did not start: {said}"
                 self.started, self.drawn = process.started, 0
