@@ -189,6 +189,14 @@ def test_the_examples_are_drawn_as_read(engine: PlotlyEngine, tmp_path: Path):
     assert pngs[0].image.read_bytes().startswith(b"\x89PNG")
 
 
+def test_the_same_figure_draws_the_same_svg(engine: PlotlyEngine, tmp_path: Path):
+    """plotly.js names a figure and its traces at random: diagbench's SVGs do not."""
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    first = engine.render([CHART, TABLE], tmp_path / "a", "svg")
+    again = engine.render([CHART, TABLE], tmp_path / "b", "svg")
+    assert [r.image.read_bytes() for r in first] == [r.image.read_bytes() for r in again]
+
+
 def test_the_engine_draws_what_is_read_on_real_and_generated_charts(engine: PlotlyEngine,
                                                                      tmp_path: Path):
     """Differential: every count the drawing shows is the one read, on plotly.js' own

@@ -40,6 +40,7 @@ from diagbench.render.chromium import chromium
 from diagbench.render.node_browser import NodeBrowser
 from diagbench.render.programs import rsvg_version, svg_to_png
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+from diagbench.render.svg_ids import steady_markers
 
 #: Diagrams a browser is given at least before a second one starts: a browser starts in
 #: about a second, and draws a diagram in a tenth of one.
@@ -141,7 +142,7 @@ class BpmnEngine:
         drawn: dict[str, Any]
         if report["ok"]:
             drawing = work / f"{report['id']}.svg"
-            drawn = {"svg": drawing.read_bytes()}
+            drawn = {"svg": steady_markers(drawing.read_bytes())}
             drawing.unlink()
         else:
             drawn = {"error": f"bpmn-js: {report['error']}", "line": report["line"]}

@@ -16,7 +16,9 @@ is such a source of the images' defaults; trace types that fetch map tiles or to
 (geo and map traces) are refused; MathJax is off (LaTeX is drawn as its text); and a
 request that would still leave the machine goes to a closed proxy port (Chromium does
 not proxy loopback addresses: what could ask for one, a layout image, is left out
-before). Figures over `MAX_PIXELS` are refused as too large.
+before). Figures over `MAX_PIXELS` are refused as too large. A trace without a `uid`
+gets its index as one, and the figure's own random id is made steady in its SVG
+(`render.svg_ids`), so that the same figure draws the same bytes.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any
 from diagbench.render.chromium import chromium
 from diagbench.render.process import DIAGRAMS_PER_BROWSER
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
+from diagbench.render.svg_ids import steady_figure_id
 from diagbench.render.worker import Worker
 
 #: Seconds the browser may take to start (on top of a figure's time-out; a busy
@@ -84,6 +87,8 @@ def drawable(source: str) -> tuple[dict[str, Any] | None, str | None, int | None
     if width * height > MAX_PIXELS:
         return None, f"a {width:g} × {height:g} drawing, over the {MAX_PIXELS:,}-pixel limit", \
             None, True
+    for k, trace in enumerate(figure["data"]):  # not plotly.js' random one: steady SVGs
+        trace.setdefault("uid", str(k))
     for part in (layout, layout.get("template", {}).get("layout", {})):
         if "images" in part:
             part["images"] = [image for image in part["images"]
@@ -173,7 +178,7 @@ class PlotlyEngine:
         if not ok:
             result.error = f"Kaleido: {value}"
             return
-        finish(result, value, fmt, out)
+        finish(result, steady_figure_id(value) if fmt == "svg" else value, fmt, out)
         result.seconds = time.perf_counter() - start
 
 
