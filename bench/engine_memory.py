@@ -102,7 +102,7 @@ def one_run(args: argparse.Namespace, engine: str, src: Path) -> dict:
         process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, cwd=tmp)
         peak, top = 0, {}
         while process.poll() is None:
-            _rss, pss, by_command = _tree_memory(process.pid)
+            _rss, pss, by_command, _branches = _tree_memory(process.pid)
             if pss > peak:
                 peak, top = pss, by_command
             time.sleep(0.2)

@@ -9,7 +9,8 @@ share of the whole build; per engine the seconds from its start to its last draw
 (engines draw at the same time, so these overlap) and its samples per second; the peak
 memory of the build's process and every process it started (sampled every 0.5 s from
 /proc: the sum of their proportional set sizes, with the sum of their resident sets
-and the largest programs at the peak), the disk used per sample kept, and the load
+and the largest programs at the peak, by command name and by what runs them: a Node
+tool with its browser, a drawing worker …), the disk used per sample kept, and the load
 average before and after. With --floor N, each engine's floor beside it: one warm
 engine alone drawing N of the build's kept samples (PNG and SVG), after one drawing to
 warm it. With --compare-with SRC (another checkout's `src`, e.g. main's), the same build
@@ -81,11 +82,13 @@ def child(args: argparse.Namespace) -> None:
             executor.close()
 
 
-def _tree_memory(root: int) -> tuple[int, int, dict[str, int]]:
-    """(resident bytes, proportional bytes, proportional bytes per command name) of
-    process `root` and all its descendants, now. The proportional set size (PSS) shares
-    each page among the processes mapping it, so its sum is the memory the tree uses;
-    the sum of resident sets counts a page shared by n processes n times."""
+def _tree_memory(root: int) -> tuple[int, int, dict[str, int], dict[str, int]]:
+    """(resident bytes, proportional bytes, proportional bytes per command name, and per
+    branch) of process `root` and all its descendants, now. The proportional set size
+    (PSS) shares each page among the processes mapping it, so its sum is the memory the
+    tree uses; the sum of resident sets counts a page shared by n processes n times. A
+    branch is a child of `root` with everything below it (`_branch`: Mermaid's Node with
+    its browser, Plotly's drawing worker with Kaleido's …); `root` itself is "build"."""
     parents: dict[int, int] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -94,15 +97,16 @@ def _tree_memory(root: int) -> tuple[int, int, dict[str, int]]:
                 parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
             except (OSError, ValueError, IndexError):
                 continue
-    tree, todo = {root}, [root]
+    branch_of, todo = {root: "build"}, [root]
     while todo:
         pid = todo.pop()
-        kids = [p for p, parent in parents.items() if parent == pid and p not in tree]
-        tree.update(kids)
-        todo.extend(kids)
+        for kid in [p for p, parent in parents.items() if parent == pid and p not in branch_of]:
+            branch_of[kid] = _branch(kid) if pid == root else branch_of[pid]
+            todo.append(kid)
     rss = pss = 0
     by_command: dict[str, int] = {}
-    for pid in tree:
+    by_branch: dict[str, int] = {}
+    for pid, branch in branch_of.items():
         try:
             rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
             command = Path(f"/proc/{pid}/comm").read_text().strip()
@@ -113,7 +117,29 @@ def _tree_memory(root: int) -> tuple[int, int, dict[str, int]]:
         rss += fields.get("Rss", 0)
         pss += fields.get("Pss", 0)
         by_command[command] = by_command.get(command, 0) + fields.get("Pss", 0)
-    return rss, pss, by_command
+        by_branch[branch] = by_branch.get(branch, 0) + fields.get("Pss", 0)
+    return rss, pss, by_command, by_branch
+
+
+def _branch(pid: int) -> str:
+    """A short name of the program `pid` runs: a Node tool by its folder and script
+    (`mermaid/render.mjs`), a drawing worker by what it calls, a JVM by its main class
+    or jar, anything else by its command name."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+        command = Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return "?"
+    script = next((w for w in words if w.endswith((".mjs", ".js"))), None)
+    if script:
+        return "/".join(Path(script).parts[-2:])
+    if "diagbench.render.worker" in words:
+        target = words[words.index("diagbench.render.worker") + 1]
+        return "worker " + target.split(":")[0].removeprefix("diagbench.languages.")
+    if command == "java":
+        main = next((w for w in words[1:] if not w.startswith("-") and "/" not in w), "")
+        return f"java {main}".strip()
+    return command
 
 
 def one_build(args: argparse.Namespace, src: Path, executor: str, out: Path) -> dict:
@@ -131,11 +157,12 @@ def one_build(args: argparse.Namespace, src: Path, executor: str, out: Path) -> 
     process = subprocess.Popen(command, env=env)
     peak_rss = peak_pss = 0
     top: dict[str, int] = {}
+    branches: dict[str, int] = {}
     while process.poll() is None:
-        rss, pss, by_command = _tree_memory(process.pid)
+        rss, pss, by_command, by_branch = _tree_memory(process.pid)
         peak_rss = max(peak_rss, rss)
         if pss > peak_pss:
-            peak_pss, top = pss, by_command
+            peak_pss, top, branches = pss, by_command, by_branch
         time.sleep(0.5)
     wall = time.perf_counter() - started  # with the imports (and Ray's start-up)
     if process.returncode:
@@ -143,7 +170,8 @@ def one_build(args: argparse.Namespace, src: Path, executor: str, out: Path) -> 
     timings: dict = json.loads((out / "timings.json").read_text(encoding="utf-8"))
     disk = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     return timings | {"wall": wall, "peak_rss": peak_rss, "peak_pss": peak_pss, "top": top,
-                      "disk": disk, "load": [load, os.getloadavg()], "digest": _digest(out)}
+                      "branches": branches, "disk": disk, "load": [load, os.getloadavg()],
+                      "digest": _digest(out)}
 
 
 def _digest(out: Path) -> str:
@@ -204,6 +232,8 @@ def summary(runs: list[dict]) -> dict:
             "peak_pss_mb": round(max(r["peak_pss"] for r in runs) / 2**20),
             "at_peak_mb": {c: round(b / 2**20) for c, b in sorted(
                 runs[0]["top"].items(), key=lambda kv: -kv[1])[:6]},
+            "branches_at_peak_mb": {c: round(b / 2**20) for c, b in sorted(
+                runs[0]["branches"].items(), key=lambda kv: -kv[1]) if b >= 2**20},
             "disk_kb_per_sample": round(runs[0]["disk"] / max(1, kept) / 1024, 1),
             "load": runs[0]["load"], "digest": runs[0]["digest"],
             "identical_runs": len({r["digest"] for r in runs}) == 1}
@@ -235,6 +265,8 @@ def show(name: str, result: dict, floor: dict[str, dict]) -> None:
     print(f"peak memory of the build's process tree: {result['peak_pss_mb']} MB proportional "
           f"(PSS; {result['peak_rss_mb']} MB summing resident sets), at the peak "
           + ", ".join(f"{c} {mb}" for c, mb in result["at_peak_mb"].items()))
+    print("  by what runs it (a program with all it started): "
+          + ", ".join(f"{c} {mb}" for c, mb in result["branches_at_peak_mb"].items()))
     print(f"disk "
           f"{result['disk_kb_per_sample']} kB per sample kept; outputs {result['digest'][:16]}"
           + ("" if result["identical_runs"] else " (runs differ!)"))
