@@ -4,7 +4,7 @@ nothing else touched."""
 
 from __future__ import annotations
 
-from diagbench.render.svg_ids import steady_figure_id, steady_markers
+from diagbench.render.svg_ids import steady_markers, steady_plotly
 
 A = b"a" * 25
 B = b"0123456789abcdefghijklmno"
@@ -26,12 +26,22 @@ def test_plotlys_figure_id_is_steady_in_ids_and_references_only():
     svg = (b'<svg><defs id="defs-42a92c"><clipPath id="clip42a92cxyplot"/></defs>'
            b'<g clip-path="url(#clip42a92cxyplot)"/><g id="legend42a92c"/>'
            b'<g clip-path="url(\'#clip42a92cx\')"/><text fill="#42a92c">42a92c</text></svg>')
-    assert steady_figure_id(svg) == (
+    assert steady_plotly(svg) == (
         b'<svg><defs id="defs-000000"><clipPath id="clip000000xyplot"/></defs>'
         b'<g clip-path="url(#clip000000xyplot)"/><g id="legend000000"/>'
         b'<g clip-path="url(\'#clip000000x\')"/><text fill="#42a92c">42a92c</text></svg>')
 
 
+def test_plotlys_root_attributes_are_in_name_order():
+    """plotly.js sets `viewBox` and `style` in either order: both orders write alike."""
+    one = b'<svg class="main-svg" width="700" viewBox="0 0 700 500" style=""><g/></svg>'
+    other = b'<svg class="main-svg" width="700" style="" viewBox="0 0 700 500"><g/></svg>'
+    expected = b'<svg class="main-svg" style="" viewBox="0 0 700 500" width="700"><g/></svg>'
+    assert steady_plotly(one) == steady_plotly(other) == expected
+
+
 def test_an_svg_without_the_engines_ids_is_left_as_it_is():
     svg = b'<svg><defs id="defs"/><marker id="marker-1"/></svg>'
-    assert steady_markers(svg) == svg and steady_figure_id(svg) == svg
+    assert steady_markers(svg) == svg and steady_plotly(svg) == svg
+    odd = b"<svg width='1'><g/></svg>"  # attributes not all in double quotes: as they are
+    assert steady_plotly(odd) == odd

@@ -1,7 +1,9 @@
-"""Random ids out of an engine's SVG, so that the same diagram always draws the same
-bytes: bpmn-js names each arrow marker at random (`marker-<25 characters>`), Plotly
-puts a random figure id (six hex digits) into its clip paths, legend and defs. What is
-drawn is unchanged: only the names, and every reference to them, are."""
+"""Chance out of an engine's SVG, so that the same diagram always draws the same bytes:
+bpmn-js names each arrow marker at random (`marker-<25 characters>`); Plotly puts a
+random figure id (six hex digits) into its clip paths, legend and defs, and sets its
+root element's `viewBox` and `style` in whichever order its drawing finishes them. What
+is drawn is unchanged: only names (with every reference to them) and the order of
+attributes are."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import re
 
 _BPMN_MARKER = re.compile(rb'id="(marker-[0-9a-z]{25})"')
 _PLOTLY_UID = re.compile(rb'<defs id="defs-([0-9a-f]{6})"')
+_ROOT = re.compile(rb"<svg\b([^>]*?)(/?)>")
+_ATTRIBUTE = re.compile(rb'\s+([^\s=]+)="([^"]*)"')
 
 
 def steady_markers(svg: bytes) -> bytes:
@@ -19,9 +23,15 @@ def steady_markers(svg: bytes) -> bytes:
     return svg
 
 
-def steady_figure_id(svg: bytes) -> bytes:
+def steady_plotly(svg: bytes) -> bytes:
     """Plotly's SVG with its random figure id, in the ids it is part of and the
-    references to them, made "000000"."""
+    references to them, made "000000", and its root element's attributes in name
+    order."""
+    root = _ROOT.search(svg)
+    if root is not None and _ATTRIBUTE.sub(b"", root.group(1)).strip() == b"":
+        attributes = sorted(_ATTRIBUTE.findall(root.group(1)))
+        svg = (svg[:root.start()] + b"<svg" + b"".join(b' %s="%s"' % a for a in attributes)
+               + root.group(2) + b">" + svg[root.end():])
     found = _PLOTLY_UID.search(svg)
     if found is None:
         return svg

@@ -17,8 +17,9 @@ is such a source of the images' defaults; trace types that fetch map tiles or to
 request that would still leave the machine goes to a closed proxy port (Chromium does
 not proxy loopback addresses: what could ask for one, a layout image, is left out
 before). Figures over `MAX_PIXELS` are refused as too large. A trace without a `uid`
-gets its index as one, and the figure's own random id is made steady in its SVG
-(`render.svg_ids`), so that the same figure draws the same bytes.
+gets its index as one, and the figure's own random id and the order of its root
+element's attributes are made steady in its SVG (`render.svg_ids`), so that the same
+figure draws the same bytes.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from typing import Any
 from diagbench.render.chromium import chromium
 from diagbench.render.process import DIAGRAMS_PER_BROWSER
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
-from diagbench.render.svg_ids import steady_figure_id
+from diagbench.render.svg_ids import steady_plotly
 from diagbench.render.worker import Worker
 
 #: Seconds the browser may take to start (on top of a figure's time-out; a busy
@@ -178,7 +179,7 @@ class PlotlyEngine:
         if not ok:
             result.error = f"Kaleido: {value}"
             return
-        finish(result, steady_figure_id(value) if fmt == "svg" else value, fmt, out)
+        finish(result, steady_plotly(value) if fmt == "svg" else value, fmt, out)
         result.seconds = time.perf_counter() - start
 
 
