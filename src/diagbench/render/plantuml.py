@@ -79,10 +79,11 @@ COMPILER_DIRECTIVES = resources.files("diagbench.render") / "java" / "plantuml-c
 #: performance-data file, the optimising compiler (C2) kept for code ten times hotter
 #: than by default (the pixel loops of drawing and PNG encoding still reach it within the
 #: first image; 200 diagrams: C2 CPU 9.2 -> 3.9 s, main thread unchanged) and, by
-#: `COMPILER_DIRECTIVES`, off PlantUML's text layout (200 diagrams, PNG and SVG: the JVM's
-#: CPU 130 -> 118 ms a diagram), and the JVM's own messages (class-data archive warnings,
-#: the directives' count) on stderr, since stdout carries the images. They change no
-#: image (Java arithmetic is strict), only the CPU spent.
+#: `COMPILER_DIRECTIVES`, off PlantUML's text layout (`diagbench render` of 200 diagrams,
+#: whole process: CPU 141.8 -> 133.5 ms a diagram, medians of 5 runs each), and the
+#: JVM's own messages (class-data archive warnings, the directives' count) on stderr,
+#: since stdout carries the images. They change no image (Java arithmetic is strict),
+#: only the CPU spent.
 WARM_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:Tier4InvocationThreshold=50000",
                     "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000",
                     "-XX:Tier4BackEdgeThreshold=100000", "-XX:+UnlockDiagnosticVMOptions",
