@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -241,6 +243,32 @@ def test_channels_draw_the_same_images_as_one_jvm_per_worker(tmp_path, monkeypat
     assert [(r.ok, r.sha256, r.error, r.error_line) for r in shared] == \
         [(r.ok, r.sha256, r.error, r.error_line) for r in single]
     assert [r.ok for r in shared].count(False) == 1 and shared[2].error_line == 3
+
+
+@pytest.mark.skipif(shutil.which("jcmd") is None, reason="no jcmd to ask the JVM")
+@pytest.mark.parametrize("channels", [True, False])
+def test_a_warm_jvm_keeps_plantuml_s_text_layout_from_the_optimising_compiler(
+        tmp_path, monkeypatch, channels):
+    """The warm JVM (channels, or one per worker without `javac`) runs with diagbench's
+    compiler directives: the optimising compiler (C2) excluded from PlantUML's text layout,
+    the quick one (C1) not; the JVM's own tally of them is kept off the image stream."""
+    monkeypatch.setenv(plantuml.ARCHIVE_ENV, "")
+    if not channels:
+        monkeypatch.setattr(plantuml_pipe, "launcher_jar", lambda: None)
+    engine = PlantUMLEngine(jobs=1)
+    try:
+        drawn = engine.render([CLASSES], _folder(tmp_path / "png"), "png")
+        (pid,) = _java_children()
+        said = subprocess.run(["jcmd", str(pid), "Compiler.directives_print"],
+                              capture_output=True, text=True, timeout=120, check=True).stdout
+    finally:
+        engine.close()
+    assert drawn[0].ok and drawn[0].image is not None
+    assert drawn[0].image.read_bytes().startswith(b"\x89PNG")
+    ours = said.split("Directive:")[1]  # the first one listed, before the default
+    assert "net/sourceforge/plantuml/klimt/creole/*.*" in ours
+    c1, c2 = ours.split("c2 directives:")
+    assert " Exclude:true " in c2 and " Exclude:true " not in c1
 
 
 def _doubling(n: int) -> str:

@@ -67,16 +67,28 @@ def jar_path() -> Path:
     return _checked_jar(str(path), stat.st_size, stat.st_mtime)
 
 
+#: Compiler directives of a long-lived PlantUML process: PlantUML's text layout (creole,
+#: fonts, class members), its command matching and regular-expression compiling stay with
+#: the quick compiler (C1). The optimising one (C2) compiled them again and again as new
+#: diagrams, and the SVGs after the PNGs, broke its guesses (one method five times over,
+#: a third of its time), for code that runs a few thousand times a diagram.
+COMPILER_DIRECTIVES = resources.files("diagbench.render") / "java" / "plantuml-compiler.json"
+
 #: JVM options for a long-lived PlantUML process: the serial collector (one thread, no
 #: concurrent marking: a renderer's heap is small and short-lived objects dominate), no
 #: performance-data file, the optimising compiler (C2) kept for code ten times hotter
 #: than by default (the pixel loops of drawing and PNG encoding still reach it within the
-#: first image; 200 diagrams: C2 CPU 9.2 -> 3.9 s, main thread unchanged), and the JVM's
-#: own messages (class-data archive warnings) on stderr, since stdout carries the images.
-#: They change no image (Java arithmetic is strict), only the CPU spent.
+#: first image; 200 diagrams: C2 CPU 9.2 -> 3.9 s, main thread unchanged) and, by
+#: `COMPILER_DIRECTIVES`, off PlantUML's text layout (`diagbench render` of 200 diagrams,
+#: whole process: CPU 141.8 -> 133.5 ms a diagram, medians of 5 runs each), and the
+#: JVM's own messages (class-data archive warnings, the directives' count) on stderr,
+#: since stdout carries the images. They change no image (Java arithmetic is strict),
+#: only the CPU spent.
 WARM_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:Tier4InvocationThreshold=50000",
                     "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000",
-                    "-XX:Tier4BackEdgeThreshold=100000", "-Xlog:disable",
+                    "-XX:Tier4BackEdgeThreshold=100000", "-XX:+UnlockDiagnosticVMOptions",
+                    f"-XX:CompilerDirectivesFile={COMPILER_DIRECTIVES}",
+                    "-XX:+DisplayVMOutputToStderr", "-Xlog:disable",
                     "-Xlog:all=warning:stderr")
 
 
