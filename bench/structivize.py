@@ -36,10 +36,12 @@ This file also runs inside structivize's environment (`--driver JOBS RESULTS`,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -47,6 +49,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_ENV = Path.home() / ".cache" / "diagbench" / "structivize"
@@ -424,26 +427,43 @@ class Structivize:
         for line in self.process.stdout:
             if line.startswith(tag + " "):
                 return line[len(tag) + 1:]
+        self._ended()
+
+    def _ended(self) -> NoReturn:
+        """DriverEnded with the driver's exit (a signal named) and its last stderr line."""
+        code = self.process.wait()
         self.log.flush()
-        tail = Path(self.log.name).read_text(encoding="utf-8", errors="replace")[-2000:]
-        raise RuntimeError(f"structivize's driver ended: {tail}")
+        lines = [line for line in Path(self.log.name).read_text(
+            encoding="utf-8", errors="replace").splitlines() if line.strip()]
+        how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
+        raise DriverEnded(f"structivize's driver ended ({how}): "
+                          f"{lines[-1].strip() if lines else 'nothing on stderr'}")
 
     def draw(self, shared: Shared, codes: list[str]) -> tuple[Side, list[str]]:
-        """(seconds and valid drawings, the first reasons of the invalid) of `codes`."""
+        """(seconds and valid drawings, the first reasons of the invalid) of `codes`;
+        DriverEnded when the driver is gone."""
         assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps({
-            "key": shared.category, "renderer": shared.renderer,
-            "category": shared.strudel_category,
-            "codes": [for_structivize(shared, c) for c in codes]}) + "\n")
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(json.dumps({
+                "key": shared.category, "renderer": shared.renderer,
+                "category": shared.strudel_category,
+                "codes": [for_structivize(shared, c) for c in codes]}) + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            self._ended()
         found = json.loads(self._answer("RESULT"))
         return Side(found["seconds"], found["valid"]), found["errors"]
 
     def close(self) -> None:
         if self.process.stdin is not None:
-            self.process.stdin.close()
+            with contextlib.suppress(BrokenPipeError):
+                self.process.stdin.close()
         self.process.wait()
         self.log.close()
+
+
+class DriverEnded(RuntimeError):
+    """structivize's driver process ended before answering (a crash of the process)."""
 
 
 # --- the driver (structivize's environment) ------------------------------------------------
@@ -496,6 +516,9 @@ def driver(jobs: int, out: Path) -> None:
     <seconds it took>`, then draw each batch read from stdin (one JSON line) in a pool
     forked after that import and answer `RESULT <JSON>`: its seconds, valid count and
     first reasons."""
+    import faulthandler
+
+    faulthandler.enable()  # a crash of the driver itself: its stack on stderr (driver.log)
     _leave_bench_folder()
     start = time.perf_counter()
     # RDKit's wheel and skia-python's (which structivize's biology domain imports, through
@@ -724,7 +747,14 @@ def main() -> None:
               f"{theirs.import_seconds:.1f} s", flush=True)
         try:
             for key, (shared, codes) in batches.items():
-                side, their_why = theirs.draw(shared, codes)
+                try:
+                    side, their_why = theirs.draw(shared, codes)
+                except DriverEnded as exc:  # the next category in a fresh driver
+                    rows[key] = Row(key, shared.renderer, skipped=str(exc)[:300])
+                    print(table([rows[key]], os.getloadavg()).splitlines()[1], flush=True)
+                    theirs.close()
+                    theirs = Structivize(python, tools, args.jobs, Path(tmp))
+                    continue
                 ours, our_why = diagbench_side(shared, codes, args.jobs,
                                                Path(tmp) / "diagbench" / key)
                 floor, floor_why = floor_seconds(python, shared, codes, Path(tmp))
