@@ -8,7 +8,14 @@ script calls it (`Renderer.from_dict(...).render()` in a process pool of `--jobs
 forked after structivize's import, which is timed apart), the two sides one after the
 other for each category (the machine's load changes). Prints per category the
 diagrams, each side's diagrams/s, the ratio (diagbench's rate over structivize's), how
-many each drew without error on the same inputs, and the load average.
+many each drew without error on the same inputs, and the load average. Under a row:
+valid drawings per second when a side drew fewer than all (with why: the first
+errors, and for a crashed structivize worker the last line it wrote and its signal),
+and for a renderer that is one call of an in-process library (Qiskit, logomaker,
+Bio.Phylo, geopandas, RDKit: `FLOOR_CALLS`) that call's seconds per diagram alone, as
+structivize makes it, in a fresh process importing only that library, beside each
+side's seconds per diagram and process: the ratio a drawing costing just that call
+would reach, and what the goal asks for.
 Goal: ratio >= 10 in every shared category, with as many valid drawings or more.
 
 structivize is not on PyPI: it is installed from its source (a checkout or sdist of
@@ -22,17 +29,19 @@ sides). A category whose program is missing is listed with the reason, not run.
 
 Usage: python bench/structivize.py [--diagrams N] [--jobs J] [--seed S]
            [--categories LIST] [--structivize-source PATH] [--env DIR]
-This file also runs inside structivize's environment (`--driver JOBS RESULTS`): its
-top level imports the standard library only.
+This file also runs inside structivize's environment (`--driver JOBS RESULTS`,
+`--floor RENDERER CODES`): its top level imports the standard library only.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,6 +49,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_ENV = Path.home() / ".cache" / "diagbench" / "structivize"
@@ -154,6 +164,8 @@ class Row:
     structivize: Side | None = None
     diagbench: Side | None = None
     skipped: str = ""
+    jobs: int = 1
+    floor: float | None = None  # seconds per diagram of the library call alone
 
     @staticmethod
     def rate(n: int, side: Side | None) -> float | None:
@@ -165,6 +177,19 @@ class Row:
         if self.structivize is None or self.diagbench is None or self.diagbench.seconds <= 0:
             return None
         return self.structivize.seconds / self.diagbench.seconds
+
+    def per_process(self, side: Side | None) -> float | None:
+        """A side's seconds per diagram and process (its seconds × jobs / diagrams)."""
+        if side is None or not self.diagrams:
+            return None
+        return side.seconds * self.jobs / self.diagrams
+
+    @property
+    def ratio_bound(self) -> float | None:
+        """structivize's seconds per diagram and process over the library call's alone
+        (`floor`): the ratio a drawing costing just that call reaches."""
+        theirs = self.per_process(self.structivize)
+        return None if theirs is None or not self.floor else theirs / self.floor
 
     @property
     def meets_goal(self) -> bool:
@@ -191,10 +216,34 @@ def table(rows: Sequence[Row], load: tuple[float, float, float]) -> str:
             f"{'—' if ratio is None else f'{ratio:.1f}x':>9}"
             f"{_count(row.structivize, n):>8}{_count(row.diagbench, n):>8}  "
             f"{'met' if row.meets_goal else 'NOT met'}")
+        lines.extend(_notes(row))
     lines.append(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; goal: ratio >= "
                  f"{RATIO_GOAL:g}x (diagbench's diagrams/s over structivize's) with as many "
                  "valid drawings or more")
     return "\n".join(lines)
+
+
+def _notes(row: Row) -> list[str]:
+    """The lines under a row: valid drawings per second when a side drew fewer than
+    all, and the library call's floor when it was measured."""
+    notes = []
+    n, theirs, ours = row.diagrams, row.structivize, row.diagbench
+    if theirs is not None and ours is not None and min(theirs.valid, ours.valid) < n:
+        notes.append(f"    valid drawings/s: structivize {_valid_rate(theirs)}, "
+                     f"diagbench {_valid_rate(ours)}")
+    bound, theirs_each, ours_each = row.ratio_bound, row.per_process(theirs), row.per_process(ours)
+    if row.floor is not None and bound is not None and theirs_each and ours_each:
+        notes.append(
+            f"    floor: the library call alone (as structivize makes it, one process) "
+            f"{1000 * row.floor:.0f} ms a diagram; per diagram and process structivize "
+            f"{1000 * theirs_each:.0f} ms ({bound:.1f}x the call), diagbench "
+            f"{1000 * ours_each:.0f} ms ({ours_each / row.floor:.2f}x); "
+            f"{RATIO_GOAL:g}x asks for {1000 * theirs_each / RATIO_GOAL:.0f} ms")
+    return notes
+
+
+def _valid_rate(side: Side) -> str:
+    return f"{side.valid / side.seconds:.2f}" if side.seconds > 0 else "—"
 
 
 def _num(value: float | None, width: int, places: int) -> str:
@@ -378,26 +427,43 @@ class Structivize:
         for line in self.process.stdout:
             if line.startswith(tag + " "):
                 return line[len(tag) + 1:]
+        self._ended()
+
+    def _ended(self) -> NoReturn:
+        """DriverEnded with the driver's exit (a signal named) and its last stderr line."""
+        code = self.process.wait()
         self.log.flush()
-        tail = Path(self.log.name).read_text(encoding="utf-8", errors="replace")[-2000:]
-        raise RuntimeError(f"structivize's driver ended: {tail}")
+        lines = [line for line in Path(self.log.name).read_text(
+            encoding="utf-8", errors="replace").splitlines() if line.strip()]
+        how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
+        raise DriverEnded(f"structivize's driver ended ({how}): "
+                          f"{lines[-1].strip() if lines else 'nothing on stderr'}")
 
     def draw(self, shared: Shared, codes: list[str]) -> tuple[Side, list[str]]:
-        """(seconds and valid drawings, the first reasons of the invalid) of `codes`."""
+        """(seconds and valid drawings, the first reasons of the invalid) of `codes`;
+        DriverEnded when the driver is gone."""
         assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps({
-            "key": shared.category, "renderer": shared.renderer,
-            "category": shared.strudel_category,
-            "codes": [for_structivize(shared, c) for c in codes]}) + "\n")
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(json.dumps({
+                "key": shared.category, "renderer": shared.renderer,
+                "category": shared.strudel_category,
+                "codes": [for_structivize(shared, c) for c in codes]}) + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            self._ended()
         found = json.loads(self._answer("RESULT"))
         return Side(found["seconds"], found["valid"]), found["errors"]
 
     def close(self) -> None:
         if self.process.stdin is not None:
-            self.process.stdin.close()
+            with contextlib.suppress(BrokenPipeError):
+                self.process.stdin.close()
         self.process.wait()
         self.log.close()
+
+
+class DriverEnded(RuntimeError):
+    """structivize's driver process ended before answering (a crash of the process)."""
 
 
 # --- the driver (structivize's environment) ------------------------------------------------
@@ -416,14 +482,52 @@ def _draw(job: tuple[str, str, str, str]) -> tuple[bool, str]:
     return result.success, result.debug_message
 
 
+def _worker_start(folder: str) -> None:
+    """A pool worker's stderr, where a native crash's message and faulthandler's report
+    of it go, into a file of its own in `folder`."""
+    import faulthandler
+
+    err = open(Path(folder) / f"worker-{os.getpid()}.err", "w", encoding="utf-8")  # noqa: SIM115
+    os.dup2(err.fileno(), 2)
+    faulthandler.enable()
+
+
+def crash_reason(texts: Sequence[str]) -> str:
+    """Why a worker died, from the stderr `texts` of a pool's workers: the line before
+    faulthandler's "Fatal Python error: <signal>" (the library's own last word, such as
+    glibc's "free(): invalid next size (fast)") and that line; "" when none crashed."""
+    for text in texts:
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        for k, line in enumerate(lines):
+            if line.startswith("Fatal Python error"):
+                return f"{lines[k - 1]} / {line}" if k else line
+    return ""
+
+
+def _leave_bench_folder() -> None:
+    """Take this file's folder off the import path: this file is not the package it is
+    named like, nor are its neighbours modules of structivize's environment."""
+    here = Path(__file__).resolve().parent
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+
+
 def driver(jobs: int, out: Path) -> None:
     """Import structivize (every domain, as STRUDEL's batch script does), say `READY
     <seconds it took>`, then draw each batch read from stdin (one JSON line) in a pool
     forked after that import and answer `RESULT <JSON>`: its seconds, valid count and
     first reasons."""
-    here = Path(__file__).resolve().parent  # this file is not the package it is named like
-    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
+    import faulthandler
+
+    faulthandler.enable()  # a crash of the driver itself: its stack on stderr (driver.log)
+    _leave_bench_folder()
     start = time.perf_counter()
+    # RDKit's wheel and skia-python's (which structivize's biology domain imports, through
+    # SBMLDiagrams, before its chemistry domain) ship a FreeType and a fontconfig under the
+    # same file names: the first loaded serves both, and RDKit's cairo drawing on
+    # skia-python's corrupts the heap (glibc aborts, "free(): invalid next size (fast)",
+    # on every reaction). RDKit's drawing loaded first, each draws on its own wheel's.
+    import rdkit.Chem.Draw.rdMolDraw2D  # noqa: F401
+
     import structivize  # noqa: F401 - every domain's renderers, as STRUDEL's batch imports them
 
     print(f"READY {time.perf_counter() - start}", flush=True)
@@ -433,26 +537,32 @@ def driver(jobs: int, out: Path) -> None:
         work = [(batch["renderer"], batch["category"], code,
                  str(out / batch["key"] / f"d{k:04d}"))
                 for k, code in enumerate(batch["codes"])]
-        seconds, drawn = _pooled(work, jobs)
+        seconds, drawn = _pooled(work, jobs, out / batch["key"])
         print("RESULT " + json.dumps({
             "seconds": seconds, "valid": sum(ok for ok, _ in drawn),
             "errors": sorted({why.strip()[:300] for ok, why in drawn if not ok})[:3]}),
             flush=True)
 
 
-def _pooled(work: list[tuple[str, str, str, str]], jobs: int
+def _pooled(work: list[tuple[str, str, str, str]], jobs: int, folder: Path
             ) -> tuple[float, list[tuple[bool, str]]]:
     """(seconds, what `_draw` gave for each) of `work` in a pool of `jobs` workers. When
     a worker dies (a crash in a drawing library), the diagrams it took down with its pool
-    are drawn again in a fresh one, once; a diagram lost twice is not drawn. (STRUDEL's
-    batch script stops at the first; this gives structivize every chance.)"""
+    are drawn again in a fresh one, once; a diagram lost twice is not drawn, with what
+    the crashed worker last wrote (`crash_reason`; the workers' stderr is kept in
+    `folder`). (STRUDEL's batch script stops at the first crash; this gives structivize
+    every chance.)"""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    drawn = {k: (False, "its worker process crashed, twice") for k in range(len(work))}
+    crashed = "its worker process crashed, twice"
+    drawn = {k: (False, crashed) for k in range(len(work))}
     todo, seconds = list(range(len(work))), 0.0
-    for _attempt in range(2):
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+    for attempt in range(2):
+        errors = folder / f"workers-{attempt}"
+        errors.mkdir(parents=True, exist_ok=True)
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start,
+                                 initargs=(str(errors),)) as pool:
             try:  # every worker forked before the clock
                 list(pool.map(time.sleep, [0.2] * jobs))
             except BrokenProcessPool:
@@ -469,7 +579,125 @@ def _pooled(work: list[tuple[str, str, str, str]], jobs: int
         todo = lost
         if not todo:
             break
+        why = crash_reason([f.read_text(encoding="utf-8", errors="replace")
+                            for f in sorted(errors.glob("*.err"))])
+        if why:
+            drawn |= {k: (False, f"{crashed}: {why}") for k in todo}
     return seconds, [drawn[k] for k in range(len(work))]
+
+
+# --- the library call alone (structivize's environment) ------------------------------------
+
+
+def _qiskit_png(code: str) -> None:
+    """structivize's quantum_qasm2 call: Qiskit's matplotlib drawer saving one PNG."""
+    import io
+
+    import matplotlib.pyplot as plt
+    import qiskit.qasm2
+
+    qiskit.qasm2.loads(code).draw(output="mpl", style="iqp", justify="left",
+                                  initial_state=True, filename=io.BytesIO())
+    plt.close("all")
+
+
+def _logo_png(code: str) -> None:
+    """structivize's bio_fasta call: logomaker's logo of the records, one PNG."""
+    import io
+
+    import logomaker
+    import matplotlib.pyplot as plt
+
+    sequences = [line.strip() for line in code.splitlines()
+                 if line.strip() and not line.startswith(">")]
+    logomaker.Logo(logomaker.alignment_to_matrix(sequences), color_scheme="classic",
+                   show_spines=True, stack_order="big_on_top")
+    plt.savefig(io.BytesIO(), format="png")
+    plt.close("all")
+
+
+def _phylo_png(code: str) -> None:
+    """structivize's bio_newick call: Bio.Phylo's drawing of the tree, one PNG."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from Bio import Phylo
+
+    Phylo.draw(Phylo.read(io.StringIO(code), "newick"), do_show=False)
+    plt.savefig(io.BytesIO(), format="png")
+    plt.close("all")
+
+
+def _geopandas_png(code: str) -> None:
+    """structivize's charts_geojson call: geopandas reading and plotting the GeoJSON,
+    one PNG at 300 dpi."""
+    import io
+
+    import geopandas
+    import matplotlib.pyplot as plt
+
+    geopandas.read_file(io.BytesIO(code.encode("utf-8"))).plot().set_axis_off()
+    plt.savefig(io.BytesIO(), format="png", dpi=300, bbox_inches="tight")
+    plt.close("all")
+
+
+def _rdkit_reaction_png(code: str) -> None:
+    """structivize's chem_smarts_reaction call: RDKit drawing the reaction, one PNG."""
+    from rdkit.Chem import AllChem, Draw
+
+    drawing = Draw.MolDraw2DCairo(800, 300)
+    drawing.DrawReaction(AllChem.ReactionFromSmarts(code.strip(), useSmiles=True))
+    drawing.GetDrawingText()
+
+
+#: structivize's renderers that draw by one call of an in-process library, and that
+#: call without the rest (files, checks, resizing): the floor that any drawing with the
+#: same library stays above (`--floor`, in a process importing only that library).
+FLOOR_CALLS = {"quantum_qasm2": _qiskit_png, "bio_fasta": _logo_png,
+               "bio_newick": _phylo_png, "charts_geojson": _geopandas_png,
+               "chem_smarts_reaction": _rdkit_reaction_png}
+
+
+def floor_run(renderer: str, codes: Path) -> None:
+    """Make `renderer`'s library call (`FLOOR_CALLS`) on each code of the JSON list in
+    `codes`, the first two once before the clock, and say `FLOOR <seconds a diagram>
+    <how many drew without error>`."""
+    _leave_bench_folder()
+    call = FLOOR_CALLS[renderer]
+    texts = json.loads(codes.read_text(encoding="utf-8"))
+    for text in texts[:2]:
+        _drew(call, text)
+    start = time.perf_counter()
+    drew = sum(_drew(call, text) for text in texts)
+    print(f"FLOOR {(time.perf_counter() - start) / max(1, len(texts))} {drew}", flush=True)
+
+
+def _drew(call, text: str) -> bool:
+    try:
+        call(text)
+    except Exception:  # a code the library refuses: timed all the same
+        return False
+    return True
+
+
+def floor_seconds(python: Path, shared: Shared, codes: list[str], folder: Path
+                  ) -> tuple[float | None, str]:
+    """(seconds a diagram of the library call alone, why not measured) for `codes` in
+    a fresh process of structivize's environment; (None, "") for a renderer that is
+    not one library call."""
+    if shared.renderer not in FLOOR_CALLS:
+        return None, ""
+    listed = folder / f"floor-{shared.category}.json"
+    listed.write_text(json.dumps([for_structivize(shared, c) for c in codes]),
+                      encoding="utf-8")
+    done = subprocess.run([str(python), __file__, "--floor", shared.renderer, str(listed)],
+                          capture_output=True, text=True, cwd=folder,
+                          env=dict(os.environ, MPLBACKEND="Agg", QT_QPA_PLATFORM="offscreen"))
+    said = [line.split() for line in done.stdout.splitlines() if line.startswith("FLOOR ")]
+    if done.returncode or not said:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, f"the library call alone failed (exit {done.returncode}): {last}"
+    return float(said[0][1]), ""
 
 
 # --- main ----------------------------------------------------------------------------------
@@ -478,6 +706,9 @@ def _pooled(work: list[tuple[str, str, str, str]], jobs: int
 def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--driver":
         driver(int(sys.argv[2]), Path(sys.argv[3]))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--floor":
+        floor_run(sys.argv[2], Path(sys.argv[3]))
         return
     sys.path.insert(0, str(REPO / "src"))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -516,12 +747,23 @@ def main() -> None:
               f"{theirs.import_seconds:.1f} s", flush=True)
         try:
             for key, (shared, codes) in batches.items():
-                side, their_why = theirs.draw(shared, codes)
+                try:
+                    side, their_why = theirs.draw(shared, codes)
+                except DriverEnded as exc:  # the next category in a fresh driver
+                    rows[key] = Row(key, shared.renderer, skipped=str(exc)[:300])
+                    print(table([rows[key]], os.getloadavg()).splitlines()[1], flush=True)
+                    theirs.close()
+                    theirs = Structivize(python, tools, args.jobs, Path(tmp))
+                    continue
                 ours, our_why = diagbench_side(shared, codes, args.jobs,
                                                Path(tmp) / "diagbench" / key)
-                rows[key] = Row(key, shared.renderer, len(codes), side, ours)
-                print(table([rows[key]], os.getloadavg()).splitlines()[1], flush=True)
-                for who, reasons in (("structivize", their_why), ("diagbench", our_why)):
+                floor, floor_why = floor_seconds(python, shared, codes, Path(tmp))
+                rows[key] = Row(key, shared.renderer, len(codes), side, ours, jobs=args.jobs,
+                                floor=floor)
+                print("\n".join(table([rows[key]], os.getloadavg()).splitlines()[1:-1]),
+                      flush=True)
+                for who, reasons in (("structivize", their_why), ("diagbench", our_why),
+                                     ("floor", [floor_why] if floor_why else [])):
                     for reason in reasons:
                         print(f"    {who}: {' '.join(reason.split())[:240]}", flush=True)
         finally:

@@ -82,12 +82,51 @@ def test_table_prints_rates_ratio_validity_goal_and_load():
             bench.Row("music", "music_abc", 4, bench.Side(2.0, 4), bench.Side(1.0, 3)),
             bench.Row("deep-learning", "nn_onnx", skipped="no netron-export")]
     lines = bench.table(rows, (3.5, 2.25, 1.0)).splitlines()
-    assert len(lines) == 5
+    assert len(lines) == 7
     assert lines[1].split() == ["class", "model_plantuml", "12", "0.50", "20.0", "40.0x",
                                 "11/12", "12/12", "met"]
+    # 11 valid in 24 s, 12 in 0.6 s.
+    assert lines[2] == "    valid drawings/s: structivize 0.46, diagbench 20.00"
     # 4 diagrams: 2/s against 4/s, a 2x ratio, and one valid drawing fewer.
-    assert lines[2].split() == ["music", "music_abc", "4", "2.00", "4.0", "2.0x", "4/4",
+    assert lines[3].split() == ["music", "music_abc", "4", "2.00", "4.0", "2.0x", "4/4",
                                 "3/4", "NOT", "met"]
-    assert lines[3].split()[:2] == ["deep-learning", "nn_onnx"]
-    assert lines[3].endswith("not run: no netron-export")
-    assert lines[4].startswith("load average 3.50 2.25 1.00; goal: ratio >= 10x")
+    assert lines[4] == "    valid drawings/s: structivize 2.00, diagbench 3.00"
+    assert lines[5].split()[:2] == ["deep-learning", "nn_onnx"]
+    assert lines[5].endswith("not run: no netron-export")
+    assert lines[6].startswith("load average 3.50 2.25 1.00; goal: ratio >= 10x")
+
+
+def test_the_floor_bounds_the_ratio_by_structivize_s_time_per_diagram_and_process():
+    # 24 diagrams on 2 jobs a side: structivize 12 s = 1.0 s a diagram and process,
+    # diagbench 6 s = 0.5 s; the library call alone 0.25 s: structivize 4x the call,
+    # diagbench 2x; a drawing costing just the call would reach 4x; 10x asks for 100 ms.
+    row = bench.Row("quantum-circuit", "quantum_qasm2", 24, bench.Side(12.0, 24),
+                    bench.Side(6.0, 24), jobs=2, floor=0.25)
+    assert row.per_process(row.structivize) == pytest.approx(1.0)
+    assert row.per_process(row.diagbench) == pytest.approx(0.5)
+    assert row.ratio_bound == pytest.approx(4.0) and row.ratio == pytest.approx(2.0)
+    lines = bench.table([row], (1.0, 1.0, 1.0)).splitlines()
+    assert lines[2] == ("    floor: the library call alone (as structivize makes it, one "
+                        "process) 250 ms a diagram; per diagram and process structivize "
+                        "1000 ms (4.0x the call), diagbench 500 ms (2.00x); 10x asks for "
+                        "100 ms")
+    assert len(lines) == 4  # every drawing valid: no valid-rate line
+    assert bench.Row("class", "model_plantuml", 24, bench.Side(12.0, 24),
+                     bench.Side(6.0, 24), jobs=2).ratio_bound is None
+
+
+def test_floor_calls_are_structivize_renderers_of_shared_categories():
+    renderers = {s.renderer for s in bench.SHARED}
+    assert set(bench.FLOOR_CALLS) == {"quantum_qasm2", "bio_fasta", "bio_newick",
+                                      "charts_geojson", "chem_smarts_reaction"}
+    assert set(bench.FLOOR_CALLS) <= renderers
+
+
+def test_a_crashed_worker_is_named_by_its_last_words_and_signal():
+    glibc = ("Warning: a font\nfree(): invalid next size (fast)\n"
+             "Fatal Python error: Aborted\n\nCurrent thread 0x7f (most recent call first):\n")
+    assert bench.crash_reason(["", glibc]) == ("free(): invalid next size (fast) / "
+                                               "Fatal Python error: Aborted")
+    assert bench.crash_reason(["Fatal Python error: Segmentation fault\n"]) == (
+        "Fatal Python error: Segmentation fault")
+    assert bench.crash_reason(["a warning only\n", ""]) == ""

@@ -131,11 +131,51 @@ def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
     import matplotlib.pyplot as plt
 
     matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
+    parse_math_once()
     fig, axes = plt.subplots(figsize=(width, height), dpi=100)
     try:
         yield fig, axes
     finally:
         plt.close(fig)
+
+
+#: How many math-text parses a worker keeps (emptied when full).
+MATH_PARSES_KEPT = 4096
+
+
+def parse_math_once() -> None:
+    """Have matplotlib parse each math text (`$…$`) once per process, not once per
+    renderer: its own cache is keyed on the parser, and every renderer (each `savefig`,
+    each format, each figure) makes a new parser, so a drawing saved as SVG and PNG, and
+    every later drawing, parsed the same labels again (Qiskit's gate and wire labels
+    are math text: two thirds of its drawing time). The shared cache is keyed on all a
+    parse depends on (the parser's output type, text, dpi, font, antialiasing, hinting
+    and the `mathtext.*` settings), so the images are the same bytes. Installed once
+    per process; for drawers, in a worker."""
+    import matplotlib
+    from matplotlib import mathtext
+
+    parser: Any = mathtext.MathTextParser
+    if getattr(parser, "_diagbench_shared", False):
+        return
+    parse = parser._parse_cached.__wrapped__  # matplotlib's, without its cache
+    settings = tuple(sorted(k for k in matplotlib.rcParams if k.startswith("mathtext.")))
+    kept: dict[tuple[Any, ...], Any] = {}
+
+    def parse_once(self: Any, text: str, dpi: float, prop: Any, antialiased: bool,
+                   load_glyph_flags: Any) -> Any:
+        rc = matplotlib.rcParams
+        key = (self._output_type, text, dpi, prop, antialiased, load_glyph_flags,
+               tuple(rc[k] for k in settings))
+        found = kept.get(key)
+        if found is None:
+            if len(kept) >= MATH_PARSES_KEPT:
+                kept.clear()
+            found = kept[key] = parse(self, text, dpi, prop, antialiased, load_glyph_flags)
+        return found
+
+    parser._parse_cached = parse_once
+    parser._diagbench_shared = True
 
 
 def images(fig: Any) -> dict[str, bytes]:

@@ -8,7 +8,8 @@ Qiskit); its error is the engine's error. The drawing is Qiskit's default one
 (`cregbundle=False`), idle wires kept. Circuits over `MAX_DRAWN_OPERATIONS` operations
 or `MAX_DRAWN_WIRES` wires are refused as too large to draw (the drawer slows to
 minutes on them). A source in an envelope (`languages.styled`) is drawn in its
-style, one of the drawer's own (`draw(style=…)`).
+style, one of the drawer's own (`draw(style=…)`). The drawer's labels are math text,
+parsed once per worker, not once per renderer (`render.drawing.parse_math_once`).
 
 Marks for the drawn statistics: in the worker, the drawer's methods that draw one
 operation (`_gate`, `_measure`, `_barrier`, `_control_gate`, `_multiqubit_gate`,
@@ -29,7 +30,7 @@ from typing import Any
 
 from diagbench.languages.qasm.styles import STYLES
 from diagbench.languages.styled import opened
-from diagbench.render.drawing import DrawingEngine, images
+from diagbench.render.drawing import DrawingEngine, images, parse_math_once
 
 MAX_DRAWN_OPERATIONS = 300
 MAX_DRAWN_WIRES = 48
@@ -62,6 +63,7 @@ def draw_circuit(source: str) -> dict[str, Any]:
                 "line": None, "too_large": True}
     _mark_drawer()
     matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
+    parse_math_once()
     fig = circuit.draw("mpl", cregbundle=False, idle_wires=True, style=style or None)
     try:
         return images(fig)
