@@ -10,6 +10,7 @@ from pathlib import Path
 from diagbench.languages import named
 from diagbench.languages.bpmn import engine as bpmn_engine
 from diagbench.languages.plotly.engine import shared_browser
+from diagbench.render.chromium import SMALL_JS_HEAP
 from diagbench.render.mermaid import MermaidEngine
 from diagbench.render.process import WarmProcess
 
@@ -89,6 +90,10 @@ def test_kaleidos_browser_draws_in_its_one_renderer(tmp_path):
     assert [r.ok for r in results] == [True, True], [r.error for r in results]
     assert results[0].sha256 != results[1].sha256
     _assert_one_renderer(_pid(shared_browser().worker.process))
+    # its page's JavaScript heap is bounded (V8 collects sooner: SVG exports piled up)
+    [renderer] = [args for args in _tree(_pid(shared_browser().worker.process))
+                  if "--type=renderer" in args]
+    assert SMALL_JS_HEAP in renderer
 
 
 def test_kaleidos_browser_is_replaced_after_its_share_of_drawings(tmp_path, monkeypatch):

@@ -4,7 +4,8 @@ worker (`render.worker`'s loop), drawing one figure a job.
 A job is `("start", chromium)`: start Kaleido's browser (Debian's Chromium at that
 path, through Kaleido's sync server: one tab, MathJax off, so nothing is loaded from a
 CDN, every request that leaves the machine sent to a closed proxy port, and no renderer
-process kept for pages it never shows: `UNSHOWN_RENDERERS`) and draw an
+process kept for pages it never shows: `UNSHOWN_RENDERERS`, a small JavaScript heap:
+`SMALL_JS_HEAP`) and draw an
 empty figure, so that the browser and plotly.js are up before the first figure's
 time-out runs; or `("draw", (figure, fmt))`: the image bytes of `figure` (JSON of a
 figure the engine has made safe, `engine.drawable`) in `fmt` ("svg" or "png").
@@ -18,7 +19,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from diagbench.render.chromium import CLOSED_PROXY, UNSHOWN_RENDERERS
+from diagbench.render.chromium import CLOSED_PROXY, SMALL_JS_HEAP, UNSHOWN_RENDERERS
 
 
 def draw(job: tuple[str, Any]) -> bytes:
@@ -37,11 +38,11 @@ def draw(job: tuple[str, Any]) -> bytes:
 
 
 def _launcher(chromium: str) -> str:
-    """An executable starting `chromium` with `UNSHOWN_RENDERERS` and the arguments it is
-    given (choreographer, which starts Kaleido's browser, takes no browser flags of its
-    own), in the worker's working folder (its jail, removed with it)."""
+    """An executable starting `chromium` with `UNSHOWN_RENDERERS`, `SMALL_JS_HEAP` and the
+    arguments it is given (choreographer, which starts Kaleido's browser, takes no browser
+    flags of its own), in the worker's working folder (its jail, removed with it)."""
     path = Path.cwd() / "chromium"
-    path.write_text(f'#!/bin/sh\nexec {shlex.quote(chromium)} {UNSHOWN_RENDERERS} "$@"\n',
-                    encoding="utf-8")
+    flags = f"{UNSHOWN_RENDERERS} {SMALL_JS_HEAP}"
+    path.write_text(f'#!/bin/sh\nexec {shlex.quote(chromium)} {flags} "$@"\n', encoding="utf-8")
     path.chmod(0o700)
     return str(path)
