@@ -156,9 +156,9 @@ def parse_math_once() -> None:
     from matplotlib import mathtext
 
     parser: Any = mathtext.MathTextParser
-    if getattr(parser, "_diagbench_shared", False):
-        return
-    parse = parser._parse_cached.__wrapped__  # matplotlib's, without its cache
+    parse = getattr(getattr(parser, "_parse_cached", None), "__wrapped__", None)
+    if getattr(parser, "_diagbench_shared", False) or parse is None:
+        return  # shared already, or a matplotlib without that cache: as it is
     settings = tuple(sorted(k for k in matplotlib.rcParams if k.startswith("mathtext.")))
     kept: dict[tuple[Any, ...], Any] = {}
 
