@@ -284,7 +284,7 @@ def render_all(samples: list[Planned], out: Path, jobs: int,
             started[name] = running.engine(name, jobs, 60.0)
     parsing = threading.Lock()  # drawn counts parsed one at a time (domain C libraries)
     largest_first = sorted(by_engine, key=lambda name: -len(by_engine[name]))
-    in_browser = {named(s.language).engine for s in samples if named(s.language).browser}
+    in_browser = {name for name, group in by_engine.items() if named(group[0].language).browser}
     done = in_turns(largest_first, lambda name: _render_group(
         name, by_engine[name], out, started[name], parsing, progress),
         at_once, heavy=in_browser, heavy_at_once=BROWSERS_AT_ONCE)
