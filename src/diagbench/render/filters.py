@@ -17,7 +17,7 @@ import imagehash
 import numpy as np
 from PIL import Image
 
-from diagbench.render.result import BLANK_STD
+from diagbench.render.png_check import BLANK_STD
 
 T = TypeVar("T")
 Removed = list[tuple[T, str]]

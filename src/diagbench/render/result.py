@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageStat, UnidentifiedImageError
+from diagbench.render.png_check import png_facts
 
 #: Larger sources are refused before any engine sees them.
 MAX_SOURCE_BYTES = 1_000_000
-#: A rendered image whose pixels are this close to one colour is blank.
-BLANK_STD = 2.0
 _SVG_TAG = re.compile(rb"<svg\b[^>]*>")
 _SVG_LENGTH = re.compile(rb'\b(width|height)=["\']([\d.]+)(?:px|pt)?["\']')
 _SVG_VIEWBOX = re.compile(rb'\bviewBox=["\'][-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)["\']')
@@ -56,27 +53,19 @@ def refusal(source: str) -> str | None:
     return None if source.strip() else "empty source"
 
 
-def inspect_image(data: bytes, fmt: str) -> tuple[int, int, float | None]:
-    """(width, height, grey-level standard deviation) of PNG or SVG bytes (no deviation
-    for SVG); ValueError when they do not decode."""
-    if fmt == "svg":
-        tag = _SVG_TAG.search(data[:8192])
-        lengths = dict(_SVG_LENGTH.findall(tag.group(0))) if tag else {}
-        if b"width" in lengths and b"height" in lengths:
-            return round(float(lengths[b"width"])), round(float(lengths[b"height"])), None
-        box = _SVG_VIEWBOX.search(tag.group(0)) if tag else None  # width="100%": use the box
-        if box is None:
-            raise ValueError("not an SVG image with a width and height")
-        return round(float(box.group(1))), round(float(box.group(2))), None
-    try:
-        with Image.open(io.BytesIO(data)) as img:
-            img.load()
-            grey = img.convert("L")
-            factor = max(1, min(img.size) // 256)  # statistics of a reduced copy suffice
-            std = ImageStat.Stat(grey.reduce(factor) if factor > 1 else grey).stddev[0]
-            return img.width, img.height, std
-    except (UnidentifiedImageError, OSError) as exc:
-        raise ValueError(f"image does not decode: {exc}") from None
+def inspect_image(data: bytes, fmt: str) -> tuple[int, int, bool]:
+    """(width, height, blank) of PNG or SVG bytes (an SVG is never called blank);
+    ValueError when they do not decode."""
+    if fmt != "svg":
+        return png_facts(data)
+    tag = _SVG_TAG.search(data[:8192])
+    lengths = dict(_SVG_LENGTH.findall(tag.group(0))) if tag else {}
+    if b"width" in lengths and b"height" in lengths:
+        return round(float(lengths[b"width"])), round(float(lengths[b"height"])), False
+    box = _SVG_VIEWBOX.search(tag.group(0)) if tag else None  # width="100%": use the box
+    if box is None:
+        raise ValueError("not an SVG image with a width and height")
+    return round(float(box.group(1))), round(float(box.group(2))), False
 
 
 def finish(result: RenderResult, data: bytes, fmt: str, out: Path) -> RenderResult:
@@ -85,11 +74,11 @@ def finish(result: RenderResult, data: bytes, fmt: str, out: Path) -> RenderResu
         result.error = "the engine drew 'This feature has been suppressed' instead of the diagram"
         return result
     try:
-        result.width, result.height, std = inspect_image(data, fmt)
+        result.width, result.height, blank = inspect_image(data, fmt)
     except ValueError as exc:
         result.error = str(exc)
         return result
-    if std is not None and std < BLANK_STD:
+    if blank:
         result.error = "blank image (one colour)"
         return result
     out.write_bytes(data)

@@ -1,0 +1,145 @@
+"""Whether a PNG an engine wrote is whole and not blank, decoding as little of it as that takes.
+
+Blank means: the grey levels of a copy reduced by `reduction_factor` have a standard
+deviation under `BLANK_STD`. Most diagrams prove they are not blank in their top
+quarter alone, because the grey variance of the whole reduced copy is at least the
+top band's variance times the band's share of the rows (the variance within the band
+is one of the non-negative parts the whole's variance sums). So only that band is
+inflated and decoded; an image the band cannot prove drawn (blank ones, pale ones,
+interlaced ones) is decoded whole. The decision is the whole image's either way.
+Whole means: the chunks are intact (each one's CRC holds), the header comes first,
+image data follows and the file ends with IEND, and the image data decodes as far as
+it is read.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from dataclasses import dataclass
+
+from PIL import Image, ImageStat, UnidentifiedImageError
+
+#: A rendered image whose pixels are this close to one colour is blank.
+BLANK_STD = 2.0
+#: The top band decoded first: this fraction of the reduced copy's rows.
+BAND_SHARE = 4
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: Samples per pixel of each PNG colour type (grey, RGB, palette, grey+alpha, RGBA).
+_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+_HEADER = struct.Struct(">IIBBBBB")
+_CHUNK_HEAD = struct.Struct(">I4s")
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """A PNG's IHDR: size, bits per sample, colour type, interlacing."""
+
+    width: int
+    height: int
+    depth: int
+    colour: int
+    interlaced: bool
+
+    def row_bytes(self) -> int:
+        """Bytes of one filtered row of image data, its filter byte included."""
+        return 1 + (self.width * _SAMPLES[self.colour] * self.depth + 7) // 8
+
+
+def reduction_factor(width: int, height: int) -> int:
+    """The blank test reads a copy reduced this many times (a short side of at least 256)."""
+    return max(1, min(width, height) // 256)
+
+
+def png_facts(data: bytes) -> tuple[int, int, bool]:
+    """(width, height, blank) of PNG bytes; ValueError saying why when they are not a
+    whole PNG."""
+    header, before_data, image_data = _chunks(data)
+    factor = reduction_factor(header.width, header.height)
+    rows = -(-header.height // factor)  # of the reduced copy
+    band = rows // BAND_SHARE
+    if band and not header.interlaced:
+        variance = _grey_stat(_band_png(header, before_data, image_data, band * factor),
+                              factor).var[0]
+        if band / rows * variance >= BLANK_STD ** 2 * (1 + 1e-9):
+            return header.width, header.height, False
+    std = _grey_stat(data, factor).stddev[0]
+    return header.width, header.height, std < BLANK_STD
+
+
+def _chunks(data: bytes) -> tuple[Header, list[bytes], list[bytes]]:
+    """The header, the chunks before the image data (whole, as written) and the image
+    data chunks' bodies; ValueError for a PNG that is not whole."""
+    if not data.startswith(SIGNATURE):
+        raise ValueError("not a PNG image (no PNG signature)")
+    header: Header | None = None
+    before: list[bytes] = []
+    image_data: list[bytes] = []
+    pos = len(SIGNATURE)
+    while True:
+        if pos + 12 > len(data):
+            raise ValueError(f"PNG cut short at byte {pos:,} (no IEND chunk)")
+        length, kind = _CHUNK_HEAD.unpack_from(data, pos)
+        end = pos + 12 + length
+        if end > len(data):
+            raise ValueError(f"PNG cut short in its {kind.decode('latin-1')!r} chunk "
+                             f"at byte {pos:,}")
+        (crc,) = struct.unpack_from(">I", data, end - 4)
+        if zlib.crc32(data[pos + 4:end - 4]) != crc:
+            raise ValueError(f"PNG damaged: the {kind.decode('latin-1')!r} chunk at byte "
+                             f"{pos:,} fails its CRC")
+        if header is None:
+            if kind != b"IHDR" or length != _HEADER.size:
+                raise ValueError("PNG does not begin with its IHDR header")
+            width, height, depth, colour, method, filters, interlace = _HEADER.unpack_from(
+                data, pos + 8)
+            if colour not in _SAMPLES or not width or not height or method or filters:
+                raise ValueError(f"PNG header not understood (size {width}x{height}, colour "
+                                 f"type {colour}, methods {method} and {filters})")
+            header = Header(width, height, depth, colour, bool(interlace))
+        elif kind == b"IDAT":
+            image_data.append(data[pos + 8:end - 4])
+        elif kind == b"IEND":
+            if not image_data:
+                raise ValueError("PNG has no image data")
+            return header, before, image_data
+        elif not image_data:
+            before.append(data[pos:end])
+        pos = end
+
+
+def _band_png(header: Header, before: list[bytes], image_data: list[bytes],
+              rows: int) -> bytes:
+    """A PNG of the top `rows` rows: the same header (but its height) and chunks, the
+    image data inflated only as far as those rows and stored again uncompressed."""
+    need = rows * header.row_bytes()
+    inflate = zlib.decompressobj()
+    raw = bytearray()
+    try:
+        for body in image_data:
+            raw += inflate.decompress(body, need - len(raw))
+            if len(raw) >= need:
+                break
+    except zlib.error as exc:
+        raise ValueError(f"image does not decode: {exc}") from None
+    if len(raw) < need:
+        raise ValueError(f"image does not decode: its data ends before row {rows:,}")
+    head = _HEADER.pack(header.width, rows, header.depth, header.colour, 0, 0, 0)
+    return b"".join([SIGNATURE, _chunk(b"IHDR", head), *before,
+                     _chunk(b"IDAT", zlib.compress(bytes(raw), 0)), _chunk(b"IEND", b"")])
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return (_CHUNK_HEAD.pack(len(body), kind) + body
+            + struct.pack(">I", zlib.crc32(kind + body)))
+
+
+def _grey_stat(png: bytes, factor: int) -> ImageStat.Stat:
+    """The statistics of the grey levels of `png` reduced `factor` times."""
+    try:
+        with Image.open(io.BytesIO(png)) as img:
+            grey = img.convert("L")
+    except (UnidentifiedImageError, OSError, SyntaxError) as exc:
+        raise ValueError(f"image does not decode: {exc}") from None
+    return ImageStat.Stat(grey.reduce(factor) if factor > 1 else grey)
