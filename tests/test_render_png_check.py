@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from diagbench.render import png_check
 from diagbench.render.png_check import png_facts
 from diagbench.render.result import RenderResult, finish
 
@@ -127,3 +128,22 @@ def test_finish_keeps_a_drawn_image_and_refuses_a_blank_one(tmp_path: Path):
     assert not (tmp_path / "b.png").exists()
     cut = finish(RenderResult(2, "e", "1"), drawn[:40], "png", tmp_path / "c.png")
     assert not cut.ok and "cut short" in cut.error
+
+
+def test_the_smallest_band_that_proves_the_image_drawn_is_all_that_is_decoded(monkeypatch):
+    decoded: list[int] = []  # heights of the images decoded, in order
+    grey_stat = png_check._grey_stat
+
+    def counted(png: bytes, factor: int):
+        decoded.append(Image.open(io.BytesIO(png)).height)
+        return grey_stat(png, factor)
+
+    monkeypatch.setattr(png_check, "_grey_stat", counted)
+    # 160 rows: the bands are the top 10 rows, then the top 40.
+    for values, heights in (([0, 255] * 80, [10]),                       # drawn at the top
+                            ([255] * 10 + [0, 255] * 75, [10, 40]),      # below the 1/16
+                            ([255] * 150 + [0] * 10, [10, 40, 160]),     # below the 1/4
+                            ([255] * 160, [10, 40, 160])):               # blank
+        decoded.clear()
+        png_facts(_png(_rows(30, values)))
+        assert decoded == heights

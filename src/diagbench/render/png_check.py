@@ -1,12 +1,13 @@
 """Whether a PNG an engine wrote is whole and not blank, decoding as little of it as that takes.
 
 Blank means: the grey levels of a copy reduced by `reduction_factor` have a standard
-deviation under `BLANK_STD`. Most diagrams prove they are not blank in their top
-quarter alone, because the grey variance of the whole reduced copy is at least the
-top band's variance times the band's share of the rows (the variance within the band
-is one of the non-negative parts the whole's variance sums). So only that band is
-inflated and decoded; an image the band cannot prove drawn (blank ones, pale ones,
-interlaced ones) is decoded whole. The decision is the whole image's either way.
+deviation under `BLANK_STD`. Most diagrams prove they are not blank in a top band
+alone, because the grey variance of the whole reduced copy is at least the band's
+variance times the band's share of the rows (the variance within the band is one of
+the non-negative parts the whole's variance sums). So the top sixteenth is inflated
+and decoded first, then the top quarter, and only an image neither proves drawn
+(blank ones, pale ones, interlaced ones) is decoded whole. The decision is the whole
+image's either way.
 Whole means: the chunks are intact (each one's CRC holds), the header comes first,
 image data follows and the file ends with IEND, and the image data decodes as far as
 it is read.
@@ -23,8 +24,8 @@ from PIL import Image, ImageStat, UnidentifiedImageError
 
 #: A rendered image whose pixels are this close to one colour is blank.
 BLANK_STD = 2.0
-#: The top band decoded first: this fraction of the reduced copy's rows.
-BAND_SHARE = 4
+#: The top bands tried before the whole image: 1/16, then 1/4 of the reduced copy's rows.
+BANDS = (16, 4)
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: Samples per pixel of each PNG colour type (grey, RGB, palette, grey+alpha, RGBA).
 _SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
@@ -58,12 +59,15 @@ def png_facts(data: bytes) -> tuple[int, int, bool]:
     header, before_data, image_data = _chunks(data)
     factor = reduction_factor(header.width, header.height)
     rows = -(-header.height // factor)  # of the reduced copy
-    band = rows // BAND_SHARE
-    if band and not header.interlaced:
-        variance = _grey_stat(_band_png(header, before_data, image_data, band * factor),
-                              factor).var[0]
-        if band / rows * variance >= BLANK_STD ** 2 * (1 + 1e-9):
-            return header.width, header.height, False
+    if not header.interlaced:
+        inflated = _Inflated(header, image_data)
+        for share in BANDS:
+            band = rows // share
+            if not band:
+                continue
+            png = _band_png(header, before_data, inflated.rows(band * factor))
+            if band / rows * _grey_stat(png, factor).var[0] >= BLANK_STD ** 2 * (1 + 1e-9):
+                return header.width, header.height, False
     std = _grey_stat(data, factor).stddev[0]
     return header.width, header.height, std < BLANK_STD
 
@@ -109,25 +113,38 @@ def _chunks(data: bytes) -> tuple[Header, list[bytes], list[bytes]]:
         pos = end
 
 
-def _band_png(header: Header, before: list[bytes], image_data: list[bytes],
-              rows: int) -> bytes:
-    """A PNG of the top `rows` rows: the same header (but its height) and chunks, the
-    image data inflated only as far as those rows and stored again uncompressed."""
-    need = rows * header.row_bytes()
-    inflate = zlib.decompressobj()
-    raw = bytearray()
-    try:
-        for body in image_data:
-            raw += inflate.decompress(body, need - len(raw))
-            if len(raw) >= need:
-                break
-    except zlib.error as exc:
-        raise ValueError(f"image does not decode: {exc}") from None
-    if len(raw) < need:
-        raise ValueError(f"image does not decode: its data ends before row {rows:,}")
+class _Inflated:
+    """A PNG's image data inflated as far as the rows asked for so far."""
+
+    def __init__(self, header: Header, image_data: list[bytes]) -> None:
+        self.row_bytes = header.row_bytes()
+        self.bodies = iter(image_data)
+        self.inflate = zlib.decompressobj()
+        self.raw = bytearray()
+
+    def rows(self, count: int) -> bytes:
+        """The filtered bytes of the top `count` rows; ValueError when they do not inflate."""
+        need = count * self.row_bytes
+        try:
+            while len(self.raw) < need:
+                tail = self.inflate.unconsumed_tail
+                body = tail or next(self.bodies, b"")
+                if not body:
+                    raise ValueError(f"image does not decode: its data ends before row "
+                                     f"{count:,}")
+                self.raw += self.inflate.decompress(body, need - len(self.raw))
+        except zlib.error as exc:
+            raise ValueError(f"image does not decode: {exc}") from None
+        return bytes(self.raw[:need])
+
+
+def _band_png(header: Header, before: list[bytes], raw: bytes) -> bytes:
+    """A PNG of the rows `raw` holds: the same header (but its height) and chunks, the
+    image data stored uncompressed."""
+    rows = len(raw) // header.row_bytes()
     head = _HEADER.pack(header.width, rows, header.depth, header.colour, 0, 0, 0)
     return b"".join([SIGNATURE, _chunk(b"IHDR", head), *before,
-                     _chunk(b"IDAT", zlib.compress(bytes(raw), 0)), _chunk(b"IEND", b"")])
+                     _chunk(b"IDAT", zlib.compress(raw, 0)), _chunk(b"IEND", b"")])
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
