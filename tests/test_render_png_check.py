@@ -147,3 +147,13 @@ def test_the_smallest_band_that_proves_the_image_drawn_is_all_that_is_decoded(mo
         decoded.clear()
         png_facts(_png(_rows(30, values)))
         assert decoded == heights
+
+
+def test_image_data_split_into_chunks_empty_ones_among_them_is_read():
+    drawn = _png(_rows(64, [0, 255] * 64))
+    start = drawn.index(b"IDAT") - 4
+    (length,) = struct.unpack(">I", drawn[start:start + 4])
+    body = drawn[start + 8:start + 8 + length]
+    pieces = [_chunk(b"IDAT", part) for part in (b"", body[:5], b"", body[5:17], body[17:])]
+    split = drawn[:start] + b"".join(pieces) + drawn[start + 12 + length:]
+    assert png_facts(split) == (64, 128, False)

@@ -105,7 +105,7 @@ def _chunks(data: bytes) -> tuple[Header, list[bytes], list[bytes]]:
         elif kind == b"IDAT":
             image_data.append(data[pos + 8:end - 4])
         elif kind == b"IEND":
-            if not image_data:
+            if not any(image_data):
                 raise ValueError("PNG has no image data")
             return header, before, image_data
         elif not image_data:
@@ -127,9 +127,8 @@ class _Inflated:
         need = count * self.row_bytes
         try:
             while len(self.raw) < need:
-                tail = self.inflate.unconsumed_tail
-                body = tail or next(self.bodies, b"")
-                if not body:
+                body = self.inflate.unconsumed_tail or next(self.bodies, None)
+                if body is None:
                     raise ValueError(f"image does not decode: its data ends before row "
                                      f"{count:,}")
                 self.raw += self.inflate.decompress(body, need - len(self.raw))
