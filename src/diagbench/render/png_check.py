@@ -31,6 +31,8 @@ SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 _HEADER = struct.Struct(">IIBBBBB")
 _CHUNK_HEAD = struct.Struct(">I4s")
+#: The chunks a band's pixels need beside its header and data: palette, transparency.
+_COLOURS = (b"PLTE", b"tRNS")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +75,7 @@ def png_facts(data: bytes) -> tuple[int, int, bool]:
 
 
 def _chunks(data: bytes) -> tuple[Header, list[bytes], list[bytes]]:
-    """The header, the chunks before the image data (whole, as written) and the image
+    """The header, the chunks that give the pixels' colours (whole, as written) and the image
     data chunks' bodies; ValueError for a PNG that is not whole."""
     if not data.startswith(SIGNATURE):
         raise ValueError("not a PNG image (no PNG signature)")
@@ -108,7 +110,7 @@ def _chunks(data: bytes) -> tuple[Header, list[bytes], list[bytes]]:
             if not any(image_data):
                 raise ValueError("PNG has no image data")
             return header, before, image_data
-        elif not image_data:
+        elif kind in _COLOURS:
             before.append(data[pos:end])
         pos = end
 
