@@ -208,6 +208,8 @@ def main() -> None:
     """Answer each request (a zoom, an SVG) with `png` and the PNG, or `left` and
     nothing, until the input ends."""
     libraries = _libraries()
+    free = ctypes.CDLL(None).malloc_trim  # the surface's memory back to the system
+    free.argtypes, free.restype = [ctypes.c_size_t], ctypes.c_int
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     while True:
         try:
@@ -218,6 +220,7 @@ def main() -> None:
         answers.write(frame(_DRAWN) + frame(png) if png is not None
                       else frame(_LEFT) + frame(b""))
         answers.flush()
+        free(0)
 
 
 if __name__ == "__main__":
