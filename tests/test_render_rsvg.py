@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -53,30 +54,42 @@ def test_the_warm_rasteriser_writes_rsvg_convert_s_own_bytes(zoom, no_rsvg_conve
     assert no_rsvg_convert == []
 
 
-def test_one_process_draws_drawing_after_drawing():
-    rasterisers = rsvg.Rasterisers()
-    try:
-        pngs = [rasterisers.to_png(SVGS[k % 2], "1.5000", 30.0) for k in range(6)]
-        assert all(png is not None and png.startswith(b"\x89PNG") for png in pngs)
-        assert len(rasterisers.made) == 1 and rasterisers.made[0].process.started == 1
-    finally:
-        rasterisers.close()
+def _in_a_thread(draw):
+    """What `draw()` gives in a thread of its own, once that thread has ended."""
+    out = []
+    thread = threading.Thread(target=lambda: out.append(draw()))
+    thread.start()
+    thread.join()
+    return out[0]
 
 
-def test_threads_drawing_at_once_take_one_rasteriser_each():
-    rasterisers = rsvg.Rasterisers()
-    out: dict[int, bytes | None] = {}
-    threads = [threading.Thread(target=lambda k=k: out.__setitem__(
-        k, rasterisers.to_png(SVGS[0], "2.0000", 30.0))) for k in range(3)]
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert set(out.values()) == {rsvg_convert(SVGS[0], 2.0)}
-        assert 1 <= len(rasterisers.made) <= 3
-    finally:
-        rasterisers.close()
+def test_one_process_a_thread_draws_drawing_after_drawing_and_ends_with_it():
+    def six() -> tuple[list[bytes | None], int, int]:
+        pngs = [rsvg.to_png(SVGS[k % 2], "1.5000", 30.0) for k in range(6)]
+        process = rsvg._THREAD.rasteriser.process
+        return pngs, process.started, process.process.pid
+
+    pngs, started, pid = _in_a_thread(six)
+    assert pngs == [rsvg_convert(SVGS[k % 2], 1.5) for k in range(6)]
+    assert started == 1
+    assert not Path(f"/proc/{pid}").exists()  # ended with its thread
+
+
+def test_threads_drawing_at_once_have_a_rasteriser_each():
+    pids: list[int] = []
+    barrier = threading.Barrier(3)
+
+    def draw() -> None:
+        barrier.wait()
+        assert rsvg.to_png(SVGS[0], "2.0000", 30.0) == rsvg_convert(SVGS[0], 2.0)
+        pids.append(rsvg._THREAD.rasteriser.process.process.pid)
+
+    threads = [threading.Thread(target=draw) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(pids)) == 3
 
 
 def test_what_it_cannot_draw_is_rsvg_convert_s_with_its_message(no_rsvg_convert):

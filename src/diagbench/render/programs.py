@@ -19,8 +19,8 @@ import tempfile
 from contextlib import nullcontext
 from functools import cache
 
+from diagbench.render import rsvg
 from diagbench.render.result import EngineMissing
-from diagbench.render.rsvg import RASTERISERS
 
 #: The Debian package that brings each program (what `scripts/setup.sh` installs).
 PACKAGES = {"abcm2ps": "abcm2ps", "dot": "graphviz", "java": "default-jdk-headless",
@@ -68,7 +68,7 @@ def svg_to_png(svg: bytes, timeout: float, zoom: float = 1.0) -> bytes:
     """The PNG rsvg-convert draws of `svg` (on white, `zoom` times its size), by a warm
     librsvg (`render.rsvg`, the same bytes) where it can; ValueError with rsvg-convert's
     message when it draws none."""
-    png = RASTERISERS.to_png(svg, f"{zoom:.4f}", timeout)
+    png = rsvg.to_png(svg, f"{zoom:.4f}", timeout)
     if png is not None:
         return png
     done = run_program([program("rsvg-convert"), "--format", "png", "--background-color",

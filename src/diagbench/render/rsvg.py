@@ -8,7 +8,7 @@ empty jail, a minimal environment, an address-space limit, a time-out on every a
 that calls librsvg and cairo (LGPL) through ctypes as rsvg-convert 2.54 does: an ARGB
 surface of the zoomed size rounded up, painted white, scaled by the zoomed size over the
 natural one, the document rendered into the natural viewport at 96 dpi, written by
-cairo's PNG writer. `RASTERISERS` keeps one per drawing thread (`to_png`). It draws only
+cairo's PNG writer. Each drawing thread has one (`to_png`). It draws only
 what it is sure to draw as rsvg-convert does — an SVG with a size of its own; anything
 else (no size, a refused or oversized document, a rasteriser that cannot start) is left
 to rsvg-convert itself (`to_png` answers None), whose drawing and message stand.
@@ -16,13 +16,13 @@ to rsvg-convert itself (`to_png` answers None), whose drawing and message stand.
 
 from __future__ import annotations
 
-import atexit
 import ctypes
 import math
 import os
-import queue
 import subprocess
 import sys
+import threading
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -79,32 +79,19 @@ class Rasteriser:
         self.process.close()
 
 
-class Rasterisers:
-    """The warm rasterisers of this Python process: one per thread drawing at once,
-    idle ones kept for the next drawing, ended at exit."""
-
-    def __init__(self) -> None:
-        self.idle: queue.LifoQueue[Rasteriser] = queue.LifoQueue()
-        self.made: list[Rasteriser] = []
-        atexit.register(self.close)
-
-    def to_png(self, svg: bytes, zoom: str, timeout: float) -> bytes | None:
-        try:
-            rasteriser = self.idle.get_nowait()
-        except queue.Empty:
-            rasteriser = Rasteriser()
-            self.made.append(rasteriser)
-        try:
-            return rasteriser.to_png(svg, zoom, timeout)
-        finally:
-            self.idle.put(rasteriser)
-
-    def close(self) -> None:
-        for rasteriser in self.made:
-            rasteriser.close()
+_THREAD = threading.local()
 
 
-RASTERISERS = Rasterisers()
+def to_png(svg: bytes, zoom: str, timeout: float) -> bytes | None:
+    """The PNG of `svg` at `zoom` by this thread's rasteriser (started with its first
+    drawing, ended with the thread: a render's drawing threads end with the render, so
+    nothing stays once an engine has drawn), or None when it is left to rsvg-convert;
+    subprocess.TimeoutExpired past `timeout` seconds."""
+    rasteriser = getattr(_THREAD, "rasteriser", None)
+    if rasteriser is None:
+        rasteriser = _THREAD.rasteriser = Rasteriser()
+        weakref.finalize(rasteriser, rasteriser.process.close)
+    return rasteriser.to_png(svg, zoom, timeout)
 
 
 # --- the rasteriser's side (its own process) ----------------------------------------------
