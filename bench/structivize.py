@@ -11,8 +11,11 @@ diagrams, each side's diagrams/s, the ratio (diagbench's rate over structivize's
 many each drew without error on the same inputs, and the load average. Under a row:
 valid drawings per second when a side drew fewer than all (with why: the first
 errors, and for a crashed structivize worker the last line it wrote and its signal),
-and for a renderer that is one call of an in-process library (Qiskit, logomaker,
-Bio.Phylo, geopandas, RDKit: `FLOOR_CALLS`) that call's seconds per diagram alone, as
+the CPU each side spent a diagram, all its processes counted (the drawing processes,
+the programs they ran, the warm engines: what the ratio comes to when the cores are
+the bound, whatever else runs on them), and for a renderer that is one call of an
+in-process library or program (Qiskit, logomaker, Bio.Phylo, geopandas, RDKit,
+Graphviz's dot: `FLOOR_CALLS`) that call's seconds per diagram alone, as
 structivize makes it, in a fresh process importing only that library, beside each
 side's seconds per diagram and process: the ratio a drawing costing just that call
 would reach, and what the goal asks for.
@@ -148,10 +151,13 @@ def for_structivize(shared: Shared, code: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One side's render of a category's inputs: seconds, and how many drew without error."""
+    """One side's render of a category's inputs: seconds, how many drew without error,
+    and the CPU seconds its processes spent (all of them: the drawing processes, the
+    programs they ran, the warm engines; None when not measured)."""
 
     seconds: float
     valid: int
+    cpu: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +238,10 @@ def _notes(row: Row) -> list[str]:
         notes.append(f"    valid drawings/s: structivize {_valid_rate(theirs)}, "
                      f"diagbench {_valid_rate(ours)}")
     bound, theirs_each, ours_each = row.ratio_bound, row.per_process(theirs), row.per_process(ours)
+    if theirs is not None and ours is not None and theirs.cpu and ours.cpu and n:
+        notes.append(f"    CPU a diagram (every process of a side): structivize "
+                     f"{1000 * theirs.cpu / n:.0f} ms, diagbench {1000 * ours.cpu / n:.0f} ms: "
+                     f"{theirs.cpu / ours.cpu:.1f}x")
     if row.floor is not None and bound is not None and theirs_each and ours_each:
         notes.append(
             f"    floor: the library call alone (as structivize makes it, one process) "
@@ -300,15 +310,46 @@ def diagbench_side(shared: Shared, codes: list[str], jobs: int, folder: Path
     engine = language.make_engine(jobs=jobs)
     try:
         engine.render(prepared[:2], folder / "warm", "png")
+        cpu = tree_cpu()
         start = time.perf_counter()
         results = engine.render(prepared, folder / "timed", "png")
         seconds = time.perf_counter() - start
+        cpu_spent = cpu_since(cpu, tree_cpu())
     finally:
         close = getattr(engine, "close", None)
         if callable(close):
             close()
     reasons = sorted({r.error or "" for r in results if not r.ok})[:3]
-    return Side(seconds, sum(r.ok for r in results)), reasons
+    return Side(seconds, sum(r.ok for r in results), cpu_spent), reasons
+
+
+def tree_cpu() -> dict[int, float]:
+    """CPU seconds of this process and each of its descendants by process id (Linux's
+    /proc), each with what it spent itself and what its ended children spent."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    spent: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:  # after the command's name: state, parent, … utime, stime, cutime, cstime
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        spent[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick
+    tree = {os.getpid()}
+    while more := {pid for pid, parent in parents.items() if parent in tree} - tree:
+        tree |= more
+    return {pid: spent[pid] for pid in tree if pid in spent}
+
+
+def cpu_since(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds a process tree spent between two `tree_cpu` readings: what each
+    process alive at the end added, less what an ended one had spent before (its
+    whole time is now its parent's)."""
+    grown = sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
+    return grown - sum(cpu for pid, cpu in before.items() if pid not in after)
 
 
 # --- structivize's environment -------------------------------------------------------------
@@ -452,7 +493,7 @@ class Structivize:
         except BrokenPipeError:
             self._ended()
         found = json.loads(self._answer("RESULT"))
-        return Side(found["seconds"], found["valid"]), found["errors"]
+        return Side(found["seconds"], found["valid"], found["cpu"]), found["errors"]
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -537,9 +578,13 @@ def driver(jobs: int, out: Path) -> None:
         work = [(batch["renderer"], batch["category"], code,
                  str(out / batch["key"] / f"d{k:04d}"))
                 for k, code in enumerate(batch["codes"])]
+        before = os.times()
         seconds, drawn = _pooled(work, jobs, out / batch["key"])
+        after = os.times()  # the pool's workers ended: their CPU and their programs' counted
+        cpu = sum(getattr(after, f) - getattr(before, f)
+                  for f in ("user", "system", "children_user", "children_system"))
         print("RESULT " + json.dumps({
-            "seconds": seconds, "valid": sum(ok for ok, _ in drawn),
+            "seconds": seconds, "valid": sum(ok for ok, _ in drawn), "cpu": cpu,
             "errors": sorted({why.strip()[:300] for ok, why in drawn if not ok})[:3]}),
             flush=True)
 
@@ -641,6 +686,45 @@ def _geopandas_png(code: str) -> None:
     plt.close("all")
 
 
+def _structivize_module(name: str):
+    """A module of structivize imported without its packages' own imports (structivize's
+    package imports every domain's renderers, which takes minutes)."""
+    import importlib
+    import importlib.util
+    import types
+
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec("structivize")
+    assert spec is not None and spec.submodule_search_locations is not None
+    root = Path(next(iter(spec.submodule_search_locations)))
+    parts = name.split(".")
+    for k in range(1, len(parts)):
+        package = ".".join(parts[:k])
+        if package not in sys.modules:
+            module = types.ModuleType(package)
+            module.__path__ = [str(root.joinpath(*parts[1:k]))]
+            sys.modules[package] = module
+    return importlib.import_module(name)
+
+
+def _kg_dot_png(code: str) -> None:
+    """structivize's kg_xml call: RDFLib reading the RDF/XML and Graphviz's dot drawing
+    structivize's own graph of it (its renderer's code) to one PNG, in memory (no
+    resizing, no image checks, no statistics)."""
+    from unittest import mock
+
+    import graphviz
+
+    kg = _structivize_module("structivize.renderers.datastructure.renderer_graph_kg")
+    renderer = kg.RendererKgXml(code=code, output_base_path=str(Path.cwd() / "floor-kg"))
+    renderer._current_tool = "graphviz"
+    with mock.patch.object(graphviz.Digraph, "render",
+                           lambda self, *args, **kwargs: self.pipe(format="png")), \
+            mock.patch.object(renderer, "_png_save", lambda path: None):
+        renderer._create_graph_graphviz(renderer._parse_kg("xml"))
+
+
 def _rdkit_reaction_png(code: str) -> None:
     """structivize's chem_smarts_reaction call: RDKit drawing the reaction, one PNG."""
     from rdkit.Chem import AllChem, Draw
@@ -650,12 +734,13 @@ def _rdkit_reaction_png(code: str) -> None:
     drawing.GetDrawingText()
 
 
-#: structivize's renderers that draw by one call of an in-process library, and that
-#: call without the rest (files, checks, resizing): the floor that any drawing with the
-#: same library stays above (`--floor`, in a process importing only that library).
+#: structivize's renderers that draw by one call of an in-process library (or one run
+#: of a program both sides run: Graphviz's dot), and that call without the rest (files,
+#: checks, resizing): the floor that any drawing with the same library stays above
+#: (`--floor`, in a process importing only that library).
 FLOOR_CALLS = {"quantum_qasm2": _qiskit_png, "bio_fasta": _logo_png,
                "bio_newick": _phylo_png, "charts_geojson": _geopandas_png,
-               "chem_smarts_reaction": _rdkit_reaction_png}
+               "chem_smarts_reaction": _rdkit_reaction_png, "kg_xml": _kg_dot_png}
 
 
 def floor_run(renderer: str, codes: Path) -> None:

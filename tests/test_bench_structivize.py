@@ -118,8 +118,28 @@ def test_the_floor_bounds_the_ratio_by_structivize_s_time_per_diagram_and_proces
 def test_floor_calls_are_structivize_renderers_of_shared_categories():
     renderers = {s.renderer for s in bench.SHARED}
     assert set(bench.FLOOR_CALLS) == {"quantum_qasm2", "bio_fasta", "bio_newick",
-                                      "charts_geojson", "chem_smarts_reaction"}
+                                      "charts_geojson", "chem_smarts_reaction", "kg_xml"}
     assert set(bench.FLOOR_CALLS) <= renderers
+
+
+def test_cpu_a_diagram_of_each_side_and_their_ratio():
+    # 8 diagrams: structivize's processes spent 4.0 s of CPU (500 ms a diagram),
+    # diagbench's 0.5 s (62.5 ms, printed rounded to 62): 8x.
+    row = bench.Row("logic", "logic", 8, bench.Side(2.0, 8, 4.0), bench.Side(0.25, 8, 0.5))
+    lines = bench.table([row], (1.0, 1.0, 1.0)).splitlines()
+    assert lines[2] == ("    CPU a diagram (every process of a side): structivize 500 ms, "
+                        "diagbench 62 ms: 8.0x")
+    unmeasured = bench.Row("logic", "logic", 8, bench.Side(2.0, 8), bench.Side(0.25, 8, 0.5))
+    assert len(bench.table([unmeasured], (1.0, 1.0, 1.0)).splitlines()) == 3
+
+
+def test_cpu_since_counts_what_each_process_added_and_an_ended_one_once():
+    # Process 1 (ours) 2.0 -> 2.5 s; 2 (a warm engine) 1.0 -> 1.75 s; 3 ended in between
+    # after 0.25 s before and 0.5 s more, its 0.75 s now in its parent 1's own count
+    # (2.5 s includes it); 4 started in between, 0.125 s.
+    before = {1: 2.0, 2: 1.0, 3: 0.25}
+    after = {1: 2.5 + 0.75, 2: 1.75, 4: 0.125}
+    assert bench.cpu_since(before, after) == pytest.approx(0.5 + 0.75 + 0.75 - 0.25 + 0.125)
 
 
 def test_a_crashed_worker_is_named_by_its_last_words_and_signal():

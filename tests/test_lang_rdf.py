@@ -275,3 +275,29 @@ def test_many_blank_nodes_are_named_by_their_neighbourhood():
     # 3n triples a side, 3n - 2 matched
     changed = text.replace("<ex:w>3</ex:w>", "<ex:w>9</ex:w>", 1)
     assert score(text, changed) == pytest.approx((3 * n - 2) / (3 * n))
+
+
+def test_each_source_is_read_once_for_both_formats_until_the_engine_is_closed(tmp_path):
+    engine = RDF.make_engine(1, 20.0)
+    reads: list[str] = []
+    to_dot = engine.to_dot
+
+    def counted(source: str) -> str:
+        reads.append(source)
+        return to_dot(source)
+
+    engine.to_dot = counted
+    sources = [GOLD, doc('<rdf:Description rdf:about="#x"><ex:p>1</ex:p></rdf:Description>'),
+               "<rdf:RDF"]
+    rendered = {}
+    for fmt in ("png", "svg"):
+        (tmp_path / fmt).mkdir()
+        rendered[fmt] = engine.render(sources, tmp_path / fmt, fmt)
+        assert [r.ok for r in rendered[fmt]] == [True, True, False]
+        assert (rendered[fmt][2].error or "").startswith("RDFLib:")
+    assert reads == sources  # the PNG's reading served the SVG, the refusal too
+    engine.close()
+    (tmp_path / "again").mkdir()
+    again = engine.render(sources[:1], tmp_path / "again", "png")
+    assert reads == [*sources, GOLD]  # read again after close, the same drawing
+    assert again[0].sha256 == rendered["png"][0].sha256

@@ -438,3 +438,23 @@ def test_the_schematic_draws_every_component_and_node(tmp_path):
     counts = _circuit(code).counts()
     assert drawn["mosfets"] == 1 and drawn["subcircuit_instances"] == 2
     assert {k: counts[k] for k in drawn} == drawn
+
+
+def test_one_drawing_thread_keeps_one_netlistsvg_process_and_a_second_starts_another():
+    from diagbench.languages.spice.engine import Pool, yosys_netlist
+
+    [parsed] = read_spice("* divider\nV1 in 0 DC 5\nR1 in out 1k\nR2 out 0 2k\n.end\n")
+    netlist = yosys_netlist(parsed.diagram)
+    pool = Pool(2)
+    try:
+        first = [pool.draw(netlist, 60.0) for _ in range(4)]
+        assert len(set(first)) == 1 and first[0].startswith("<svg")
+        assert [p._node.started for p in pool._made] == [0, 1]  # the one freed last
+        busy = pool._free.get()  # taken by another thread, drawing at this moment
+        try:
+            assert pool.draw(netlist, 60.0) == first[0]
+        finally:
+            pool._free.put(busy)
+        assert sorted(p._node.started for p in pool._made) == [1, 1]
+    finally:
+        pool.close()

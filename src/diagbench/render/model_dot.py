@@ -2,11 +2,14 @@
 source is read in this process by the language's reader, drawn as DOT by the
 language's `to_dot`, and rendered by the Graphviz engine (sandboxed `dot`); a source
 the reader refuses is not drawn, and its first error (with its line) is the render's
-error. Knowledge graphs (RDF/XML) and ONNX graphs are drawn this way.
+error. Each source's DOT (or its error) is kept until the engine is closed, so that
+rendering the same sources in the other format (as builds do) reads none of them
+again. Knowledge graphs (RDF/XML) and ONNX graphs are drawn this way.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -35,12 +38,27 @@ class ModelDotEngine:
         self.to_dot = to_dot
         self.jobs = jobs
         self.timeout = timeout
+        self._dots: dict[str, str | tuple[str, int]] = {}  # the DOT, or why it is unread
 
     def version(self) -> str:
         return f"{self.library()} + graphviz {GraphvizEngine().version()}"
 
     def close(self) -> None:
-        """Nothing to end: one `dot` a diagram."""
+        """Forget the DOT kept of the last batches (one `dot` a diagram: nothing to end)."""
+        self._dots.clear()
+
+    def _dot(self, source: str) -> str:
+        """`to_dot(source)`, read once until `close` (its Unreadable too)."""
+        key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        if key not in self._dots:
+            try:
+                self._dots[key] = self.to_dot(source)
+            except Unreadable as exc:
+                self._dots[key] = (str(exc), exc.line)
+        found = self._dots[key]
+        if isinstance(found, tuple):
+            raise Unreadable(*found)
+        return found
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
@@ -51,7 +69,7 @@ class ModelDotEngine:
         for k, result in enumerate(results):
             if result.error is None:
                 try:
-                    drawn.append((k, self.to_dot(sources[k])))
+                    drawn.append((k, self._dot(sources[k])))
                     continue
                 except Unreadable as exc:
                     result.error, result.error_line = str(exc), exc.line or None

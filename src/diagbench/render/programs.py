@@ -5,8 +5,9 @@ as they say them, and each run without a shell, in an empty temporary folder tha
 also its HOME, with a minimal environment and a time-out (`subprocess.TimeoutExpired`
 goes to the caller: `render.drawing` makes it the source's error).
 
-`svg_to_png` rasterises an SVG by rsvg-convert (librsvg, LGPL-2.1), for the engines
-whose drawing is SVG (the chess board, abcm2ps, VARNA): PNG and SVG from one drawing.
+`svg_to_png` rasterises an SVG as rsvg-convert (librsvg, LGPL-2.1) does, by a warm
+librsvg (`render.rsvg`) where it can, for the engines whose drawing is SVG (the chess
+board, abcm2ps, VARNA, netlistsvg, schemdraw): PNG and SVG from one drawing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import tempfile
 from contextlib import nullcontext
 from functools import cache
 
+from diagbench.render import rsvg
 from diagbench.render.result import EngineMissing
 
 #: The Debian package that brings each program (what `scripts/setup.sh` installs).
@@ -63,8 +65,12 @@ def run_program(command: list[str], timeout: float, stdin: bytes = b"",
 
 
 def svg_to_png(svg: bytes, timeout: float, zoom: float = 1.0) -> bytes:
-    """The PNG rsvg-convert draws of `svg` (on white, `zoom` times its size); ValueError
-    with rsvg-convert's message when it draws none."""
+    """The PNG rsvg-convert draws of `svg` (on white, `zoom` times its size), by a warm
+    librsvg (`render.rsvg`, the same bytes) where it can; ValueError with rsvg-convert's
+    message when it draws none."""
+    png = rsvg.to_png(svg, f"{zoom:.4f}", timeout)
+    if png is not None:
+        return png
     done = run_program([program("rsvg-convert"), "--format", "png", "--background-color",
                         "white", "--zoom", f"{zoom:.4f}"], timeout, stdin=svg)
     if done.returncode or not done.stdout:
