@@ -4,7 +4,9 @@ and evals of every benchmark with the offline models.
 Runs the same commands with this tree and with another checkout (`--base DIR`, e.g.
 `git worktree add /tmp/old HEAD~3`), each with its own `src` first on the path, and
 compares every file written, byte for byte, after blanking what differs between two runs
-of the same code (timings, dates, absolute paths of the checkout and of the run).
+of the same code (timings, dates, absolute paths of the checkout and of the run, relative
+paths out of the run, the order of JSON lines written as answers arrive; a build's
+timings.json is not compared).
 Prints one line per command and each file that differs; exits 1 when any.
 Usage: python bench/outputs_identity.py --base DIR [--keep DIR]
 """
@@ -42,11 +44,15 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
                         "baseline:synth", "--out", "{out}")),
     ("eval-codegen", ("eval", "codegen", "--model", "baseline:synth", "--out", "{out}")),
 )
-#: What differs between two runs of the same code.
+#: What differs between two runs of the same code: timings and dates (a key naming one,
+#: anywhere in it: `mean_latency_s`), an ISO time, a drawing's creation date (abcm2ps
+#: writes one into its SVG), and a path climbing out of the run to an input beside it.
 _VOLATILE = re.compile(
-    rb'("(?:latency|elapsed|seconds|duration|started|finished|created|date|time|wall)'
+    rb'("[a-z_]*(?:latency|elapsed|seconds|duration|started|finished|created|date|time|wall)'
     rb'[a-z_]*": )(?:"[^"]*"|[-0-9.e]+)'
-    rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
+    rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?"
+    rb"|CreationDate: [^>]*-->"
+    rb'|"(?:\.\./)+[^"]*"')
 
 
 def run_all(tree: Path, out: Path) -> dict[str, str]:
@@ -67,25 +73,29 @@ def run_all(tree: Path, out: Path) -> dict[str, str]:
     return failed
 
 
-def blank(data: bytes, tree: Path, out: Path) -> bytes:
-    """DATA with the run's volatile parts replaced by fixed marks."""
+def blank(data: bytes, tree: Path, out: Path, lines_in_any_order: bool = False) -> bytes:
+    """DATA with the run's volatile parts replaced by fixed marks; with
+    `lines_in_any_order` (JSON lines written as answers arrive) its lines sorted."""
     for path, mark in ((out, b"<OUT>"), (tree, b"<TREE>")):
         data = data.replace(str(path).encode(), mark)
-    return _VOLATILE.sub(lambda m: (m.group(1) or b"") + b"<T>", data)
+    data = _VOLATILE.sub(lambda m: (m.group(1) or b"") + b"<T>", data)
+    return b"\n".join(sorted(data.splitlines())) if lines_in_any_order else data
 
 
 def differences(new: tuple[Path, Path], old: tuple[Path, Path]) -> list[str]:
     """Files present on one side only or different after blanking."""
     def files(out: Path) -> set[Path]:
         return {p.relative_to(out) for p in out.rglob("*")
-                if p.is_file() and not p.name.startswith("cache.sqlite")}
+                if p.is_file() and not p.name.startswith("cache.sqlite")
+                and p.name != "timings.json"}  # the build's seconds per stage
     (tree_a, out_a), (tree_b, out_b) = new, old
     names_a, names_b = files(out_a), files(out_b)
     diffs = [f"only in this tree: {p}" for p in sorted(names_a - names_b)]
     diffs += [f"only in the base: {p}" for p in sorted(names_b - names_a)]
     for rel in sorted(names_a & names_b):
-        if blank((out_a / rel).read_bytes(), tree_a, out_a) != \
-                blank((out_b / rel).read_bytes(), tree_b, out_b):
+        any_order = rel.suffix == ".jsonl"
+        if blank((out_a / rel).read_bytes(), tree_a, out_a, any_order) != \
+                blank((out_b / rel).read_bytes(), tree_b, out_b, any_order):
             diffs.append(f"differs: {rel}")
     return diffs
 
