@@ -1,5 +1,6 @@
 """The matplotlib helpers of the drawing engines (`render.drawing`): math text parsed
-once per process however many renderers draw it, with the same images."""
+and plain text measured once per process however many renderers draw it, with the
+same images."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from diagbench.render.drawing import figure, images, parse_math_once
+from diagbench.render.drawing import figure, images, measure_text_once, parse_math_once
 
 
 def _drawn(texts: tuple[str, ...]) -> dict[str, bytes]:
@@ -61,4 +62,58 @@ def test_a_changed_font_or_math_setting_parses_again(monkeypatch, changed):
     with matplotlib.rc_context(changed):
         other = _drawn(texts)
     assert parsed and set(parsed) == set(texts)
+    assert other["png"] != plain["png"]
+
+
+def _counted_measures(monkeypatch) -> list[tuple[str, str]]:
+    """(renderer, text) of every plain text the Agg and SVG renderers measure from now
+    on (in this test)."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.backends.backend_svg import RendererSVG
+
+    measured: list[tuple[str, str]] = []
+    for renderer in (RendererAgg, RendererSVG):
+        real = renderer.get_text_width_height_descent
+
+        def counting(self: Any, s: str, prop: Any, ismath: Any, real: Any = real) -> Any:
+            measured.append((type(self).__name__, s))
+            return real(self, s, prop, ismath)
+
+        monkeypatch.setattr(renderer, "get_text_width_height_descent", counting)
+    return measured
+
+
+def test_plain_text_drawn_again_by_new_renderers_is_not_measured_again(monkeypatch):
+    """Two texts drawn in two figures, each saved as SVG and PNG with a tight box (two
+    renderers per format): the first figure measures each text once per kind of
+    renderer (Agg at 100 dpi, SVG at 72), where matplotlib's own cache measured it once
+    per renderer; the second figure measures neither. Its images are the first's bytes."""
+    measure_text_once()
+    measured = _counted_measures(monkeypatch)
+    texts = ("measured once", "and this once too")
+    first = _drawn(texts)
+    assert sorted((r, t) for r, t in measured if t in texts) == sorted(
+        (r, t) for r in ("RendererAgg", "RendererSVG") for t in texts)
+    count = len(measured)
+    second = _drawn(texts)
+    assert len(measured) == count
+    assert first == second and first["png"].startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("changed", [{"font.sans-serif": ["DejaVu Serif"]},
+                                     {"text.hinting": "no_hinting"}])
+def test_a_changed_font_setting_measures_again(monkeypatch, changed):
+    """The shared measures are keyed on the font settings: a text drawn again under
+    another font family list or hinting is measured again, in both kinds of renderer."""
+    import matplotlib
+
+    measure_text_once()
+    measured = _counted_measures(monkeypatch)
+    texts = ("measured under " + str(changed),)
+    plain = _drawn(texts)
+    count = len(measured)
+    with matplotlib.rc_context(changed):
+        other = _drawn(texts)
+    assert {(r, t) for r, t in measured[count:] if t in texts} == {
+        ("RendererAgg", texts[0]), ("RendererSVG", texts[0])}
     assert other["png"] != plain["png"]

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from diagbench.references import load
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
@@ -124,7 +124,9 @@ def _in_threads(drawer: str, sources: list[str], jobs: int, timeout: float
 @contextmanager
 def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
     """A matplotlib figure and axes (Agg, 100 dpi, `width` × `height` inches; SVG text
-    kept as `<text>`, ids seeded), closed afterwards. For drawers, in a worker."""
+    kept as `<text>`, ids seeded), closed afterwards; math text parsed and plain text
+    measured once per process (`parse_math_once`, `measure_text_once`). For drawers,
+    in a worker."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -132,6 +134,7 @@ def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
 
     matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
     parse_math_once()
+    measure_text_once()
     fig, axes = plt.subplots(figsize=(width, height), dpi=100)
     try:
         yield fig, axes
@@ -139,8 +142,41 @@ def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
         plt.close(fig)
 
 
-#: How many math-text parses a worker keeps (emptied when full).
-MATH_PARSES_KEPT = 4096
+#: How many math-text parses, text measures or text outlines a worker keeps (each
+#: emptied when full).
+KEPT = 4096
+#: The settings matplotlib's font lookup, text measuring and outlining read besides a
+#: text's own font properties: its `findfont` cache key (the font.* defaults and
+#: family lists), the font's kerning and last-resort fallback, the hinting, and whether
+#: a text is math or TeX.
+FONT_SETTINGS = ("font.family", "font.style", "font.variant", "font.weight", "font.stretch",
+                 "font.size", "font.serif", "font.sans-serif", "font.cursive",
+                 "font.fantasy", "font.monospace", "font.enable_last_resort",
+                 "text.kerning_factor", "text.hinting", "text.hinting_factor",
+                 "text.usetex", "text.parse_math")
+
+_T = TypeVar("_T")
+
+
+def _once(kept: dict[tuple[Any, ...], Any], key: tuple[Any, ...],
+          make: Callable[[], _T]) -> _T:
+    """`kept[key]`, made by `make()` the first time (`kept` emptied when it holds `KEPT`)."""
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= KEPT:
+            kept.clear()
+        found = kept[key] = make()
+    return found
+
+
+def font_settings() -> tuple[Any, ...]:
+    """The current `FONT_SETTINGS` (those this matplotlib has), hashable: part of the
+    key of every text measure or outline kept."""
+    import matplotlib
+
+    rc: Any = matplotlib.rcParams
+    return tuple(tuple(v) if isinstance(v, list) else v
+                 for v in (rc[k] for k in FONT_SETTINGS if k in rc))
 
 
 def parse_math_once() -> None:
@@ -167,15 +203,41 @@ def parse_math_once() -> None:
         rc = matplotlib.rcParams
         key = (self._output_type, text, dpi, prop, antialiased, load_glyph_flags,
                tuple(rc[k] for k in settings))
-        found = kept.get(key)
-        if found is None:
-            if len(kept) >= MATH_PARSES_KEPT:
-                kept.clear()
-            found = kept[key] = parse(self, text, dpi, prop, antialiased, load_glyph_flags)
-        return found
+        return _once(kept, key, lambda: parse(self, text, dpi, prop, antialiased,
+                                              load_glyph_flags))
 
     parser._parse_cached = parse_once
     parser._diagbench_shared = True
+
+
+def measure_text_once() -> None:
+    """Have matplotlib measure each plain text (its width, height and descent) once per
+    process and kind of renderer, not once per renderer: its own cache is kept per
+    renderer, and a drawing saved as SVG and PNG with a tight box makes four (each
+    format measures its layout, then draws), each laying out every tick label, axis
+    label and title again, in every later drawing too. The shared cache is keyed on
+    all a measure depends on (the renderer's measuring method and its pixels per
+    inch, the text, its font properties, the figure's dpi, `FONT_SETTINGS`), so the
+    images are the same bytes; math and TeX text are measured as before (math text:
+    `parse_math_once`). Installed once per process; for drawers, in a worker."""
+    from matplotlib import text as module
+
+    text: Any = module
+    measure = getattr(text, "_get_text_metrics_with_cache", None)
+    if getattr(text, "_diagbench_shared", False) or measure is None:
+        return  # shared already, or a matplotlib without that function: as it is
+    kept: dict[tuple[Any, ...], Any] = {}
+
+    def measure_once(renderer: Any, s: str, prop: Any, ismath: Any, dpi: float) -> Any:
+        if ismath:
+            return measure(renderer, s, prop, ismath, dpi)
+        method = renderer.get_text_width_height_descent  # an SVG renderer's: its inner one
+        key = (type(method.__self__), method.__func__, renderer.points_to_pixels(72), s,
+               prop.copy(), dpi, font_settings())
+        return _once(kept, key, lambda: method(s, prop, ismath))
+
+    text._get_text_metrics_with_cache = measure_once
+    text._diagbench_shared = True
 
 
 def images(fig: Any) -> dict[str, bytes]:
