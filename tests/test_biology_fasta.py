@@ -104,6 +104,30 @@ def test_engine_draws_the_logo_the_reader_read(tmp_path: Path):
     assert engine.version().startswith("logomaker ")
 
 
+def test_the_drawer_outlines_each_letter_once_per_process_with_the_same_images(monkeypatch):
+    """logomaker outlines a glyph's letter and its widest letter for every glyph: the
+    drawer keeps the outlines (`render.drawing.text_path`), so a second logo of the
+    same letters outlines none, and the images are the bytes logomaker draws without."""
+    from matplotlib.textpath import TextPath, text_to_path
+
+    from diagbench.languages.fasta import engine
+
+    alignment = ">a\nACGTAC\n>b\nACGAAC\n>c\nTCGAGC\n"  # glyphs: 2 + 1 + 1 + 2 + 2 + 1 = 9
+    kept = engine.draw_logo(alignment)
+    outlined: list[str] = []
+    real = text_to_path.get_text_path
+
+    def counting(prop: object, s: str, *args: object, **kwargs: object) -> object:
+        outlined.append(s)
+        return real(prop, s, *args, **kwargs)
+
+    monkeypatch.setattr(text_to_path, "get_text_path", counting)
+    assert "svg" in engine.draw_logo(">x\nGTCA\n>y\nGACA\n") and outlined == []
+    monkeypatch.setattr(engine, "text_path", TextPath)  # logomaker's own outlining
+    assert engine.draw_logo(alignment) == kept
+    assert len(outlined) == 2 * 9
+
+
 def test_logo_similarity_by_hand():
     # gold columns A2 T1 | C3 | G3 | T1 A2; predicted A2 | C2 | C1 G1 | A2. Per column
     # Σ min / Σ max: 2/3, 2/3, 1/(1+3) = 1/4, 2/3: mean (2 + 1/4) / 4 = 9/16

@@ -1,6 +1,6 @@
 """The matplotlib helpers of the drawing engines (`render.drawing`): math text parsed
-and plain text measured once per process however many renderers draw it, with the
-same images."""
+and plain text measured once per process however many renderers draw it, text
+outlined once per process, with the same images."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from diagbench.render.drawing import figure, images, measure_text_once, parse_math_once
+from diagbench.render.drawing import (
+    figure,
+    images,
+    measure_text_once,
+    parse_math_once,
+    text_path,
+)
 
 
 def _drawn(texts: tuple[str, ...]) -> dict[str, bytes]:
@@ -117,3 +123,49 @@ def test_a_changed_font_setting_measures_again(monkeypatch, changed):
     assert {(r, t) for r, t in measured[count:] if t in texts} == {
         ("RendererAgg", texts[0]), ("RendererSVG", texts[0])}
     assert other["png"] != plain["png"]
+
+
+def test_a_text_outlined_again_is_the_same_path_and_its_extents_are_computed_once(
+        monkeypatch):
+    """The same letter, size and font outlined twice: one outline (the same path, the
+    vertices matplotlib's TextPath gives), its extents computed once and handed out as
+    copies; another letter, size, font or font setting is outlined afresh."""
+    import matplotlib
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.path import Path
+    from matplotlib.textpath import TextPath, text_to_path
+
+    outlined: list[str] = []
+    real = text_to_path.get_text_path
+
+    def counting(prop: Any, s: str, *args: Any, **kwargs: Any) -> Any:
+        outlined.append(s)
+        return real(prop, s, *args, **kwargs)
+
+    monkeypatch.setattr(text_to_path, "get_text_path", counting)
+    extents: list[object] = []
+    real_extents = Path.get_extents
+
+    def counting_extents(self: Any, *args: Any, **kwargs: Any) -> Any:
+        extents.append(self)
+        return real_extents(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "get_extents", counting_extents)
+    bold = FontProperties(family="DejaVu Sans", weight="bold")
+    first = text_path((0, 0), "Q", size=1, prop=bold)
+    again = text_path((0, 0), "Q", size=1, prop=FontProperties(family="DejaVu Sans",
+                                                               weight="bold"))
+    assert again is first and outlined == ["Q"]
+    box, box_again = first.get_extents(), again.get_extents()
+    assert len(extents) == 1 and box is not box_again and box.bounds == box_again.bounds
+    fresh = TextPath((0, 0), "Q", size=1, prop=bold)
+    assert (first.vertices == fresh.vertices).all() and (first.codes == fresh.codes).all()
+    assert box.bounds == real_extents(fresh).bounds
+    text_path((0, 0), "R", size=1, prop=bold)
+    text_path((0, 0), "Q", size=2, prop=bold)
+    text_path((0, 0), "Q", size=1, prop=FontProperties(family="DejaVu Serif", weight="bold"))
+    plain = text_path((0, 0), "Q", size=1, prop=FontProperties(family=["sans-serif"]))
+    with matplotlib.rc_context({"font.sans-serif": ["DejaVu Serif"]}):
+        serif = text_path((0, 0), "Q", size=1, prop=FontProperties(family=["sans-serif"]))
+    assert text_path((0, 0), "Q", size=1, prop=FontProperties(family=["sans-serif"])) is plain
+    assert serif is not plain and outlined == ["Q", "Q", "R", "Q", "Q", "Q", "Q"]

@@ -15,6 +15,7 @@ threads and takes the time-out as a second argument.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import subprocess
@@ -172,11 +173,18 @@ def _once(kept: dict[tuple[Any, ...], Any], key: tuple[Any, ...],
 def font_settings() -> tuple[Any, ...]:
     """The current `FONT_SETTINGS` (those this matplotlib has), hashable: part of the
     key of every text measure or outline kept."""
+    get, present = _font_setting_getter()
+    return tuple(tuple(v) if isinstance(v, list) else v for v in map(get, present))
+
+
+@functools.cache
+def _font_setting_getter() -> tuple[Callable[[str], Any], tuple[str, ...]]:
+    """How to read one of matplotlib's settings quickly (its raw getter where it has
+    one: this is read for every text drawn), and which `FONT_SETTINGS` it has."""
     import matplotlib
 
     rc: Any = matplotlib.rcParams
-    return tuple(tuple(v) if isinstance(v, list) else v
-                 for v in (rc[k] for k in FONT_SETTINGS if k in rc))
+    return getattr(rc, "_get", rc.__getitem__), tuple(k for k in FONT_SETTINGS if k in rc)
 
 
 def parse_math_once() -> None:
@@ -238,6 +246,46 @@ def measure_text_once() -> None:
 
     text._get_text_metrics_with_cache = measure_once
     text._diagbench_shared = True
+
+
+_OUTLINES: dict[tuple[Any, ...], Any] = {}
+
+
+def text_path(xy: tuple[float, float], s: str, size: float | None = None, prop: Any = None,
+              **kwargs: Any) -> Any:
+    """matplotlib's `TextPath(xy, s, size, prop, …)`, outlined once per process: the same
+    path for the same text, position, size, font and `FONT_SETTINGS`, its extents (as
+    it lies) computed once; read only (never resized nor moved); math or TeX text
+    outlined each time (and fonts given otherwise than as font properties or a
+    pattern). For drawers that outline the same letters again and again
+    (logomaker outlines every letter of a logo twice and reads both extents), in a
+    worker."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    if "$" in s or kwargs.get("usetex") or not isinstance(prop, FontProperties | str | None):
+        return TextPath(xy, s, size, prop, **kwargs)
+    font = prop.copy() if isinstance(prop, FontProperties) else prop
+    key = (tuple(xy), s, size, font, tuple(sorted(kwargs.items())), font_settings())
+    return _once(_OUTLINES, key, lambda: _kept_text_path()(xy, s, size, font, **kwargs))
+
+
+@functools.cache
+def _kept_text_path() -> type:
+    """matplotlib's TextPath with its own extents computed once (`text_path`)."""
+    from matplotlib.textpath import TextPath
+
+    class KeptTextPath(TextPath):
+        _extents: Any = None
+
+        def get_extents(self, transform: Any = None, **kwargs: Any) -> Any:
+            if transform is not None or kwargs:
+                return super().get_extents(transform, **kwargs)
+            if self._extents is None:
+                self._extents = super().get_extents()
+            return self._extents.frozen()
+
+    return KeptTextPath
 
 
 def images(fig: Any) -> dict[str, bytes]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from diagbench.languages.fasta.styles import STYLES
 from diagbench.languages.styled import opened
-from diagbench.render.drawing import DrawingEngine, figure, images
+from diagbench.render.drawing import DrawingEngine, figure, images, text_path
 
 #: Alignments longer than this are not drawn (the logo grows with the positions).
 MAX_POSITIONS = 60
@@ -38,9 +38,15 @@ OTHER_COLOURS = {"protein": "hydrophobicity"}
 def draw_logo(source: str) -> dict[str, Any]:
     """{"svg": bytes, "png": bytes} of the logo of a FASTA alignment (runs in a worker),
     or {"error": the reader's message, "line": its line}."""
+    import importlib
+
     import logomaker  # type: ignore[import-untyped]  # no stubs, no py.typed
 
     from diagbench.languages.fasta.read import read_fasta
+
+    # logomaker outlines each glyph's letter (and its widest letter) afresh: once per process
+    glyphs: Any = importlib.import_module("logomaker.src.Glyph")
+    glyphs.TextPath = text_path
 
     style, source = opened(source, STYLES)
     [parsed] = read_fasta(source)
