@@ -1,6 +1,6 @@
-"""The matplotlib helpers of the drawing engines (`render.drawing`): math text parsed
-and plain text measured once per process however many renderers draw it, text
-outlined once per process, with the same images."""
+"""The matplotlib helpers of the drawing engines (`render.drawing`): math text parsed,
+plain text measured and fonts found once per process however many renderers draw
+them, text outlined once per process, with the same images."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from diagbench.render.drawing import (
     figure,
+    find_fonts_once,
     images,
     measure_text_once,
     parse_math_once,
@@ -17,10 +18,10 @@ from diagbench.render.drawing import (
 )
 
 
-def _drawn(texts: tuple[str, ...]) -> dict[str, bytes]:
+def _drawn(texts: tuple[str, ...], size: float | None = None) -> dict[str, bytes]:
     with figure(2.0, 1.0) as (fig, axes):
         for k, text in enumerate(texts):
-            axes.text(0.1, 0.3 * k, text)
+            axes.text(0.1, 0.3 * k, text, fontsize=size)
         return images(fig)
 
 
@@ -169,3 +170,36 @@ def test_a_text_outlined_again_is_the_same_path_and_its_extents_are_computed_onc
         serif = text_path((0, 0), "Q", size=1, prop=FontProperties(family=["sans-serif"]))
     assert text_path((0, 0), "Q", size=1, prop=FontProperties(family=["sans-serif"])) is plain
     assert serif is not plain and outlined == ["Q", "Q", "R", "Q", "Q", "Q", "Q"]
+
+
+def test_fonts_are_found_and_their_tables_read_once_per_process(monkeypatch):
+    """A text in a font size not drawn before: the first figure looks its font up (a
+    search by family); drawing it again in a second figure (four new renderers, each
+    laying it out) looks up nothing and reads no font table again, and draws the same
+    bytes; under another family list the font is looked up again."""
+    import matplotlib
+    from matplotlib import font_manager, ft2font
+
+    find_fonts_once()
+    looked_up: list[object] = []
+    read: list[str] = []
+    real_find, real_read = font_manager.FontManager.findfont, ft2font.FT2Font.get_sfnt_table
+
+    def finding(self: Any, prop: Any, *args: Any, **kwargs: Any) -> Any:
+        looked_up.append(prop)
+        return real_find(self, prop, *args, **kwargs)
+
+    def reading(self: Any, name: str) -> Any:
+        read.append(name)
+        return real_read(self, name)
+
+    monkeypatch.setattr(font_manager.FontManager, "findfont", finding)
+    monkeypatch.setattr(ft2font.FT2Font, "get_sfnt_table", reading)
+    texts = ("found once at 13.25 points",)
+    first = _drawn(texts, 13.25)
+    assert looked_up
+    counts = len(looked_up), len(read)
+    assert _drawn(texts, 13.25) == first and (len(looked_up), len(read)) == counts
+    with matplotlib.rc_context({"font.sans-serif": ["DejaVu Serif"]}):
+        _drawn(texts, 13.25)
+    assert len(looked_up) > counts[0]

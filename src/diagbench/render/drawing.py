@@ -18,7 +18,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import os
 import subprocess
+import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
@@ -136,6 +138,7 @@ def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
     matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "diagbench"})
     parse_math_once()
     measure_text_once()
+    find_fonts_once()
     fig, axes = plt.subplots(figsize=(width, height), dpi=100)
     try:
         yield fig, axes
@@ -246,6 +249,63 @@ def measure_text_once() -> None:
 
     text._get_text_metrics_with_cache = measure_once
     text._diagbench_shared = True
+
+
+def find_fonts_once() -> None:
+    """Have matplotlib find a font's files and read a font's tables once per process:
+    its text layout finds the text's font (`FontManager._find_fonts_by_props`: each
+    family looked up again, the settings read again) and reads the font's OS/2, hhea
+    and head tables for every text it lays out, in every renderer, and Agg finds the
+    font again to draw each text. The fonts found are keyed on the font properties,
+    the search's arguments, the fonts the manager knows, `FONT_SETTINGS` and
+    MPL_IGNORE_SYSTEM_FONTS; a font's tables are its file's (one font kept per file,
+    settings and thread, as matplotlib keeps them). Installed once per process; for
+    drawers, in a worker."""
+    from matplotlib import font_manager
+    from matplotlib import text as text_module
+
+    manager: Any = font_manager.FontManager
+    text: Any = text_module
+    find = getattr(manager, "_find_fonts_by_props", None)
+    if getattr(manager, "_diagbench_shared", False) or find is None \
+            or getattr(text, "get_font", None) is not font_manager.get_font:
+        return  # shared already, or a matplotlib whose text layout finds fonts otherwise
+    found: dict[tuple[Any, ...], Any] = {}
+    fonts: dict[tuple[Any, ...], Any] = {}
+
+    def find_once(self: Any, prop: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(prop, font_manager.FontProperties):
+            return find(self, prop, *args, **kwargs)
+        key = (self, len(self.ttflist), len(self.afmlist), prop.copy(), args,
+               tuple(sorted(kwargs.items())), font_settings(),
+               os.environ.get("MPL_IGNORE_SYSTEM_FONTS"))
+        return list(_once(found, key, lambda: find(self, prop, *args, **kwargs)))
+
+    def font_once(paths: Any) -> Any:
+        key = (tuple(paths) if isinstance(paths, list) else paths, font_settings(),
+               threading.get_ident())  # matplotlib keeps a font per thread too
+        return _once(fonts, key, lambda: _FontTables(font_manager.get_font(paths)))
+
+    manager._find_fonts_by_props = find_once
+    manager._diagbench_shared = True
+    text.get_font = font_once
+
+
+class _FontTables:
+    """A matplotlib font whose tables are read once (`find_fonts_once`); the rest is
+    the font's."""
+
+    def __init__(self, font: Any) -> None:
+        self._font = font
+        self._tables: dict[str, Any] = {}
+
+    def get_sfnt_table(self, name: str) -> Any:
+        if name not in self._tables:
+            self._tables[name] = self._font.get_sfnt_table(name)
+        return self._tables[name]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._font, name)
 
 
 _OUTLINES: dict[tuple[Any, ...], Any] = {}
