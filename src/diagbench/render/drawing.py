@@ -243,8 +243,8 @@ def measure_text_once() -> None:
         if ismath:
             return measure(renderer, s, prop, ismath, dpi)
         method = renderer.get_text_width_height_descent  # an SVG renderer's: its inner one
-        key = (type(method.__self__), method.__func__, renderer.points_to_pixels(72), s,
-               prop.copy(), dpi, font_settings())
+        key = (type(getattr(method, "__self__", renderer)), getattr(method, "__func__", method),
+               renderer.points_to_pixels(72), s, prop.copy(), dpi, font_settings())
         return _once(kept, key, lambda: method(s, prop, ismath))
 
     text._get_text_metrics_with_cache = measure_once
