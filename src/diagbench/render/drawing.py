@@ -127,9 +127,9 @@ def _in_threads(drawer: str, sources: list[str], jobs: int, timeout: float
 @contextmanager
 def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
     """A matplotlib figure and axes (Agg, 100 dpi, `width` × `height` inches; SVG text
-    kept as `<text>`, ids seeded), closed afterwards; math text parsed and plain text
-    measured once per process (`parse_math_once`, `measure_text_once`). For drawers,
-    in a worker."""
+    kept as `<text>`, ids seeded), closed afterwards; math text parsed, plain text
+    measured and fonts found once per process (`parse_math_once`, `measure_text_once`,
+    `find_fonts_once`). For drawers, in a worker."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -146,8 +146,8 @@ def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
         plt.close(fig)
 
 
-#: How many math-text parses, text measures or text outlines a worker keeps (each
-#: emptied when full).
+#: How many math-text parses, text measures, fonts found or text outlines a worker
+#: keeps (each emptied when full).
 KEPT = 4096
 #: The settings matplotlib's font lookup, text measuring and outlining read besides a
 #: text's own font properties: its `findfont` cache key (the font.* defaults and
@@ -175,7 +175,7 @@ def _once(kept: dict[tuple[Any, ...], Any], key: tuple[Any, ...],
 
 def font_settings() -> tuple[Any, ...]:
     """The current `FONT_SETTINGS` (those this matplotlib has), hashable: part of the
-    key of every text measure or outline kept."""
+    key of every text measure, font or outline kept."""
     get, present = _font_setting_getter()
     return tuple(tuple(v) if isinstance(v, list) else v for v in map(get, present))
 
