@@ -1,6 +1,7 @@
 """The matplotlib helpers of the drawing engines (`render.drawing`): math text parsed,
 plain text measured and fonts found once per process however many renderers draw
-them, text outlined once per process, with the same images."""
+them, text outlined once per process, artists clipped within an Axes left out of its
+tight box, with the same images."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from diagbench.render.drawing import (
     images,
     measure_text_once,
     parse_math_once,
+    skip_clipped_in_tight_boxes,
     text_path,
 )
 
@@ -203,3 +205,36 @@ def test_fonts_are_found_and_their_tables_read_once_per_process(monkeypatch):
     with matplotlib.rc_context({"font.sans-serif": ["DejaVu Serif"]}):
         _drawn(texts, 13.25)
     assert len(looked_up) > counts[0]
+
+
+def _clipped_patch_drawn(top: float) -> tuple[int, int]:
+    """(how often a tall patch clipped to the Axes' box up to `top` (in Axes units) was
+    measured, the height of the PNG) when its figure is saved with a tight box."""
+    from matplotlib.patches import Rectangle
+    from matplotlib.transforms import Bbox, TransformedBbox
+
+    calls: list[object] = []
+    with figure(2.0, 1.0) as (fig, axes):
+        patch = axes.add_patch(Rectangle((0.2, 0.2), 0.6, 5.0, transform=axes.transAxes))
+        patch.set_clip_box(TransformedBbox(Bbox([[0, 0], [1, top]]), axes.transAxes))
+        real = patch.get_window_extent
+
+        def measuring(*args: Any) -> Any:
+            calls.append(args)
+            return real(*args)
+
+        patch.get_window_extent = measuring  # type: ignore[method-assign]
+        png = images(fig)["png"]
+    return len(calls), int(png[20:24].hex(), 16)  # the height in the PNG's header
+
+
+def test_an_artist_clipped_within_the_axes_is_not_measured_for_the_tight_box():
+    """A patch clipped to a box inside the Axes' box (a hair below its top, as
+    matplotlib's own clip box falls at some sizes and dpi) is left out of the tight
+    box, which holds the Axes' box already: never measured, the same image height as
+    clipped to the Axes' box itself; one clipped to a box reaching out of the Axes is
+    measured, and makes the image taller."""
+    skip_clipped_in_tight_boxes()
+    inside, equal, outside = (_clipped_patch_drawn(top) for top in (1 - 1e-9, 1.0, 1.2))
+    assert inside[0] == equal[0] == 0 and outside[0] > 0
+    assert inside[1] == equal[1] < outside[1]

@@ -139,6 +139,7 @@ def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
     parse_math_once()
     measure_text_once()
     find_fonts_once()
+    skip_clipped_in_tight_boxes()
     fig, axes = plt.subplots(figsize=(width, height), dpi=100)
     try:
         yield fig, axes
@@ -306,6 +307,39 @@ class _FontTables:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._font, name)
+
+
+def skip_clipped_in_tight_boxes() -> None:
+    """Have matplotlib leave out of an Axes' tight box every artist clipped to a box
+    within the Axes' own (which holds it already, so the box is the same), not only
+    those clipped to a box equal to it: the clip box matplotlib gives an artist is the
+    Axes' box computed another way, at some sizes and dpi a rounding error inside it
+    (every SVG of a logo), and then it measured every artist again for each tight
+    save (the extents of every letter's curves). Installed once per process; for
+    drawers, in a worker."""
+    from matplotlib import artist as artist_module
+    from matplotlib.transforms import TransformedPatchPath
+
+    artist: Any = artist_module.Artist
+    clipped = getattr(artist, "_fully_clipped_to_axes", None)
+    if getattr(artist, "_diagbench_shared", False) or clipped is None:
+        return  # installed already, or a matplotlib without that test: as it is
+
+    def clipped_within_axes(self: Any) -> bool:
+        if clipped(self):
+            return True
+        box, path = self.get_clip_box(), self.get_clip_path()
+        if self.axes is None or not self.get_clip_on() or box is None:
+            return False
+        if path is not None and not (isinstance(path, TransformedPatchPath)
+                                     and getattr(path, "_patch", None) is self.axes.patch):
+            return False
+        axes = self.axes.bbox
+        return bool(box.xmin >= axes.xmin and box.ymin >= axes.ymin
+                    and box.xmax <= axes.xmax and box.ymax <= axes.ymax)
+
+    artist._fully_clipped_to_axes = clipped_within_axes
+    artist._diagbench_shared = True
 
 
 _OUTLINES: dict[tuple[Any, ...], Any] = {}
