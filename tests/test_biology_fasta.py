@@ -195,3 +195,50 @@ def test_facts_are_what_the_logo_drew():
                 continue
             checked += 1
     assert checked >= 7 * 2
+
+
+def test_the_letters_widen_no_data_limits_and_the_images_are_the_same(monkeypatch):
+    """logomaker sets both axes' limits itself: the drawer's letters widen no data
+    limits (none computed while logomaker adds them, nor after: autoscaling is off),
+    and the images are the bytes drawn with the limits widened letter by letter."""
+    import contextlib
+
+    from matplotlib.axes import Axes
+
+    from diagbench.languages.fasta import engine
+
+    alignment = ">a\nACGTAC\n>b\nACGAAC\n>c\nTCGAGC\n"
+    widened: list[object] = []
+    real = Axes._update_patch_limits
+
+    def widening(self: Axes, patch: object) -> None:
+        widened.append(patch)
+        real(self, patch)
+
+    monkeypatch.setattr(Axes, "_update_patch_limits", widening)
+    kept = engine.draw_logo(alignment)
+    assert widened == []
+    monkeypatch.setattr(engine, "limits_set_after", lambda axes: contextlib.nullcontext())
+    assert engine.draw_logo(alignment) == kept
+    assert len(widened) == 9  # each letter drawn: 2 + 1 + 1 + 2 + 2 + 1
+
+
+def test_an_axis_still_autoscaled_gets_the_data_limits_of_its_patches():
+    """Patches added meanwhile to an autoscaled Axes: its data limits afterwards are
+    those of adding them one by one."""
+    import contextlib
+
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, Rectangle
+
+    from diagbench.languages.fasta.engine import limits_set_after
+
+    def limits(later: bool) -> list[float]:
+        fig, axes = plt.subplots()
+        with limits_set_after(axes) if later else contextlib.nullcontext():
+            axes.add_patch(Rectangle((1.0, 2.0), 3.0, 0.5))
+            axes.add_patch(Circle((-1.0, 0.25), 0.75))
+        plt.close(fig)
+        return list(axes.dataLim.extents)
+
+    assert limits(True) == limits(False) == [-1.75, -0.5, 4.0, 2.5]
