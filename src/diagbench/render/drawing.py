@@ -129,7 +129,8 @@ def figure(width: float, height: float) -> Iterator[tuple[Any, Any]]:
     """A matplotlib figure and axes (Agg, 100 dpi, `width` × `height` inches; SVG text
     kept as `<text>`, ids seeded), closed afterwards; math text parsed, plain text
     measured and fonts found once per process (`parse_math_once`, `measure_text_once`,
-    `find_fonts_once`). For drawers, in a worker."""
+    `find_fonts_once`), artists clipped within the Axes left out of tight boxes
+    (`skip_clipped_in_tight_boxes`). For drawers, in a worker."""
     import matplotlib
 
     matplotlib.use("Agg")
