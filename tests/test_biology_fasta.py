@@ -104,6 +104,30 @@ def test_engine_draws_the_logo_the_reader_read(tmp_path: Path):
     assert engine.version().startswith("logomaker ")
 
 
+def test_the_drawer_outlines_each_letter_once_per_process_with_the_same_images(monkeypatch):
+    """logomaker outlines a glyph's letter and its widest letter for every glyph: the
+    drawer keeps the outlines (`render.drawing.text_path`), so a second logo of the
+    same letters outlines none, and the images are the bytes logomaker draws without."""
+    from matplotlib.textpath import TextPath, text_to_path
+
+    from diagbench.languages.fasta import engine
+
+    alignment = ">a\nACGTAC\n>b\nACGAAC\n>c\nTCGAGC\n"  # glyphs: 2 + 1 + 1 + 2 + 2 + 1 = 9
+    kept = engine.draw_logo(alignment)
+    outlined: list[str] = []
+    real = text_to_path.get_text_path
+
+    def counting(prop: object, s: str, *args: object, **kwargs: object) -> object:
+        outlined.append(s)
+        return real(prop, s, *args, **kwargs)
+
+    monkeypatch.setattr(text_to_path, "get_text_path", counting)
+    assert "svg" in engine.draw_logo(">x\nGTCA\n>y\nGACA\n") and outlined == []
+    monkeypatch.setattr(engine, "text_path", TextPath)  # logomaker's own outlining
+    assert engine.draw_logo(alignment) == kept
+    assert len(outlined) == 2 * 9
+
+
 def test_logo_similarity_by_hand():
     # gold columns A2 T1 | C3 | G3 | T1 A2; predicted A2 | C2 | C1 G1 | A2. Per column
     # Σ min / Σ max: 2/3, 2/3, 1/(1+3) = 1/4, 2/3: mean (2 + 1/4) / 4 = 9/16
@@ -171,3 +195,50 @@ def test_facts_are_what_the_logo_drew():
                 continue
             checked += 1
     assert checked >= 7 * 2
+
+
+def test_the_letters_widen_no_data_limits_and_the_images_are_the_same(monkeypatch):
+    """logomaker sets both axes' limits itself: the drawer's letters widen no data
+    limits (none computed while logomaker adds them, nor after: autoscaling is off),
+    and the images are the bytes drawn with the limits widened letter by letter."""
+    import contextlib
+
+    from matplotlib.axes import Axes
+
+    from diagbench.languages.fasta import engine
+
+    alignment = ">a\nACGTAC\n>b\nACGAAC\n>c\nTCGAGC\n"
+    widened: list[object] = []
+    real = Axes._update_patch_limits
+
+    def widening(self: Axes, patch: object) -> None:
+        widened.append(patch)
+        real(self, patch)
+
+    monkeypatch.setattr(Axes, "_update_patch_limits", widening)
+    kept = engine.draw_logo(alignment)
+    assert widened == []
+    monkeypatch.setattr(engine, "limits_set_after", lambda axes: contextlib.nullcontext())
+    assert engine.draw_logo(alignment) == kept
+    assert len(widened) == 9  # each letter drawn: 2 + 1 + 1 + 2 + 2 + 1
+
+
+def test_an_axis_still_autoscaled_gets_the_data_limits_of_its_patches():
+    """Patches added meanwhile to an autoscaled Axes: its data limits afterwards are
+    those of adding them one by one."""
+    import contextlib
+
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, Rectangle
+
+    from diagbench.languages.fasta.engine import limits_set_after
+
+    def limits(later: bool) -> list[float]:
+        fig, axes = plt.subplots()
+        with limits_set_after(axes) if later else contextlib.nullcontext():
+            axes.add_patch(Rectangle((1.0, 2.0), 3.0, 0.5))
+            axes.add_patch(Circle((-1.0, 0.25), 0.75))
+        plt.close(fig)
+        return list(axes.dataLim.extents)
+
+    assert limits(True) == limits(False) == [-1.75, -0.5, 4.0, 2.5]

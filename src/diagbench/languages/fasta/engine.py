@@ -21,11 +21,13 @@ text), letters = glyphs with a height, consensus = the tallest glyph per positio
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from diagbench.languages.fasta.styles import STYLES
 from diagbench.languages.styled import opened
-from diagbench.render.drawing import DrawingEngine, figure, images
+from diagbench.render.drawing import DrawingEngine, figure, images, text_path
 
 #: Alignments longer than this are not drawn (the logo grows with the positions).
 MAX_POSITIONS = 60
@@ -38,9 +40,15 @@ OTHER_COLOURS = {"protein": "hydrophobicity"}
 def draw_logo(source: str) -> dict[str, Any]:
     """{"svg": bytes, "png": bytes} of the logo of a FASTA alignment (runs in a worker),
     or {"error": the reader's message, "line": its line}."""
+    import importlib
+
     import logomaker  # type: ignore[import-untyped]  # no stubs, no py.typed
 
     from diagbench.languages.fasta.read import read_fasta
+
+    # logomaker outlines each glyph's letter (and its widest letter) afresh: once per process
+    glyphs: Any = importlib.import_module("logomaker.src.Glyph")
+    glyphs.TextPath = text_path
 
     style, source = opened(source, STYLES)
     [parsed] = read_fasta(source)
@@ -64,7 +72,7 @@ def draw_logo(source: str) -> dict[str, Any]:
     elif style == "other-colours":
         colours = OTHER_COLOURS.get(model.alphabet, "base_pairing")
     font = {"font_name": "DejaVu Serif"} if style == "serif-letters" else {}
-    with figure(1.0 + 0.35 * model.length, 2.4) as (fig, axes):
+    with figure(1.0 + 0.35 * model.length, 2.4) as (fig, axes), limits_set_after(axes):
         logo = logomaker.Logo(counts, ax=axes, color_scheme=colours, **font)
         for position, row in logo.glyph_df.iterrows():
             for letter, glyph in row.items():
@@ -75,6 +83,23 @@ def draw_logo(source: str) -> dict[str, Any]:
         logo.style_spines(visible=False)
         logo.style_spines(spines=["left", "bottom"], visible=True)
         return images(fig)
+
+
+@contextmanager
+def limits_set_after(axes: Any) -> Iterator[None]:
+    """Patches added to `axes` meanwhile widen its data limits only afterwards, and only
+    where they are still used: logomaker adds every letter as a patch (the limits
+    widened by the extents of each letter's curves: a fifth of its time), then sets
+    both axes' limits itself, which turns autoscaling off, and the data limits are
+    never read. An axis still autoscaled has its data limits recomputed from every
+    artist, in order, as adding them one by one did."""
+    axes._update_patch_limits = lambda patch: None
+    try:
+        yield
+    finally:
+        del axes._update_patch_limits  # the Axes' own method again
+    if axes.get_autoscalex_on() or axes.get_autoscaley_on():
+        axes.relim()
 
 
 class LogoEngine(DrawingEngine):
