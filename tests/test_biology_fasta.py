@@ -13,6 +13,7 @@ from diagbench.diagram.alignment import alignment_facts
 from diagbench.languages import detect, named
 from diagbench.languages.fasta.engine import LogoEngine, logo_statistics
 from diagbench.languages.fasta.read import read_fasta, synth_fasta
+from tests.matplotlib_counts import counted_outlines
 
 FASTA = named("fasta")
 GOLD = ">a\nACGT\n>b\nACGA\n>c\nTCGA\n"   # columns A2 T1 | C3 | G3 | T1 A2 → ACGA
@@ -108,20 +109,13 @@ def test_the_drawer_outlines_each_letter_once_per_process_with_the_same_images(m
     """logomaker outlines a glyph's letter and its widest letter for every glyph: the
     drawer keeps the outlines (`render.drawing.text_path`), so a second logo of the
     same letters outlines none, and the images are the bytes logomaker draws without."""
-    from matplotlib.textpath import TextPath, text_to_path
+    from matplotlib.textpath import TextPath
 
     from diagbench.languages.fasta import engine
 
     alignment = ">a\nACGTAC\n>b\nACGAAC\n>c\nTCGAGC\n"  # glyphs: 2 + 1 + 1 + 2 + 2 + 1 = 9
     kept = engine.draw_logo(alignment)
-    outlined: list[str] = []
-    real = text_to_path.get_text_path
-
-    def counting(prop: object, s: str, *args: object, **kwargs: object) -> object:
-        outlined.append(s)
-        return real(prop, s, *args, **kwargs)
-
-    monkeypatch.setattr(text_to_path, "get_text_path", counting)
+    outlined = counted_outlines(monkeypatch)
     assert "svg" in engine.draw_logo(">x\nGTCA\n>y\nGACA\n") and outlined == []
     monkeypatch.setattr(engine, "text_path", TextPath)  # logomaker's own outlining
     assert engine.draw_logo(alignment) == kept

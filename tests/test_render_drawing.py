@@ -18,6 +18,7 @@ from diagbench.render.drawing import (
     skip_clipped_in_tight_boxes,
     text_path,
 )
+from tests.matplotlib_counts import counted_outlines
 
 
 def _drawn(texts: tuple[str, ...], size: float | None = None) -> dict[str, bytes]:
@@ -136,16 +137,9 @@ def test_a_text_outlined_again_is_the_same_path_and_its_extents_are_computed_onc
     import matplotlib
     from matplotlib.font_manager import FontProperties
     from matplotlib.path import Path
-    from matplotlib.textpath import TextPath, text_to_path
+    from matplotlib.textpath import TextPath
 
-    outlined: list[str] = []
-    real = text_to_path.get_text_path
-
-    def counting(prop: Any, s: str, *args: Any, **kwargs: Any) -> Any:
-        outlined.append(s)
-        return real(prop, s, *args, **kwargs)
-
-    monkeypatch.setattr(text_to_path, "get_text_path", counting)
+    outlined = counted_outlines(monkeypatch)
     extents: list[object] = []
     real_extents = Path.get_extents
 
