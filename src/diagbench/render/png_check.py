@@ -58,7 +58,7 @@ def reduction_factor(width: int, height: int) -> int:
 def png_facts(data: bytes) -> tuple[int, int, bool]:
     """(width, height, blank) of PNG bytes; ValueError saying why when they are not a
     whole PNG."""
-    header, before_data, image_data = _chunks(data)
+    header, colours, image_data = _chunks(data)
     factor = reduction_factor(header.width, header.height)
     rows = -(-header.height // factor)  # of the reduced copy
     if not header.interlaced:
@@ -67,7 +67,7 @@ def png_facts(data: bytes) -> tuple[int, int, bool]:
             band = rows // share
             if not band:
                 continue
-            png = _band_png(header, before_data, inflated.rows(band * factor))
+            png = _band_png(header, colours, inflated.rows(band * factor))
             if band / rows * _grey_stat(png, factor).var[0] >= BLANK_STD ** 2 * (1 + 1e-9):
                 return header.width, header.height, False
     std = _grey_stat(data, factor).stddev[0]
@@ -80,7 +80,7 @@ def _chunks(data: bytes) -> tuple[Header, list[bytes], list[bytes]]:
     if not data.startswith(SIGNATURE):
         raise ValueError("not a PNG image (no PNG signature)")
     header: Header | None = None
-    before: list[bytes] = []
+    colours: list[bytes] = []
     image_data: list[bytes] = []
     pos = len(SIGNATURE)
     while True:
@@ -109,9 +109,9 @@ def _chunks(data: bytes) -> tuple[Header, list[bytes], list[bytes]]:
         elif kind == b"IEND":
             if not any(image_data):
                 raise ValueError("PNG has no image data")
-            return header, before, image_data
+            return header, colours, image_data
         elif kind in _COLOURS:
-            before.append(data[pos:end])
+            colours.append(data[pos:end])
         pos = end
 
 
@@ -139,12 +139,12 @@ class _Inflated:
         return bytes(self.raw[:need])
 
 
-def _band_png(header: Header, before: list[bytes], raw: bytes) -> bytes:
-    """A PNG of the rows `raw` holds: the same header (but its height) and chunks, the
-    image data stored uncompressed."""
+def _band_png(header: Header, colours: list[bytes], raw: bytes) -> bytes:
+    """A PNG of the rows `raw` holds: the same header (but its height) and `colours`
+    chunks, the image data stored uncompressed."""
     rows = len(raw) // header.row_bytes()
     head = _HEADER.pack(header.width, rows, header.depth, header.colour, 0, 0, 0)
-    return b"".join([SIGNATURE, _chunk(b"IHDR", head), *before,
+    return b"".join([SIGNATURE, _chunk(b"IHDR", head), *colours,
                      _chunk(b"IDAT", zlib.compress(raw, 0)), _chunk(b"IEND", b"")])
 
 
