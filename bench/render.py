@@ -45,6 +45,7 @@ from tests.plantuml_batch import render_batch
 from diagbench.render.mermaid import MermaidEngine
 from diagbench.render.plantuml_channels import ChannelWorker, SharedJVM, launcher_jar
 from diagbench.render.plantuml_pipe import FORMATS, PlantUMLEngine
+from proc_tree import tree
 from synthetic import synthetic_class_diagram, synthetic_diagram
 
 TARGET_SPEEDUP = 15.0
@@ -89,18 +90,8 @@ _JVM_GROUPS = (("C1 CompilerThre", "JIT compiler"), ("C2 CompilerThre", "JIT com
 
 def _tree_threads(root: int) -> dict[tuple[int, int], tuple[str, str, float]]:
     """{(pid, tid): (process name, thread name, CPU seconds)} of `root` and its descendants."""
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError):
-                continue
-            parents.setdefault(ppid, []).append(int(entry))
-    found, todo, tick = {}, [root], os.sysconf("SC_CLK_TCK")
-    while todo:
-        pid = todo.pop()
-        todo += parents.get(pid, [])
+    found, tick = {}, os.sysconf("SC_CLK_TCK")
+    for pid in tree(root):
         try:
             process = Path(f"/proc/{pid}/comm").read_text().strip()
             for tid in os.listdir(f"/proc/{pid}/task"):

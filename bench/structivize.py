@@ -326,22 +326,15 @@ def diagbench_side(shared: Shared, codes: list[str], jobs: int, folder: Path
 def tree_cpu() -> dict[int, float]:
     """CPU seconds of this process and each of its descendants by process id (Linux's
     /proc), each with what it spent itself and what its ended children spent."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
-    spent: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:  # after the command's name: state, parent, … utime, stime, cutime, cstime
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+    from proc_tree import stat_fields, tree  # bench/, this script's folder
+
+    tick, spent = os.sysconf("SC_CLK_TCK"), {}
+    for pid in tree(os.getpid()):
+        try:  # utime, stime, cutime, cstime
+            spent[pid] = sum(int(f) for f in stat_fields(f"/proc/{pid}/stat")[11:15]) / tick
         except OSError:
-            continue
-        parents[int(entry.name)] = int(fields[1])
-        spent[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick
-    tree = {os.getpid()}
-    while more := {pid for pid, parent in parents.items() if parent in tree} - tree:
-        tree |= more
-    return {pid: spent[pid] for pid in tree if pid in spent}
+            continue  # ended while read
+    return spent
 
 
 def cpu_since(before: dict[int, float], after: dict[int, float]) -> float:

@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from proc_tree import tree
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 STAGES = ("synthesis", "statistics", "render", "filters", "judge", "questions", "captions",
           "tasks")
@@ -89,20 +91,10 @@ def _tree_memory(root: int) -> tuple[int, int, dict[str, int], dict[str, int]]:
     tree uses; the sum of resident sets counts a page shared by n processes n times. A
     branch is a child of `root` with everything below it (`_branch`: Mermaid's Node with
     its browser, Plotly's drawing worker with Kaleido's …); `root` itself is "build"."""
-    parents: dict[int, int] = {}
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                stat = Path(entry.path, "stat").read_text()
-                parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    branch_of, todo = {root: "build"}, [root]
-    while todo:
-        pid = todo.pop()
-        for kid in [p for p, parent in parents.items() if parent == pid and p not in branch_of]:
-            branch_of[kid] = _branch(kid) if pid == root else branch_of[pid]
-            todo.append(kid)
+    branch_of: dict[int, str] = {}
+    for pid, parent in tree(root).items():  # a parent before its children
+        branch_of[pid] = ("build" if pid == root else _branch(pid) if parent == root
+                          else branch_of[parent])
     rss = pss = 0
     by_command: dict[str, int] = {}
     by_branch: dict[str, int] = {}
