@@ -164,6 +164,29 @@ def test_engine_gates_on_the_reader_the_size_limit_and_one_structure(engine, tmp
     assert varna_statistics("<svg") == {"bases": 0, "pairs": 0, "numbers": 0}
 
 
+def test_png_is_the_svg_at_twice_its_size_up_to_the_longest_side(engine, tmp_path):
+    """A structure's PNG is its SVG's size doubled (rsvg-convert rounds each side up);
+    one whose doubled drawing would pass 2,400 px is drawn 2,400 px on its longer side."""
+    import math
+    import re
+
+    small = "GGGAAACCC\n(((...)))\n"
+    hairpins = "(((((....)))))" * 60  # a long chain of hairpins: a drawing > 1,200 px
+    large = f"{'GGGGGAAAACCCCC' * 60}\n{hairpins}\n"
+    pngs = engine.render([small, large], tmp_path, "png")
+    svgs = engine.render([small, large], tmp_path, "svg")
+    for png, svg in zip(pngs, svgs, strict=True):
+        assert png.ok and svg.ok and png.image and svg.image
+        head = svg.image.read_bytes()[:2000].decode()
+        width, height = (float(re.search(f'{side}="([0-9.]+)"', head).group(1))
+                         for side in ("width", "height"))
+        if max(width, height) * 2 <= 2400:
+            assert (png.width, png.height) == (math.ceil(2 * width), math.ceil(2 * height))
+        else:
+            assert max(png.width or 0, png.height or 0) in (2400, 2401)
+    assert max(svgs[1].width or 0, svgs[1].height or 0) > 1200
+
+
 def test_one_warm_jvm_draws_what_a_jvm_of_its_own_draws(engine):
     """Structures drawn one after another by one warm VARNA JVM are byte for byte what
     one VARNAcmd per structure draws, VARNA's error message too; a structure whose

@@ -17,7 +17,8 @@ The drawing: VARNA's NAView layout (`-algorithm naview`), base pairs as plain li
 (`-bpStyle simple`, pseudoknot pairs too) in one colour (`-bp`, `BP_COLOUR`), bases as
 circled letters, every tenth position numbered. VARNA's SVG has no size (width and
 height "100%", no viewBox): the engine gives it the drawing's bounding box, and the PNG
-is that SVG rasterised by `rsvg-convert` (zoomed up to 4×, the longer side at most
+is that SVG rasterised by `rsvg-convert` (zoomed `ZOOM`×: VARNA sets a base's letter
+at 7.5 px, so 15 px in the PNG; the longer side at most
 `MAX_PNG_SIDE` pixels), so both images come from one VARNA run. A source in an
 envelope (`languages.styled`) is drawn in its style: VARNA's options of
 `VARNA_STYLES` after these (the radiate or circular layout, bases filled in colour;
@@ -51,6 +52,8 @@ JAR = Path("/usr/share/java/varna.jar")
 MAIN = "fr.orsay.lri.varna.applications.VARNAcmd"
 #: Structures with more nucleotides are not drawn.
 MAX_BASES = 5000
+#: The PNG's zoom over the SVG's size, and the longest side it may reach.
+ZOOM = 2.0
 MAX_PNG_SIDE = 2400
 BP_COLOUR = "#0000FF"
 _BP_STROKE = "rgb(0%, 0%, 100%)"  # how VARNA writes BP_COLOUR in its SVG
@@ -97,7 +100,7 @@ def draw_structure(source: str, timeout: float) -> dict[str, Any]:
     if svg is None:
         return {"error": message, "line": parsed[0].first_line}
     svg, width, height = sized_svg(svg)
-    zoom = min(4.0, MAX_PNG_SIDE / max(width, height, 1.0))
+    zoom = min(ZOOM, MAX_PNG_SIDE / max(width, height, 1.0))
     return {"svg": svg, "png": svg_to_png(svg, timeout, zoom)}
 
 
