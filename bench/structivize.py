@@ -49,7 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -545,11 +545,25 @@ def _leave_bench_folder() -> None:
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
 
 
+def batch_lines() -> Iterator[str]:
+    """The lines of this process's stdin, read from a descriptor of their own; stdin
+    itself becomes /dev/null, which the programs structivize starts inherit. A program
+    that left the bench's pipe non-blocking would make the next read find it empty and
+    end the loop as if the bench had closed it: the quiet exit (0, nothing on stderr)
+    the driver made in some full runs, in the category after a Mermaid one."""
+    batches = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    with open(batches, encoding="utf-8") as stream:
+        yield from stream
+
+
 def driver(jobs: int, out: Path) -> None:
     """Import structivize (every domain, as STRUDEL's batch script does), say `READY
-    <seconds it took>`, then draw each batch read from stdin (one JSON line) in a pool
-    forked after that import and answer `RESULT <JSON>`: its seconds, valid count and
-    first reasons."""
+    <seconds it took>`, then draw each batch read from stdin (one JSON line,
+    `batch_lines`) in a pool forked after that import and answer `RESULT <JSON>`: its
+    seconds, valid count and first reasons."""
     import faulthandler
 
     faulthandler.enable()  # a crash of the driver itself: its stack on stderr (driver.log)
@@ -565,7 +579,7 @@ def driver(jobs: int, out: Path) -> None:
     import structivize  # noqa: F401 - every domain's renderers, as STRUDEL's batch imports them
 
     print(f"READY {time.perf_counter() - start}", flush=True)
-    for line in sys.stdin:
+    for line in batch_lines():
         batch = json.loads(line)
         (out / batch["key"]).mkdir(parents=True)  # as STRUDEL's batch script makes them first
         work = [(batch["renderer"], batch["category"], code,

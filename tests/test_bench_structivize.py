@@ -150,3 +150,34 @@ def test_a_crashed_worker_is_named_by_its_last_words_and_signal():
     assert bench.crash_reason(["Fatal Python error: Segmentation fault\n"]) == (
         "Fatal Python error: Segmentation fault")
     assert bench.crash_reason(["a warning only\n", ""]) == ""
+
+
+def test_the_driver_s_batches_survive_a_program_that_makes_its_stdin_non_blocking():
+    """The driver reads its batches apart from the stdin its programs inherit: a program
+    leaving its stdin non-blocking (as one of structivize's did) no longer ends them."""
+    import subprocess
+
+    script = (
+        "import importlib.util, subprocess, sys\n"
+        f"spec = importlib.util.spec_from_file_location('b', {str(_PATH)!r})\n"
+        "b = importlib.util.module_from_spec(spec); sys.modules['b'] = b\n"
+        "spec.loader.exec_module(b)\n"
+        "for line in b.batch_lines():\n"
+        "    subprocess.run([sys.executable, '-c', 'import os; os.set_blocking(0, False)'])\n"
+        "    print('got', line.strip(), flush=True)\n"
+        "print('end', flush=True)\n")
+    reader = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert reader.stdin is not None and reader.stdout is not None
+    try:
+        said = []
+        for batch in ("one", "two", "three"):
+            reader.stdin.write(batch + "\n")
+            reader.stdin.flush()
+            said.append(reader.stdout.readline().strip())
+        reader.stdin.close()
+        said.append(reader.stdout.readline().strip())
+    finally:
+        reader.kill()
+        reader.wait()
+    assert said == ["got one", "got two", "got three", "end"]
