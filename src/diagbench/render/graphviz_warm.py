@@ -23,23 +23,17 @@ import ctypes
 import io
 import os
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from diagbench.render.process import (
-    LibraryWorker,
-    frame,
-    read_frame_from,
-    serve,
-    thread_worker,
-)
+from diagbench.render.process import READY, LibraryWorker, frame, read_frame_from, thread_worker
 
 #: The address space a worker may use.
 MEMORY_BYTES = 2 * 1024**3
 #: The libraries a worker loads (cgraph, then gvc).
 LIBRARIES = ("libcgraph.so.6", "libgvc.so.6")
 _DRAWN, _LEFT = b"drawn", b"left"
+_ENDED = 3  # a child's exit status: the input ended
 
 
 @dataclass(frozen=True)
@@ -63,12 +57,16 @@ class GraphvizWorker(LibraryWorker):
              timeout: float) -> dict[str, DotOutput] | None:
         """`dot -T<fmt>`'s output of `source` for each of `formats` (one layout), or None
         when it is left to `dot`; subprocess.TimeoutExpired past `timeout` seconds."""
-        answer = self.ask([" ".join(formats).encode(), source], 1 + 3 * len(formats),
-                          timeout)
+        answer = self.ask([" ".join(formats).encode(), source], 2, timeout)
         if answer is None or answer[0] != _DRAWN:
             return None
-        return {fmt: DotOutput(answer[1 + 3 * n], answer[2 + 3 * n].decode("utf-8", "replace"),
-                               int(answer[3 + 3 * n]))
+        parts = io.BytesIO(answer[1])
+        try:
+            drawn = [read_frame_from(parts) for _ in range(3 * len(formats))]
+        except EOFError:
+            return None
+        return {fmt: DotOutput(drawn[3 * n], drawn[3 * n + 1].decode("utf-8", "replace"),
+                               int(drawn[3 * n + 2]))
                 for n, fmt in enumerate(formats)}
 
 
@@ -124,6 +122,9 @@ class _Graphviz:
         if gvc.gvParseArgs(self.context, 1, self._names):
             raise RuntimeError("Graphviz refused dot's arguments")
         gvc.gvjobs_delete(self.context)
+        self.draw(_WARM_UP, ["png", "svg"])  # plugins loaded, fonts found and measured
+        libc.malloc_trim(0)
+        _take_free_memory(libc)
         self.said()
 
     def said(self) -> str:
@@ -142,7 +143,7 @@ class _Graphviz:
         self.said()
         stream = self.libc.fmemopen(source, len(source), b"r")
         if not stream:
-            return _left(formats)
+            return [_LEFT]
         try:
             cgraph.agsetfile(_STDIN)
             graph = cgraph.agread(stream, None)
@@ -156,7 +157,7 @@ class _Graphviz:
                 if more:
                     cgraph.agclose(more)
                 if more or self.said():  # a second graph, or more text after the first
-                    return _left(formats)
+                    return [_LEFT]
                 return self._drawn(graph, read, formats)
             finally:
                 cgraph.agclose(graph)
@@ -173,14 +174,14 @@ class _Graphviz:
         errors = cgraph.agreseterrors()
         try:
             if failed:
-                return _left(formats)
+                return [_LEFT]
             answer = [_DRAWN]
             for fmt in formats:
                 data, size = ctypes.c_void_p(), ctypes.c_uint()
                 if gvc.gvRenderData(self.context, graph, fmt.encode(), ctypes.byref(data),
                                     ctypes.byref(size)):
                     gvc.gvFreeRenderData(data)
-                    return _left(formats)
+                    return [_LEFT]
                 image = ctypes.string_at(data, size.value) if data else b""
                 gvc.gvFreeRenderData(data)
                 said = self.said()
@@ -191,55 +192,105 @@ class _Graphviz:
             gvc.gvFreeLayout(self.context, graph)
 
 
-_STDIN = b"<stdin>"  # kept alive: Graphviz keeps the pointer
+_TEXT = "".join(chr(c) for c in range(33, 127) if chr(c) not in '"\\<>{}|')
+#: A diagram a worker draws before its first: its plugins loaded, the common fonts found
+#: and their glyphs measured once for every diagram after it. Named, and without edges:
+#: it takes none of the numbers Graphviz gives unnamed graphs and edges (an unnamed
+#: graph's is its name in the SVG, "%3" in a fresh `dot`).
+_FONTS = (("Times", 14), ("Helvetica", 11), ("Helvetica", 9), ("Courier", 14))
+_WARM_UP = ("digraph warm_up { " + " ".join(
+    f'n{k} [fontname="{font}" fontsize={size} label="{_TEXT}"];'
+    for k, (font, size) in enumerate(_FONTS)) + " }").encode()
+_STDIN = b"<stdin>"
 
 
-def _left(formats: list[str]) -> list[bytes]:
-    return [_LEFT] + [b""] * (3 * len(formats))
+def _take_free_memory(libc: ctypes.CDLL, most: int = 1 << 18) -> None:
+    """Take (and keep) the small blocks of memory the warm-up freed, so that a diagram's
+    names are allocated as in a fresh `dot`: from memory not used before, in the order
+    they are read (Graphviz orders subgraphs, so clusters, by the names' addresses). For
+    each small size, blocks are allocated until 16 in a row lie end to end."""
+    malloc = libc.malloc
+    malloc.restype, malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+    for size in range(8, 1033, 16):
+        block = max(32, (size + 8 + 15) // 16 * 16)  # glibc's chunk for `size` bytes
+        previous, in_a_row = 0, 0
+        while in_a_row < 16 and most > 0:
+            address = malloc(size)
+            in_a_row = in_a_row + 1 if address == previous + block else 0
+            previous, most = address, most - 1
 
 
-def _in_a_child(draw: Callable[[], list[bytes]], size: int) -> list[bytes] | None:
-    """The `size` frames `draw()` gives in a child forked for it (None when the child
-    fails): every diagram meets the memory of a worker that has drawn nothing — where
-    Graphviz allocates a name decides the order of subgraphs and clusters, so a worker
-    that had drawn before drew some clusters in another order than `dot` — and a crash
-    or leak on one ends with its child."""
-    readable, writable = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child
-        status = 1
-        try:
-            os.close(readable)
-            with os.fdopen(writable, "wb") as out:
-                out.write(b"".join(frame(part) for part in draw()))
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(writable)
-    with os.fdopen(readable, "rb") as answer:
-        data = answer.read()
-    _, status = os.waitpid(pid, 0)
-    if status:
-        return None
-    parts = io.BytesIO(data)
+def _answer(graphviz: _Graphviz, answers: int) -> int:
+    """A diagram's child: read one request from stdin, write its answer (`drawn` and the
+    outputs, or `left`) to the file `answers`; its exit status (`_ENDED`: the input
+    ended)."""
     try:
-        return [read_frame_from(parts) for _ in range(size)]
+        formats = _read_frame(0).decode().split()
+        source = _read_frame(0)
     except EOFError:
-        return None
+        return _ENDED
+    drawn = graphviz.draw(source, formats)
+    answer = frame(drawn[0]) + frame(b"".join(frame(part) for part in drawn[1:]))
+    os.ftruncate(answers, 0)
+    written = 0
+    while written < len(answer):
+        written += os.pwrite(answers, answer[written:], written)
+    return 0
+
+
+def _read_frame(fd: int) -> bytes:
+    """The next frame of `fd`, read to its end and no further (EOFError at the end)."""
+    head = _read_exact(fd, 8)
+    return _read_exact(fd, int.from_bytes(head, "little"))
+
+
+def _read_exact(fd: int, size: int) -> bytes:
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            raise EOFError("the input ended")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def main() -> None:
-    """Answer each request (the formats, space-separated; a DOT source) with `drawn` and,
-    for each format, the image, the messages and the error count, or `left` and empty
-    frames, until the input ends; each drawn by a child of its own."""
+    """Say it is ready, then answer each request (the formats, space-separated; a DOT
+    source) with `drawn` and a frame of frames — for each format the image, the messages
+    and the error count — or `left` and an empty frame, until the input ends.
+
+    Each request is read and drawn by a child forked for it, so that every diagram meets
+    the memory of a worker that has drawn nothing since its warm-up: where Graphviz
+    allocates a name decides the order of subgraphs (so clusters), and the number of an
+    unnamed graph is its name, so a process that had drawn before drew some diagrams
+    otherwise than `dot`. This process only forks, waits and passes the child's answer
+    on (nothing of its own memory changes between diagrams); a child that fails (a crash,
+    the memory limit) leaves its diagram to `dot`."""
+    answers_out = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)  # what Graphviz writes on stdout is not an answer
     graphviz = _Graphviz()
-
-    def answer(request: list[bytes]) -> list[bytes]:
-        formats = request[0].decode().split()
-        drawn = _in_a_child(lambda: graphviz.draw(request[1], formats), 1 + 3 * len(formats))
-        return drawn if drawn is not None else _left(formats)
-
-    serve(answer, 2)
+    answers = os.memfd_create("graphviz-answer")
+    left = frame(_LEFT) + frame(b"")
+    os.write(answers_out, frame(READY))
+    while True:
+        child = os.fork()
+        if child == 0:
+            status = 1
+            try:
+                status = _answer(graphviz, answers)
+            finally:
+                os._exit(status)
+        status = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+        if status == _ENDED:
+            return
+        if status:
+            os.write(answers_out, left)
+            continue
+        offset, size = 0, os.fstat(answers).st_size
+        while offset < size:
+            offset += os.sendfile(answers_out, answers, offset, size - offset)
 
 
 if __name__ == "__main__":

@@ -305,7 +305,7 @@ class WarmProcess:
 #: Seconds a library worker may take to start (load its libraries, say it is ready).
 WORKER_START_SECONDS = 30.0
 _SRC = str(Path(__file__).resolve().parents[2])
-_READY = b"ready"
+READY = b"ready"  # what a library worker says once its library is loaded
 W = TypeVar("W", bound="LibraryWorker")
 
 
@@ -378,7 +378,7 @@ def serve(answer: Callable[[list[bytes]], list[bytes]], frames: int) -> None:
     trim = ctypes.CDLL(None).malloc_trim
     trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
     requests = sys.stdin.buffer
-    answers.write(frame(_READY))
+    answers.write(frame(READY))
     answers.flush()
     while True:
         try:
