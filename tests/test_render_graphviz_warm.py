@@ -11,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -234,3 +236,31 @@ def test_a_worker_that_never_answers_times_out():
             silent.draw(b"digraph { a }", ("png",), 0.5)
     finally:
         silent.close()
+
+
+def _waiting_child(pid: int) -> int:
+    """The child a worker forked for its next request (once it has forked it)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    deadline = time.monotonic() + 30
+    while not (found := children.read_text().split()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    [child] = found
+    return int(child)
+
+
+def test_a_diagram_s_child_that_fails_leaves_it_to_dot_and_the_worker_goes_on():
+    def ask():
+        worker = graphviz_warm.GraphvizWorker()
+        try:
+            failed = worker.ask([b"\xff", b"digraph { a }"], 2, 30.0)  # formats not text
+            # the child waiting for the next request, killed: no answer, another waits
+            assert worker.process.process is not None
+            os.kill(_waiting_child(worker.process.process.pid), signal.SIGKILL)
+            drawn = worker.draw(encoded(SOURCES[0]), ("svg",), 30.0)
+            return failed, drawn, worker.process.started
+        finally:
+            worker.close()
+
+    failed, drawn, started = _in_a_thread(ask)
+    assert failed == [b"left", b""]
+    assert drawn == {"svg": dot(encoded(SOURCES[0]), "svg")} and started == 1

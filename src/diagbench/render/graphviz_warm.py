@@ -225,16 +225,16 @@ def _answer(graphviz: _Graphviz, answers: int) -> int:
     outputs, or `left`) to the file `answers`; its exit status (`_ENDED`: the input
     ended)."""
     try:
-        formats = _read_frame(0).decode().split()
-        source = _read_frame(0)
+        request = _read_frame(0), _read_frame(0)
     except EOFError:
         return _ENDED
-    drawn = graphviz.draw(source, formats)
+    os.ftruncate(answers, 1)  # a request taken: a failure from here on is answered
+    drawn = graphviz.draw(request[1], request[0].decode().split())
     answer = frame(drawn[0]) + frame(b"".join(frame(part) for part in drawn[1:]))
-    os.ftruncate(answers, 0)
     written = 0
     while written < len(answer):
         written += os.pwrite(answers, answer[written:], written)
+    os.ftruncate(answers, len(answer))
     return 0
 
 
@@ -265,8 +265,9 @@ def main() -> None:
     allocates a name decides the order of subgraphs (so clusters), and the number of an
     unnamed graph is its name, so a process that had drawn before drew some diagrams
     otherwise than `dot`. This process only forks, waits and passes the child's answer
-    on (nothing of its own memory changes between diagrams); a child that fails (a crash,
-    the memory limit) leaves its diagram to `dot`."""
+    on (nothing of its own memory changes between diagrams); a child that fails on a
+    request (a crash, the memory limit) leaves its diagram to `dot`, one that ends before
+    taking one is followed by another."""
     answers_out = os.dup(1)
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)  # what Graphviz writes on stdout is not an answer
@@ -275,6 +276,7 @@ def main() -> None:
     left = frame(_LEFT) + frame(b"")
     os.write(answers_out, frame(READY))
     while True:
+        os.ftruncate(answers, 0)
         child = os.fork()
         if child == 0:
             status = 1
@@ -283,14 +285,15 @@ def main() -> None:
             finally:
                 os._exit(status)
         status = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+        size = os.fstat(answers).st_size
         if status == _ENDED:
             return
-        if status:
+        if status and size:  # failed on a request
             os.write(answers_out, left)
-            continue
-        offset, size = 0, os.fstat(answers).st_size
-        while offset < size:
-            offset += os.sendfile(answers_out, answers, offset, size - offset)
+        elif not status:
+            offset = 0
+            while offset < size:
+                offset += os.sendfile(answers_out, answers, offset, size - offset)
 
 
 if __name__ == "__main__":
