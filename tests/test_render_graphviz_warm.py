@@ -167,13 +167,17 @@ def test_image_and_shapefile_read_no_file_outside_the_jail(tmp_path, dot_runs):
                                        drawn.convert("RGB").getcolors(1 << 20)}
 
 
-def test_a_worker_killed_mid_batch_loses_no_diagram(tmp_path, dot_runs):
+def test_a_worker_killed_mid_batch_loses_no_diagram_and_none_outlives_the_render(
+        tmp_path, dot_runs):
     killed: list[int] = []
     started: list[int] = []
+    pids: set[int] = set()
 
     def kill_after_the_second() -> None:  # in the drawing thread, after each diagram
         process = graphviz_warm._THREAD.worker.process
         started.append(process.started)
+        assert process.process is not None
+        pids.add(process.process.pid)
         if not killed and process.process is not None and process.requests == 2:
             killed.append(process.process.pid)
             os.kill(process.process.pid, signal.SIGKILL)
@@ -186,6 +190,7 @@ def test_a_worker_killed_mid_batch_loses_no_diagram(tmp_path, dot_runs):
         assert result.ok and result.image is not None
         assert result.image.read_bytes() == dot(encoded(source), "png").data
     assert dot_runs == []
+    assert len(pids) == 2 and not any(Path(f"/proc/{pid}").exists() for pid in pids)
 
 
 def test_a_worker_that_dies_on_a_request_leaves_it_to_dot(tmp_path, dot_runs, monkeypatch):
