@@ -10,11 +10,14 @@ jail — so that `image` and `shapefile` attributes read no file), the source re
 `dot` reads its standard input (`agread`, named "<stdin>", lines counted from 1), laid
 out by `gvLayoutJobs` with `dot` as the layout unless the graph names another, then
 rendered in each format asked (`gvRenderData`), everything Graphviz writes on stderr
-kept as that format's messages, and its error count as `dot`'s exit status. Each
-drawing thread has one (`draw`). It draws only what it is sure to draw as `dot` does — a
-source of one graph, laid out and rendered without a failure; anything else (a second
-graph in the source, a layout or render that fails, a worker that cannot start or ends
-on a source) is left to `dot` itself (`draw` answers None).
+kept as that format's messages, and its error count as `dot`'s exit status. It starts
+warm (a first diagram drawn: plugins loaded, the common fonts measured) and draws each
+diagram in a child forked from that start, so that each meets the memory a fresh `dot`
+meets (see `main`). Each drawing thread has one (`draw`). It draws only what it is
+sure to draw as `dot` does — a source of one graph, laid out and rendered without a
+failure; anything else (a second graph in the source, a layout or render that fails, a
+worker that cannot start, a child or worker that ends on a source) is left to `dot`
+itself (`draw` answers None).
 """
 
 from __future__ import annotations
