@@ -314,8 +314,8 @@ class LibraryWorker:
     crash or a leak of the library's stays there), diagbench importable, an empty jail
     and a minimal environment plus `extra_env`, its address space capped at
     `memory_bytes`. It says it is ready once its library is loaded (`serve`); one that
-    ends before that cannot load it and is never started again (`unusable`): its
-    callers fall back to the library's program."""
+    ends before that, or takes longer than `WORKER_START_SECONDS`, cannot load it and is
+    never started again (`unusable`): its callers fall back to the library's program."""
 
     def __init__(self, module: str, name: str, memory_bytes: int,
                  extra_env: dict[str, str] | None = None) -> None:
@@ -326,7 +326,7 @@ class LibraryWorker:
         self.process = WarmProcess([sys.executable, "-m", module],
                                    extra_env={"PYTHONPATH": path, "LC_ALL": "C.UTF-8"}
                                    | (extra_env or {}), memory_bytes=memory_bytes)
-        self.unusable = False  # its process ended before it was ready: no library
+        self.unusable = False  # it could not start: no library
 
     def ask(self, request: Sequence[bytes], answers: int, timeout: float) -> list[bytes] | None:
         """The `answers` frames it answers `request` (frames) with, or None when it cannot
@@ -338,7 +338,7 @@ class LibraryWorker:
             if self.process.ensure():
                 try:
                     self.process.read_frame(WORKER_START_SECONDS)  # ready
-                except ProcessDied:
+                except (ProcessDied, ProcessTimeout):
                     self.unusable = True
                     return None
             self.process.send(b"".join(frame(part) for part in request), timeout)
