@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from diagbench.render import graphviz, graphviz_warm
-from diagbench.render.graphviz import GraphvizEngine
+from diagbench.render.graphviz import GraphvizEngine, dot_version
 from diagbench.render.graphviz_warm import DotOutput
 from diagbench.render.process import frame
 from tests.conftest import REALWORLD
@@ -92,9 +92,9 @@ def warm_draws(monkeypatch):
     draws: list[tuple[str, ...]] = []
     real = graphviz_warm.draw
 
-    def counted(source, formats, timeout):
+    def counted(source, formats, timeout, version):
         draws.append(formats)
-        return real(source, formats, timeout)
+        return real(source, formats, timeout, version)
 
     monkeypatch.setattr(graphviz_warm, "draw", counted)
     return draws
@@ -105,7 +105,7 @@ def test_one_process_draws_every_source_as_dot_does_png_and_svg_from_one_layout(
                for name in CLUSTERED]
 
     def draw_all():
-        drawn = [graphviz_warm.draw(encoded(s), ("png", "svg"), 30.0)
+        drawn = [graphviz_warm.draw(encoded(s), ("png", "svg"), 30.0, dot_version())
                  for s in SOURCES + gallery]
         return drawn, graphviz_warm._THREAD.worker.process
 
@@ -199,8 +199,8 @@ def test_a_worker_that_dies_on_a_request_leaves_it_to_dot(tmp_path, dot_runs, mo
             f"{frame(b'ready')!r}); sys.stdout.flush(); sys.stdin.buffer.read(1)"]
     real = graphviz_warm.GraphvizWorker.__init__
 
-    def dying(self) -> None:
-        real(self)
+    def dying(self, version: str) -> None:
+        real(self, version)
         self.process.command = dies
 
     monkeypatch.setattr(graphviz_warm.GraphvizWorker, "__init__", dying)
@@ -210,9 +210,16 @@ def test_a_worker_that_dies_on_a_request_leaves_it_to_dot(tmp_path, dot_runs, mo
         [dot(encoded(s), "png").data for s in SOURCES[:2]]
 
 
+@pytest.mark.parametrize("missing", ["library", "version"])
 def test_without_the_library_dot_draws_and_the_worker_is_not_started_again(
-        tmp_path, dot_runs, monkeypatch):
-    monkeypatch.setattr(graphviz_warm, "LIBRARIES", ("libcgraph-missing.so.6", "libgvc.so.6"))
+        tmp_path, dot_runs, monkeypatch, missing):
+    if missing == "library":
+        monkeypatch.setattr(graphviz_warm, "LIBRARIES",
+                            ("libcgraph-missing.so.6", "libgvc.so.6"))
+    else:  # a libgvc of another Graphviz than `dot`'s
+        real = graphviz_warm.draw
+        monkeypatch.setattr(graphviz_warm, "draw", lambda source, formats, timeout, _:
+                            real(source, formats, timeout, "0.0.0"))
     workers: list[graphviz_warm.GraphvizWorker] = []
     results = GraphvizEngine(jobs=1).render(
         SOURCES[:3], tmp_path, "svg", lambda: workers.append(graphviz_warm._THREAD.worker))
@@ -224,7 +231,8 @@ def test_without_the_library_dot_draws_and_the_worker_is_not_started_again(
 
 def test_a_source_of_two_graphs_and_another_format_are_dot_s(tmp_path, dot_runs):
     two = "digraph A { a -> b }\ndigraph B { c -> d }\n"
-    assert _in_a_thread(lambda: graphviz_warm.draw(two.encode(), ("svg",), 30.0)) is None
+    assert _in_a_thread(
+        lambda: graphviz_warm.draw(two.encode(), ("svg",), 30.0, dot_version())) is None
     [svg] = GraphvizEngine(jobs=1).render([two], tmp_path, "svg")
     assert svg.ok and svg.image is not None
     assert svg.image.read_bytes() == dot(two.encode(), "svg").data
@@ -233,7 +241,7 @@ def test_a_source_of_two_graphs_and_another_format_are_dot_s(tmp_path, dot_runs)
 
 
 def test_a_worker_that_never_answers_times_out():
-    silent = graphviz_warm.GraphvizWorker()
+    silent = graphviz_warm.GraphvizWorker(dot_version())
     silent.process.command = ["sleep", "600"]  # reads nothing, answers nothing
     try:
         silent.process.ensure()  # started: only the diagram's own time-out applies
@@ -243,24 +251,31 @@ def test_a_worker_that_never_answers_times_out():
         silent.close()
 
 
+def _until(done, seconds: float = 30.0) -> None:
+    """Wait until `done()` (at most `seconds`: a bound, not a measure)."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def _waiting_child(pid: int) -> int:
     """The child a worker forked for its next request (once it has forked it)."""
     children = Path(f"/proc/{pid}/task/{pid}/children")
-    deadline = time.monotonic() + 30
-    while not (found := children.read_text().split()) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    [child] = found
+    _until(lambda: bool(children.read_text().split()))
+    [child] = children.read_text().split()
     return int(child)
 
 
 def test_a_diagram_s_child_that_fails_leaves_it_to_dot_and_the_worker_goes_on():
     def ask():
-        worker = graphviz_warm.GraphvizWorker()
+        worker = graphviz_warm.GraphvizWorker(dot_version())
         try:
             failed = worker.ask([b"\xff", b"digraph { a }"], 2, 30.0)  # formats not text
             # the child waiting for the next request, killed: no answer, another waits
             assert worker.process.process is not None
-            os.kill(_waiting_child(worker.process.process.pid), signal.SIGKILL)
+            waiting = _waiting_child(worker.process.process.pid)
+            os.kill(waiting, signal.SIGKILL)
+            _until(lambda: not Path(f"/proc/{waiting}").exists())  # ended before a request
             drawn = worker.draw(encoded(SOURCES[0]), ("svg",), 30.0)
             return failed, drawn, worker.process.started
         finally:

@@ -112,7 +112,7 @@ class GraphvizEngine:
             return kept[(fmt, key)]
         if fmt in WARM_FORMATS:
             formats = (fmt, "svg") if fmt == "png" else (fmt,)
-            drawn = graphviz_warm.draw(source, formats, self.timeout)
+            drawn = graphviz_warm.draw(source, formats, self.timeout, self.version())
             if drawn is not None:
                 for other in formats[1:]:
                     self._kept[(other, key)] = drawn[other]

@@ -49,12 +49,14 @@ class DotOutput:
 
 
 class GraphvizWorker(LibraryWorker):
-    """One warm Graphviz process (see the module's docstring)."""
+    """One warm Graphviz process (see the module's docstring) of Graphviz `version`
+    (`dot`'s: a library of another version does not start)."""
 
-    def __init__(self) -> None:
+    def __init__(self, version: str) -> None:
         super().__init__("diagbench.render.graphviz_warm", "graphviz", MEMORY_BYTES,
                          {"SERVER_NAME": "diagbench",
-                          "DIAGBENCH_GRAPHVIZ_LIBRARIES": " ".join(LIBRARIES)})
+                          "DIAGBENCH_GRAPHVIZ_LIBRARIES": " ".join(LIBRARIES),
+                          "DIAGBENCH_GRAPHVIZ_VERSION": version})
 
     def draw(self, source: bytes, formats: tuple[str, ...],
              timeout: float) -> dict[str, DotOutput] | None:
@@ -76,12 +78,13 @@ class GraphvizWorker(LibraryWorker):
 _THREAD = threading.local()
 
 
-def draw(source: bytes, formats: tuple[str, ...],
-         timeout: float) -> dict[str, DotOutput] | None:
-    """`dot`'s output of `source` in each of `formats` by this thread's worker (started
-    with its first diagram, ended with the thread), or None when it is left to `dot`;
-    subprocess.TimeoutExpired past `timeout` seconds."""
-    return thread_worker(_THREAD, "worker", GraphvizWorker).draw(source, formats, timeout)
+def draw(source: bytes, formats: tuple[str, ...], timeout: float,
+         version: str) -> dict[str, DotOutput] | None:
+    """`dot`'s output of `source` in each of `formats` by this thread's worker of Graphviz
+    `version` (started with its first diagram, ended with the thread), or None when it
+    is left to `dot`; subprocess.TimeoutExpired past `timeout` seconds."""
+    worker = thread_worker(_THREAD, "worker", lambda: GraphvizWorker(version))
+    return worker.draw(source, formats, timeout)
 
 
 # --- the worker's side (its own process) ----------------------------------------------------
@@ -104,6 +107,7 @@ class _Graphviz:
             (cgraph.agclose, ctypes.c_int, [pointer]),
             (cgraph.agreseterrors, ctypes.c_int, []),
             (gvc.gvContext, pointer, []),
+            (gvc.gvcVersion, text, [pointer]),
             (gvc.gvParseArgs, ctypes.c_int, [pointer, ctypes.c_int, ctypes.POINTER(text)]),
             (gvc.gvjobs_delete, None, [pointer]),
             (gvc.gvlayout_select, ctypes.c_int, [pointer, text]),
@@ -121,6 +125,9 @@ class _Graphviz:
         # dot's own start: its arguments read (no -T: the default job is dropped)
         os.environ["GV_FILE_PATH"] = os.getcwd()  # the jail: empty
         self.context = gvc.gvContext()
+        version = gvc.gvcVersion(self.context).decode()
+        if version != os.environ["DIAGBENCH_GRAPHVIZ_VERSION"]:
+            raise RuntimeError(f"libgvc is Graphviz {version}, dot another")
         self._names = (text * 2)(b"dot", None)
         if gvc.gvParseArgs(self.context, 1, self._names):
             raise RuntimeError("Graphviz refused dot's arguments")
