@@ -313,7 +313,8 @@ class LibraryWorker:
     """A warm `python -m module` calling a C library through ctypes: its own process (a
     crash or a leak of the library's stays there), diagbench importable, an empty jail
     and a minimal environment plus `extra_env`, its address space capped at
-    `memory_bytes`. It says it is ready once its library is loaded (`serve`); one that
+    `memory_bytes`. It says `READY` once its library is loaded (`serve` does, or a loop
+    of its own: the warm Graphviz's forks a child per request); one that
     ends before that, or takes longer than `WORKER_START_SECONDS`, cannot load it and is
     never started again (`unusable`): its callers fall back to the library's program."""
 
