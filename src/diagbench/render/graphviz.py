@@ -1,13 +1,23 @@
-"""Graphviz `dot`, one process per diagram (it starts in milliseconds), sandboxed; each
-source given in the encoding it declares (`charset=latin1`), else UTF-8.
+"""Graphviz as `dot -T<fmt>` draws, sandboxed; each source given in the encoding it
+declares (`charset=latin1`), else UTF-8.
 
-`dot` can read local files through `image`/`shapefile` attributes; with
+PNG and SVG are drawn by a warm Graphviz (`render.graphviz_warm`, one process per
+drawing thread, the same bytes and messages as `dot`), a PNG's SVG from the same layout
+kept until the next batch (a build draws the same sources in SVG right after); anything
+the warm Graphviz leaves (another format, a source it is not sure to draw as `dot`
+does, a process that cannot start or ends on a source) is drawn by `dot` itself, one
+process per diagram. A diagram is invalid when `dot` would exit non-zero or say "Error";
+the first line it says is the error, with its line.
+
+Graphviz can read local files through `image`/`shapefile` attributes; with
 SERVER_NAME set it runs in its web-server mode, where such paths may only
-name files in GV_FILE_PATH, which here is an empty directory.
+name files in GV_FILE_PATH, which here is an empty directory (`dot`'s and each warm
+process's own).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import subprocess
 import tempfile
@@ -17,10 +27,14 @@ from functools import cache
 from pathlib import Path
 
 from diagbench.formats.source import encode_source
+from diagbench.render import graphviz_warm
+from diagbench.render.graphviz_warm import DotOutput
 from diagbench.render.programs import program, run_program
 from diagbench.render.result import RenderResult, finish, refusal
 
 _LINE = re.compile(r"\bline (\d+)")
+#: The formats the warm Graphviz draws (checked byte for byte against `dot`).
+WARM_FORMATS = ("png", "svg")
 
 
 def dot_path() -> str:
@@ -36,51 +50,72 @@ def dot_version() -> str:
 
 
 class GraphvizEngine:
-    """Render DOT sources with `dot`, `jobs` at a time."""
+    """Render DOT sources as `dot` does, `jobs` at a time (see the module's docstring)."""
 
     name = "graphviz"
 
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
+        # the last batch's drawings in the other format, by (format, source's sha256)
+        self._kept: dict[tuple[str, str], DotOutput] = {}
 
     def version(self) -> str:
         return dot_version()
 
     def close(self) -> None:
-        """Nothing to end: one `dot` a diagram."""
+        """Forget the drawings kept of the last batch (its warm processes ended with it)."""
+        self._kept.clear()
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress=lambda: None) -> list[RenderResult]:
+        kept, self._kept = self._kept, {}
         with tempfile.TemporaryDirectory(prefix="diagbench-dot-") as jail:
             env = {"SERVER_NAME": "diagbench", "GV_FILE_PATH": jail}
 
             def work(k: int) -> RenderResult:
-                result = self._one(k, sources[k], fmt, out_dir, env, jail)
+                result = self._one(k, sources[k], fmt, out_dir, kept, env, jail)
                 progress()
                 return result
 
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
                 return list(pool.map(work, range(len(sources))))
 
-    def _one(self, k: int, source: str, fmt: str, out_dir: Path, env: dict[str, str],
+    def _one(self, k: int, source: str, fmt: str, out_dir: Path,
+             kept: dict[tuple[str, str], DotOutput], env: dict[str, str],
              jail: str) -> RenderResult:
         result = RenderResult(k, self.name, self.version())
         start = time.perf_counter()
         result.error = refusal(source)
         if result.error is None:
             try:
-                done = run_program([dot_path(), f"-T{fmt}"], self.timeout,
-                                   encode_source(source), jail, env)
+                done = self._drawn(encode_source(source), fmt, kept, env, jail)
             except subprocess.TimeoutExpired:
                 result.error = f"timed out after {self.timeout:g} s"
             else:
-                stderr = done.stderr.decode("utf-8", "replace").strip()
+                stderr = done.stderr.strip()
                 if done.returncode or "Error" in stderr:
                     result.error = stderr.splitlines()[0] if stderr else f"exit {done.returncode}"
                     m = _LINE.search(stderr)
                     result.error_line = int(m.group(1)) if m else None
                 else:
-                    finish(result, done.stdout, fmt, out_dir / f"{k:06d}.{fmt}")
+                    finish(result, done.data, fmt, out_dir / f"{k:06d}.{fmt}")
         result.seconds = time.perf_counter() - start
         return result
+
+    def _drawn(self, source: bytes, fmt: str, kept: dict[tuple[str, str], DotOutput],
+               env: dict[str, str], jail: str) -> DotOutput:
+        """What `dot -T<fmt>` writes and says of `source`: kept from the last batch, else
+        by this thread's warm Graphviz (keeping an SVG drawn with a PNG), else by `dot`."""
+        key = hashlib.sha256(source).hexdigest()
+        if (fmt, key) in kept:
+            return kept[(fmt, key)]
+        if fmt in WARM_FORMATS:
+            formats = (fmt, "svg") if fmt == "png" else (fmt,)
+            drawn = graphviz_warm.draw(source, formats, self.timeout, self.version())
+            if drawn is not None:
+                for other in formats[1:]:
+                    self._kept[(other, key)] = drawn[other]
+                return drawn[fmt]
+        done = run_program([dot_path(), f"-T{fmt}"], self.timeout, source, jail, env)
+        return DotOutput(done.stdout, done.stderr.decode("utf-8", "replace"), done.returncode)

@@ -1,10 +1,12 @@
 """An engine for a language whose own reader gives the model that Graphviz draws: each
 source is read in this process by the language's reader, drawn as DOT by the
-language's `to_dot`, and rendered by the Graphviz engine (sandboxed `dot`); a source
+language's `to_dot`, and rendered by the Graphviz engine (`render.graphviz`); a source
 the reader refuses is not drawn, and its first error (with its line) is the render's
-error. Each source's DOT (or its error) is kept until the engine is closed, so that
+error. Each source's DOT (or its error) is kept until the engine is closed, and its
+Graphviz engine keeps the SVG of each PNG's layout for the next batch, so that
 rendering the same sources in the other format (as builds do) reads none of them
-again. Knowledge graphs (RDF/XML) and ONNX graphs are drawn this way.
+again and lays none of them out again. Knowledge graphs (RDF/XML) and ONNX graphs are
+drawn this way.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class Unreadable(ValueError):
 
 class ModelDotEngine:
     """Render sources through `to_dot` (source → DOT, `Unreadable` when it cannot be
-    read) and Graphviz, `jobs` `dot` processes at a time."""
+    read) and Graphviz, `jobs` diagrams at a time."""
 
     def __init__(self, name: str, library: Callable[[], str],
                  to_dot: Callable[[str], str], jobs: int = 2, timeout: float = 20.0) -> None:
@@ -39,13 +41,16 @@ class ModelDotEngine:
         self.jobs = jobs
         self.timeout = timeout
         self._dots: dict[str, str | tuple[str, int]] = {}  # the DOT, or why it is unread
+        self._graphviz = GraphvizEngine(jobs=jobs, timeout=timeout)
 
     def version(self) -> str:
         return f"{self.library()} + graphviz {GraphvizEngine().version()}"
 
     def close(self) -> None:
-        """Forget the DOT kept of the last batches (one `dot` a diagram: nothing to end)."""
+        """Forget the DOT and the drawings kept of the last batches (Graphviz's warm
+        processes end with each batch)."""
         self._dots.clear()
+        self._graphviz.close()
 
     def _dot(self, source: str) -> str:
         """`to_dot(source)`, read once until `close` (its Unreadable too)."""
@@ -74,10 +79,9 @@ class ModelDotEngine:
                 except Unreadable as exc:
                     result.error, result.error_line = str(exc), exc.line or None
             progress()
-        graphviz = GraphvizEngine(jobs=self.jobs, timeout=self.timeout)
         with tempfile.TemporaryDirectory(prefix=f"diagbench-{self.name}-",
                                          dir=out_dir) as staging:
-            rendered = graphviz.render([d for _, d in drawn], Path(staging), fmt, progress)
+            rendered = self._graphviz.render([d for _, d in drawn], Path(staging), fmt, progress)
             for (k, _), result in zip(drawn, rendered, strict=True):
                 result.index, result.engine, result.version = k, self.name, version
                 if result.image is not None:  # numbered by Graphviz's batch: renumber

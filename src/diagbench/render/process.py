@@ -12,7 +12,9 @@ ends (a crash, its memory limit) it is killed and `ProcessDied` raised; either w
 next request starts a fresh process. After `max_requests` requests a process is ended
 and the next request starts a fresh one (a program that grows as it serves). A process
 forked from ours never uses our child: it starts its own. A process runs in a process
-group of its own, killed whole (what it started too). The batch sizes of the warm
+group of its own, killed whole (what it started too). A `LibraryWorker` is a warm
+`python -m` worker calling a C library (librsvg, Graphviz) over framed requests (its
+side: `serve`), one per drawing thread (`thread_worker`). The batch sizes of the warm
 processes are here too (`DIAGRAMS_PER_JVM`, `DIAGRAMS_PER_BROWSER`,
 `STRUCTURES_PER_VARNA_JVM`).
 """
@@ -27,10 +29,14 @@ import shutil
 import signal
 import struct
 import subprocess
+import sys
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
-from typing import IO, Literal, NoReturn
+import weakref
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Literal, NoReturn, TypeVar
 
 # The batch sizes of the warm processes, in one place.
 #: Diagrams per PlantUML JVM before a batch gets another one: a JVM's warm-up (start,
@@ -292,3 +298,94 @@ class WarmProcess:
     def _fail(self, error: Exception) -> NoReturn:
         self.close()
         raise error
+
+
+# --- a warm Python worker calling a C library (librsvg, Graphviz) -------------------------
+
+#: Seconds a library worker may take to start (load its libraries, say it is ready).
+WORKER_START_SECONDS = 30.0
+_SRC = str(Path(__file__).resolve().parents[2])
+READY = b"ready"  # what a library worker says once its library is loaded
+W = TypeVar("W", bound="LibraryWorker")
+
+
+class LibraryWorker:
+    """A warm `python -m module` calling a C library through ctypes: its own process (a
+    crash or a leak of the library's stays there), diagbench importable, an empty jail
+    and a minimal environment plus `extra_env`, its address space capped at
+    `memory_bytes`. It says `READY` once its library is loaded (`serve` does, or a loop
+    of its own: the warm Graphviz's forks a child per request); one that
+    ends before that, or takes longer than `WORKER_START_SECONDS`, cannot load it and is
+    never started again (`unusable`): its callers fall back to the library's program."""
+
+    def __init__(self, module: str, name: str, memory_bytes: int,
+                 extra_env: dict[str, str] | None = None) -> None:
+        path = os.pathsep.join([_SRC, *(os.path.abspath(p) for p in
+                                        os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                                        if p)])
+        self.name = name
+        self.process = WarmProcess([sys.executable, "-m", module],
+                                   extra_env={"PYTHONPATH": path, "LC_ALL": "C.UTF-8"}
+                                   | (extra_env or {}), memory_bytes=memory_bytes)
+        self.unusable = False  # it could not start: no library
+
+    def ask(self, request: Sequence[bytes], answers: int, timeout: float) -> list[bytes] | None:
+        """The `answers` frames it answers `request` (frames) with, or None when it cannot
+        answer (it cannot start, or it ended on this request: the next one starts a fresh
+        process); subprocess.TimeoutExpired past `timeout` seconds."""
+        if self.unusable:
+            return None
+        try:
+            if self.process.ensure():
+                try:
+                    self.process.read_frame(WORKER_START_SECONDS)  # ready
+                except (ProcessDied, ProcessTimeout):
+                    self.unusable = True
+                    return None
+            self.process.send(b"".join(frame(part) for part in request), timeout)
+            return [self.process.read_frame(timeout) for _ in range(answers)]
+        except ProcessTimeout:
+            raise subprocess.TimeoutExpired(self.name, timeout) from None
+        except (ProcessDied, OSError):
+            return None
+
+    def close(self) -> None:
+        self.process.close()
+
+
+def thread_worker(local: threading.local, attribute: str, make: Callable[[], W]) -> W:
+    """This thread's worker, kept as `attribute` of `local`: made by `make` on the
+    thread's first call, closed when the thread ends (a render's drawing threads end with
+    the render, so nothing stays once an engine has drawn)."""
+    worker: W | None = getattr(local, attribute, None)
+    if worker is None:
+        worker = make()
+        setattr(local, attribute, worker)
+        weakref.finalize(worker, worker.process.close)
+    return worker
+
+
+def serve(answer: Callable[[list[bytes]], list[bytes]], frames: int) -> None:
+    """A library worker's side: say it is ready, then answer each request of `frames`
+    frames on stdin with the frames `answer` gives, until the input ends; after each
+    answer the memory freed goes back to the system. The answers' channel is kept to
+    itself: what the library writes on stdout is dropped."""
+    import ctypes
+
+    answers = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
+    trim = ctypes.CDLL(None).malloc_trim
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    requests = sys.stdin.buffer
+    answers.write(frame(READY))
+    answers.flush()
+    while True:
+        try:
+            request = [read_frame_from(requests) for _ in range(frames)]
+        except EOFError:
+            return
+        answers.write(b"".join(frame(part) for part in answer(request)))
+        answers.flush()
+        trim(0)

@@ -3,7 +3,7 @@
 rsvg-convert for each drawing (its start — loading librsvg, cairo, pango and
 fontconfig's font list — was most of a small drawing's rasterising).
 
-A rasteriser is a `render.process` warm process (`python -m diagbench.render.rsvg`, an
+A rasteriser is a `render.process` library worker (`python -m diagbench.render.rsvg`, an
 empty jail, a minimal environment, an address-space limit, a time-out on every answer)
 that calls librsvg and cairo (LGPL) through ctypes as rsvg-convert 2.54 does: an ARGB
 surface of the zoomed size rounded up, painted white, scaled by the zoomed size over the
@@ -18,65 +18,29 @@ from __future__ import annotations
 
 import ctypes
 import math
-import os
-import subprocess
-import sys
 import threading
-import weakref
-from pathlib import Path
 from typing import Any
 
-from diagbench.render.process import (
-    ProcessDied,
-    ProcessTimeout,
-    WarmProcess,
-    frame,
-    read_frame_from,
-)
+from diagbench.render.process import LibraryWorker, serve, thread_worker
 
 #: The address space a rasteriser may use.
 MEMORY_BYTES = 2 * 1024**3
-#: Seconds a rasteriser may take to start, on top of its first drawing's time-out.
-START_SECONDS = 30.0
 #: The largest side cairo draws (rsvg-convert refuses larger images).
 MAX_SIDE = 32767
-_SRC = str(Path(__file__).resolve().parents[2])
 _DRAWN, _LEFT = b"png", b"left"
 
 
-class Rasteriser:
+class Rasteriser(LibraryWorker):
     """One warm rasteriser process (see the module's docstring)."""
 
     def __init__(self) -> None:
-        path = os.pathsep.join([_SRC, *(os.path.abspath(p) for p in
-                                        os.environ.get("PYTHONPATH", "").split(os.pathsep)
-                                        if p)])
-        self.process = WarmProcess([sys.executable, "-m", "diagbench.render.rsvg"],
-                                   extra_env={"PYTHONPATH": path, "LC_ALL": "C.UTF-8"},
-                                   memory_bytes=MEMORY_BYTES)
-        self.unusable = False  # its process ended before its first answer: no librsvg
+        super().__init__("diagbench.render.rsvg", "librsvg", MEMORY_BYTES)
 
     def to_png(self, svg: bytes, zoom: str, timeout: float) -> bytes | None:
         """The PNG of `svg` at `zoom` (as rsvg-convert reads it), or None when it is left
         to rsvg-convert; subprocess.TimeoutExpired past `timeout` seconds."""
-        if self.unusable:
-            return None
-        started = False
-        try:
-            started = self.process.ensure()
-            wait = timeout + (START_SECONDS if started else 0.0)
-            self.process.send(frame(zoom.encode()) + frame(svg), wait)
-            answer = self.process.read_frame(wait)
-            data = self.process.read_frame(wait)
-        except ProcessTimeout:
-            raise subprocess.TimeoutExpired("librsvg", timeout) from None
-        except (ProcessDied, OSError):
-            self.unusable = started
-            return None
-        return data if answer == _DRAWN else None
-
-    def close(self) -> None:
-        self.process.close()
+        answer = self.ask([zoom.encode(), svg], 2, timeout)
+        return answer[1] if answer is not None and answer[0] == _DRAWN else None
 
 
 _THREAD = threading.local()
@@ -84,14 +48,9 @@ _THREAD = threading.local()
 
 def to_png(svg: bytes, zoom: str, timeout: float) -> bytes | None:
     """The PNG of `svg` at `zoom` by this thread's rasteriser (started with its first
-    drawing, ended with the thread: a render's drawing threads end with the render, so
-    nothing stays once an engine has drawn), or None when it is left to rsvg-convert;
+    drawing, ended with the thread), or None when it is left to rsvg-convert;
     subprocess.TimeoutExpired past `timeout` seconds."""
-    rasteriser = getattr(_THREAD, "rasteriser", None)
-    if rasteriser is None:
-        rasteriser = _THREAD.rasteriser = Rasteriser()
-        weakref.finalize(rasteriser, rasteriser.process.close)
-    return rasteriser.to_png(svg, zoom, timeout)
+    return thread_worker(_THREAD, "rasteriser", Rasteriser).to_png(svg, zoom, timeout)
 
 
 # --- the rasteriser's side (its own process) ----------------------------------------------
@@ -195,19 +154,12 @@ def main() -> None:
     """Answer each request (a zoom, an SVG) with `png` and the PNG, or `left` and
     nothing, until the input ends."""
     libraries = _libraries()
-    free = ctypes.CDLL(None).malloc_trim  # the surface's memory back to the system
-    free.argtypes, free.restype = [ctypes.c_size_t], ctypes.c_int
-    requests, answers = sys.stdin.buffer, sys.stdout.buffer
-    while True:
-        try:
-            zoom, svg = float(read_frame_from(requests)), read_frame_from(requests)
-        except EOFError:
-            return
-        png = rasterise(libraries, svg, zoom)
-        answers.write(frame(_DRAWN) + frame(png) if png is not None
-                      else frame(_LEFT) + frame(b""))
-        answers.flush()
-        free(0)
+
+    def answer(request: list[bytes]) -> list[bytes]:
+        png = rasterise(libraries, request[1], float(request[0]))
+        return [_DRAWN, png] if png is not None else [_LEFT, b""]
+
+    serve(answer, 2)
 
 
 if __name__ == "__main__":

@@ -101,6 +101,7 @@ class DbmlEngine:
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
+        self._graphviz = GraphvizEngine(jobs=jobs, timeout=timeout)  # keeps a PNG's SVG
 
     def version(self) -> str:
         try:
@@ -110,8 +111,10 @@ class DbmlEngine:
         return f"@dbml/core {core} + graphviz {GraphvizEngine().version()}"
 
     def close(self) -> None:
-        """End the warm @dbml/core process (the next source starts it again)."""
+        """End the warm @dbml/core process (the next source starts it again) and forget
+        the drawings Graphviz kept of the last batch."""
         shared().close()
+        self._graphviz.close()
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
@@ -139,9 +142,8 @@ class DbmlEngine:
                 first = answer.diagnostics[0]
                 results[k].error, results[k].error_line = first.message, first.line or None
                 progress()
-        graphviz = GraphvizEngine(jobs=self.jobs, timeout=self.timeout)
         with tempfile.TemporaryDirectory(prefix="diagbench-dbml-", dir=out_dir) as staging:
-            rendered = graphviz.render([d for _, d in drawn], Path(staging), fmt, progress)
+            rendered = self._graphviz.render([d for _, d in drawn], Path(staging), fmt, progress)
             for (k, _), result in zip(drawn, rendered, strict=True):
                 result.index, result.engine, result.version = k, self.name, version
                 if result.image is not None:  # numbered by Graphviz's batch: renumber
