@@ -49,6 +49,12 @@ MAX_ANSWER_BYTES = 64_000_000
 MAX_DRAWN = 400
 #: Warm netlistsvg processes (ELK's layout is CPU-bound: one a core).
 PROCESSES = 2
+#: V8's interrupt budget (bytes of bytecode run between checks of whether a function is
+#: hot enough to optimise; V8's own is 66 KB): three times V8's has ELK's thousands of
+#: functions optimised later and fewer of them, so Node warms up on less CPU (the first
+#: 48 bench netlists after two: 79-87 -> 58-63 ms each, four runs alternated) and
+#: reaches the same warm rate (about 27 ms a netlist after 300).
+INTERRUPT_BUDGET = 200_000
 
 #: The skin's symbol of each two-terminal letter and its pins in SPICE's order.
 _SYMBOLS = {"r": ("r_v", ("A", "B")), "c": ("c_v", ("A", "B")), "l": ("l_v", ("A", "B")),
@@ -140,6 +146,7 @@ class NetlistSvg:
 
     def __init__(self) -> None:
         self._node = WarmProcess(["node", f"--max-old-space-size={MAX_HEAP_MB}",
+                                  f"--interrupt-budget={INTERRUPT_BUDGET}",
                                   str(SCRIPT), str(TOOL)])
         self._lock = threading.Lock()
         self._sequence = 0
