@@ -14,7 +14,12 @@ from pathlib import Path
 import pytest
 
 from diagbench.languages import detect, named
-from diagbench.languages.logic.engine import SchemdrawLogicEngine, logic_statistics
+from diagbench.languages.logic.engine import (
+    SchemdrawLogicEngine,
+    exact_transforms,
+    logic_statistics,
+    logic_tree,
+)
 from diagbench.languages.logic.facts import logic_facts
 from diagbench.languages.logic.model import Gate, Input, Node, column
 from diagbench.languages.logic.read import (
@@ -23,9 +28,9 @@ from diagbench.languages.logic.read import (
     MAX_NESTING,
     MAX_VARIABLES,
     LogicSyntaxError,
-    expression_text,
     parse_line,
     read_bool,
+    tokens,
 )
 from diagbench.languages.logic.synth import edit_logic, synth_logic, write_circuit
 from tests.sizes import sized
@@ -186,20 +191,32 @@ def _raw(rng: random.Random, depth: int) -> str:
     return f"{rng.choice(_NOTS)} {text}" if rng.random() < 0.2 else text
 
 
+def _expression_text(line: str) -> str:
+    """The expression of an output's line as schemdraw's parser is given it: its tokens
+    after `NAME =`, operator words lower-cased, comments left out."""
+    items = tokens(line)
+    if len(items) >= 2 and items[1].text == "=":
+        items = items[2:]
+    return " ".join(t.text for t in items)
+
+
+def _walk(node) -> object:
+    """A schemdraw `LogicTree` as nested tuples, as `_tree` writes a gate tree."""
+    if not node.children:
+        return node.node
+    return (node.node, tuple(_walk(c) for c in node.children))
+
+
 def _schemdraw_tree(text: str) -> object:
     from schemdraw.parsing.logic_parser import parse_string, to_tree
 
-    def walk(node) -> object:
-        if not node.children:
-            return node.node
-        return (node.node, tuple(walk(c) for c in node.children))
-
-    return walk(to_tree(parse_string(expression_text(text))))
+    return _walk(to_tree(parse_string(_expression_text(text))))
 
 
 def test_reader_agrees_with_schemdraws_parser_on_random_texts():
     """Every text the reader accepts reads into the tree schemdraw's parser builds (gate
-    types, inputs in order, variables); the rest is refused for a reason of its own."""
+    types, inputs in order, variables), and the drawer gives schemdraw's drawer that
+    tree; the rest is refused for a reason of its own."""
     rng = random.Random(7)
     agreed = 0
     for _ in range(sized(900, 20_000)):
@@ -210,7 +227,7 @@ def test_reader_agrees_with_schemdraws_parser_on_random_texts():
             assert any(why in exc.reason for why in ("mixed without parentheses",
                                                      "double negation", "alone is no gate"))
             continue
-        assert _schemdraw_tree(text) == mine, text
+        assert _schemdraw_tree(text) == mine == _walk(logic_tree(parse_line(text)[1])), text
         agreed += 1
     assert agreed > 150
 
@@ -291,6 +308,35 @@ def test_engine_draws_the_gates_read_and_refuses_what_the_reader_refuses(tmp_pat
     too_large, mixed = svgs[2:]
     assert not too_large.ok and "17 variables, over the 16" in (too_large.error or "")
     assert not mixed.ok and mixed.error_line == 1 and "mixed" in (mixed.error or "")
+
+
+def test_exact_transforms_place_points_as_schemdraw_does_to_the_bit():
+    """schemdraw's placing of a point, `((pt + localshift) * zoom).rotate(theta) + shift`
+    by its own `Point` arithmetic, and the installed one give the same floats (signed
+    zeros too) for every angle schemdraw draws at and some it does not."""
+    from schemdraw.transform import Transform
+    from schemdraw.util import Point
+
+    exact_transforms()
+    rng = random.Random(3)
+    values = [0.0, -0.0, 1.0, -2.5, 0.1, 1e-17, 3.75]
+    checked = 0
+    for theta in (0, 0.0, -0.0, 90, 180, 270, -90, 45, 33.3, 360):
+        for _ in range(40):
+            shift, local = (Point((rng.choice([*values, rng.uniform(-9, 9)]),
+                                   rng.choice([*values, rng.uniform(-9, 9)])))
+                            for _ in range(2))
+            zoom = rng.choice([1, 2.5, Point((1, -1)), Point((0.5, 1.5))])
+            t = Transform(theta, shift, local, zoom)
+            pt = (rng.choice([*values, rng.uniform(-5, 5)]),
+                  rng.choice([*values, rng.uniform(-5, 5)]))
+            theirs = ((Point(pt) + t.localshift) * t.zoom).rotate(t.theta) + t.shift
+            mine = t.transform(pt)
+            assert type(mine) is Point
+            assert [v.hex() for v in map(float, mine)] == \
+                [v.hex() for v in map(float, theirs)], (theta, shift, local, zoom, pt)
+            checked += 1
+    assert checked == 400
 
 
 # --- similarity: hand-worked ------------------------------------------------------------

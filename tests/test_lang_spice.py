@@ -440,21 +440,31 @@ def test_the_schematic_draws_every_component_and_node(tmp_path):
     assert {k: counts[k] for k in drawn} == drawn
 
 
-def test_one_drawing_thread_keeps_one_netlistsvg_process_and_a_second_starts_another():
+def test_drawings_wait_for_the_warming_netlistsvg_process_and_a_second_starts_once_it_is_warm():
+    from concurrent.futures import ThreadPoolExecutor
+
     from diagbench.languages.spice.engine import Pool, yosys_netlist
 
     [parsed] = read_spice("* divider\nV1 in 0 DC 5\nR1 in out 1k\nR2 out 0 2k\n.end\n")
     netlist = yosys_netlist(parsed.diagram)
-    pool = Pool(2)
+    pool = Pool(2, warm=3)
     try:
-        first = [pool.draw(netlist, 60.0) for _ in range(4)]
+        first = [pool.draw(netlist, 60.0) for _ in range(2)]
         assert len(set(first)) == 1 and first[0].startswith("<svg")
-        assert [p._node.started for p in pool._made] == [0, 1]  # the one freed last
-        busy = pool._free.get()  # taken by another thread, drawing at this moment
-        try:
-            assert pool.draw(netlist, 60.0) == first[0]
-        finally:
+        assert [p._node.started for p in pool._made] == [1]
+        with ThreadPoolExecutor(1) as other:
+            busy = pool._free.get()  # taken by another thread, drawing at this moment
+            waiting = other.submit(pool.draw, netlist, 60.0)  # 2 drawn of 3: it waits
             pool._free.put(busy)
-        assert sorted(p._node.started for p in pool._made) == [1, 1]
+            assert waiting.result(timeout=120) == first[0]
+            assert [p._node.started for p in pool._made] == [1]  # no second process
+            busy = pool._free.get()  # 3 drawn: warm, so a drawing now starts a second
+            assert other.submit(pool.draw, netlist, 60.0).result(timeout=120) == first[0]
+            pool._free.put(busy)
+        assert [p._node.started for p in pool._made] == [1, 1]
+        assert [p.drawn for p in pool._made] == [3, 1]
+        assert [pool.draw(netlist, 60.0) for _ in range(3)] == first[:1] * 3
+        assert [p.drawn for p in pool._made] == [6, 1]  # the one freed last
     finally:
         pool.close()
+    assert [p.drawn for p in pool._made] == [0, 0]

@@ -5,12 +5,14 @@ memory limit).
 
 Valid means diagbench's reader reads the file (`read.read_bool`); its first error is
 the engine's error, so a refused expression (too large, or one schemdraw would draw
-otherwise than it says) is never drawn. Each output's expression, as its tokens with
-operator words lower-cased (`read.expression_text`), is given to schemdraw's own
-parser and drawer (`logicparse`, its output labelled with the output's name): what is
-drawn is schemdraw's reading of the expression, not diagbench's. The outputs' drawings
-are stacked top to bottom in one SVG, each a nested `<svg class="output"
-data-name="…">`.
+otherwise than it says) is never drawn. Each output's gate tree is given to schemdraw's
+own drawer (`drawlogic`, as `logicparse` calls it, its output labelled with the output's
+name) as schemdraw's `LogicTree`: the tree schemdraw's parser builds of every expression
+the reader reads (the reader's tests hold them equal), without that parser's pyparsing
+grammar, built and run again for each expression (a quarter of a drawing's time). The
+outputs' drawings are stacked top to bottom in one SVG, each a nested `<svg
+class="output" data-name="…">`. schemdraw places each point of a drawing by
+`exact_transforms`: its own arithmetic, without its intermediate objects.
 
 Markers (`logic_statistics` reads them): schemdraw's SVG backend writes an element's
 strokes and labels as loose paths and texts, so the drawer draws the elements one at a
@@ -31,13 +33,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from diagbench.languages.logic.model import CONSTANTS, GATE_TYPES
+from diagbench.languages.logic.model import CONSTANTS, GATE_TYPES, Input, Node
 from diagbench.languages.logic.styles import SCHEMDRAW_STYLES, STYLES
 from diagbench.languages.styled import opened
 from diagbench.render.drawing import DrawingEngine
 
 #: schemdraw's gate width in `logicparse` (drawing units): one column of the schematic.
 GATE_WIDTH = 2.0
+#: The gate height `logicparse` gives schemdraw's drawer (drawing units).
+GATE_HEIGHT = 0.75
 _SVG = "{http://www.w3.org/2000/svg}"
 #: The space between two outputs' drawings (points).
 GAP = 12.0
@@ -48,7 +52,7 @@ MARGIN = 0.6
 def draw_logic(source: str) -> dict[str, Any]:
     """{"svg": bytes, "png": bytes} of the circuit of `source` (runs in a worker), or
     {"error": the reader's first error, "line": its line}."""
-    from diagbench.languages.logic.read import expression_lines, expression_text, read_bool
+    from diagbench.languages.logic.read import read_bool
     from diagbench.render.programs import svg_to_png
 
     style, source = opened(source, STYLES)
@@ -56,10 +60,10 @@ def draw_logic(source: str) -> dict[str, Any]:
     if parsed.errors:
         first = parsed.errors[0]
         return {"error": f"Boolean expression not read: {first.reason}", "line": first.line}
+    exact_transforms()
     with _styled(style):
-        drawings = [(output.name, _marked(expression_text(line), output.name))
-                    for output, (_, line) in zip(parsed.diagram.outputs,
-                                                 expression_lines(source), strict=True)]
+        drawings = [(output.name, _marked(output.gate, output.name))
+                    for output in parsed.diagram.outputs]
     svg = ET.tostring(_stacked(drawings), encoding="utf-8")
     return {"svg": svg, "png": svg_to_png(svg, timeout=20.0, zoom=2.0)}
 
@@ -79,15 +83,62 @@ def _styled(style: str) -> Iterator[None]:
         schemdrawstyle.update(saved)
 
 
-def _marked(expression: str, name: str) -> ET.Element:
-    """schemdraw's drawing of `expression` as an SVG tree, each element in a marked group
-    (see the module)."""
+def exact_transforms() -> None:
+    """Have schemdraw place a point (`Transform.transform`, called for every point of
+    every element twice: for the drawing's box, then to draw it) by its own arithmetic,
+    operation for operation (the same floats, so the same drawing), without the `Point`s
+    made at each step, the sums over zipped rows and the rotation's cosine and sine
+    computed again for each point; a transform whose shifts or zoom are not `Point`s (not
+    what schemdraw makes) as before. Installed once per process; for the drawer, in a
+    worker."""
+    import math
+
+    from schemdraw.transform import Transform
+    from schemdraw.util import Point
+
+    kind: Any = Transform
+    if getattr(kind, "_diagbench_exact", False):
+        return
+    general = kind.transform
+    turns: dict[float, tuple[float, float]] = {}
+
+    def transform(self: Any, pt: Any) -> Any:
+        shift, local, zoom = self.shift, self.localshift, self.zoom
+        if not type(shift) is type(local) is type(zoom) is Point:
+            return general(self, pt)
+        turn = turns.get(self.theta)
+        if turn is None:
+            radians = math.radians(self.theta)
+            turn = turns[self.theta] = (math.cos(radians), math.sin(radians))
+        co, so = turn
+        # schemdraw: ((pt + local) * zoom).rotate(theta) + shift, rotating about (0, 0)
+        # by dot((x - 0, y - 0), ((co, so), (-so, co))) + (0, 0), each dot a sum from 0
+        x, y = zoom[0] * (pt[0] + local[0]), zoom[1] * (pt[1] + local[1])
+        return Point((0 + x * co + y * -so + 0 + shift[0], 0 + x * so + y * co + 0 + shift[1]))
+
+    kind.transform = transform
+    kind._diagbench_exact = True
+
+
+def logic_tree(node: Node) -> Any:
+    """schemdraw's `LogicTree` of a gate tree (its parser's of the same expression)."""
+    from schemdraw.parsing.logic_parser import LogicTree
+
+    if isinstance(node, Input):
+        return LogicTree(node.name)
+    return LogicTree(node.type, *(logic_tree(child) for child in node.inputs))
+
+
+def _marked(gate: Node, name: str) -> ET.Element:
+    """schemdraw's drawing of the tree of `gate` as an SVG tree, each element in a marked
+    group (see the module)."""
     import schemdraw
     from schemdraw.backends.svg import Figure
-    from schemdraw.parsing import logicparse
+    from schemdraw.parsing.logic_parser import drawlogic
 
     schemdraw.svgconfig.text = "text"
-    drawing = logicparse(expression, gateW=GATE_WIDTH, outlabel=name or None)
+    drawing = drawlogic(logic_tree(gate), gateH=GATE_HEIGHT, gateW=GATE_WIDTH,
+                        outlabel=name or None)
     figure = Figure(bbox=drawing.get_bbox(),
                     inches_per_unit=drawing.dwgparams.get("inches_per_unit"),
                     margin=MARGIN)

@@ -270,13 +270,3 @@ def _rules(circuit: Circuit, lines: list[tuple[int, str]]) -> list[Diagnostic]:
             out.append(Diagnostic(first[0], first[1], f"{have} {what}, over the {limit} "
                                   "read (a larger circuit is not drawn)"))
     return out
-
-
-def expression_text(line: str) -> str:
-    """The expression of an output's line as schemdraw's parser is given it: its tokens
-    after `NAME =`, operator words lower-cased, comments left out."""
-    items = tokens(line)
-    if len(items) >= 2 and items[1].text == "=":
-        items = items[2:]
-    return " ".join(t.text for t in items)
-

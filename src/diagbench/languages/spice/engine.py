@@ -13,8 +13,9 @@ that the drawing says which component joins which nodes. ELK lays it out (top to
 
 netlistsvg runs in long-lived Node processes (`netlistsvg.cjs`, each a `WarmProcess`:
 an empty jail folder, a minimal environment, a bounded heap, a time-out on every
-answer), `PROCESSES` of them that every source of a batch shares (`POOL`). A netlist
-the reader rejects is not drawn: its first error (reason, line) is the render's error.
+answer), up to `PROCESSES` of them that every source of a batch shares (`POOL`: a
+second only once the first has warmed up). A netlist the reader rejects is not drawn:
+its first error (reason, line) is the render's error.
 """
 
 from __future__ import annotations
@@ -47,8 +48,18 @@ MAX_HEAP_MB = 1024
 MAX_ANSWER_BYTES = 64_000_000
 #: Components drawn at most (ELK's layout grows fast with the size).
 MAX_DRAWN = 400
-#: Warm netlistsvg processes (ELK's layout is CPU-bound: one a core).
+#: Warm netlistsvg processes at most (ELK's layout is CPU-bound: one a core).
 PROCESSES = 2
+#: Netlists the first process draws before a second may start: V8 warms netlistsvg up
+#: over its first drawings (the first 48 bench netlists cost about twice the CPU of the
+#: 48 after 300), a cost a second process pays back only over a long batch.
+WARM_DRAWINGS = 96
+#: V8's interrupt budget (bytes of bytecode run between checks of whether a function is
+#: hot enough to optimise; V8's own is 66 KB): three times V8's has ELK's thousands of
+#: functions optimised later and fewer of them, so Node warms up on less CPU (the first
+#: 48 bench netlists after two: 79-87 -> 58-63 ms each, four runs alternated) and
+#: reaches the same warm rate (about 27 ms a netlist after 300).
+INTERRUPT_BUDGET = 200_000
 
 #: The skin's symbol of each two-terminal letter and its pins in SPICE's order.
 _SYMBOLS = {"r": ("r_v", ("A", "B")), "c": ("c_v", ("A", "B")), "l": ("l_v", ("A", "B")),
@@ -140,9 +151,11 @@ class NetlistSvg:
 
     def __init__(self) -> None:
         self._node = WarmProcess(["node", f"--max-old-space-size={MAX_HEAP_MB}",
+                                  f"--interrupt-budget={INTERRUPT_BUDGET}",
                                   str(SCRIPT), str(TOOL)])
         self._lock = threading.Lock()
         self._sequence = 0
+        self.drawn = 0  # netlists answered by the running Node process
 
     def draw(self, netlist: dict[str, Any], timeout: float) -> str:
         """The SVG netlistsvg draws; ValueError with its message when it draws none."""
@@ -154,7 +167,10 @@ class NetlistSvg:
             ident = str(self._sequence)
             request = json.dumps({"id": ident, "netlist": netlist}).encode("utf-8") + b"\n"
             try:
-                extra = START_TIMEOUT if self._node.ensure() else 0.0
+                started = self._node.ensure()
+                if started:
+                    self.drawn = 0
+                extra = START_TIMEOUT if started else 0.0
                 self._node.send(request, timeout + extra)
                 answer = json.loads(self._node.read_line(timeout + extra, MAX_ANSWER_BYTES))
             except ProcessTimeout:
@@ -165,6 +181,7 @@ class NetlistSvg:
             if answer.get("id") != ident:
                 self._node.close()
                 raise ValueError("netlistsvg's answer out of step")
+            self.drawn += 1
         if "svg" not in answer:
             raise ValueError(f"netlistsvg: {answer.get('error', 'no drawing')}")
         return str(answer["svg"])
@@ -173,30 +190,40 @@ class NetlistSvg:
         """End the process between two drawings (the next drawing starts it again)."""
         with self._lock:
             self._node.close()
+            self.drawn = 0
 
 
 class Pool:
-    """`size` warm netlistsvg processes, each started by its first drawing and stopped
-    at exit; a drawing takes the one freed last, so that one drawing thread keeps one
-    Node process warm (taking them in turn, it warmed V8's compiler on each: a cold
-    process draws a netlist 2-3 times slower than a warm one) and the others start
-    only when threads draw at once."""
+    """Up to `size` warm netlistsvg processes, each started when needed and stopped at
+    exit. A drawing takes the process freed last, so that one drawing thread keeps one
+    Node process warm; when all are busy, a further one starts only once the first has
+    drawn `warm` netlists (`WARM_DRAWINGS`): until then drawings wait for the one warming
+    up (a cold process draws a netlist 2-3 times slower than a warm one, so a second
+    process warming up beside it costs more than it saves on a short batch)."""
 
-    def __init__(self, size: int) -> None:
-        self._size = size
+    def __init__(self, size: int, warm: int = WARM_DRAWINGS) -> None:
+        self._size, self._warm = size, warm
         self._free: queue.LifoQueue[NetlistSvg] = queue.LifoQueue()
         self._lock = threading.Lock()
         self._made: list[NetlistSvg] = []
 
-    def draw(self, netlist: dict[str, Any], timeout: float) -> str:
+    def _take(self) -> NetlistSvg:
+        """A free process, a new one (see the class), or the next one freed."""
         with self._lock:
-            if not self._made:
-                for _ in range(self._size):
-                    process = NetlistSvg()
-                    atexit.register(process.close)
-                    self._free.put(process)
-                    self._made.append(process)
-        process = self._free.get()
+            try:
+                return self._free.get_nowait()
+            except queue.Empty:
+                pass
+            if not self._made or (len(self._made) < self._size
+                                  and self._made[0].drawn >= self._warm):
+                process = NetlistSvg()
+                atexit.register(process.close)
+                self._made.append(process)
+                return process
+        return self._free.get()
+
+    def draw(self, netlist: dict[str, Any], timeout: float) -> str:
+        process = self._take()
         try:
             return process.draw(netlist, timeout)
         finally:
