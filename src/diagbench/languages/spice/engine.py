@@ -58,7 +58,8 @@ WARM_DRAWINGS = 96
 #: hot enough to optimise; V8's own is 66 KB): three times V8's has ELK's thousands of
 #: functions optimised later and fewer of them, so Node warms up on less CPU (the first
 #: 48 bench netlists after two: 79-87 -> 58-63 ms each, four runs alternated) and
-#: reaches the same warm rate (about 27 ms a netlist after 300).
+#: reaches the same warm rate (about 27 ms a netlist after 300). Verilog's netlistsvg
+#: runs with it too (its 48 bench designs after two: 70 -> 53 ms of CPU each).
 INTERRUPT_BUDGET = 200_000
 
 #: The skin's symbol of each two-terminal letter and its pins in SPICE's order.

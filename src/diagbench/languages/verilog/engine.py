@@ -38,6 +38,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from diagbench.languages.spice.engine import INTERRUPT_BUDGET
 from diagbench.languages.spice.styles import STYLES, styled_schematic
 from diagbench.languages.styled import opened
 from diagbench.languages.verilog.model import Design, Module
@@ -142,7 +143,8 @@ class Netlistsvg:
 
     def __init__(self) -> None:
         self.node = WarmProcess(["node", f"--max-old-space-size={MAX_HEAP_MB}",
-                                 f"--stack-size={STACK_KB}", str(SCRIPT),
+                                 f"--stack-size={STACK_KB}",
+                                 f"--interrupt-budget={INTERRUPT_BUDGET}", str(SCRIPT),
                                  str(TOOL)], stderr="keep", max_requests=DRAWINGS_PER_PROCESS)
         self.lock = threading.Lock()
 
