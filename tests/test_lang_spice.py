@@ -138,6 +138,46 @@ def test_a_million_nodes_is_refused_with_a_clear_error(tmp_path):
     assert not result.ok and "more than" in (result.error or "")
 
 
+#: A circuit diagbench's generator wrote on which ELK's layout fails (an exception in
+#: its compaction): netlistsvg answers nothing and writes the exception to stderr.
+ELK_FAILS = """* generated circuit (high)
+V1 1 0 dc 5
+R1 1 2 680
+L1 2 0 6.8u
+L2 1 3 22u
+R2 2 1 15k
+R3 1 2 3.3k
+R4 3 4 47k
+C1 2 5 680n
+R5 1 0 22k
+D1 3 6 dmod
+Q1 1 7 2 qmod
+M1 4 1 0 0 mmod w=10u l=1u
+X1 2 3 rcsection
+X2 5 8 rcsection
+R6 6 0 47k
+R7 7 0 150
+R8 8 0 68k
+.model dmod d(is=1e-14)
+.model qmod npn(bf=100)
+.model mmod nmos(level=1 vto=0.7)
+.subckt rcsection in out
+R1 in out 100
+C1 out 0 150n
+.ends rcsection
+.end
+"""
+
+
+def test_a_failed_layout_is_the_error_with_elk_s_own_reason(tmp_path):
+    failed, drawn = SchematicEngine().render([ELK_FAILS, ELK_FAILS.replace("R2 2 1 15k\n", "")],
+                                             tmp_path, "svg")
+    assert not failed.ok and failed.error == (
+        "netlistsvg: ELK's layout failed: java.lang.IllegalStateException: Invalid hitboxes "
+        "for scanline constraint calculation.")
+    assert drawn.ok
+
+
 # --- refusals: nothing reads the machine ----------------------------------------------
 
 @pytest.fixture

@@ -12,6 +12,21 @@ const netlistsvg = require(path.join(modules, 'netlistsvg'))
 const skin = fs.readFileSync(path.join(modules, 'netlistsvg', 'lib', 'analog.svg'), 'utf-8')
 
 const answer = (value) => process.stdout.write(JSON.stringify(value) + '\n')
+
+// netlistsvg answers nothing when ELK's layout fails, and writes ELK's exception with
+// console.error: keep what it writes while it draws (one drawing at a time).
+async function saying (draw) {
+  const said = []
+  const before = console.error
+  console.error = (...parts) => said.push(parts.map(String).join(' '))
+  try {
+    return [await draw(), said]
+  } finally {
+    console.error = before
+  }
+}
+const undrawn = (said) => said.length
+  ? `ELK's layout failed: ${said[0].split('\n')[0]}` : 'netlistsvg drew nothing'
 const lines = readline.createInterface({ input: process.stdin, terminal: false })
 let queue = Promise.resolve()
 lines.on('line', (line) => {
@@ -24,8 +39,8 @@ lines.on('line', (line) => {
       return
     }
     try {
-      const svg = await netlistsvg.render(skin, request.netlist)
-      answer(svg ? { id: request.id, svg } : { id: request.id, error: 'netlistsvg drew nothing' })
+      const [svg, said] = await saying(() => netlistsvg.render(skin, request.netlist))
+      answer(svg ? { id: request.id, svg } : { id: request.id, error: undrawn(said) })
     } catch (e) {
       answer({ id: request.id, error: String(e && e.message ? e.message : e) })
     }
