@@ -72,7 +72,9 @@ SOURCE_HINT = ("structivize is not on PyPI: get its source (git clone "
 class Shared:
     """One category both draw: diagbench's category and language, the structivize
     renderer of that language (and the category it is told, for its statistics), the
-    programs that renderer runs, and why it cannot run here at all ("" when it can)."""
+    programs that renderer runs, why it cannot run here at all ("" when it can), and
+    how the two drawings differ when they are not drawn by the same tool ("" when
+    they are)."""
 
     category: str
     language: str
@@ -80,6 +82,7 @@ class Shared:
     strudel_category: str = ""
     programs: tuple[str, ...] = ("inkscape",)
     unavailable: str = ""
+    drawn_otherwise: str = ""
 
 
 SHARED: tuple[Shared, ...] = (
@@ -105,7 +108,10 @@ SHARED: tuple[Shared, ...] = (
            programs=("yosys", "node", "inkscape")),
     Shared("quantum-circuit", "qasm", "quantum_qasm2", programs=()),
     Shared("propositional-logic", "logic", "logic"),
-    Shared("business-process", "bpmn", "biz_bpmn", programs=("dot", "inkscape")),
+    Shared("business-process", "bpmn", "biz_bpmn", programs=("dot", "inkscape"),
+           drawn_otherwise="structivize draws a Graphviz graph of the process's elements "
+                           "(its own shapes, Graphviz's layout); diagbench draws the BPMN "
+                           "diagram the file lays out, in BPMN's notation, with bpmn-js"),
     Shared("chart", "plotly", "charts_plotly", programs=("chromium", "inkscape")),
     Shared("table", "plotly", "charts_plotly", programs=("chromium", "inkscape")),
     Shared("knowledge-graph", "rdf", "kg_xml", programs=("dot", "inkscape")),
@@ -172,6 +178,7 @@ class Row:
     skipped: str = ""
     jobs: int = 1
     floor: float | None = None  # seconds per diagram of the library call alone
+    drawn_otherwise: str = ""  # how the two drawings differ (Shared.drawn_otherwise)
 
     @staticmethod
     def rate(n: int, side: Side | None) -> float | None:
@@ -231,8 +238,9 @@ def table(rows: Sequence[Row], load: tuple[float, float, float]) -> str:
 
 def _notes(row: Row) -> list[str]:
     """The lines under a row: valid drawings per second when a side drew fewer than
-    all, and the library call's floor when it was measured."""
-    notes = []
+    all, the CPU each side spent a diagram, the library call's floor when it was
+    measured, and how the drawings differ when two tools draw them."""
+    notes = [f"    not the same drawing: {row.drawn_otherwise}"] if row.drawn_otherwise else []
     n, theirs, ours = row.diagrams, row.structivize, row.diagbench
     if theirs is not None and ours is not None and min(theirs.valid, ours.valid) < n:
         notes.append(f"    valid drawings/s: structivize {_valid_rate(theirs)}, "
@@ -851,7 +859,7 @@ def main() -> None:
                                                Path(tmp) / "diagbench" / key)
                 floor, floor_why = floor_seconds(python, shared, codes, Path(tmp))
                 rows[key] = Row(key, shared.renderer, len(codes), side, ours, jobs=args.jobs,
-                                floor=floor)
+                                floor=floor, drawn_otherwise=shared.drawn_otherwise)
                 print("\n".join(table([rows[key]], os.getloadavg()).splitlines()[1:-1]),
                       flush=True)
                 for who, reasons in (("structivize", their_why), ("diagbench", our_why),

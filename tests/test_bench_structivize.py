@@ -96,6 +96,16 @@ def test_table_prints_rates_ratio_validity_goal_and_load():
     assert lines[6].startswith("load average 3.50 2.25 1.00; goal: ratio >= 10x")
 
 
+def test_a_category_drawn_by_another_tool_says_so_under_its_row():
+    [bpmn] = bench.shared_named(["business-process"])
+    assert "bpmn-js" in bpmn.drawn_otherwise
+    assert all(not s.drawn_otherwise for s in bench.SHARED if s is not bpmn)
+    row = bench.Row("business-process", "biz_bpmn", 2, bench.Side(1.0, 2), bench.Side(2.0, 2),
+                    drawn_otherwise="theirs, ours")
+    assert bench.table([row], (1.0, 1.0, 1.0)).splitlines()[2] == (
+        "    not the same drawing: theirs, ours")
+
+
 def test_the_floor_bounds_the_ratio_by_structivize_s_time_per_diagram_and_process():
     # 24 diagrams on 2 jobs a side: structivize 12 s = 1.0 s a diagram and process,
     # diagbench 6 s = 0.5 s; the library call alone 0.25 s: structivize 4x the call,
