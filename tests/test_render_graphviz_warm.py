@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from diagbench.render.graphviz import GraphvizEngine, dot_version
 from diagbench.render.graphviz_warm import DotOutput
 from diagbench.render.process import frame
 from tests.conftest import REALWORLD
+from tests.threads import in_a_thread
 
 #: Graphviz's own example graphs with clusters: drawn after another graph by a process
 #: that drew before, Graphviz (which orders subgraphs by where it allocated their names)
@@ -62,15 +62,6 @@ def encoded(source: str) -> bytes:
     return source.encode("latin-1" if "latin1" in source else "utf-8")
 
 
-def _in_a_thread(work):
-    """What `work()` gives in a thread of its own, once that thread has ended."""
-    out = []
-    thread = threading.Thread(target=lambda: out.append(work()))
-    thread.start()
-    thread.join()
-    return out[0]
-
-
 @pytest.fixture
 def dot_runs(monkeypatch):
     """The `dot` processes the engine starts to draw (counted, still started)."""
@@ -109,7 +100,7 @@ def test_one_process_draws_every_source_as_dot_does_png_and_svg_from_one_layout(
                  for s in SOURCES + gallery]
         return drawn, graphviz_warm._THREAD.worker.process
 
-    drawn, process = _in_a_thread(draw_all)
+    drawn, process = in_a_thread(draw_all)
     for source, outputs in zip(SOURCES + gallery, drawn, strict=True):
         assert outputs is not None, source
         for fmt in ("png", "svg"):
@@ -231,7 +222,7 @@ def test_without_the_library_dot_draws_and_the_worker_is_not_started_again(
 
 def test_a_source_of_two_graphs_and_another_format_are_dot_s(tmp_path, dot_runs):
     two = "digraph A { a -> b }\ndigraph B { c -> d }\n"
-    assert _in_a_thread(
+    assert in_a_thread(
         lambda: graphviz_warm.draw(two.encode(), ("svg",), 30.0, dot_version())) is None
     [svg] = GraphvizEngine(jobs=1).render([two], tmp_path, "svg")
     assert svg.ok and svg.image is not None
@@ -281,6 +272,6 @@ def test_a_diagram_s_child_that_fails_leaves_it_to_dot_and_the_worker_goes_on():
         finally:
             worker.close()
 
-    failed, drawn, started = _in_a_thread(ask)
+    failed, drawn, started = in_a_thread(ask)
     assert failed == [b"left", b""]
     assert drawn == {"svg": dot(encoded(SOURCES[0]), "svg")} and started == 1

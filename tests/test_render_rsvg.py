@@ -12,6 +12,7 @@ import pytest
 
 from diagbench.render import programs, rsvg
 from diagbench.render.programs import program, svg_to_png
+from tests.threads import in_a_thread
 
 #: SVGs drawn as the engines draw them: sizes in points (schemdraw), in pixels with a
 #: view box (VARNA, netlistsvg), text, strokes, fills and a curve.
@@ -54,22 +55,13 @@ def test_the_warm_rasteriser_writes_rsvg_convert_s_own_bytes(zoom, no_rsvg_conve
     assert no_rsvg_convert == []
 
 
-def _in_a_thread(draw):
-    """What `draw()` gives in a thread of its own, once that thread has ended."""
-    out = []
-    thread = threading.Thread(target=lambda: out.append(draw()))
-    thread.start()
-    thread.join()
-    return out[0]
-
-
 def test_one_process_a_thread_draws_drawing_after_drawing_and_ends_with_it():
     def six() -> tuple[list[bytes | None], int, int]:
         pngs = [rsvg.to_png(SVGS[k % 2], "1.5000", 30.0) for k in range(6)]
         process = rsvg._THREAD.rasteriser.process
         return pngs, process.started, process.process.pid
 
-    pngs, started, pid = _in_a_thread(six)
+    pngs, started, pid = in_a_thread(six)
     assert pngs == [rsvg_convert(SVGS[k % 2], 1.5) for k in range(6)]
     assert started == 1
     assert not Path(f"/proc/{pid}").exists()  # ended with its thread
