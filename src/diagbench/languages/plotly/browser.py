@@ -20,6 +20,7 @@ after each, so every figure is drawn in the same fresh page.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import base64
 import json
 import shlex
@@ -76,6 +77,8 @@ class _Kaleido:
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
         self.kaleido = self.run(self._open(chromium))
+        # closed as the worker ends, as Kaleido's sync server does: its folders removed
+        atexit.register(lambda: self.run(self.kaleido.close()))
 
     def run(self, work: Coroutine[Any, Any, Any]) -> Any:
         return asyncio.run_coroutine_threadsafe(work, self.loop).result()
