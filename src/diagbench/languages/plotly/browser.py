@@ -35,7 +35,7 @@ from diagbench.render.chromium import CLOSED_PROXY, SMALL_JS_HEAP, UNSHOWN_RENDE
 #: SVG drawing (`kaleido_scopes.plotly`, plotly.js' `toImage` to SVG), then that SVG
 #: drawn on a canvas of its root's size by plotly.js' `Snapshot.svgToImg`, as
 #: `toImage` draws a PNG. Answers Kaleido's response (JSON) with the PNG's base64 as
-#: "png".
+#: "png", or the error Kaleido answers when `toImage` fails.
 BOTH = r"""function(spec) {
   return kaleido_scopes.plotly(spec).then(function(drawn) {
     if (drawn.code !== 0) { return JSON.stringify(drawn); }
@@ -49,6 +49,8 @@ BOTH = r"""function(spec) {
     }).then(function(url) {
       drawn.png = url.replace(/^data:image\/png;base64,/, "");
       return JSON.stringify(drawn);
+    }, function(error) {
+      return JSON.stringify({code: 525, message: error.message || "plotly.js error"});
     });
   });
 }"""
