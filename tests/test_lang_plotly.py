@@ -15,15 +15,22 @@ import sys
 import threading
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from diagbench.languages import detect, named
-from diagbench.languages.plotly.engine import PlotlyEngine, figure_statistics
+from diagbench.languages.plotly.engine import (
+    PlotlyEngine,
+    drawable,
+    figure_statistics,
+    shared_browser,
+)
 from diagbench.languages.plotly.model import Chart, TableFigure
 from diagbench.languages.plotly.read import read_plotly
 from diagbench.languages.plotly.similarity import agree, data_agreement, trace_pair
 from diagbench.languages.plotly.variants import edited
+from diagbench.render.svg_ids import steady_plotly
 from tests.sizes import sized
 
 PLOTLY = named("plotly")
@@ -248,6 +255,63 @@ def test_a_figure_past_its_time_out_fails_alone(engine: PlotlyEngine, tmp_path: 
     assert not late.ok and late.error == "Kaleido: timed out after 1e-06 s"
     [after] = engine.render([TABLE], tmp_path, "svg")
     assert after.ok, after.error
+
+
+@pytest.fixture
+def jobs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The kinds of the jobs the browser is given ("both", "draw"), as it is given them
+    (the browser still draws each)."""
+    browser = shared_browser()
+    given: list[str] = []
+    real = browser.draw
+
+    def draw(job: tuple[str, Any], timeout: float) -> tuple[bool, Any]:
+        given.append(job[0])
+        return real(job, timeout)
+
+    monkeypatch.setattr(browser, "draw", draw)
+    return given
+
+
+def test_a_png_then_an_svg_of_the_same_figures_draws_each_once(engine: PlotlyEngine,
+                                                                tmp_path: Path,
+                                                                jobs: list[str]):
+    changed = _changed(CHART, lambda f: f["layout"].update(title={"text": "Changed"}))
+    for folder in ("svg", "again"):
+        (tmp_path / folder).mkdir()
+    pngs = engine.render([CHART, TABLE], tmp_path, "png")
+    assert jobs == ["both", "both"]
+    svgs = engine.render([changed, TABLE], tmp_path / "svg", "svg")
+    # the table's SVG was drawn with its PNG; the changed chart's is drawn anew
+    assert jobs == ["both", "both", "draw"]
+    assert all(r.ok for r in pngs + svgs), [r.error for r in pngs + svgs]
+    assert "Changed" in svgs[0].image.read_text(encoding="utf-8")
+    assert figure_statistics(svgs[1].image.read_text(encoding="utf-8"))["cells"] == 20
+    again = engine.render([TABLE], tmp_path / "again", "svg")  # kept for one batch only
+    assert jobs[3:] == ["draw"] and again[0].image.read_bytes() == svgs[1].image.read_bytes()
+
+
+def test_the_svgs_kept_are_dropped_on_close(engine: PlotlyEngine, tmp_path: Path,
+                                            jobs: list[str]):
+    engine.render([TABLE], tmp_path, "png")
+    engine.close()
+    [svg] = engine.render([TABLE], tmp_path, "svg")
+    assert svg.ok and jobs == ["both", "draw"]
+
+
+def test_one_drawing_of_both_is_byte_identical_to_kaleidos_two(engine: PlotlyEngine,
+                                                               tmp_path: Path):
+    """The PNG and SVG of one drawing against those of Kaleido's own calls
+    (`calc_fig`, one a format) on the examples and a styled chart."""
+    sources = [CHART, TABLE, PLOTLY.prepare(CHART, "chart", False, "plotly_dark")]
+    pngs = engine.render(sources, tmp_path, "png")
+    svgs = engine.render(sources, tmp_path, "svg")
+    for source, png, svg in zip(sources, pngs, svgs, strict=True):
+        figure = json.dumps(drawable(source)[0])
+        kaleido = {fmt: shared_browser().draw(("draw", (figure, fmt)), 60.0) for fmt in
+                   ("png", "svg")}
+        assert kaleido["png"] == (True, png.image.read_bytes())
+        assert kaleido["svg"][0] and steady_plotly(kaleido["svg"][1]) == svg.image.read_bytes()
 
 
 def _png(rgb: tuple[int, int, int], side: int = 8) -> bytes:

@@ -25,6 +25,7 @@ figure draws the same bytes.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import os
 import re
@@ -122,7 +123,8 @@ class _Browser:
         with self.lock:
             self.worker.close()
 
-    def draw(self, figure: str, fmt: str, timeout: float) -> tuple[bool, Any]:
+    def draw(self, job: tuple[str, Any], timeout: float) -> tuple[bool, Any]:
+        """The outcome of a drawing job (`browser.draw`'s) within `timeout` seconds."""
         with self.lock:
             if self.drawn >= DIAGRAMS_PER_BROWSER:
                 self.worker.close()
@@ -133,7 +135,7 @@ class _Browser:
                     return False, f"the browser did not start: {said}"
                 self.started, self.drawn = process.started, 0
             self.drawn += 1
-            return self.worker.run(("draw", (figure, fmt)), timeout)
+            return self.worker.run(job, timeout)
 
 
 @cache
@@ -143,44 +145,67 @@ def shared_browser() -> _Browser:
 
 class PlotlyEngine:
     """Draw Plotly figures with the process's one Kaleido browser (`jobs` is not used:
-    one browser draws a batch, figure after figure)."""
+    one browser draws a batch, figure after figure). A PNG is drawn with its SVG, from
+    one plotly.js drawing (`browser.BOTH`); the SVG is kept until the next batch (a
+    build draws the same sources in SVG right after), by the sha256 of the figure
+    drawn."""
 
     name = "plotly"
 
     def __init__(self, jobs: int = 1, timeout: float = 20.0) -> None:
         self.timeout = timeout
+        # the last batch's SVGs drawn with its PNGs, by ("svg", the drawn figure's sha256)
+        self._kept: dict[tuple[str, str], bytes] = {}
 
     def version(self) -> str:
         return kaleido_version()
 
     def close(self) -> None:
-        """End the browser's worker (the next figure starts it again)."""
+        """Forget the SVGs kept of the last batch and end the browser's worker (the next
+        figure starts it again)."""
+        self._kept.clear()
         shared_browser().close()
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
         version = self.version()
+        kept, self._kept = self._kept, {}
         results = [RenderResult(k, self.name, version, error=refusal(s))
                    for k, s in enumerate(sources)]
         for k, (source, result) in enumerate(zip(sources, results, strict=True)):
             if result.error is None:
-                self._render_one(source, result, out_dir / f"{k:06d}.{fmt}", fmt)
+                self._render_one(source, result, out_dir / f"{k:06d}.{fmt}", fmt, kept)
             progress()
         return results
 
-    def _render_one(self, source: str, result: RenderResult, out: Path, fmt: str) -> None:
+    def _render_one(self, source: str, result: RenderResult, out: Path, fmt: str,
+                    kept: dict[tuple[str, str], bytes]) -> None:
         figure, error, line, too_large = drawable(source)
         if figure is None:
             result.error, result.error_line, result.too_large = error, line, too_large
             return
         start = time.perf_counter()
-        ok, value = shared_browser().draw(json.dumps(figure, default=_listed), fmt,
-                                          self.timeout)
+        ok, value = self._drawn(json.dumps(figure, default=_listed), fmt, kept)
         if not ok:
             result.error = f"Kaleido: {value}"
             return
         finish(result, steady_plotly(value) if fmt == "svg" else value, fmt, out)
         result.seconds = time.perf_counter() - start
+
+    def _drawn(self, figure: str, fmt: str, kept: dict[tuple[str, str], bytes]
+               ) -> tuple[bool, Any]:
+        """The outcome of drawing `figure` (JSON) in `fmt`: kept from the last batch,
+        else drawn (a PNG with its SVG, the SVG kept for the next batch)."""
+        key = hashlib.sha256(figure.encode()).hexdigest()
+        if (fmt, key) in kept:
+            return True, kept[(fmt, key)]
+        if fmt != "png":
+            return shared_browser().draw(("draw", (figure, fmt)), self.timeout)
+        ok, value = shared_browser().draw(("both", figure), self.timeout)
+        if not ok:
+            return False, value
+        self._kept[("svg", key)] = value["svg"]
+        return True, value["png"]
 
 
 def _listed(value: Any) -> Any:
