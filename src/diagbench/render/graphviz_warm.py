@@ -29,7 +29,14 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from diagbench.render.process import READY, LibraryWorker, frame, read_frame_from, thread_worker
+from diagbench.render.process import (
+    READY,
+    LibraryWorker,
+    answer_channel,
+    frame,
+    read_frame_from,
+    thread_worker,
+)
 
 #: The address space a worker may use.
 MEMORY_BYTES = 2 * 1024**3
@@ -235,7 +242,8 @@ def _answer(graphviz: _Graphviz, answers: int) -> int:
     outputs, or `left`) to the file `answers`; its exit status (`_ENDED`: the input
     ended)."""
     try:
-        request = _read_frame(0), _read_frame(0)
+        with open(0, "rb", buffering=0, closefd=False) as requests:  # no read past it
+            request = read_frame_from(requests), read_frame_from(requests)
     except EOFError:
         return _ENDED
     os.ftruncate(answers, 1)  # a request taken: a failure from here on is answered
@@ -246,23 +254,6 @@ def _answer(graphviz: _Graphviz, answers: int) -> int:
         written += os.pwrite(answers, answer[written:], written)
     os.ftruncate(answers, len(answer))
     return 0
-
-
-def _read_frame(fd: int) -> bytes:
-    """The next frame of `fd`, read to its end and no further (EOFError at the end)."""
-    head = _read_exact(fd, 8)
-    return _read_exact(fd, int.from_bytes(head, "little"))
-
-
-def _read_exact(fd: int, size: int) -> bytes:
-    chunks, left = [], size
-    while left:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            raise EOFError("the input ended")
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
 
 
 def main() -> None:
@@ -278,9 +269,7 @@ def main() -> None:
     on (nothing of its own memory changes between diagrams); a child that fails on a
     request (a crash, the memory limit) leaves its diagram to `dot`, one that ends before
     taking one is followed by another."""
-    answers_out = os.dup(1)
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)  # what Graphviz writes on stdout is not an answer
+    answers_out = answer_channel()
     graphviz = _Graphviz()
     answers = os.memfd_create("graphviz-answer")
     left = frame(_LEFT) + frame(b"")

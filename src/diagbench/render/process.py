@@ -81,15 +81,29 @@ def frame(data: bytes) -> bytes:
 
 def read_frame_from(stream: IO[bytes]) -> bytes:
     """The next frame of `stream`, waiting as long as it takes (for the child's side,
-    which waits for its next request); EOFError when the stream ends."""
-    head = stream.read(_LENGTH.size)
+    which waits for its next request), read to its end and no further from an
+    unbuffered stream too; EOFError when the stream ends."""
+    head = _read_up_to(stream, _LENGTH.size)
     if len(head) < _LENGTH.size:
         raise EOFError("the stream ended")
     size = _LENGTH.unpack(head)[0]
-    data = stream.read(size)
+    data = _read_up_to(stream, size)
     if len(data) < size:
         raise EOFError("the stream ended inside a frame")
-    return bytes(data)
+    return data
+
+
+def _read_up_to(stream: IO[bytes], size: int) -> bytes:
+    """`size` bytes of `stream`, fewer only where it ends (an unbuffered stream's read
+    may give fewer before its end)."""
+    chunks, left = [], size
+    while left:
+        chunk = stream.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def write_within(fd: int, data: bytes, timeout: float) -> None:
@@ -365,17 +379,23 @@ def thread_worker(local: threading.local, attribute: str, make: Callable[[], W])
     return worker
 
 
-def serve(answer: Callable[[list[bytes]], list[bytes]], frames: int) -> None:
-    """A library worker's side: say it is ready, then answer each request of `frames`
-    frames on stdin with the frames `answer` gives, until the input ends; after each
-    answer the memory freed goes back to the system. The answers' channel is kept to
-    itself: what the library writes on stdout is dropped."""
-    import ctypes
-
-    answers = os.fdopen(os.dup(1), "wb")
+def answer_channel() -> int:
+    """A library worker's answers' channel: a descriptor of its stdout kept to itself,
+    stdout itself sent to /dev/null (what the library writes there is no answer)."""
+    answers = os.dup(1)
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.close(null)
+    return answers
+
+
+def serve(answer: Callable[[list[bytes]], list[bytes]], frames: int) -> None:
+    """A library worker's side: say it is ready, then answer each request of `frames`
+    frames on stdin with the frames `answer` gives (on `answer_channel`), until the
+    input ends; after each answer the memory freed goes back to the system."""
+    import ctypes
+
+    answers = os.fdopen(answer_channel(), "wb")
     trim = ctypes.CDLL(None).malloc_trim
     trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
     requests = sys.stdin.buffer
