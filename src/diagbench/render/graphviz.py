@@ -17,7 +17,6 @@ process's own).
 
 from __future__ import annotations
 
-import hashlib
 import re
 import subprocess
 import tempfile
@@ -29,6 +28,7 @@ from pathlib import Path
 from diagbench.formats.source import encode_source
 from diagbench.render import graphviz_warm
 from diagbench.render.graphviz_warm import DotOutput
+from diagbench.render.kept_drawings import KeptDrawings
 from diagbench.render.programs import program, run_program
 from diagbench.render.result import RenderResult, finish, refusal
 
@@ -57,8 +57,7 @@ class GraphvizEngine:
     def __init__(self, jobs: int = 2, timeout: float = 20.0) -> None:
         self.jobs = jobs
         self.timeout = timeout
-        # the last batch's drawings in the other format, by (format, source's sha256)
-        self._kept: dict[tuple[str, str], DotOutput] = {}
+        self._kept: KeptDrawings[DotOutput] = KeptDrawings()  # a PNG's SVG
 
     def version(self) -> str:
         return dot_version()
@@ -69,27 +68,26 @@ class GraphvizEngine:
 
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress=lambda: None) -> list[RenderResult]:
-        kept, self._kept = self._kept, {}
+        self._kept.next_batch()
         with tempfile.TemporaryDirectory(prefix="diagbench-dot-") as jail:
             env = {"SERVER_NAME": "diagbench", "GV_FILE_PATH": jail}
 
             def work(k: int) -> RenderResult:
-                result = self._one(k, sources[k], fmt, out_dir, kept, env, jail)
+                result = self._one(k, sources[k], fmt, out_dir, env, jail)
                 progress()
                 return result
 
             with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
                 return list(pool.map(work, range(len(sources))))
 
-    def _one(self, k: int, source: str, fmt: str, out_dir: Path,
-             kept: dict[tuple[str, str], DotOutput], env: dict[str, str],
+    def _one(self, k: int, source: str, fmt: str, out_dir: Path, env: dict[str, str],
              jail: str) -> RenderResult:
         result = RenderResult(k, self.name, self.version())
         start = time.perf_counter()
         result.error = refusal(source)
         if result.error is None:
             try:
-                done = self._drawn(encode_source(source), fmt, kept, env, jail)
+                done = self._drawn(encode_source(source), fmt, env, jail)
             except subprocess.TimeoutExpired:
                 result.error = f"timed out after {self.timeout:g} s"
             else:
@@ -103,19 +101,18 @@ class GraphvizEngine:
         result.seconds = time.perf_counter() - start
         return result
 
-    def _drawn(self, source: bytes, fmt: str, kept: dict[tuple[str, str], DotOutput],
-               env: dict[str, str], jail: str) -> DotOutput:
+    def _drawn(self, source: bytes, fmt: str, env: dict[str, str], jail: str) -> DotOutput:
         """What `dot -T<fmt>` writes and says of `source`: kept from the last batch, else
         by this thread's warm Graphviz (keeping an SVG drawn with a PNG), else by `dot`."""
-        key = hashlib.sha256(source).hexdigest()
-        if (fmt, key) in kept:
-            return kept[(fmt, key)]
+        found = self._kept.find(fmt, source)
+        if found is not None:
+            return found
         if fmt in WARM_FORMATS:
             formats = (fmt, "svg") if fmt == "png" else (fmt,)
             drawn = graphviz_warm.draw(source, formats, self.timeout, self.version())
             if drawn is not None:
                 for other in formats[1:]:
-                    self._kept[(other, key)] = drawn[other]
+                    self._kept.keep(other, source, drawn[other])
                 return drawn[fmt]
         done = run_program([dot_path(), f"-T{fmt}"], self.timeout, source, jail, env)
         return DotOutput(done.stdout, done.stderr.decode("utf-8", "replace"), done.returncode)

@@ -44,7 +44,7 @@ class ModelDotEngine:
         self._graphviz = GraphvizEngine(jobs=jobs, timeout=timeout)
 
     def version(self) -> str:
-        return f"{self.library()} + graphviz {GraphvizEngine().version()}"
+        return f"{self.library()} + graphviz {self._graphviz.version()}"
 
     def close(self) -> None:
         """Forget the DOT and the drawings kept of the last batches (Graphviz's warm

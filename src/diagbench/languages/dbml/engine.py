@@ -108,7 +108,7 @@ class DbmlEngine:
             core = dbml_core_version()
         except ParserMissing as exc:
             raise EngineMissing(str(exc)) from None
-        return f"@dbml/core {core} + graphviz {GraphvizEngine().version()}"
+        return f"@dbml/core {core} + graphviz {self._graphviz.version()}"
 
     def close(self) -> None:
         """End the warm @dbml/core process (the next source starts it again) and forget

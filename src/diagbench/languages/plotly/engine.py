@@ -25,7 +25,6 @@ figure draws the same bytes.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import json
 import os
 import re
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from diagbench.render.chromium import chromium
+from diagbench.render.kept_drawings import KeptDrawings
 from diagbench.render.process import DIAGRAMS_PER_BROWSER
 from diagbench.render.result import EngineMissing, RenderResult, finish, refusal
 from diagbench.render.svg_ids import steady_plotly
@@ -154,8 +154,7 @@ class PlotlyEngine:
 
     def __init__(self, jobs: int = 1, timeout: float = 20.0) -> None:
         self.timeout = timeout
-        # the last batch's SVGs drawn with its PNGs, by ("svg", the drawn figure's sha256)
-        self._kept: dict[tuple[str, str], bytes] = {}
+        self._kept: KeptDrawings[bytes] = KeptDrawings()  # a PNG's SVG
 
     def version(self) -> str:
         return kaleido_version()
@@ -169,42 +168,40 @@ class PlotlyEngine:
     def render(self, sources: list[str], out_dir: Path, fmt: str = "png",
                progress: Callable[[], None] = lambda: None) -> list[RenderResult]:
         version = self.version()
-        kept, self._kept = self._kept, {}
+        self._kept.next_batch()
         results = [RenderResult(k, self.name, version, error=refusal(s))
                    for k, s in enumerate(sources)]
         for k, (source, result) in enumerate(zip(sources, results, strict=True)):
             if result.error is None:
-                self._render_one(source, result, out_dir / f"{k:06d}.{fmt}", fmt, kept)
+                self._render_one(source, result, out_dir / f"{k:06d}.{fmt}", fmt)
             progress()
         return results
 
-    def _render_one(self, source: str, result: RenderResult, out: Path, fmt: str,
-                    kept: dict[tuple[str, str], bytes]) -> None:
+    def _render_one(self, source: str, result: RenderResult, out: Path, fmt: str) -> None:
         figure, error, line, too_large = drawable(source)
         if figure is None:
             result.error, result.error_line, result.too_large = error, line, too_large
             return
         start = time.perf_counter()
-        ok, value = self._drawn(json.dumps(figure, default=_listed), fmt, kept)
+        ok, value = self._drawn(json.dumps(figure, default=_listed), fmt)
         if not ok:
             result.error = f"Kaleido: {value}"
             return
         finish(result, steady_plotly(value) if fmt == "svg" else value, fmt, out)
         result.seconds = time.perf_counter() - start
 
-    def _drawn(self, figure: str, fmt: str, kept: dict[tuple[str, str], bytes]
-               ) -> tuple[bool, Any]:
+    def _drawn(self, figure: str, fmt: str) -> tuple[bool, Any]:
         """The outcome of drawing `figure` (JSON) in `fmt`: kept from the last batch,
         else drawn (a PNG with its SVG, the SVG kept for the next batch)."""
-        key = hashlib.sha256(figure.encode()).hexdigest()
-        if (fmt, key) in kept:
-            return True, kept[(fmt, key)]
+        found = self._kept.find(fmt, figure.encode())
+        if found is not None:
+            return True, found
         if fmt != "png":
             return shared_browser().draw(("draw", (figure, fmt)), self.timeout)
         ok, value = shared_browser().draw(("both", figure), self.timeout)
         if not ok:
             return False, value
-        self._kept[("svg", key)] = value["svg"]
+        self._kept.keep("svg", figure.encode(), value["svg"])
         return True, value["png"]
 
 
