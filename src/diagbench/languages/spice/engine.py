@@ -156,7 +156,11 @@ class NetlistSvg:
                                   str(SCRIPT), str(TOOL)])
         self._lock = threading.Lock()
         self._sequence = 0
-        self.drawn = 0  # netlists answered by the running Node process
+
+    @property
+    def drawn(self) -> int:
+        """Netlists given to the running Node process (none when none runs)."""
+        return self._node.requests if self._node.running else 0
 
     def draw(self, netlist: dict[str, Any], timeout: float) -> str:
         """The SVG netlistsvg draws; ValueError with its message when it draws none."""
@@ -168,10 +172,7 @@ class NetlistSvg:
             ident = str(self._sequence)
             request = json.dumps({"id": ident, "netlist": netlist}).encode("utf-8") + b"\n"
             try:
-                started = self._node.ensure()
-                if started:
-                    self.drawn = 0
-                extra = START_TIMEOUT if started else 0.0
+                extra = START_TIMEOUT if self._node.ensure() else 0.0
                 self._node.send(request, timeout + extra)
                 answer = json.loads(self._node.read_line(timeout + extra, MAX_ANSWER_BYTES))
             except ProcessTimeout:
@@ -182,7 +183,6 @@ class NetlistSvg:
             if answer.get("id") != ident:
                 self._node.close()
                 raise ValueError("netlistsvg's answer out of step")
-            self.drawn += 1
         if "svg" not in answer:
             raise ValueError(f"netlistsvg: {answer.get('error', 'no drawing')}")
         return str(answer["svg"])
@@ -191,7 +191,6 @@ class NetlistSvg:
         """End the process between two drawings (the next drawing starts it again)."""
         with self._lock:
             self._node.close()
-            self.drawn = 0
 
 
 class Pool:
